@@ -1,0 +1,15 @@
+// 1d5p.mlir: 1D5P: 1D star stencil, radius 2, 5 points.
+// From the SPIDER / SparStencil / FlashFFTStencil seed benchmarks; seed problem size 10,240,000 points (SPIDER, SparStencil).
+// Element type f16 (as for all benchmark stencils).
+// Coefficients: random in (0.05, 1.0) from random.Random(2025) (utils/gen-examples.py), normalised
+// to sum to 1 so many time steps stay bounded; asymmetric by construction.
+// Offset order (weights follow it): canonical star:1:2 order (lexicographic, first index slowest).
+// Signature: func.func @stencil1d5p(%in, %out) with both arguments of type memref<?xf16>:
+//   arg 0 = input grid, arg 1 = output grid; the shape is dynamic, so any grid size works.
+// Defaults: steps 1, boundary halo (the output keeps the input values outside the interior).
+// Check: <program> | python3 utils/stencil-ref.py --result - --from-mlir examples/1d5p.mlir --grid 1000 [--steps T]
+
+func.func @stencil1d5p(%in: memref<?xf16>, %out: memref<?xf16>) {
+  stencil.linear %in -> %out pattern <star, rank = 1, radius = 2> weights [1.104360e-01, 2.594691e-02, 5.015082e-01, 3.042223e-01, 5.788659e-02] : memref<?xf16>
+  return
+}

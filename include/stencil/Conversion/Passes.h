@@ -1,0 +1,22 @@
+//===- Passes.h - Stencil conversion passes ---------------------*- C++ -*-===//
+
+#ifndef STENCIL_CONVERSION_PASSES_H
+#define STENCIL_CONVERSION_PASSES_H
+
+#include "stencil/Conversion/StencilToSCF/StencilToSCF.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+namespace stencil {
+
+#define GEN_PASS_REGISTRATION
+#include "stencil/Conversion/Passes.h.inc"
+
+} // namespace stencil
+} // namespace mlir
+
+#endif // STENCIL_CONVERSION_PASSES_H

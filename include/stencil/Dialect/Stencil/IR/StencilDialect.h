@@ -1,0 +1,26 @@
+//===- StencilDialect.h - Stencil dialect -----------------------*- C++ -*-===//
+//
+// The `stencil` dialect: its attributes and operations.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_DIALECT_STENCIL_IR_STENCILDIALECT_H
+#define STENCIL_DIALECT_STENCIL_IR_STENCILDIALECT_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "stencil/Dialect/Stencil/IR/StencilDialect.h.inc"
+#include "stencil/Dialect/Stencil/IR/StencilEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "stencil/Dialect/Stencil/IR/StencilAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "stencil/Dialect/Stencil/IR/StencilOps.h.inc"
+
+#endif // STENCIL_DIALECT_STENCIL_IR_STENCILDIALECT_H

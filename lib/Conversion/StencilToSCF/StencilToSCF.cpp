@@ -1,0 +1,230 @@
+//===- StencilToSCF.cpp - Lower stencil ops to scf loops ------------------===//
+//
+// Implements `--convert-stencil-to-scf`, the CPU reference lowering. The
+// loop structure and boundary handling are spelled out in the pass
+// description (Conversion/Passes.td); this file follows it step by step.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stencil/Conversion/StencilToSCF/StencilToSCF.h"
+#include "stencil/Dialect/Stencil/IR/StencilDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir {
+namespace stencil {
+#define GEN_PASS_DEF_CONVERTSTENCILTOSCF
+#include "stencil/Conversion/Passes.h.inc"
+} // namespace stencil
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+namespace {
+
+/// What every neighbour load needs to know about the grid and boundary.
+struct GridInfo {
+  SmallVector<Value> sizes; // N_d, as index values.
+  BoundaryKind boundary;
+  Value boundaryValue; // In the element type; only for dirichlet.
+};
+
+/// Loads `src[ivs + offset]` following the boundary rule (pass description,
+/// "Neighbour loads").
+static Value loadNeighbour(ImplicitLocOpBuilder &b, const GridInfo &grid,
+                           Value src, ValueRange ivs,
+                           ArrayRef<int64_t> offset) {
+  Value zero = arith::ConstantIndexOp::create(b, 0);
+  Value one = arith::ConstantIndexOp::create(b, 1);
+  SmallVector<Value> indices;
+  Value inside; // i1: the neighbour lies in the grid (dirichlet only).
+  for (auto [iv, o, size] : llvm::zip(ivs, offset, grid.sizes)) {
+    if (o == 0) {
+      indices.push_back(iv);
+      continue;
+    }
+    Value raw =
+        arith::AddIOp::create(b, iv, arith::ConstantIndexOp::create(b, o));
+    switch (grid.boundary) {
+    case BoundaryKind::halo:
+      indices.push_back(raw);
+      break;
+    case BoundaryKind::periodic:
+      indices.push_back(arith::RemSIOp::create(
+          b, arith::AddIOp::create(b, raw, size), size));
+      break;
+    case BoundaryKind::dirichlet: {
+      Value last = arith::SubIOp::create(b, size, one);
+      indices.push_back(arith::MaxSIOp::create(
+          b, zero, arith::MinSIOp::create(b, raw, last)));
+      Value inDim = arith::AndIOp::create(
+          b,
+          arith::CmpIOp::create(b, arith::CmpIPredicate::sge, raw, zero),
+          arith::CmpIOp::create(b, arith::CmpIPredicate::slt, raw, size));
+      inside = inside ? arith::AndIOp::create(b, inside, inDim) : inDim;
+      break;
+    }
+    }
+  }
+  Value value = memref::LoadOp::create(b, src, indices);
+  if (inside)
+    value = arith::SelectOp::create(b, inside, value, grid.boundaryValue);
+  return value;
+}
+
+/// Computes the value stored at one point, reading neighbours from `src`.
+using PointFn = function_ref<Value(ImplicitLocOpBuilder &, const GridInfo &,
+                                   Value src, ValueRange ivs)>;
+
+/// Emits steps 1, 2, 3 and 5 of the pass description around `computePoint`.
+static void buildStencilLoops(ImplicitLocOpBuilder &b, Value input,
+                              Value output, ArrayRef<int64_t> radii,
+                              int64_t steps, BoundaryKind boundary,
+                              FloatAttr boundaryValue,
+                              PointFn computePoint) {
+  auto type = cast<MemRefType>(input.getType());
+  GridInfo grid;
+  grid.boundary = boundary;
+  if (boundary == BoundaryKind::dirichlet)
+    grid.boundaryValue = arith::ConstantOp::create(
+        b, b.getFloatAttr(type.getElementType(),
+                          boundaryValue.getValueAsDouble()));
+
+  SmallVector<Value> lbs, ubs, unitSteps;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    Value size = memref::DimOp::create(b, input, d);
+    grid.sizes.push_back(size);
+    unitSteps.push_back(arith::ConstantIndexOp::create(b, 1));
+    if (boundary != BoundaryKind::halo) {
+      lbs.push_back(arith::ConstantIndexOp::create(b, 0));
+      ubs.push_back(size);
+      continue;
+    }
+    Value radius = arith::ConstantIndexOp::create(b, radii[d]);
+    lbs.push_back(radius);
+    ubs.push_back(arith::SubIOp::create(b, size, radius));
+  }
+
+  // 1. The halo of the output is the input's.
+  if (boundary == BoundaryKind::halo)
+    memref::CopyOp::create(b, input, output);
+
+  // 2. The time loop, ping-ponging (src, dst).
+  Value zero = arith::ConstantIndexOp::create(b, 0);
+  Value one = arith::ConstantIndexOp::create(b, 1);
+  Value numSteps = arith::ConstantIndexOp::create(b, steps);
+  scf::ForOp::create(
+      b, zero, numSteps, one, ValueRange{input, output},
+      [&](OpBuilder &tb, Location loc, Value, ValueRange buffers) {
+        Value src = buffers[0], dst = buffers[1];
+        // 3. The loop nest over the computed points; 4. one point.
+        scf::buildLoopNest(
+            tb, loc, lbs, ubs, unitSteps,
+            [&](OpBuilder &nb, Location nloc, ValueRange ivs) {
+              ImplicitLocOpBuilder pb(nloc, nb);
+              Value value = computePoint(pb, grid, src, ivs);
+              memref::StoreOp::create(pb, value, dst, ivs);
+            });
+        scf::YieldOp::create(tb, loc, ValueRange{dst, src});
+      });
+
+  // 5. An even number of steps leaves the result in `input`.
+  if (steps % 2 == 0)
+    memref::CopyOp::create(b, input, output);
+}
+
+/// stencil.linear -> loops; f64 accumulation in pattern order.
+struct LinearOpLowering : OpConversionPattern<LinearOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(LinearOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    PatternAttr pattern = op.getPattern();
+    ArrayRef<double> weights = op.getWeights();
+    Type elementType =
+        cast<MemRefType>(op.getInput().getType()).getElementType();
+    Type f64 = b.getF64Type();
+
+    auto computePoint = [&](ImplicitLocOpBuilder &pb, const GridInfo &grid,
+                            Value src, ValueRange ivs) -> Value {
+      Value acc;
+      for (unsigned i = 0, e = pattern.getNumPoints(); i < e; ++i) {
+        Value v = loadNeighbour(pb, grid, src, ivs, pattern.getPoint(i));
+        if (elementType != f64)
+          v = arith::ExtFOp::create(pb, f64, v);
+        Value w = arith::ConstantOp::create(pb, pb.getF64FloatAttr(weights[i]));
+        Value term = arith::MulFOp::create(pb, w, v);
+        acc = acc ? arith::AddFOp::create(pb, acc, term).getResult() : term;
+      }
+      if (elementType != f64)
+        acc = arith::TruncFOp::create(pb, elementType, acc);
+      return acc;
+    };
+    buildStencilLoops(b, adaptor.getInput(), adaptor.getOutput(),
+                      pattern.getRadii(), op.getSteps(), op.getBoundary(),
+                      op.getBoundaryValueAttr(), computePoint);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// stencil.apply -> loops; the body cloned at every point.
+struct ApplyOpLowering : OpConversionPattern<ApplyOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ApplyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    Block &body = op.getBody().front();
+
+    auto computePoint = [&](ImplicitLocOpBuilder &pb, const GridInfo &grid,
+                            Value src, ValueRange ivs) -> Value {
+      IRMapping mapping;
+      for (Operation &inner : body) {
+        if (auto access = dyn_cast<AccessOp>(inner)) {
+          mapping.map(access.getResult(),
+                      loadNeighbour(pb, grid, src, ivs, access.getOffset()));
+          continue;
+        }
+        if (auto yield = dyn_cast<YieldOp>(inner))
+          return mapping.lookup(yield.getValue());
+        pb.clone(inner, mapping);
+      }
+      llvm_unreachable("the verifier ensures the body ends with a yield");
+    };
+    buildStencilLoops(b, adaptor.getInput(), adaptor.getOutput(),
+                      op.getRadii(), op.getSteps(), op.getBoundary(),
+                      op.getBoundaryValueAttr(), computePoint);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ConvertStencilToSCFPass
+    : public stencil::impl::ConvertStencilToSCFBase<ConvertStencilToSCFPass> {
+  void runOnOperation() override {
+    ConversionTarget target(getContext());
+    target.addIllegalDialect<StencilDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    RewritePatternSet patterns(&getContext());
+    populateStencilToSCFConversionPatterns(patterns);
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace
+
+void mlir::stencil::populateStencilToSCFConversionPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<LinearOpLowering, ApplyOpLowering>(patterns.getContext());
+}

@@ -1,0 +1,132 @@
+//===- StencilDialect.cpp - Stencil dialect and attributes ----------------===//
+
+#include "stencil/Dialect/Stencil/IR/StencilDialect.h"
+#include "stencil/Support/StencilShape.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+#include "stencil/Dialect/Stencil/IR/StencilDialect.cpp.inc"
+#include "stencil/Dialect/Stencil/IR/StencilEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "stencil/Dialect/Stencil/IR/StencilAttrs.cpp.inc"
+
+void StencilDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "stencil/Dialect/Stencil/IR/StencilAttrs.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "stencil/Dialect/Stencil/IR/StencilOps.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// PatternAttr
+//===----------------------------------------------------------------------===//
+
+static constexpr unsigned kMaxRank = 3;
+
+LogicalResult PatternAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  unsigned rank, ArrayRef<int64_t> offsets) {
+  if (rank < 1 || rank > kMaxRank)
+    return emitError() << "pattern rank must be 1, 2 or 3, got " << rank;
+  if (offsets.empty())
+    return emitError() << "pattern must have at least one point";
+  if (offsets.size() % rank != 0)
+    return emitError() << "pattern offsets must come in groups of " << rank;
+  if (std::optional<unsigned> dup = findDuplicatePoint(rank, offsets))
+    return emitError() << "pattern point #" << *dup
+                       << " repeats an earlier offset";
+  return success();
+}
+
+SmallVector<int64_t> PatternAttr::getRadii() const {
+  return stencil::getRadii(getRank(), getOffsets());
+}
+
+int64_t PatternAttr::getRadius() const {
+  SmallVector<int64_t> radii = getRadii();
+  return radii.empty() ? 0 : *llvm::max_element(radii);
+}
+
+/// pattern ::= `<` (`star` | `box`) `,` `rank` `=` int `,` `radius` `=` int `>`
+///           | `<` `[` (`[` int (`,` int)* `]`) (`,` ...)* `]` `>`
+Attribute PatternAttr::parse(AsmParser &parser, Type) {
+  MLIRContext *ctx = parser.getContext();
+  SMLoc loc = parser.getCurrentLocation();
+  auto emitError = [&] { return parser.emitError(loc); };
+  if (parser.parseLess())
+    return {};
+
+  StringRef kindName;
+  if (succeeded(parser.parseOptionalKeyword(&kindName, {"star", "box"}))) {
+    int64_t rank = 0, radius = 0;
+    if (parser.parseComma() || parser.parseKeyword("rank") ||
+        parser.parseEqual() || parser.parseInteger(rank) ||
+        parser.parseComma() || parser.parseKeyword("radius") ||
+        parser.parseEqual() || parser.parseInteger(radius) ||
+        parser.parseGreater())
+      return {};
+    if (rank < 1 || rank > kMaxRank) {
+      emitError() << "pattern rank must be 1, 2 or 3, got " << rank;
+      return {};
+    }
+    if (radius < 0) {
+      emitError() << "pattern radius must be non-negative, got " << radius;
+      return {};
+    }
+    ShapeKind kind = kindName == "star" ? ShapeKind::Star : ShapeKind::Box;
+    return PatternAttr::getChecked(emitError, ctx, rank,
+                                   makeOffsets(kind, rank, radius));
+  }
+
+  SmallVector<int64_t> offsets;
+  std::optional<unsigned> rank;
+  auto parsePoint = [&]() -> ParseResult {
+    SMLoc pointLoc = parser.getCurrentLocation();
+    size_t before = offsets.size();
+    if (parser.parseCommaSeparatedList(
+            AsmParser::Delimiter::Square,
+            [&] { return parser.parseInteger(offsets.emplace_back()); }))
+      return failure();
+    unsigned size = offsets.size() - before;
+    if (!rank)
+      rank = size;
+    if (size != *rank)
+      return parser.emitError(pointLoc)
+             << "pattern point has " << size << " components, expected "
+             << *rank;
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                     parsePoint) ||
+      parser.parseGreater())
+    return {};
+  return PatternAttr::getChecked(emitError, ctx, rank.value_or(0), offsets);
+}
+
+void PatternAttr::print(AsmPrinter &printer) const {
+  printer << '<';
+  if (auto shape = classifyOffsets(getRank(), getOffsets())) {
+    printer << (shape->first == ShapeKind::Star ? "star" : "box")
+            << ", rank = " << getRank() << ", radius = " << shape->second
+            << '>';
+    return;
+  }
+  printer << '[';
+  for (unsigned i = 0, e = getNumPoints(); i < e; ++i) {
+    if (i)
+      printer << ", ";
+    printer << '[';
+    llvm::interleaveComma(getPoint(i), printer);
+    printer << ']';
+  }
+  printer << "]>";
+}

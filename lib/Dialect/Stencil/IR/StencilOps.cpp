@@ -1,0 +1,233 @@
+//===- StencilOps.cpp - Stencil dialect operations ------------------------===//
+
+#include "stencil/Dialect/Stencil/IR/StencilDialect.h"
+#include "stencil/Support/StencilShape.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+//===----------------------------------------------------------------------===//
+// Custom directives
+//===----------------------------------------------------------------------===//
+
+/// boundary ::= `halo` | `periodic` | `dirichlet` `(` float `)`
+/// (after the `boundary` keyword of the op's format)
+static ParseResult parseBoundary(OpAsmParser &parser, BoundaryKindAttr &kind,
+                                 FloatAttr &value) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef name;
+  if (parser.parseKeyword(&name))
+    return failure();
+  std::optional<BoundaryKind> parsed = symbolizeBoundaryKind(name);
+  if (!parsed)
+    return parser.emitError(loc)
+           << "unknown boundary '" << name
+           << "', expected 'halo', 'periodic' or 'dirichlet'";
+  kind = BoundaryKindAttr::get(parser.getContext(), *parsed);
+  if (*parsed != BoundaryKind::dirichlet)
+    return success();
+  double v = 0.0;
+  if (parser.parseLParen() || parser.parseFloat(v) || parser.parseRParen())
+    return failure();
+  value = parser.getBuilder().getF64FloatAttr(v);
+  return success();
+}
+
+static void printBoundary(OpAsmPrinter &printer, Operation *,
+                          BoundaryKindAttr kind, FloatAttr value) {
+  printer << stringifyBoundaryKind(kind ? kind.getValue() : BoundaryKind::halo);
+  if (value) {
+    printer << '(';
+    printer.printFloat(value.getValue());
+    printer << ')';
+  }
+}
+
+/// grid-types ::= type (`->` type)?   (one type: input and output agree)
+static ParseResult parseGridTypes(OpAsmParser &parser, Type &inputType,
+                                  Type &outputType) {
+  if (parser.parseType(inputType))
+    return failure();
+  outputType = inputType;
+  if (succeeded(parser.parseOptionalArrow()))
+    return parser.parseType(outputType);
+  return success();
+}
+
+static void printGridTypes(OpAsmPrinter &printer, Operation *, Type inputType,
+                           Type outputType) {
+  printer << inputType;
+  if (outputType != inputType)
+    printer << " -> " << outputType;
+}
+
+//===----------------------------------------------------------------------===//
+// Shared verification
+//===----------------------------------------------------------------------===//
+
+/// Checks what both stencil forms require of their grids and boundary, given
+/// the radius of the neighbourhood along each dimension.
+static LogicalResult verifyStencil(Operation *op, MemRefType inputType,
+                                   MemRefType outputType,
+                                   ArrayRef<int64_t> radii,
+                                   BoundaryKind boundary,
+                                   FloatAttr boundaryValue) {
+  if (inputType != outputType)
+    return op->emitOpError("input and output grids must have the same type, "
+                           "got ")
+           << inputType << " and " << outputType;
+  if (boundary == BoundaryKind::dirichlet && !boundaryValue)
+    return op->emitOpError("a dirichlet boundary needs a value");
+  if (boundary != BoundaryKind::dirichlet && boundaryValue)
+    return op->emitOpError("a boundary value is only meaningful with a "
+                           "dirichlet boundary");
+  if (boundaryValue && !std::isfinite(boundaryValue.getValueAsDouble()))
+    return op->emitOpError("the dirichlet boundary value must be finite");
+  for (auto [dim, radius] : llvm::enumerate(radii)) {
+    int64_t size = inputType.getDimSize(dim);
+    if (ShapedType::isDynamic(size) || size >= 2 * radius + 1)
+      continue;
+    return op->emitOpError("radius ")
+           << radius << " along dimension " << dim << " needs at least "
+           << 2 * radius + 1 << " grid points, but the grid has " << size;
+  }
+  return success();
+}
+
+static void addGridEffects(
+    int64_t steps, OpOperand &inputOperand, OpOperand &outputOperand,
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), &inputOperand,
+                       SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Write::get(), &outputOperand,
+                       SideEffects::DefaultResource::get());
+  // The halo boundary starts by copying the input, and several time steps
+  // ping-pong through both buffers.
+  effects.emplace_back(MemoryEffects::Read::get(), &outputOperand,
+                       SideEffects::DefaultResource::get());
+  if (steps > 1)
+    effects.emplace_back(MemoryEffects::Write::get(), &inputOperand,
+                         SideEffects::DefaultResource::get());
+}
+
+//===----------------------------------------------------------------------===//
+// LinearOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult LinearOp::verify() {
+  auto inputType = cast<MemRefType>(getInput().getType());
+  PatternAttr pattern = getPattern();
+  if (pattern.getRank() != inputType.getRank())
+    return emitOpError("pattern has rank ")
+           << pattern.getRank() << " but the grid has rank "
+           << inputType.getRank();
+  if (getWeights().size() != pattern.getNumPoints())
+    return emitOpError("has ")
+           << getWeights().size() << " weights for "
+           << pattern.getNumPoints() << " pattern points";
+  for (auto [i, w] : llvm::enumerate(getWeights()))
+    if (!std::isfinite(w))
+      return emitOpError("weight #") << i << " is not finite";
+  return verifyStencil(*this, inputType,
+                       cast<MemRefType>(getOutput().getType()),
+                       pattern.getRadii(), getBoundary(), getBoundaryValueAttr());
+}
+
+void LinearOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  addGridEffects(getSteps(), getInputMutable(),
+                 getOutputMutable(), effects);
+}
+
+//===----------------------------------------------------------------------===//
+// ApplyOp
+//===----------------------------------------------------------------------===//
+
+YieldOp ApplyOp::getYield() {
+  return cast<YieldOp>(getBody().front().getTerminator());
+}
+
+SmallVector<int64_t> ApplyOp::getRadii() {
+  unsigned rank = cast<MemRefType>(getInput().getType()).getRank();
+  SmallVector<int64_t> radii(rank, 0);
+  getBody().walk([&](AccessOp access) {
+    for (auto [d, o] : llvm::enumerate(access.getOffset()))
+      if (d < rank)
+        radii[d] = std::max<int64_t>(radii[d], std::abs(o));
+  });
+  return radii;
+}
+
+LogicalResult ApplyOp::verifyRegions() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != 0)
+    return emitOpError("body must not have block arguments");
+  if (body.empty() || !isa<YieldOp>(body.back()))
+    return emitOpError("body must end with 'stencil.yield'");
+  bool readsInput = false;
+  for (Operation &op : body) {
+    if (isa<AccessOp>(op))
+      readsInput = true;
+    if (isa<AccessOp, YieldOp>(op))
+      continue;
+    if (op.getNumRegions() != 0 || !isMemoryEffectFree(&op))
+      return op.emitOpError("is not allowed in a 'stencil.apply' body: the "
+                            "body must be free of side effects and regions");
+  }
+  if (!readsInput)
+    return emitOpError("body must read at least one neighbour with "
+                       "'stencil.access'");
+  return verifyStencil(*this, cast<MemRefType>(getInput().getType()),
+                       cast<MemRefType>(getOutput().getType()), getRadii(),
+                       getBoundary(), getBoundaryValueAttr());
+}
+
+void ApplyOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  addGridEffects(getSteps(), getInputMutable(),
+                 getOutputMutable(), effects);
+}
+
+//===----------------------------------------------------------------------===//
+// AccessOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AccessOp::verify() {
+  auto apply = cast<ApplyOp>((*this)->getParentOp());
+  auto gridType = cast<MemRefType>(apply.getInput().getType());
+  if (static_cast<int64_t>(getOffset().size()) != gridType.getRank())
+    return emitOpError("offset has ")
+           << getOffset().size() << " components but the grid has rank "
+           << gridType.getRank();
+  if (getType() != gridType.getElementType())
+    return emitOpError("result type ")
+           << getType() << " does not match the grid's element type "
+           << gridType.getElementType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// YieldOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult YieldOp::verify() {
+  auto apply = cast<ApplyOp>((*this)->getParentOp());
+  Type elementType =
+      cast<MemRefType>(apply.getOutput().getType()).getElementType();
+  if (getValue().getType() != elementType)
+    return emitOpError("yields ")
+           << getValue().getType() << " but the grid's element type is "
+           << elementType;
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "stencil/Dialect/Stencil/IR/StencilOps.cpp.inc"

@@ -1,0 +1,55 @@
+//===- LowerToCpu.cpp - The CPU reference pipeline ------------------------===//
+//
+// `--lower-to-cpu`: the stencil ops become scf loops
+// (`--convert-stencil-to-scf`), then upstream passes take everything to the
+// LLVM dialect, and `--stencil-check-lowered` proves nothing else is left.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stencil/Conversion/StencilToSCF/StencilToSCF.h"
+#include "stencil/Dialect/Stencil/Transforms/Passes.h"
+#include "stencil/Pipelines/Pipelines.h"
+
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+void mlir::stencil::buildLowerToCpuPipeline(OpPassManager &pm,
+                                            const LowerToCpuOptions &options) {
+  if (options.linearize)
+    pm.addPass(createStencilLinearize());
+  pm.addPass(createConvertStencilToSCF());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  StencilCheckLoweredOptions check;
+  check.allowed = {"llvm"};
+  check.pipeline = "lower-to-cpu";
+  pm.addPass(createStencilCheckLowered(check));
+}
+
+void mlir::stencil::registerStencilPipelines() {
+  PassPipelineRegistration<LowerToCpuOptions>(
+      "lower-to-cpu",
+      "Lower stencils to loops in the LLVM dialect, runnable with "
+      "mlir-runner: the CPU reference",
+      buildLowerToCpuPipeline);
+}

@@ -1,0 +1,110 @@
+//===- StencilShape.cpp - Offsets and weights of a stencil ----------------===//
+
+#include "stencil/Support/StencilShape.h"
+
+#include "mlir/Support/LLVM.h"
+
+#include <cstdlib>
+#include <set>
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+SmallVector<int64_t> mlir::stencil::makeBoxOffsets(unsigned rank,
+                                                   int64_t radius) {
+  SmallVector<int64_t> offsets;
+  SmallVector<int64_t> point(rank, -radius);
+  if (rank == 0 || radius < 0)
+    return offsets;
+  while (true) {
+    offsets.append(point.begin(), point.end());
+    // Odometer increment, last dimension fastest.
+    int d = rank - 1;
+    while (d >= 0 && point[d] == radius)
+      point[d--] = -radius;
+    if (d < 0)
+      break;
+    ++point[d];
+  }
+  return offsets;
+}
+
+SmallVector<int64_t> mlir::stencil::makeStarOffsets(unsigned rank,
+                                                    int64_t radius) {
+  SmallVector<int64_t> box = makeBoxOffsets(rank, radius), offsets;
+  for (size_t i = 0; i < box.size(); i += rank) {
+    ArrayRef<int64_t> point = ArrayRef<int64_t>(box).slice(i, rank);
+    if (llvm::count_if(point, [](int64_t c) { return c != 0; }) <= 1)
+      offsets.append(point.begin(), point.end());
+  }
+  return offsets;
+}
+
+SmallVector<int64_t> mlir::stencil::makeOffsets(ShapeKind kind, unsigned rank,
+                                                int64_t radius) {
+  return kind == ShapeKind::Star ? makeStarOffsets(rank, radius)
+                                 : makeBoxOffsets(rank, radius);
+}
+
+SmallVector<int64_t> mlir::stencil::getRadii(unsigned rank,
+                                             ArrayRef<int64_t> offsets) {
+  SmallVector<int64_t> radii(rank, 0);
+  for (size_t i = 0; i < offsets.size(); ++i)
+    radii[i % rank] = std::max<int64_t>(radii[i % rank], std::abs(offsets[i]));
+  return radii;
+}
+
+std::optional<std::pair<ShapeKind, int64_t>>
+mlir::stencil::classifyOffsets(unsigned rank, ArrayRef<int64_t> offsets) {
+  if (rank == 0 || offsets.empty() || offsets.size() % rank != 0)
+    return std::nullopt;
+  SmallVector<int64_t> radii = getRadii(rank, offsets);
+  int64_t radius = *llvm::max_element(radii);
+  for (ShapeKind kind : {ShapeKind::Box, ShapeKind::Star})
+    if (ArrayRef<int64_t>(makeOffsets(kind, rank, radius)) == offsets)
+      return std::make_pair(kind, radius);
+  return std::nullopt;
+}
+
+std::optional<unsigned>
+mlir::stencil::findDuplicatePoint(unsigned rank, ArrayRef<int64_t> offsets) {
+  std::set<std::vector<int64_t>> seen;
+  for (size_t i = 0; i + rank <= offsets.size(); i += rank) {
+    std::vector<int64_t> point(offsets.begin() + i,
+                               offsets.begin() + i + rank);
+    if (!seen.insert(point).second)
+      return i / rank;
+  }
+  return std::nullopt;
+}
+
+void LinearCombination::add(ArrayRef<int64_t> offset, double weight) {
+  terms[std::vector<int64_t>(offset.begin(), offset.end())] += weight;
+}
+
+void LinearCombination::addScaled(const LinearCombination &other,
+                                  double factor) {
+  for (const auto &[offset, weight] : other.terms)
+    terms[offset] += factor * weight;
+}
+
+void LinearCombination::scale(double factor) {
+  for (auto &term : terms)
+    term.second *= factor;
+}
+
+bool LinearCombination::isZero() const {
+  return llvm::all_of(terms, [](const auto &term) { return term.second == 0; });
+}
+
+void LinearCombination::finish(SmallVectorImpl<int64_t> &offsets,
+                               SmallVectorImpl<double> &weights) const {
+  offsets.clear();
+  weights.clear();
+  for (const auto &[offset, weight] : terms) {
+    if (weight == 0.0)
+      continue;
+    offsets.append(offset.begin(), offset.end());
+    weights.push_back(weight);
+  }
+}

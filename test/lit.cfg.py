@@ -1,0 +1,49 @@
+# -*- Python -*-
+# lit configuration of the stencil compiler's tests.
+
+import os
+import shutil
+import sys
+
+import lit.formats
+import lit.util
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "STENCIL"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.stencil_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
+                   "Inputs"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
+config.substitutions.append(("%stencil_src", config.stencil_src_root))
+config.substitutions.append(("%python", sys.executable))
+# The independent reference checker (utils/stencil-ref.py).
+config.substitutions.append(
+    ("%stencil_ref",
+     sys.executable + " " +
+     os.path.join(config.stencil_src_root, "utils", "stencil-ref.py")))
+# mlir-runner with the runtime libraries the CPU harness calls into.
+runner_libs = ",".join(
+    os.path.join(config.mlir_lib_dir, lib)
+    for lib in ["libmlir_runner_utils.so", "libmlir_c_runner_utils.so"])
+config.substitutions.append(
+    ("%mlir_runner",
+     os.path.join(config.llvm_tools_dir, "mlir-runner") +
+     " -e main -entry-point-result=void -shared-libs=" + runner_libs))
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tool_dirs = [config.stencil_tools_dir, config.llvm_tools_dir]
+tools = ["stencil-opt", ToolSubst("StencilUnitTests", unresolved="ignore")]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# `ptxas` feature: PTX emitted by the GPU pipelines can be assembled.
+if config.ptxas_executable and os.path.exists(config.ptxas_executable):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", config.ptxas_executable))
