@@ -60,7 +60,7 @@ mlir::stencil::classifyOffsets(unsigned rank, ArrayRef<int64_t> offsets) {
     return std::nullopt;
   SmallVector<int64_t> radii = getRadii(rank, offsets);
   int64_t radius = *llvm::max_element(radii);
-  for (ShapeKind kind : {ShapeKind::Box, ShapeKind::Star})
+  for (ShapeKind kind : {ShapeKind::Star, ShapeKind::Box})
     if (ArrayRef<int64_t>(makeOffsets(kind, rank, radius)) == offsets)
       return std::make_pair(kind, radius);
   return std::nullopt;

@@ -39,11 +39,11 @@ TEST(StencilShape, Classify) {
       auto box = classifyOffsets(rank, makeBoxOffsets(rank, r));
       ASSERT_TRUE(box.has_value());
       // In 1-D a star and a box of the same radius are the same points.
-      EXPECT_EQ(box->first, ShapeKind::Box);
+      EXPECT_EQ(box->first, rank == 1 ? ShapeKind::Star : ShapeKind::Box);
       EXPECT_EQ(box->second, r);
       auto star = classifyOffsets(rank, makeStarOffsets(rank, r));
       ASSERT_TRUE(star.has_value());
-      EXPECT_EQ(star->first, rank == 1 ? ShapeKind::Box : ShapeKind::Star);
+      EXPECT_EQ(star->first, ShapeKind::Star);
       EXPECT_EQ(star->second, r);
     }
   }

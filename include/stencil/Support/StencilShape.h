@@ -37,8 +37,8 @@ llvm::SmallVector<int64_t> makeOffsets(ShapeKind kind, unsigned rank,
                                        int64_t radius);
 
 /// If `offsets` are exactly the canonical star or box of some radius >= 1
-/// (same points, same order), returns that kind and radius. A box of radius 0
-/// and a star of radius 0 are the same single point; it is reported as a box.
+/// (same points, same order), returns that kind and radius. Where a star and
+/// a box are the same points (rank 1, or radius 0) it is reported as a star.
 std::optional<std::pair<ShapeKind, int64_t>>
 classifyOffsets(unsigned rank, llvm::ArrayRef<int64_t> offsets);
 

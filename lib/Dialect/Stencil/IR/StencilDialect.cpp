@@ -35,10 +35,10 @@ static constexpr unsigned kMaxRank = 3;
 
 LogicalResult PatternAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   unsigned rank, ArrayRef<int64_t> offsets) {
-  if (rank < 1 || rank > kMaxRank)
-    return emitError() << "pattern rank must be 1, 2 or 3, got " << rank;
   if (offsets.empty())
     return emitError() << "pattern must have at least one point";
+  if (rank < 1 || rank > kMaxRank)
+    return emitError() << "pattern rank must be 1, 2 or 3, got " << rank;
   if (offsets.size() % rank != 0)
     return emitError() << "pattern offsets must come in groups of " << rank;
   if (std::optional<unsigned> dup = findDuplicatePoint(rank, offsets))

@@ -1,0 +1,267 @@
+// RUN: stencil-opt %s -split-input-file -verify-diagnostics
+
+// One case per diagnostic of the stencil dialect's parser and verifiers.
+
+func.func @pattern_rank(%in: memref<8xf32>, %out: memref<8xf32>) {
+  // expected-error @+1 {{pattern rank must be 1, 2 or 3, got 4}}
+  stencil.linear %in -> %out pattern <star, rank = 4, radius = 1> weights [1.0] : memref<8xf32>
+  return
+}
+
+// -----
+
+func.func @pattern_radius(%in: memref<8xf32>, %out: memref<8xf32>) {
+  // expected-error @+1 {{pattern radius must be non-negative, got -1}}
+  stencil.linear %in -> %out pattern <box, rank = 1, radius = -1> weights [1.0] : memref<8xf32>
+  return
+}
+
+// -----
+
+func.func @pattern_empty(%in: memref<8xf32>, %out: memref<8xf32>) {
+  // expected-error @+1 {{pattern must have at least one point}}
+  stencil.linear %in -> %out pattern <[]> weights [] : memref<8xf32>
+  return
+}
+
+// -----
+
+func.func @pattern_ragged(%in: memref<8x8xf32>, %out: memref<8x8xf32>) {
+  // expected-error @+1 {{pattern point has 1 components, expected 2}}
+  stencil.linear %in -> %out pattern <[[0, 1], [1]]> weights [1.0, 2.0] : memref<8x8xf32>
+  return
+}
+
+// -----
+
+func.func @pattern_duplicate(%in: memref<8x8xf32>, %out: memref<8x8xf32>) {
+  // expected-error @+1 {{pattern point #2 repeats an earlier offset}}
+  stencil.linear %in -> %out pattern <[[0, 1], [1, 0], [0, 1]]> weights [1.0, 2.0, 3.0] : memref<8x8xf32>
+  return
+}
+
+// -----
+
+func.func @pattern_unknown_shape(%in: memref<8xf32>, %out: memref<8xf32>) {
+  // expected-error @+1 {{expected '['}}
+  stencil.linear %in -> %out pattern <diamond, rank = 1, radius = 1> weights [1.0] : memref<8xf32>
+  return
+}
+
+// -----
+
+func.func @offset_rank_mismatch(%in: memref<8x8x8xf32>, %out: memref<8x8x8xf32>) {
+  // expected-error @+1 {{'stencil.linear' op pattern has rank 2 but the grid has rank 3}}
+  stencil.linear %in -> %out pattern <star, rank = 2, radius = 1> weights [1., 2., 3., 4., 5.] : memref<8x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @weight_count(%in: memref<8x8xf32>, %out: memref<8x8xf32>) {
+  // expected-error @+1 {{'stencil.linear' op has 4 weights for 5 pattern points}}
+  stencil.linear %in -> %out pattern <star, rank = 2, radius = 1> weights [1., 2., 3., 4.] : memref<8x8xf32>
+  return
+}
+
+// -----
+
+func.func @weight_not_finite(%in: memref<8xf32>, %out: memref<8xf32>) {
+  // expected-error @+1 {{'stencil.linear' op weight #1 is not finite}}
+  stencil.linear %in -> %out pattern <star, rank = 1, radius = 1> weights [1., 0x7FF0000000000000, 3.] : memref<8xf32>
+  return
+}
+
+// -----
+
+func.func @shape_mismatch(%in: memref<16x16xf32>, %out: memref<16x17xf32>) {
+  // expected-error @+1 {{'stencil.linear' op input and output grids must have the same type, got 'memref<16x16xf32>' and 'memref<16x17xf32>'}}
+  stencil.linear %in -> %out pattern <star, rank = 2, radius = 1> weights [1., 2., 3., 4., 5.] : memref<16x16xf32> -> memref<16x17xf32>
+  return
+}
+
+// -----
+
+func.func @element_type_mismatch(%in: memref<16xf32>, %out: memref<16xf16>) {
+  // expected-error @+1 {{'stencil.linear' op input and output grids must have the same type, got 'memref<16xf32>' and 'memref<16xf16>'}}
+  stencil.linear %in -> %out pattern <star, rank = 1, radius = 1> weights [1., 2., 3.] : memref<16xf32> -> memref<16xf16>
+  return
+}
+
+// -----
+
+func.func @unsupported_element_type(%in: memref<16xi32>, %out: memref<16xi32>) {
+  // expected-error @+1 {{'stencil.linear' op operand #0 must be 1D/2D/3D memref of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values, but got 'memref<16xi32>'}}
+  stencil.linear %in -> %out pattern <star, rank = 1, radius = 1> weights [1., 2., 3.] : memref<16xi32>
+  return
+}
+
+// -----
+
+func.func @unsupported_rank(%in: memref<4x4x4x4xf32>, %out: memref<4x4x4x4xf32>) {
+  // expected-error @+1 {{'stencil.apply' op operand #0 must be 1D/2D/3D memref}}
+  stencil.apply %in -> %out : memref<4x4x4x4xf32> {
+    %c = stencil.access [0, 0, 0, 1] : f32
+    stencil.yield %c : f32
+  }
+  return
+}
+
+// -----
+
+func.func @radius_too_large(%in: memref<64x6xf16>, %out: memref<64x6xf16>) {
+  // expected-error @+1 {{'stencil.linear' op radius 3 along dimension 1 needs at least 7 grid points, but the grid has 6}}
+  stencil.linear %in -> %out pattern <star, rank = 2, radius = 3> weights [1., 2., 3., 4., 5., 6., 7., 8., 9., 10., 11., 12., 13.] : memref<64x6xf16>
+  return
+}
+
+// -----
+
+func.func @zero_steps(%in: memref<8xf32>, %out: memref<8xf32>) {
+  // expected-error @+1 {{'stencil.linear' op attribute 'steps' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 1}}
+  stencil.linear %in -> %out pattern <star, rank = 1, radius = 1> weights [1., 2., 3.] steps 0 : memref<8xf32>
+  return
+}
+
+// -----
+
+func.func @unknown_boundary(%in: memref<8xf32>, %out: memref<8xf32>) {
+  // expected-error @+1 {{unknown boundary 'reflect', expected 'halo', 'periodic' or 'dirichlet'}}
+  stencil.linear %in -> %out pattern <star, rank = 1, radius = 1> weights [1., 2., 3.] boundary reflect : memref<8xf32>
+  return
+}
+
+// -----
+
+func.func @dirichlet_without_value(%in: memref<8xf32>, %out: memref<8xf32>) {
+  // expected-error @+1 {{'stencil.linear' op a dirichlet boundary needs a value}}
+  "stencil.linear"(%in, %out) <{pattern = #stencil.pattern<star, rank = 1, radius = 1>, weights = array<f64: 1., 2., 3.>, boundary = 2 : i32}> : (memref<8xf32>, memref<8xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @value_without_dirichlet(%in: memref<8xf32>, %out: memref<8xf32>) {
+  // expected-error @+1 {{'stencil.linear' op a boundary value is only meaningful with a dirichlet boundary}}
+  "stencil.linear"(%in, %out) <{pattern = #stencil.pattern<star, rank = 1, radius = 1>, weights = array<f64: 1., 2., 3.>, boundary = 1 : i32, boundary_value = 1.0 : f64}> : (memref<8xf32>, memref<8xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @dirichlet_not_finite(%in: memref<8xf32>, %out: memref<8xf32>) {
+  // expected-error @+1 {{'stencil.linear' op the dirichlet boundary value must be finite}}
+  "stencil.linear"(%in, %out) <{pattern = #stencil.pattern<star, rank = 1, radius = 1>, weights = array<f64: 1., 2., 3.>, boundary = 2 : i32, boundary_value = 0x7FF8000000000000 : f64}> : (memref<8xf32>, memref<8xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @apply_block_arguments(%in: memref<8xf32>, %out: memref<8xf32>) {
+  // expected-error @+1 {{'stencil.apply' op body must not have block arguments}}
+  stencil.apply %in -> %out : memref<8xf32> {
+  ^bb0(%x: f32):
+    %c = stencil.access [0] : f32
+    stencil.yield %c : f32
+  }
+  return
+}
+
+// -----
+
+func.func @apply_no_yield(%in: memref<8xf32>, %out: memref<8xf32>) {
+  stencil.apply %in -> %out : memref<8xf32> {
+    // expected-error @+1 {{block with no terminator}}
+    %c = stencil.access [0] : f32
+  }
+  return
+}
+
+// -----
+
+func.func @apply_side_effect(%in: memref<8xf32>, %out: memref<8xf32>) {
+  stencil.apply %in -> %out : memref<8xf32> {
+    %c = stencil.access [0] : f32
+    %i = arith.constant 0 : index
+    // expected-error @+1 {{'memref.store' op is not allowed in a 'stencil.apply' body: the body must be free of side effects and regions}}
+    memref.store %c, %out[%i] : memref<8xf32>
+    stencil.yield %c : f32
+  }
+  return
+}
+
+// -----
+
+func.func @apply_reads_nothing(%in: memref<8xf32>, %out: memref<8xf32>) {
+  // expected-error @+1 {{'stencil.apply' op body must read at least one neighbour with 'stencil.access'}}
+  stencil.apply %in -> %out : memref<8xf32> {
+    %c = arith.constant 1.0 : f32
+    stencil.yield %c : f32
+  }
+  return
+}
+
+// -----
+
+func.func @apply_radius_too_large(%in: memref<4xf32>, %out: memref<4xf32>) {
+  // expected-error @+1 {{'stencil.apply' op radius 2 along dimension 0 needs at least 5 grid points, but the grid has 4}}
+  stencil.apply %in -> %out : memref<4xf32> {
+    %c = stencil.access [-2] : f32
+    stencil.yield %c : f32
+  }
+  return
+}
+
+// -----
+
+func.func @apply_shape_mismatch(%in: memref<8xf32>, %out: memref<9xf32>) {
+  // expected-error @+1 {{'stencil.apply' op input and output grids must have the same type}}
+  stencil.apply %in -> %out : memref<8xf32> -> memref<9xf32> {
+    %c = stencil.access [0] : f32
+    stencil.yield %c : f32
+  }
+  return
+}
+
+// -----
+
+func.func @access_rank(%in: memref<8x8xf32>, %out: memref<8x8xf32>) {
+  stencil.apply %in -> %out : memref<8x8xf32> {
+    // expected-error @+1 {{'stencil.access' op offset has 1 components but the grid has rank 2}}
+    %c = stencil.access [0] : f32
+    stencil.yield %c : f32
+  }
+  return
+}
+
+// -----
+
+func.func @access_type(%in: memref<8xf32>, %out: memref<8xf32>) {
+  stencil.apply %in -> %out : memref<8xf32> {
+    // expected-error @+1 {{'stencil.access' op result type 'f64' does not match the grid's element type 'f32'}}
+    %c = stencil.access [0] : f64
+    %d = arith.truncf %c : f64 to f32
+    stencil.yield %d : f32
+  }
+  return
+}
+
+// -----
+
+func.func @yield_type(%in: memref<8xf32>, %out: memref<8xf32>) {
+  stencil.apply %in -> %out : memref<8xf32> {
+    %c = stencil.access [0] : f32
+    %d = arith.extf %c : f32 to f64
+    // expected-error @+1 {{'stencil.yield' op yields 'f64' but the grid's element type is 'f32'}}
+    stencil.yield %d : f64
+  }
+  return
+}
+
+// -----
+
+func.func @access_outside_apply() -> f32 {
+  // expected-error @+1 {{'stencil.access' op expects parent op 'stencil.apply'}}
+  %c = stencil.access [0] : f32
+  return %c : f32
+}
