@@ -19,7 +19,6 @@ config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
                    "Inputs"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
-config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(("%stencil_src", config.stencil_src_root))
 config.substitutions.append(("%python", sys.executable))
 # The independent reference checker (utils/stencil-ref.py).

@@ -40,8 +40,6 @@ struct GridInfo {
 static Value loadNeighbour(ImplicitLocOpBuilder &b, const GridInfo &grid,
                            Value src, ValueRange ivs,
                            ArrayRef<int64_t> offset) {
-  Value zero = arith::ConstantIndexOp::create(b, 0);
-  Value one = arith::ConstantIndexOp::create(b, 1);
   SmallVector<Value> indices;
   Value inside; // i1: the neighbour lies in the grid (dirichlet only).
   for (auto [iv, o, size] : llvm::zip(ivs, offset, grid.sizes)) {
@@ -60,7 +58,9 @@ static Value loadNeighbour(ImplicitLocOpBuilder &b, const GridInfo &grid,
           b, arith::AddIOp::create(b, raw, size), size));
       break;
     case BoundaryKind::dirichlet: {
-      Value last = arith::SubIOp::create(b, size, one);
+      Value zero = arith::ConstantIndexOp::create(b, 0);
+      Value last = arith::SubIOp::create(
+          b, size, arith::ConstantIndexOp::create(b, 1));
       indices.push_back(arith::MaxSIOp::create(
           b, zero, arith::MinSIOp::create(b, raw, last)));
       Value inDim = arith::AndIOp::create(

@@ -76,6 +76,23 @@ def StencilAttachCpuHarness : Pass<"stencil-attach-cpu-harness",
   ];
 }
 
+def StencilSplitBF16Casts : Pass<"stencil-split-bf16-casts"> {
+  let summary = "Route f64 <-> bf16 conversions through f32 for the CPU";
+  let description = [{
+    Rewrites `arith.truncf f64 -> bf16` into `f64 -> f32 -> bf16` and
+    `arith.extf bf16 -> f64` into `bf16 -> f32 -> f64`, so that
+    `arith-expand{include-bf16}` can expand the f32 <-> bf16 steps inline.
+    Without it LLVM calls `__truncdfbf2`, which neither libgcc on these
+    machines nor the `mlir-runner` runtime provides.
+
+    The extension is exact. The truncation rounds twice (to f32, then to
+    bf16), which can differ from a single correct rounding by one bf16 ulp
+    when the f32 value lies exactly halfway between two bf16 values; the CPU
+    reference checker allows one rounding per time step.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def StencilCheckLowered : Pass<"stencil-check-lowered", "::mlir::ModuleOp"> {
   let summary = "Check a pipeline's contract: only the allowed dialects remain";
   let description = [{
