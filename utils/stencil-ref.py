@@ -893,6 +893,9 @@ def main(argv=None):
     p.add_argument('--emit-expected', action='store_true',
                    help='print the expected output in harness format instead '
                         'of checking a result')
+    p.add_argument('--show', type=int, default=0, metavar='K',
+                   help='also print K output values from the middle of the '
+                        'grid, next to the reference values')
     p.add_argument('--self-test', action='store_true',
                    help='run built-in checks and exit')
     args = p.parse_args(argv)
@@ -967,8 +970,27 @@ def main(argv=None):
         print(f'stencil-ref: error: {e}', file=sys.stderr)
         return 2
     ok, lines = compare(dims, expected, ints, dtype, tol, maxabs)
+    if args.show > 0:
+        show_sample(dims, expected, ints, dtype, args.show)
     print('\n'.join(lines))
     return 0 if ok else 1
+
+
+def show_sample(dims, expected, ints, dtype, k):
+    """Prints k result values from the middle of the grid with the reference."""
+    data = ints[1 + len(dims):]
+    center = 0
+    for d in dims:
+        center = center * d + d // 2
+    start = max(0, min(center, len(data) - k))
+    print(f'output values from row-major index {start} (result / reference):')
+    for n in range(start, min(start + k, len(data), len(expected))):
+        idx, rem = [], n
+        for d in reversed(dims):
+            idx.append(rem % d)
+            rem //= d
+        got = decode(dtype, data[n] & MASK64)
+        print(f'  {list(reversed(idx))}: {got:+.6e} / {expected[n]:+.6e}')
 
 
 if __name__ == '__main__':
