@@ -265,3 +265,14 @@ func.func @access_outside_apply() -> f32 {
   %c = stencil.access [0] : f32
   return %c : f32
 }
+
+// -----
+
+func.func @apply_on_tensor(%in: tensor<8xf32>, %out: tensor<8xf32>) {
+  // expected-error @+1 {{'stencil.apply' op operand #0 must be 1D/2D/3D memref}}
+  stencil.apply %in -> %out : tensor<8xf32> {
+    %c = stencil.access [0] : f32
+    stencil.yield %c : f32
+  }
+  return
+}
