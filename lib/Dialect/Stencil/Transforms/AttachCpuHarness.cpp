@@ -40,6 +40,23 @@ static func::FuncOp declareRuntimeFunction(ModuleOp module, StringRef name,
   return decl;
 }
 
+/// Emits a loop nest over every index of a grid of static `shape`.
+static void buildGridLoops(ImplicitLocOpBuilder &b, ArrayRef<int64_t> shape,
+                           function_ref<void(ImplicitLocOpBuilder &,
+                                             ValueRange)> body) {
+  SmallVector<Value> lbs, ubs, steps;
+  for (int64_t size : shape) {
+    lbs.push_back(arith::ConstantIndexOp::create(b, 0));
+    ubs.push_back(arith::ConstantIndexOp::create(b, size));
+    steps.push_back(arith::ConstantIndexOp::create(b, 1));
+  }
+  scf::buildLoopNest(b, b.getLoc(), lbs, ubs, steps,
+                     [&](OpBuilder &nested, Location loc, ValueRange ivs) {
+                       ImplicitLocOpBuilder ib(loc, nested);
+                       body(ib, ivs);
+                     });
+}
+
 /// Row-major linear index of `ivs` in a grid of static `shape`.
 static Value linearIndex(ImplicitLocOpBuilder &b, ValueRange ivs,
                          ArrayRef<int64_t> shape) {
@@ -182,20 +199,13 @@ void StencilAttachCpuHarnessPass::runOnOperation() {
     auto staticType = MemRefType::get(shapes[argIndex], type.getElementType());
     Value alloc = memref::AllocOp::create(b, staticType);
     allocs.push_back(alloc);
-    SmallVector<Value> lbs, ubs, steps;
-    for (int64_t size : staticType.getShape()) {
-      lbs.push_back(arith::ConstantIndexOp::create(b, 0));
-      ubs.push_back(arith::ConstantIndexOp::create(b, size));
-      steps.push_back(arith::ConstantIndexOp::create(b, 1));
-    }
-    scf::buildLoopNest(b, loc, lbs, ubs, steps,
-                       [&](OpBuilder &nested, Location l, ValueRange ivs) {
-                         ImplicitLocOpBuilder ib(l, nested);
-                         Value n = linearIndex(ib, ivs, staticType.getShape());
-                         Value v = initialValue(ib, n, argIndex,
-                                                type.getElementType());
-                         memref::StoreOp::create(ib, v, alloc, ivs);
-                       });
+    buildGridLoops(b, staticType.getShape(),
+                   [&](ImplicitLocOpBuilder &ib, ValueRange ivs) {
+                     Value n = linearIndex(ib, ivs, staticType.getShape());
+                     Value v = initialValue(ib, n, argIndex,
+                                            type.getElementType());
+                     memref::StoreOp::create(ib, v, alloc, ivs);
+                   });
     args.push_back(type == staticType
                        ? alloc
                        : memref::CastOp::create(b, type, alloc).getResult());
@@ -214,23 +224,16 @@ void StencilAttachCpuHarnessPass::runOnOperation() {
   print(b, loc, arith::ConstantIntOp::create(b, i64, outputType.getRank()));
   for (int64_t size : outputType.getShape())
     print(b, loc, arith::ConstantIntOp::create(b, i64, size));
-  SmallVector<Value> lbs, ubs, steps;
-  for (int64_t size : outputType.getShape()) {
-    lbs.push_back(arith::ConstantIndexOp::create(b, 0));
-    ubs.push_back(arith::ConstantIndexOp::create(b, size));
-    steps.push_back(arith::ConstantIndexOp::create(b, 1));
-  }
   Type elementType = outputType.getElementType();
   Type bitsType = b.getIntegerType(elementType.getIntOrFloatBitWidth());
-  scf::buildLoopNest(b, loc, lbs, ubs, steps,
-                     [&](OpBuilder &nested, Location l, ValueRange ivs) {
-                       ImplicitLocOpBuilder ib(l, nested);
-                       Value v = memref::LoadOp::create(ib, output, ivs);
-                       Value bits = arith::BitcastOp::create(ib, bitsType, v);
-                       if (bitsType != i64)
-                         bits = arith::ExtUIOp::create(ib, i64, bits);
-                       print(ib, l, bits);
-                     });
+  buildGridLoops(b, outputType.getShape(),
+                 [&](ImplicitLocOpBuilder &ib, ValueRange ivs) {
+                   Value v = memref::LoadOp::create(ib, output, ivs);
+                   Value bits = arith::BitcastOp::create(ib, bitsType, v);
+                   if (bitsType != i64)
+                     bits = arith::ExtUIOp::create(ib, i64, bits);
+                   print(ib, ib.getLoc(), bits);
+                 });
 
   for (Value alloc : allocs)
     memref::DeallocOp::create(b, alloc);
