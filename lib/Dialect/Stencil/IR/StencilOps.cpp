@@ -233,5 +233,137 @@ LogicalResult YieldOp::verify() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Matrix forms: shared verification
+//===----------------------------------------------------------------------===//
+
+/// Checks a permutation of [0, size).
+static LogicalResult verifyPermutation(Operation *op, StringRef name,
+                                       ArrayRef<int64_t> perm, int64_t size) {
+  if (static_cast<int64_t>(perm.size()) != size)
+    return op->emitOpError() << "'" << name << "' has " << perm.size()
+                             << " entries, expected " << size;
+  SmallVector<bool> seen(size, false);
+  for (int64_t p : perm) {
+    if (p < 0 || p >= size || seen[p])
+      return op->emitOpError()
+             << "'" << name << "' is not a permutation of [0, " << size << ")";
+    seen[p] = true;
+  }
+  return success();
+}
+
+/// Checks what both matrix forms share: one outer offset per kernel row, and
+/// the grid, boundary and radius rules of the stencil forms. Returns the
+/// per-dimension radii in `radii`.
+static LogicalResult verifyRowForm(Operation *op, Value input, Value output,
+                                   int64_t numRows, int64_t radius,
+                                   ArrayRef<int64_t> rowOffsets,
+                                   BoundaryKind boundary,
+                                   FloatAttr boundaryValue) {
+  auto inputType = cast<MemRefType>(input.getType());
+  int64_t outerRank = inputType.getRank() - 1;
+  if (numRows < 1)
+    return op->emitOpError("needs at least one kernel row");
+  if (static_cast<int64_t>(rowOffsets.size()) != numRows * outerRank)
+    return op->emitOpError("has ")
+           << rowOffsets.size() << " row offset components for " << numRows
+           << " kernel rows of a rank-" << inputType.getRank()
+           << " grid, expected " << numRows * outerRank;
+  SmallVector<int64_t> radii(inputType.getRank(), 0);
+  radii.back() = radius;
+  for (auto [i, o] : llvm::enumerate(rowOffsets))
+    radii[i % outerRank] = std::max<int64_t>(radii[i % outerRank], std::abs(o));
+  return verifyStencil(op, inputType, cast<MemRefType>(output.getType()), radii,
+                       boundary, boundaryValue);
+}
+
+//===----------------------------------------------------------------------===//
+// RowGemmOp
+//===----------------------------------------------------------------------===//
+
+int64_t RowGemmOp::getNumRows() {
+  auto type = cast<ShapedType>(getKernels().getType());
+  return type.getRank() == 3 ? type.getDimSize(0) : 0;
+}
+
+LogicalResult RowGemmOp::verify() {
+  auto type = cast<ShapedType>(getKernels().getType());
+  int64_t l = getRowsPerBlock();
+  if (type.getRank() != 3 || type.getDimSize(1) != l ||
+      type.getDimSize(2) != 2 * l)
+    return emitOpError("kernels must have shape #rows x ")
+           << l << " x " << 2 * l << " (rows_per_block x 2 * rows_per_block), "
+           << "got " << type;
+  if (auto perm = getColumnPermutation())
+    if (failed(verifyPermutation(*this, "column_permutation", *perm, 2 * l)))
+      return failure();
+  return verifyRowForm(*this, getInput(), getOutput(), getNumRows(),
+                       getRadius(), getRowOffsets(), getBoundary(),
+                       getBoundaryValueAttr());
+}
+
+void RowGemmOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  addGridEffects(getSteps(), getInputMutable(), getOutputMutable(), effects);
+}
+
+//===----------------------------------------------------------------------===//
+// SparseRowGemmOp
+//===----------------------------------------------------------------------===//
+
+int64_t SparseRowGemmOp::getNumRows() {
+  auto type = cast<ShapedType>(getValues().getType());
+  return type.getRank() == 3 ? type.getDimSize(0) : 0;
+}
+
+LogicalResult SparseRowGemmOp::verify() {
+  int64_t l = getRowsPerBlock();
+  auto valuesType = cast<ShapedType>(getValues().getType());
+  if (valuesType.getRank() != 3 || valuesType.getDimSize(1) != l ||
+      valuesType.getDimSize(2) != l)
+    return emitOpError("values must have shape #rows x ")
+           << l << " x " << l << " (two kept values per group of 4 of the "
+           << 2 * l << " columns), got " << valuesType;
+  if (getIndices().getType() !=
+      RankedTensorType::get(valuesType.getShape(),
+                            IntegerType::get(getContext(), 8)))
+    return emitOpError("indices must be i8 of the shape of values, got ")
+           << getIndices().getType();
+  if (l % 2 != 0)
+    return emitOpError("rows_per_block must be even for 2:4 groups of the ")
+           << 2 * l << " columns";
+  SmallVector<int8_t> indices(getIndices().getValues<int8_t>());
+  for (size_t i = 0; i < indices.size(); i += 2) {
+    if (indices[i] < 0 || indices[i + 1] > 3 || indices[i] >= indices[i + 1])
+      return emitOpError("index pair #")
+             << i / 2 << " is (" << int(indices[i]) << ", "
+             << int(indices[i + 1])
+             << "): positions in a group of 4 must be in 0..3 and strictly "
+                "increasing";
+  }
+  std::optional<ArrayRef<int64_t>> perm = getColumnPermutation();
+  std::optional<ArrayRef<int64_t>> offsets = getInputOffsets();
+  if (perm.has_value() == offsets.has_value())
+    return emitOpError("needs exactly one of 'column_permutation' and "
+                       "'input_offsets'");
+  if (perm &&
+      failed(verifyPermutation(*this, "column_permutation", *perm, 2 * l)))
+    return failure();
+  if (offsets && static_cast<int64_t>(offsets->size()) != 2 * l)
+    return emitOpError("'input_offsets' has ")
+           << offsets->size() << " entries, expected " << 2 * l;
+  return verifyRowForm(*this, getInput(), getOutput(), getNumRows(),
+                       getRadius(), getRowOffsets(), getBoundary(),
+                       getBoundaryValueAttr());
+}
+
+void SparseRowGemmOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  addGridEffects(getSteps(), getInputMutable(), getOutputMutable(), effects);
+}
+
 #define GET_OP_CLASSES
 #include "stencil/Dialect/Stencil/IR/StencilOps.cpp.inc"

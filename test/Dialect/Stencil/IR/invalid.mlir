@@ -276,3 +276,80 @@ func.func @apply_on_tensor(%in: tensor<8xf32>, %out: tensor<8xf32>) {
   }
   return
 }
+
+// -----
+
+func.func @row_gemm_kernel_shape(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  // expected-error @+1 {{'stencil.row_gemm' op kernels must have shape #rows x 2 x 4 (rows_per_block x 2 * rows_per_block), got 'tensor<1x2x3xf64>'}}
+  stencil.row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [0]
+      kernels dense<0.0> : tensor<1x2x3xf64> : memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @row_gemm_offsets(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  // expected-error @+1 {{'stencil.row_gemm' op has 1 row offset components for 2 kernel rows of a rank-2 grid, expected 2}}
+  stencil.row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [0]
+      kernels dense<0.0> : tensor<2x2x4xf64> : memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @row_gemm_permutation(%in: memref<?xf16>, %out: memref<?xf16>) {
+  // expected-error @+1 {{'stencil.row_gemm' op 'column_permutation' is not a permutation of [0, 4)}}
+  stencil.row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets []
+      column_permutation [0, 1, 1, 3]
+      kernels dense<0.0> : tensor<1x2x4xf64> : memref<?xf16>
+  return
+}
+
+// -----
+
+func.func @row_gemm_radius(%in: memref<16x5xf16>, %out: memref<16x5xf16>) {
+  // expected-error @+1 {{'stencil.row_gemm' op radius 3 along dimension 1 needs at least 7 grid points, but the grid has 5}}
+  stencil.row_gemm %in -> %out radius 3 rows_per_block 8 row_offsets [0]
+      kernels dense<0.0> : tensor<1x8x16xf64> : memref<16x5xf16>
+  return
+}
+
+// -----
+
+func.func @sparse_values_shape(%in: memref<?xf16>, %out: memref<?xf16>) {
+  // expected-error @+1 {{'stencil.sparse_row_gemm' op values must have shape #rows x 2 x 2 (two kept values per group of 4 of the 4 columns), got 'tensor<1x2x4xf16>'}}
+  stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets []
+      input_offsets [0, 1, 2, 3]
+      values dense<0.0> : tensor<1x2x4xf16> indices dense<0> : tensor<1x2x4xi8> : memref<?xf16>
+  return
+}
+
+// -----
+
+func.func @sparse_indices_order(%in: memref<?xf16>, %out: memref<?xf16>) {
+  // expected-error @+1 {{'stencil.sparse_row_gemm' op index pair #1 is (2, 2): positions in a group of 4 must be in 0..3 and strictly increasing}}
+  stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets []
+      input_offsets [0, 1, 2, 3]
+      values dense<0.0> : tensor<1x2x2xf16> indices dense<[[[0, 1], [2, 2]]]> : tensor<1x2x2xi8> : memref<?xf16>
+  return
+}
+
+// -----
+
+func.func @sparse_both(%in: memref<?xf16>, %out: memref<?xf16>) {
+  // expected-error @+1 {{'stencil.sparse_row_gemm' op needs exactly one of 'column_permutation' and 'input_offsets'}}
+  stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets []
+      column_permutation [0, 1, 2, 3] input_offsets [0, 1, 2, 3]
+      values dense<0.0> : tensor<1x2x2xf16> indices dense<[[[0, 1], [0, 1]]]> : tensor<1x2x2xi8> : memref<?xf16>
+  return
+}
+
+// -----
+
+func.func @sparse_values_type(%in: memref<?xf16>, %out: memref<?xf16>) {
+  // expected-error @+1 {{'stencil.sparse_row_gemm' op attribute 'values' failed to satisfy constraint: 16-bit float elements attribute}}
+  stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets []
+      input_offsets [0, 1, 2, 3]
+      values dense<0.0> : tensor<1x2x2xf32> indices dense<[[[0, 1], [0, 1]]]> : tensor<1x2x2xi8> : memref<?xf16>
+  return
+}

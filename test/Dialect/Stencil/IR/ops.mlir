@@ -89,3 +89,28 @@ func.func @apply_form(%in: memref<?x?xf32>, %out: memref<?x?xf32>,
   }
   return
 }
+
+// CHECK-LABEL: func.func @matrix_forms
+func.func @matrix_forms(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  // CHECK: stencil.row_gemm %{{.*}} -> %{{.*}} radius 0 rows_per_block 2 row_offsets [-1, 1] kernels dense<{{.*}}> : tensor<2x2x4xf64> steps 3 : memref<?x?xf16>
+  stencil.row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [-1, 1]
+      kernels dense<[[[1., 0., 0., 0.], [0., 1., 0., 0.]],
+                     [[2., 0., 0., 0.], [0., 2., 0., 0.]]]> : tensor<2x2x4xf64>
+      steps 3 : memref<?x?xf16>
+  // CHECK: stencil.row_gemm {{.*}} column_permutation [1, 0, 3, 2] kernels
+  stencil.row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [0]
+      column_permutation [1, 0, 3, 2]
+      kernels dense<[[[0., 1., 0., 0.], [1., 0., 0., 0.]]]> : tensor<1x2x4xf64>
+      : memref<?x?xf16>
+  // CHECK: stencil.sparse_row_gemm {{.*}} radius 0 rows_per_block 2 row_offsets [0] column_permutation [0, 1, 2, 3] values dense<{{.*}}> : tensor<1x2x2xf16> indices dense<{{.*}}> : tensor<1x2x2xi8> : memref<?x?xf16>
+  stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [0]
+      column_permutation [0, 1, 2, 3]
+      values dense<[[[1., 0.], [1., 0.]]]> : tensor<1x2x2xf16>
+      indices dense<[[[0, 1], [1, 2]]]> : tensor<1x2x2xi8> : memref<?x?xf16>
+  // CHECK: stencil.sparse_row_gemm {{.*}} input_offsets [0, 1, 2, 3] values
+  stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [0]
+      input_offsets [0, 1, 2, 3]
+      values dense<[[[1., 0.], [1., 0.]]]> : tensor<1x2x2xf16>
+      indices dense<[[[0, 1], [1, 2]]]> : tensor<1x2x2xi8> : memref<?x?xf16>
+  return
+}

@@ -17,6 +17,9 @@ def Stencil_Grid : MemRefRankOf<[F16, BF16, F32, F64], [1, 2, 3]>;
 
 def Stencil_StepsAttr : ConfinedAttr<I64Attr, [IntMinValue<1>]>;
 
+def Stencil_F16ElementsAttr : FloatElementsAttr<16>;
+def Stencil_I8ElementsAttr : SignlessIntElementsAttr<8>;
+
 //===----------------------------------------------------------------------===//
 // LinearOp
 //===----------------------------------------------------------------------===//
@@ -156,6 +159,120 @@ def Stencil_YieldOp : Stencil_Op<"yield", [
   let arguments = (ins Stencil_ElementType:$value);
   let assemblyFormat = "$value attr-dict `:` type($value)";
   let hasVerifier = 1;
+}
+
+
+//===----------------------------------------------------------------------===//
+// Matrix form (SPIDER 3.1): RowGemmOp, SparseRowGemmOp
+//===----------------------------------------------------------------------===//
+
+def Stencil_RowGemmOp : Stencil_Op<"row_gemm", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "a stencil as banded kernel-matrix products, one per kernel row";
+  let description = [{
+    The matrix form of a linear stencil after SPIDER's row decomposition
+    (section 3.1.1). The stencil is split into kernel rows: for each outer
+    offset `o` in `row_offsets` (rank - 1 components; none in 1-D) the weights
+    along the innermost dimension. Each row becomes a banded kernel matrix
+    `K_o` of shape `L x 2L` (`L = rows_per_block`): `K_o[i][i + j] = w_o[j]`
+    for `j` in `[0, 2r]`, zero elsewhere (`r = radius`, the innermost
+    radius). `kernels` holds them as a `#rows x L x 2L` f64 tensor.
+
+    For every block of `L` consecutive outputs along the innermost dimension,
+    starting at `x0`, and every point `p` of the outer dimensions:
+
+    ```
+    out[p][x0 + i] = sum_o sum_c K_o[i][c] * in[p + o][x0 - r + perm[c]]
+    ```
+
+    where `perm` is `column_permutation` (the identity when absent; the
+    strided swap of `--stencil-strided-swap` sets it and permutes the
+    kernels' columns accordingly, which leaves the products unchanged).
+    Points, steps, buffers and boundary are as for `stencil.linear`.
+  }];
+  let arguments = (ins
+    Stencil_Grid:$input,
+    Stencil_Grid:$output,
+    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$radius,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$rows_per_block,
+    DenseI64ArrayAttr:$row_offsets,
+    F64ElementsAttr:$kernels,
+    OptionalAttr<DenseI64ArrayAttr>:$column_permutation,
+    DefaultValuedAttr<Stencil_StepsAttr, "1">:$steps,
+    DefaultValuedAttr<Stencil_BoundaryKindAttr,
+                      "::mlir::stencil::BoundaryKind::halo">:$boundary,
+    OptionalAttr<F64Attr>:$boundary_value
+  );
+  let assemblyFormat = [{
+    $input `->` $output `radius` $radius `rows_per_block` $rows_per_block
+    `row_offsets` $row_offsets
+    (`column_permutation` $column_permutation^)?
+    `kernels` $kernels
+    (`steps` $steps^)?
+    (`boundary` custom<Boundary>($boundary, $boundary_value)^)?
+    attr-dict `:` custom<GridTypes>(type($input), type($output))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The number of kernel rows (matrices).
+    int64_t getNumRows();
+  }];
+}
+
+def Stencil_SparseRowGemmOp : Stencil_Op<"sparse_row_gemm", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "banded kernel-matrix products in 2:4 compressed form";
+  let description = [{
+    The sparse form of `stencil.row_gemm` (SPIDER section 3.1.2, stage 3):
+    every kernel matrix, after the strided swap, is 2:4 sparse and stored
+    compressed, as the A operand of `mma.sp`: for each row and each group of
+    4 columns two `values` (f16, the precision of the Sparse Tensor Core
+    operands) and their positions in the group, `indices` (0..3, strictly
+    increasing in each pair), both of shape `#rows x L x L`.
+
+    The input side of the products is given either as
+    `column_permutation` (as produced by `--stencil-encode-2to4`) or, once
+    `--stencil-fold-row-swap` has folded the row swap into the load offsets
+    (SPIDER section 3.2), as `input_offsets`: for each of the `2L` logical
+    columns `c`, the innermost offset, relative to the block's first output
+    `x0`, of the input point that column multiplies
+    (`input_offsets[c] = perm[c] - radius`). Exactly one of the two is set.
+
+    ```
+    out[p][x0 + i] = sum_o sum_g sum_{s=0,1} values_o[i][2g+s] *
+                     in[p + o][x0 + input_offsets[4g + indices_o[i][2g+s]]]
+    ```
+  }];
+  let arguments = (ins
+    Stencil_Grid:$input,
+    Stencil_Grid:$output,
+    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$radius,
+    ConfinedAttr<I64Attr, [IntMinValue<1>]>:$rows_per_block,
+    DenseI64ArrayAttr:$row_offsets,
+    Stencil_F16ElementsAttr:$values,
+    Stencil_I8ElementsAttr:$indices,
+    OptionalAttr<DenseI64ArrayAttr>:$column_permutation,
+    OptionalAttr<DenseI64ArrayAttr>:$input_offsets,
+    DefaultValuedAttr<Stencil_StepsAttr, "1">:$steps,
+    DefaultValuedAttr<Stencil_BoundaryKindAttr,
+                      "::mlir::stencil::BoundaryKind::halo">:$boundary,
+    OptionalAttr<F64Attr>:$boundary_value
+  );
+  let assemblyFormat = [{
+    $input `->` $output `radius` $radius `rows_per_block` $rows_per_block
+    `row_offsets` $row_offsets
+    (`column_permutation` $column_permutation^)?
+    (`input_offsets` $input_offsets^)?
+    `values` $values `indices` $indices
+    (`steps` $steps^)?
+    (`boundary` custom<Boundary>($boundary, $boundary_value)^)?
+    attr-dict `:` custom<GridTypes>(type($input), type($output))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The number of kernel rows (matrices).
+    int64_t getNumRows();
+  }];
 }
 
 #endif // STENCIL_DIALECT_STENCIL_IR_STENCILOPS_TD

@@ -93,6 +93,114 @@ def StencilSplitBF16Casts : Pass<"stencil-split-bf16-casts"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+//===----------------------------------------------------------------------===//
+// Sparse Tensor Core pipeline (SPIDER)
+//===----------------------------------------------------------------------===//
+
+def StencilDecompose : Pass<"stencil-decompose"> {
+  let summary = "Split linear stencils into banded kernel-matrix products "
+                "(SPIDER 3.1.1)";
+  let description = [{
+    SPIDER section 3.1.1 (with the decomposition strategy of section 2.2):
+    a stencil is split into kernel rows, one per offset `o` of the outer
+    dimensions (2-D: up to 2r+1 rows `dy`; 3-D: up to (2r+1)^2 rows
+    `(dz, dy)`; rows without any point, such as most rows of a star, are
+    dropped and cost nothing). Row `o` has weights `w_o[j]`,
+    `j = dx + r` for `dx` in `[-r, r]`, `r` the innermost radius. It becomes
+    the banded kernel matrix `K_o` of shape `L x 2L`,
+    `K_o[i][i + j] = w_o[j]`, so that `Y = K_o X` computes `L` consecutive
+    outputs from the `2r + L` inputs around them (the last `L - 2r` columns
+    are zero padding). The partial results of the rows are accumulated:
+
+    ```
+    out[p][x0 + i] = sum_o sum_c K_o[i][c] * in[p + o][x0 - r + c]
+    ```
+
+    `K_o` has `L (2r + 1)` non-zeros out of `2L^2`; `L >= 2r + 2` makes it at
+    least half zeros, the precondition of 2:4 sparsity (SPIDER 3.1.1 chooses
+    `L = 2r + 2`). The `m16n8k32` `mma.sp` instruction computes 16 rows, so
+    by default `L` is the smallest even divisor of 16 that is at least
+    `2r + 2` (4 for r = 1, 8 for r = 2, 3, 16 for r = 4..7) and `16 / L`
+    kernel matrices are stacked on the diagonal of one MMA operand; an
+    innermost radius above 7 does not fit and is an error.
+
+    Only the `halo` boundary is supported (the seeds' convention); other
+    boundaries, and `stencil.apply` bodies that `--stencil-linearize` could
+    not turn into weights, are errors pointing at the op.
+  }];
+  let options = [
+    Option<"rowsPerBlock", "rows-per-block", "int64_t", /*default=*/"0",
+           "L, the outputs per kernel matrix (0: the smallest even divisor "
+           "of 16 that is at least 2r + 2)">
+  ];
+  let dependentDialects = ["::mlir::stencil::StencilDialect"];
+}
+
+def StencilStridedSwap : Pass<"stencil-strided-swap"> {
+  let summary = "Permute kernel-matrix columns into 2:4 sparsity "
+                "(SPIDER 3.1.2)";
+  let description = [{
+    SPIDER section 3.1.2: in every banded kernel matrix (`L x 2L`) of a
+    `stencil.row_gemm`, column `j` is swapped with column `j + L` for every
+    `j` in `[0, L)` of one parity. Row `i` of `K` is non-zero only in the
+    columns `[i, i + 2r]`, which span `2r <= L - 2`, while any three of the
+    four columns of an aligned group after the swap span at least `L - 1`
+    (see `chooseRowsPerBlock` in `Support/SparseKernel.h`), so every group of
+    4 holds at most 2 non-zeros: 2:4 structured sparsity. The paper's text
+    names odd `j` in 3.1.2 and even `j` in 3.2; both work for even `L`. The
+    swap is recorded as `column_permutation`; the products are unchanged once
+    the input rows are swapped the same way (`--stencil-fold-row-swap`).
+
+    The pass checks the 2:4 property of every swapped matrix and fails with a
+    diagnostic naming the first offending row and group instead of emitting
+    wrong code (e.g. for an odd `rows_per_block`).
+  }];
+  let options = [
+    Option<"oddParity", "odd-parity", "bool", /*default=*/"false",
+           "Swap the odd columns j (SPIDER 3.1.2's wording) instead of the "
+           "even ones (3.2's)">
+  ];
+  let dependentDialects = ["::mlir::stencil::StencilDialect"];
+}
+
+def StencilEncode2to4 : Pass<"stencil-encode-2to4"> {
+  let summary = "Compress 2:4 kernel matrices into values and metadata "
+                "(SPIDER 3.1.2)";
+  let description = [{
+    SPIDER section 3.1.2, stage 3: every kernel matrix of a
+    `stencil.row_gemm` is stored as the A operand of `mma.sp` needs it: per
+    row and per group of 4 columns, the two kept values and their 2-bit
+    positions in the group. Two non-zeros are kept in position order; a
+    group with one non-zero at position `p` keeps a zero placeholder beside
+    it, at `p + 1` (at 2, before it, when `p = 3`), as in the paper's
+    `0G00 -> G0` with metadata `0110`; an empty group keeps zeros at
+    positions 0 and 1. The positions of a pair are strictly increasing, as
+    PTX's ordered metadata (`.sp::ordered_metadata`) requires. The values
+    are rounded to f16, the operand precision of the Sparse Tensor Cores.
+    The result is a `stencil.sparse_row_gemm` that keeps the column
+    permutation.
+
+    A matrix that is not 2:4 (the strided swap was not applied, or does not
+    apply) is an error that names the row and group.
+  }];
+  let dependentDialects = ["::mlir::stencil::StencilDialect"];
+}
+
+def StencilFoldRowSwap : Pass<"stencil-fold-row-swap"> {
+  let summary = "Fold the input row swap into load offsets (SPIDER 3.2)";
+  let description = [{
+    SPIDER section 3.2: swapping columns `j` and `j + L` of the kernel
+    matrices requires swapping rows `j` and `j + L` of the input matrix `X`.
+    Instead of moving data, the swap becomes part of the address of every
+    input load: logical column `c` multiplies the input point at innermost
+    offset `perm[c] - r` from the block's first output. This pass replaces
+    the `column_permutation` of a `stencil.sparse_row_gemm` by those
+    `input_offsets`; the GPU lowering adds them as constants to the load
+    addresses, so the swap costs no instruction at run time.
+  }];
+  let dependentDialects = ["::mlir::stencil::StencilDialect"];
+}
+
 def StencilCheckLowered : Pass<"stencil-check-lowered", "::mlir::ModuleOp"> {
   let summary = "Check a pipeline's contract: only the allowed dialects remain";
   let description = [{

@@ -8,6 +8,7 @@
 #define STENCIL_DIALECT_STENCIL_TRANSFORMS_TRANSFORMS_H
 
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
+#include "stencil/Support/SparseKernel.h"
 #include "stencil/Support/StencilShape.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -29,6 +30,9 @@ FailureOr<LinearOp> linearizeApplyOp(RewriterBase &rewriter, ApplyOp op);
 
 /// Adds the `stencil-linearize` rewrite to `patterns`.
 void populateLinearizePatterns(RewritePatternSet &patterns);
+
+/// The kernel matrices (rows_per_block x 2 rows_per_block each) of `op`.
+SmallVector<KernelMatrix> getKernelMatrices(RowGemmOp op);
 
 } // namespace stencil
 } // namespace mlir

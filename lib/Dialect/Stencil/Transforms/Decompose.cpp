@@ -1,0 +1,132 @@
+//===- Decompose.cpp - Linear stencils into kernel-matrix products --------===//
+//
+// Implements `--stencil-decompose` (SPIDER 3.1.1); the math is in the pass
+// description (Passes.td) and in Support/SparseKernel.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stencil/Dialect/Stencil/Transforms/Passes.h"
+#include "stencil/Support/SparseKernel.h"
+#include "stencil/Support/StencilShape.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir {
+namespace stencil {
+#define GEN_PASS_DEF_STENCILDECOMPOSE
+#include "stencil/Dialect/Stencil/Transforms/Passes.h.inc"
+} // namespace stencil
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+/// The rows of one m16n8k32 `mma.sp` operand.
+static constexpr int64_t kMmaRows = 16;
+
+/// The smallest even divisor of 16 that is at least 2r + 2, or 0 if none.
+static int64_t defaultRowsPerBlock(int64_t radius) {
+  for (int64_t l = 2; l <= kMmaRows; l *= 2)
+    if (l >= 2 * radius + 2)
+      return l;
+  return 0;
+}
+
+namespace {
+struct StencilDecomposePass
+    : public stencil::impl::StencilDecomposeBase<StencilDecomposePass> {
+  using StencilDecomposeBase::StencilDecomposeBase;
+
+  void runOnOperation() override;
+
+private:
+  LogicalResult decompose(IRRewriter &rewriter, LinearOp op);
+};
+} // namespace
+
+LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
+                                              LinearOp op) {
+  // 1. What the matrix form supports.
+  if (op.getBoundary() != BoundaryKind::halo)
+    return op.emitOpError("has a '")
+           << stringifyBoundaryKind(op.getBoundary())
+           << "' boundary; the matrix form supports only 'halo' (use "
+              "--lower-to-cpu for periodic and dirichlet boundaries)";
+  PatternAttr pattern = op.getPattern();
+  unsigned rank = pattern.getRank();
+  SmallVector<int64_t> radii = pattern.getRadii();
+  int64_t radius = radii.back();
+  int64_t maxRadius = pattern.getRadius();
+
+  // 2. L, the outputs per kernel matrix.
+  int64_t l = rowsPerBlock ? int64_t(rowsPerBlock) : defaultRowsPerBlock(radius);
+  if (l == 0 || l > kMmaRows)
+    return op.emitOpError("innermost radius ")
+           << radius << " needs kernel matrices of at least "
+           << 2 * radius + 2 << " rows, more than the " << kMmaRows
+           << " rows of an m16n8k32 mma.sp (the radius along the innermost "
+              "dimension must be at most 7)";
+  if (l % 2 != 0 || l < 2 * radius + 2 || kMmaRows % l != 0)
+    return op.emitOpError("rows-per-block=")
+           << l << " must be even, at least 2r + 2 = " << 2 * radius + 2
+           << " and divide " << kMmaRows;
+
+  // 3. The dense weight box, then its non-empty kernel rows.
+  int64_t side = 2 * maxRadius + 1;
+  int64_t boxSize = 1;
+  for (unsigned d = 0; d < rank; ++d)
+    boxSize *= side;
+  SmallVector<double> dense(boxSize, 0.0);
+  for (unsigned i = 0, e = pattern.getNumPoints(); i < e; ++i) {
+    int64_t index = 0;
+    for (int64_t c : pattern.getPoint(i))
+      index = index * side + (c + maxRadius);
+    dense[index] += op.getWeights()[i];
+  }
+  SmallVector<KernelRow> rows = decomposeIntoRows(rank, maxRadius, dense);
+  if (rows.empty())
+    return op.emitOpError("has no non-zero weight to decompose");
+
+  // 4. One banded L x 2L matrix per row, over the innermost radius only.
+  SmallVector<int64_t> rowOffsets;
+  SmallVector<double> kernels;
+  for (const KernelRow &row : rows) {
+    rowOffsets.append(row.outerOffset.begin(), row.outerOffset.end());
+    ArrayRef<double> w = ArrayRef<double>(row.weights)
+                             .slice(maxRadius - radius, 2 * radius + 1);
+    KernelMatrix k = buildBandedKernelMatrix(w, l, 2 * l);
+    kernels.append(k.data.begin(), k.data.end());
+  }
+  auto kernelsType = RankedTensorType::get(
+      {static_cast<int64_t>(rows.size()), l, 2 * l}, rewriter.getF64Type());
+
+  rewriter.setInsertionPoint(op);
+  rewriter.replaceOpWithNewOp<RowGemmOp>(
+      op, op.getInput(), op.getOutput(), rewriter.getI64IntegerAttr(radius),
+      rewriter.getI64IntegerAttr(l), rewriter.getDenseI64ArrayAttr(rowOffsets),
+      DenseElementsAttr::get(kernelsType, ArrayRef<double>(kernels)),
+      /*column_permutation=*/DenseI64ArrayAttr(), op.getStepsAttr(),
+      op.getBoundaryAttr(), op.getBoundaryValueAttr());
+  return success();
+}
+
+void StencilDecomposePass::runOnOperation() {
+  // 1. A general-form stencil left by --stencil-linearize is not linear.
+  WalkResult result = getOperation()->walk([](ApplyOp op) {
+    op.emitOpError("has a non-linear body, which cannot be decomposed into "
+                   "kernel-matrix products (Tensor Cores need constant "
+                   "weights); use --lower-to-cpu");
+    return WalkResult::interrupt();
+  });
+  if (result.wasInterrupted())
+    return signalPassFailure();
+
+  // 2. Rewrite every stencil.linear.
+  SmallVector<LinearOp> ops;
+  getOperation()->walk([&](LinearOp op) { ops.push_back(op); });
+  IRRewriter rewriter(&getContext());
+  for (LinearOp op : ops)
+    if (failed(decompose(rewriter, op)))
+      return signalPassFailure();
+}
