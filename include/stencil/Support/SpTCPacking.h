@@ -1,0 +1,75 @@
+//===- SpTCPacking.h - Coefficient packing for the SpTC kernel --*- C++ -*-===//
+//
+// Data packing of SPIDER section 3.3.2, for the m16n8k32 f16 `mma.sp` the
+// Sparse Tensor Core kernel issues (layouts in docs/MmaSparseLayout.md).
+//
+// One MMA covers 16 consecutive outputs along the innermost dimension. With
+// L = rows_per_block < 16, its A operand stacks 16 / L kernel matrices
+// (L x 2L each) on the diagonal: logical row b * L + i, logical column
+// b * 2L + c hold K[i][c] of block b, everything else is zero. 2L is a
+// multiple of 4, so no group of 4 straddles two blocks; the groups off the
+// diagonal are empty (values 0, indices (0, 1)).
+//
+// The coefficient buffer holds, for kernel row o and lane l, the lane's eight
+// compressed A values as four 32-bit words (f16 pairs, first value in the low
+// half) at words [(o * 32 + l) * 4, +4): each thread reads its values
+// contiguously, and the MMAs follow each other. The metadata follows: one
+// word per lane for every pair of kernel rows (2p, 2p + 1), row 2p in the
+// lane pair of sparsity selector 0 and row 2p + 1 in that of selector 1, so a
+// single register serves two MMAs (SPIDER's concatenated metadata).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_SUPPORT_SPTCPACKING_H
+#define STENCIL_SUPPORT_SPTCPACKING_H
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace mlir {
+namespace stencil {
+
+/// Where the kernel finds its operands in the coefficient buffer.
+struct SpTCCoefficientLayout {
+  int64_t numRows = 0;
+
+  /// The word holding A values (a_{2j}, a_{2j+1}) of `lane` for kernel row o.
+  static int64_t valueWord(int64_t row, unsigned lane, unsigned j) {
+    return (row * 32 + lane) * 4 + j;
+  }
+  /// The metadata word of `lane` for kernel row o; use it with sparsity
+  /// selector `row % 2`.
+  int64_t metadataWord(int64_t row, unsigned lane) const {
+    return numRows * 128 + (row / 2) * 32 + lane;
+  }
+  /// The total number of words.
+  int64_t size() const { return numRows * 128 + (numRows + 1) / 2 * 32; }
+};
+
+/// The compressed 16 x 16 A operand of kernel row `row` (values as f16 bit
+/// patterns, 2-bit indices), stacking 16 / L copies of the row's L x 2L
+/// matrix. `valueBits` and `indices` are the #rows x L x L arrays of
+/// `stencil.sparse_row_gemm`.
+void buildStackedOperand(llvm::ArrayRef<uint16_t> valueBits,
+                         llvm::ArrayRef<uint8_t> indices, int64_t row,
+                         int64_t rowsPerBlock, std::vector<uint16_t> &values,
+                         std::vector<uint8_t> &stackedIndices);
+
+/// The coefficient buffer of a `stencil.sparse_row_gemm` (layout above).
+std::vector<uint32_t> packSpTCCoefficients(llvm::ArrayRef<uint16_t> valueBits,
+                                           llvm::ArrayRef<uint8_t> indices,
+                                           int64_t numRows,
+                                           int64_t rowsPerBlock);
+
+/// The innermost offset, relative to the first of the MMA's 16 outputs, of
+/// the input point that row `k` (0..31) of the B operand holds: block
+/// b = k / 2L, logical column c = k % 2L, offset b * L + inputOffsets[c].
+int64_t getStackedInputOffset(int64_t k, int64_t rowsPerBlock,
+                              llvm::ArrayRef<int64_t> inputOffsets);
+
+} // namespace stencil
+} // namespace mlir
+
+#endif // STENCIL_SUPPORT_SPTCPACKING_H

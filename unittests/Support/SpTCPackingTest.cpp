@@ -1,0 +1,171 @@
+//===- SpTCPackingTest.cpp - Packed coefficients through the mma.sp model -===//
+//
+// The CPU model of the warp-level mma.sp data path (MmaSpModel.h) is fed with
+// the coefficient words the compiler packs, and with B operands gathered
+// through getStackedInputOffset, exactly as the GPU kernel loads them; the
+// accumulators must equal the 1-D stencil rows computed directly.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stencil/Support/MmaSpModel.h"
+#include "stencil/Support/SpTCPacking.h"
+#include "stencil/Support/SparseKernel.h"
+
+#include "llvm/ADT/APFloat.h"
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <random>
+
+using namespace mlir::stencil;
+
+namespace {
+
+uint16_t toHalfBits(double v) {
+  llvm::APFloat f(v);
+  bool losesInfo;
+  f.convert(llvm::APFloat::IEEEhalf(), llvm::APFloat::rmNearestTiesToEven,
+            &losesInfo);
+  return f.bitcastToAPInt().getZExtValue();
+}
+
+float fromHalfBits(uint32_t bits) {
+  llvm::APFloat f(llvm::APFloat::IEEEhalf(), llvm::APInt(16, bits & 0xffff));
+  bool losesInfo;
+  f.convert(llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven,
+            &losesInfo);
+  return f.convertToFloat();
+}
+
+/// The smallest even divisor of 16 that is at least 2r + 2 (the default of
+/// --stencil-decompose).
+int64_t rowsPerBlockFor(int64_t r) {
+  for (int64_t l = 2; l <= 16; l *= 2)
+    if (l >= 2 * r + 2)
+      return l;
+  return 0;
+}
+
+/// One kernel row, swapped and encoded as --stencil-encode-2to4 does.
+struct EncodedRow {
+  std::vector<double> weights; // f16-exact
+  std::vector<uint16_t> values;
+  std::vector<uint8_t> indices;
+};
+
+EncodedRow encodeRow(std::mt19937 &rng, int64_t r, int64_t l,
+                     llvm::ArrayRef<int64_t> perm) {
+  std::uniform_int_distribution<int> dist(-64, 64);
+  EncodedRow row;
+  for (int64_t j = 0; j <= 2 * r; ++j)
+    row.weights.push_back(dist(rng) / 64.0);
+  KernelMatrix k = permuteColumns(buildBandedKernelMatrix(row.weights, l, 2 * l),
+                                  perm);
+  std::optional<Sparse24Matrix> sparse = encode2to4(k);
+  EXPECT_TRUE(sparse.has_value());
+  for (double v : sparse->values)
+    row.values.push_back(toHalfBits(v));
+  row.indices = sparse->indices;
+  return row;
+}
+
+TEST(SpTCPacking, PackedKernelThroughMmaSpModel) {
+  std::mt19937 rng(1234);
+  std::uniform_int_distribution<int> inputDist(-128, 128);
+  for (int64_t r = 1; r <= 7; ++r) {
+    int64_t l = rowsPerBlockFor(r);
+    llvm::SmallVector<int64_t> perm = stridedSwapPermutation(l, 2 * l);
+    std::vector<int64_t> inputOffsets;
+    for (int64_t p : perm)
+      inputOffsets.push_back(p - r);
+
+    // Two kernel rows, so both sparsity selectors and the shared metadata
+    // word are exercised.
+    EncodedRow rows[2] = {encodeRow(rng, r, l, perm),
+                          encodeRow(rng, r, l, perm)};
+    std::vector<uint16_t> values(rows[0].values);
+    values.insert(values.end(), rows[1].values.begin(), rows[1].values.end());
+    std::vector<uint8_t> indices(rows[0].indices);
+    indices.insert(indices.end(), rows[1].indices.begin(),
+                   rows[1].indices.end());
+    std::vector<uint32_t> words = packSpTCCoefficients(values, indices, 2, l);
+    SpTCCoefficientLayout layout{2};
+    ASSERT_EQ(static_cast<int64_t>(words.size()), layout.size());
+
+    for (int64_t o = 0; o < 2; ++o) {
+      // Eight independent input rows (the MMA's N columns), with a halo of
+      // r + 2L on both sides, f16-exact values.
+      const int64_t pad = r + 2 * l;
+      std::vector<std::vector<double>> x(8);
+      for (auto &row : x)
+        for (int64_t i = 0; i < 16 + 2 * pad; ++i)
+          row.push_back(inputDist(rng) / 128.0);
+
+      WarpFragmentsM16N8K32 frag = {};
+      for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+        for (unsigned i = 0; i < 8; ++i) {
+          uint32_t word = words[SpTCCoefficientLayout::valueWord(o, lane, i / 2)];
+          frag.a[lane][i] = fromHalfBits(word >> (16 * (i % 2)));
+          MatrixPos b = getBPos(lane, i);
+          int64_t offset = getStackedInputOffset(b.row, l, inputOffsets);
+          frag.b[lane][i] = x[b.col][pad + offset];
+        }
+        frag.meta[lane] = words[layout.metadataWord(o, lane)];
+      }
+      for (unsigned lane = 0; lane < kWarpSize; ++lane)
+        EXPECT_TRUE(isOrderedMetadataWord(frag.meta[lane]))
+            << "r=" << r << " lane " << lane;
+
+      float d[kWarpSize][4];
+      simulateMmaSpM16N8K32(frag, o % 2, d);
+      std::vector<float> out = unpackAccumulatorM16N8K32(d);
+      for (int64_t m = 0; m < 16; ++m) {
+        for (int64_t n = 0; n < 8; ++n) {
+          double expected = 0.0, scale = 0.0;
+          for (int64_t j = 0; j <= 2 * r; ++j) {
+            double term = rows[o].weights[j] * x[n][pad + m - r + j];
+            expected += term;
+            scale += std::fabs(term);
+          }
+          EXPECT_NEAR(out[m * 8 + n], expected, 1e-6 * (scale + 1e-30))
+              << "r=" << r << " kernel row " << o << " output " << m
+              << " column " << n;
+        }
+      }
+    }
+  }
+}
+
+TEST(SpTCPacking, StackedOperandIsBlockDiagonal) {
+  // L = 4: four 4 x 8 blocks on the diagonal of the 16 x 32 operand.
+  std::vector<uint16_t> values(16, 0);
+  std::vector<uint8_t> indices(16, 0);
+  for (int i = 0; i < 16; ++i) {
+    values[i] = 100 + i;
+    indices[i] = i % 2 ? 3 : 1;
+  }
+  std::vector<uint16_t> stacked;
+  std::vector<uint8_t> stackedIndices;
+  buildStackedOperand(values, indices, 0, 4, stacked, stackedIndices);
+  for (int block = 0; block < 4; ++block)
+    for (int i = 0; i < 4; ++i)
+      for (int cc = 0; cc < 16; ++cc) {
+        int row = block * 4 + i;
+        bool inside = cc >= block * 4 && cc < block * 4 + 4;
+        uint16_t expected = inside ? 100 + i * 4 + (cc - block * 4) : 0;
+        EXPECT_EQ(stacked[row * 16 + cc], expected);
+        EXPECT_EQ(stackedIndices[row * 16 + cc],
+                  inside ? (cc % 2 ? 3 : 1) : cc % 2);
+      }
+}
+
+TEST(SpTCPacking, InputOffsets) {
+  // L = 4, r = 1, even swap: perm = [4, 1, 6, 3, 0, 5, 2, 7].
+  std::vector<int64_t> offsets = {3, 0, 5, 2, -1, 4, 1, 6};
+  EXPECT_EQ(getStackedInputOffset(0, 4, offsets), 3);
+  EXPECT_EQ(getStackedInputOffset(4, 4, offsets), -1);
+  EXPECT_EQ(getStackedInputOffset(8, 4, offsets), 4 + 3);
+  EXPECT_EQ(getStackedInputOffset(31, 4, offsets), 12 + 6);
+}
+
+} // namespace
