@@ -63,4 +63,9 @@ void mlir::stencil::registerStencilPipelines() {
       "Lower stencils to loops in the LLVM dialect, runnable with "
       "mlir-runner: the CPU reference",
       buildLowerToCpuPipeline);
+  PassPipelineRegistration<LowerToSpTCOptions>(
+      "lower-to-sptc",
+      "Lower linear f16 stencils to 2:4 Sparse Tensor Core kernels (SPIDER) "
+      "and PTX",
+      buildLowerToSpTCPipeline);
 }

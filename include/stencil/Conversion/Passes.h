@@ -4,8 +4,13 @@
 #define STENCIL_CONVERSION_PASSES_H
 
 #include "stencil/Conversion/StencilToSCF/StencilToSCF.h"
+#include "stencil/Conversion/StencilToSpTC/StencilToSpTC.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"

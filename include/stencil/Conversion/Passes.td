@@ -37,4 +37,60 @@ def ConvertStencilToSCF : Pass<"convert-stencil-to-scf"> {
   ];
 }
 
+def ConvertStencilToSpTC : Pass<"convert-stencil-to-sptc", "::mlir::ModuleOp"> {
+  let summary = "Lower stencil.sparse_row_gemm to an mma.sp GPU kernel";
+  let description = [{
+    Turns every `stencil.sparse_row_gemm` (with `input_offsets`, f16 grids,
+    halo boundary) into a `gpu.func` kernel in the `gpu.module`
+    `@stencil_sptc` and, in place of the op, host code that uploads the
+    packed coefficients and launches the kernel once per time step,
+    ping-ponging the two buffers as the op's semantics say.
+
+    Tiling (SPIDER 3.3.1). One `mma.sp.m16n8k32` computes 16 consecutive
+    outputs along the innermost dimension (`x`) for 8 columns; its A operand
+    stacks `16 / L` kernel matrices (`Support/SpTCPacking.h`). In 2-D and 3-D
+    the 8 columns are 8 consecutive `y`; a warp computes 16 x 8 `n-tiles`
+    outputs, a block of `warps` warps side by side along `x` computes
+    `16 warps x 8 n-tiles` (and one `z` plane in 3-D). In 1-D the columns are
+    8 consecutive segments of 16 outputs, a warp computes `128 n-tiles`
+    consecutive outputs. The block stages its input tile with the halo in
+    shared memory (zero outside the grid), then every warp runs, for every
+    kernel row and n-tile, one `mma.sp` with f32 accumulation. The kernel
+    matrices stay in registers: each lane loads its A values and metadata
+    once, from the packed coefficient buffer.
+
+    Data packing (SPIDER 3.3.2): the coefficient buffer is laid out by
+    `packSpTCCoefficients` (per-lane contiguous values, MMAs in sequence,
+    metadata of two kernel rows in one register chosen by the sparsity
+    selector). It is a constant global of the host module.
+
+    Row swap (SPIDER 3.2): the B operand element `b_i` of a lane reads the
+    shared-memory address `base(lane) + const(kernel row, n-tile, i)`; the
+    strided swap only changes the constants (`input_offsets`), so it costs
+    no instruction.
+
+    Outputs are rounded to f16 and stored when they are interior points
+    (halo boundary); a grid whose size is not a multiple of the tile is
+    handled by these bounds checks, and no access leaves the grid.
+
+    The kernel ABI, tile and coefficients are recorded in the module
+    attribute `stencil.launches` for `stencil-translate --stencil-to-launch`
+    and the runner (docs/LaunchDescription.md).
+  }];
+  let options = [
+    Option<"warps", "warps", "int64_t", /*default=*/"4",
+           "Warps per thread block (side by side along the innermost dimension)">,
+    Option<"nTiles", "n-tiles", "int64_t", /*default=*/"4",
+           "mma.sp column tiles (of 8) per warp">,
+    Option<"orderedMetadata", "ordered-metadata", "bool", /*default=*/"true",
+           "Emit mma.sp::ordered_metadata (PTX ISA 8.5; needs +ptx85)">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::LLVM::LLVMDialect"
+  ];
+}
+
 #endif // STENCIL_CONVERSION_PASSES_TD

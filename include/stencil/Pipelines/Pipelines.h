@@ -31,6 +31,37 @@ struct LowerToCpuOptions : public PassPipelineOptions<LowerToCpuOptions> {
 void buildLowerToCpuPipeline(OpPassManager &pm,
                              const LowerToCpuOptions &options);
 
+/// Options of `--lower-to-sptc`.
+struct LowerToSpTCOptions : public PassPipelineOptions<LowerToSpTCOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("Target GPU (sm_80, sm_86, sm_90, ...)"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features; mma.sp::ordered_metadata needs +ptx85"),
+      llvm::cl::init("+ptx85")};
+  PassOptions::Option<int> optLevel{
+      *this, "opt-level", llvm::cl::desc("NVVM optimization level"),
+      llvm::cl::init(3)};
+  PassOptions::Option<int64_t> warps{
+      *this, "warps", llvm::cl::desc("Warps per thread block"),
+      llvm::cl::init(4)};
+  PassOptions::Option<int64_t> nTiles{
+      *this, "n-tiles", llvm::cl::desc("mma.sp column tiles per warp"),
+      llvm::cl::init(4)};
+  PassOptions::Option<bool> orderedMetadata{
+      *this, "ordered-metadata",
+      llvm::cl::desc("Emit mma.sp::ordered_metadata (PTX 8.5)"),
+      llvm::cl::init(true)};
+};
+
+/// `--lower-to-sptc`: SPIDER on the 2:4 Sparse Tensor Cores. Linear
+/// stencils are decomposed, strided-swapped, 2:4 encoded, the row swap folded
+/// into load offsets, lowered to an mma.sp kernel and host launches, then
+/// upstream's NVVM pipeline emits the PTX (gpu.binary, format isa).
+void buildLowerToSpTCPipeline(OpPassManager &pm,
+                              const LowerToSpTCOptions &options);
+
 /// Registers every pipeline with the command line (`--lower-to-...`).
 void registerStencilPipelines();
 

@@ -101,13 +101,19 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
   auto kernelsType = RankedTensorType::get(
       {static_cast<int64_t>(rows.size()), l, 2 * l}, rewriter.getF64Type());
 
+  // The source stencil rides along for the launch description (the GPU
+  // runner checks the kernel against it, not against the matrices).
+  auto source = rewriter.getDictionaryAttr(
+      {rewriter.getNamedAttr("pattern", pattern),
+       rewriter.getNamedAttr("weights", op.getWeightsAttr())});
   rewriter.setInsertionPoint(op);
-  rewriter.replaceOpWithNewOp<RowGemmOp>(
+  auto rowGemm = rewriter.replaceOpWithNewOp<RowGemmOp>(
       op, op.getInput(), op.getOutput(), rewriter.getI64IntegerAttr(radius),
       rewriter.getI64IntegerAttr(l), rewriter.getDenseI64ArrayAttr(rowOffsets),
       DenseElementsAttr::get(kernelsType, ArrayRef<double>(kernels)),
       /*column_permutation=*/DenseI64ArrayAttr(), op.getStepsAttr(),
       op.getBoundaryAttr(), op.getBoundaryValueAttr());
+  rowGemm->setAttr(kSourceAttrName, source);
   return success();
 }
 

@@ -67,8 +67,8 @@ struct StencilEncode2to4Pass
     auto valuesType = RankedTensorType::get(shape, rewriter.getF16Type());
     auto indicesType = RankedTensorType::get(shape, rewriter.getI8Type());
     rewriter.setInsertionPoint(op);
-    rewriter.replaceOpWithNewOp<SparseRowGemmOp>(
-        op, op.getInput(), op.getOutput(), op.getRadiusAttr(),
+    auto sparse = SparseRowGemmOp::create(rewriter, op.getLoc(), 
+        op.getInput(), op.getOutput(), op.getRadiusAttr(),
         op.getRowsPerBlockAttr(), op.getRowOffsetsAttr(),
         DenseElementsAttr::get(valuesType, values),
         cast<DenseIntElementsAttr>(
@@ -76,6 +76,8 @@ struct StencilEncode2to4Pass
         rewriter.getDenseI64ArrayAttr(perm),
         /*input_offsets=*/DenseI64ArrayAttr(), op.getStepsAttr(),
         op.getBoundaryAttr(), op.getBoundaryValueAttr());
+    sparse->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+    rewriter.eraseOp(op);
     return success();
   }
 };

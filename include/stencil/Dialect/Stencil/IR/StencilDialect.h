@@ -23,4 +23,12 @@
 #define GET_OP_CLASSES
 #include "stencil/Dialect/Stencil/IR/StencilOps.h.inc"
 
+namespace mlir {
+namespace stencil {
+/// The discardable attribute that carries the source stencil (`pattern` and
+/// `weights`) through the matrix forms, for the launch description.
+inline constexpr llvm::StringLiteral kSourceAttrName = "stencil.source";
+} // namespace stencil
+} // namespace mlir
+
 #endif // STENCIL_DIALECT_STENCIL_IR_STENCILDIALECT_H

@@ -1,0 +1,578 @@
+//===- StencilToSpTC.cpp - Lower the sparse form to mma.sp kernels --------===//
+//
+// Implements `--convert-stencil-to-sptc`. The tiling, packing and row-swap
+// scheme is described in the pass description (Conversion/Passes.td); the
+// operand layouts of m16n8k32 `mma.sp` are in docs/MmaSparseLayout.md and
+// Support/MmaSpModel.h, the coefficient layout in Support/SpTCPacking.h.
+//
+// Kernel outline (one time step), for a block at (z0, y0, x0):
+//   1. each lane loads the A values and metadata of every kernel row;
+//   2. the block stages its input tile plus halo into shared memory;
+//   3. for every kernel row o and n-tile j: 8 shared-memory loads build the
+//      B operand at base(lane) + const(o, j, i), then one mma.sp;
+//   4. every accumulator that is an interior point is rounded to f16 and
+//      stored.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stencil/Conversion/StencilToSpTC/StencilToSpTC.h"
+#include "stencil/Dialect/Stencil/IR/StencilDialect.h"
+#include "stencil/Support/MmaSpModel.h"
+#include "stencil/Support/SpTCPacking.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir {
+namespace stencil {
+#define GEN_PASS_DEF_CONVERTSTENCILTOSPTC
+#include "stencil/Conversion/Passes.h.inc"
+} // namespace stencil
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+/// The shared memory a block may use without opting in to more.
+static constexpr int64_t kMaxSharedBytes = 48 * 1024;
+static constexpr StringLiteral kGpuModuleName = "stencil_sptc";
+
+namespace {
+
+/// The tiling of one kernel (pass description, "Tiling").
+struct SpTCGeometry {
+  int64_t rank = 0;
+  int64_t warps = 0;
+  int64_t nTiles = 0;
+  int64_t rowsPerBlock = 0;
+  /// Radius along each dimension, outermost first.
+  SmallVector<int64_t> radii;
+  /// Outputs per block along each dimension, outermost first.
+  SmallVector<int64_t> tile;
+  /// The shared-memory tile (tile plus halo) and its row-major strides.
+  SmallVector<int64_t> smemShape, smemStrides;
+  int64_t smemSize = 1;
+
+  int64_t threads() const { return 32 * warps; }
+
+  SpTCGeometry(int64_t rank, int64_t warps, int64_t nTiles,
+               int64_t rowsPerBlock, ArrayRef<int64_t> radii)
+      : rank(rank), warps(warps), nTiles(nTiles), rowsPerBlock(rowsPerBlock),
+        radii(radii) {
+    tile.assign(rank, 1);
+    if (rank == 1) {
+      tile[0] = kMmaSpM * kMmaSpN * nTiles * warps;
+    } else {
+      tile[rank - 1] = kMmaSpM * warps;
+      tile[rank - 2] = kMmaSpN * nTiles;
+    }
+    for (int64_t d = 0; d < rank; ++d)
+      smemShape.push_back(tile[d] + 2 * radii[d]);
+    smemStrides.assign(rank, 1);
+    for (int64_t d = rank - 2; d >= 0; --d)
+      smemStrides[d] = smemStrides[d + 1] * smemShape[d + 1];
+    smemSize = smemStrides[0] * smemShape[0];
+  }
+
+  /// The constant part of the shared-memory index of a B operand element:
+  /// for MMA column 0 and the first output of warp 0, kernel row `outer`
+  /// (its outer offsets), n-tile `j` and innermost input offset `dx`.
+  int64_t constantOffset(ArrayRef<int64_t> outer, int64_t j,
+                         int64_t dx) const {
+    if (rank == 1)
+      return radii[0] + kMmaSpM * kMmaSpN * j + dx;
+    int64_t offset = radii[rank - 1] + dx;
+    // The y coordinate of column 0 of n-tile j, shifted by the row offset.
+    offset += (radii[rank - 2] + kMmaSpN * j + outer[rank - 2]) *
+              smemStrides[rank - 2];
+    if (rank == 3)
+      offset += (radii[0] + outer[0]) * smemStrides[0];
+    return offset;
+  }
+};
+
+/// Builds the gpu.func of one `stencil.sparse_row_gemm`.
+class SpTCKernelBuilder {
+public:
+  SpTCKernelBuilder(SparseRowGemmOp op, const SpTCGeometry &geometry,
+                    bool orderedMetadata)
+      : op(op), geo(geometry), orderedMetadata(orderedMetadata) {}
+
+  gpu::GPUFuncOp build(OpBuilder &moduleBuilder, StringRef name);
+
+private:
+  Value cst(int64_t v) { return arith::ConstantIndexOp::create(*b, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(*b, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(*b, x, y); }
+  Value addConst(Value x, int64_t c) { return c ? add(x, cst(c)) : x; }
+
+  void loadCoefficients();
+  void stageInput();
+  void computeAndStore();
+
+  SparseRowGemmOp op;
+  const SpTCGeometry &geo;
+  bool orderedMetadata;
+
+  std::optional<ImplicitLocOpBuilder> b;
+  Value in, out, coef, smem;
+  SmallVector<Value> sizes;   // N_d, outermost first
+  SmallVector<Value> origin;  // first output of the block, outermost first
+  Value tid, lane, warp, groupId, threadInGroup;
+  // A operand registers (4 x vector<2xf16>) and metadata of every row.
+  SmallVector<SmallVector<Value, 4>> aRegs;
+  SmallVector<Value> metadata;
+};
+} // namespace
+
+gpu::GPUFuncOp SpTCKernelBuilder::build(OpBuilder &moduleBuilder,
+                                        StringRef name) {
+  MLIRContext *ctx = op.getContext();
+  Location loc = op.getLoc();
+  Type f16 = Float16Type::get(ctx);
+  Type index = IndexType::get(ctx);
+  auto gridType = MemRefType::get({ShapedType::kDynamic}, f16);
+  auto coefType =
+      MemRefType::get({ShapedType::kDynamic}, IntegerType::get(ctx, 32));
+  SmallVector<Type> argTypes = {gridType, gridType, coefType};
+  argTypes.append(geo.rank, index);
+  auto smemType = MemRefType::get(
+      {geo.smemSize}, f16, MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+
+  auto func = gpu::GPUFuncOp::create(
+      moduleBuilder, loc, name, FunctionType::get(ctx, argTypes, {}),
+      TypeRange{smemType});
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
+  func.setKnownBlockSizeAttr(DenseI32ArrayAttr::get(
+      ctx, {static_cast<int32_t>(geo.threads()), 1, 1}));
+
+  Block &entry = func.getBody().front();
+  b.emplace(ImplicitLocOpBuilder::atBlockBegin(loc, &entry));
+  in = entry.getArgument(0);
+  out = entry.getArgument(1);
+  coef = entry.getArgument(2);
+  for (int64_t d = 0; d < geo.rank; ++d)
+    sizes.push_back(entry.getArgument(3 + d));
+  smem = func.getWorkgroupAttributions().front();
+
+  // Thread coordinates.
+  tid = gpu::ThreadIdOp::create(*b, gpu::Dimension::x);
+  lane = arith::RemUIOp::create(*b, tid, cst(32));
+  warp = arith::DivUIOp::create(*b, tid, cst(32));
+  groupId = arith::DivUIOp::create(*b, lane, cst(4));
+  threadInGroup = arith::RemUIOp::create(*b, lane, cst(4));
+
+  // The block's first output along each dimension.
+  origin.assign(geo.rank, Value());
+  Value bx = gpu::BlockIdOp::create(*b, gpu::Dimension::x);
+  origin[geo.rank - 1] = mul(bx, cst(geo.tile[geo.rank - 1]));
+  if (geo.rank >= 2) {
+    Value by = gpu::BlockIdOp::create(*b, gpu::Dimension::y);
+    origin[geo.rank - 2] = mul(by, cst(geo.tile[geo.rank - 2]));
+  }
+  if (geo.rank == 3)
+    origin[0] = gpu::BlockIdOp::create(*b, gpu::Dimension::z);
+
+  loadCoefficients();
+  stageInput();
+  gpu::BarrierOp::create(*b);
+  computeAndStore();
+  gpu::ReturnOp::create(*b);
+  return func;
+}
+
+/// Step 1: the lane's A values (4 words per row) and metadata.
+void SpTCKernelBuilder::loadCoefficients() {
+  Type f16 = b->getF16Type();
+  Type i32 = b->getI32Type();
+  int64_t numRows = op.getNumRows();
+  SpTCCoefficientLayout layout{numRows};
+  Value laneWords = mul(lane, cst(4));
+  for (int64_t o = 0; o < numRows; ++o) {
+    SmallVector<Value, 4> regs;
+    for (unsigned j = 0; j < 4; ++j) {
+      // valueWord(o, lane, j) = lane * 4 + (o * 128 + j).
+      Value word = memref::LoadOp::create(
+          *b, coef,
+          ValueRange{addConst(laneWords,
+                              SpTCCoefficientLayout::valueWord(o, 0, j))});
+      Value vec = vector::FromElementsOp::create(
+          *b, VectorType::get({1}, i32), ValueRange{word});
+      regs.push_back(
+          vector::BitCastOp::create(*b, VectorType::get({2}, f16), vec));
+    }
+    aRegs.push_back(regs);
+    if (o % 2 == 0)
+      metadata.push_back(memref::LoadOp::create(
+          *b, coef, ValueRange{addConst(lane, layout.metadataWord(o, 0))}));
+  }
+}
+
+/// Step 2: the input tile with its halo into shared memory, zero outside
+/// the grid.
+void SpTCKernelBuilder::stageInput() {
+  Type f16 = b->getF16Type();
+  Value zero = arith::ConstantOp::create(*b, b->getZeroAttr(f16));
+  Value zeroIndex = cst(0);
+  auto loop = scf::ForOp::create(*b, tid, cst(geo.smemSize),
+                                 cst(geo.threads()));
+  OpBuilder::InsertionGuard guard(*b);
+  b->setInsertionPointToStart(loop.getBody());
+  Value e = loop.getInductionVar();
+
+  // Multi-index in the shared tile, then the global coordinates.
+  Value inside;
+  Value linear = zeroIndex;
+  for (int64_t d = 0; d < geo.rank; ++d) {
+    Value local = arith::RemUIOp::create(
+        *b, arith::DivUIOp::create(*b, e, cst(geo.smemStrides[d])),
+        cst(geo.smemShape[d]));
+    Value coord = arith::SubIOp::create(*b, add(origin[d], local),
+                                        cst(geo.radii[d]));
+    Value inDim = arith::AndIOp::create(
+        *b,
+        arith::CmpIOp::create(*b, arith::CmpIPredicate::sge, coord, zeroIndex),
+        arith::CmpIOp::create(*b, arith::CmpIPredicate::slt, coord, sizes[d]));
+    inside = inside ? arith::AndIOp::create(*b, inside, inDim) : inDim;
+    linear = add(mul(linear, sizes[d]), coord);
+  }
+  auto ifOp = scf::IfOp::create(
+      *b, inside,
+      [&](OpBuilder &then, Location loc) {
+        Value v = memref::LoadOp::create(then, loc, in, ValueRange{linear});
+        scf::YieldOp::create(then, loc, v);
+      },
+      [&](OpBuilder &otherwise, Location loc) {
+        scf::YieldOp::create(otherwise, loc, zero);
+      });
+  memref::StoreOp::create(*b, ifOp.getResult(0), smem, ValueRange{e});
+}
+
+/// Steps 3 and 4: the MMAs, then the interior stores.
+void SpTCKernelBuilder::computeAndStore() {
+  MLIRContext *ctx = b->getContext();
+  Type f16 = b->getF16Type();
+  Type f32 = b->getF32Type();
+  auto pairType = VectorType::get({2}, f16);
+  auto resultType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+  ArrayRef<int64_t> inputOffsets = *op.getInputOffsets();
+  ArrayRef<int64_t> rowOffsets = op.getRowOffsets();
+  int64_t outerRank = geo.rank - 1;
+  int64_t l = geo.rowsPerBlock;
+
+  // The lane's part of every B address (pass description, "Row swap"):
+  // b_i of lane (g, t) holds row k_i = 2t + (i & 1) + 8 (i >> 1) of B, the
+  // input at innermost offset dx(k_i) (the folded row swap), so its address
+  // is laneOffsets[i] + constantOffset(kernel row, n-tile, 0) with
+  // laneOffsets[i] = base(g, warp) + dx(k_i). The four candidates of dx are
+  // constants, selected once per lane; every load then has a constant
+  // offset from a per-lane register.
+  Value base;
+  if (geo.rank == 1)
+    base = add(mul(warp, cst(kMmaSpM * kMmaSpN * geo.nTiles)),
+               mul(groupId, cst(kMmaSpM)));
+  else
+    base = add(mul(groupId, cst(geo.smemStrides[geo.rank - 2])),
+               mul(warp, cst(kMmaSpM)));
+  SmallVector<Value> laneOffsets;
+  for (unsigned i = 0; i < 8; ++i) {
+    Value dx;
+    for (int64_t t = 3; t >= 0; --t) {
+      int64_t k = 2 * t + (i & 1) + 8 * (i >> 1);
+      Value candidate = cst(getStackedInputOffset(k, l, inputOffsets));
+      if (!dx) {
+        dx = candidate;
+        continue;
+      }
+      Value isT = arith::CmpIOp::create(*b, arith::CmpIPredicate::eq,
+                                        threadInGroup, cst(t));
+      dx = arith::SelectOp::create(*b, isT, candidate, dx);
+    }
+    laneOffsets.push_back(add(base, dx));
+  }
+
+  Value zero = arith::ConstantOp::create(*b, b->getZeroAttr(f32));
+  SmallVector<SmallVector<Value, 4>> acc(geo.nTiles,
+                                         SmallVector<Value, 4>(4, zero));
+  Value selectors[2] = {
+      LLVM::ConstantOp::create(*b, b->getI32Type(), b->getI32IntegerAttr(0)),
+      LLVM::ConstantOp::create(*b, b->getI32Type(), b->getI32IntegerAttr(1))};
+
+  for (int64_t o = 0, e = op.getNumRows(); o < e; ++o) {
+    ArrayRef<int64_t> outer = rowOffsets.slice(o * outerRank, outerRank);
+    for (int64_t j = 0; j < geo.nTiles; ++j) {
+      int64_t tileOffset = geo.constantOffset(outer, j, /*dx=*/0);
+      SmallVector<Value> bValues;
+      for (unsigned i = 0; i < 8; ++i)
+        bValues.push_back(memref::LoadOp::create(
+            *b, smem, ValueRange{addConst(laneOffsets[i], tileOffset)}));
+      SmallVector<Value, 4> bRegs;
+      for (unsigned p = 0; p < 4; ++p)
+        bRegs.push_back(vector::FromElementsOp::create(
+            *b, pairType, ValueRange{bValues[2 * p], bValues[2 * p + 1]}));
+
+      auto mma = NVVM::MmaSpOp::create(
+          *b, resultType, aRegs[o], bRegs, acc[j], metadata[o / 2],
+          selectors[o % 2], ArrayRef<int64_t>{kMmaSpM, kMmaSpN, kMmaSpK},
+          std::nullopt,
+          std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::f16,
+                                        NVVM::MMATypes::f16});
+      if (orderedMetadata)
+        mma.setOrderedMetadata(true);
+      for (unsigned i = 0; i < 4; ++i)
+        acc[j][i] = LLVM::ExtractValueOp::create(*b, mma.getRes(),
+                                                 ArrayRef<int64_t>{i});
+    }
+  }
+
+  // Step 4: c_i is output (m, n) = (g + 8 (i >> 1), 2t + (i & 1)).
+  Value nBase = mul(threadInGroup, cst(2));
+  for (int64_t j = 0; j < geo.nTiles; ++j) {
+    for (unsigned i = 0; i < 4; ++i) {
+      Value m = addConst(groupId, 8 * (i >> 1));
+      Value n = addConst(nBase, i & 1);
+      SmallVector<Value> coords(origin);
+      if (geo.rank == 1) {
+        // x = x0 + w 128 nTiles + (8 j + n) 16 + m.
+        Value column = addConst(n, kMmaSpN * j);
+        coords[0] = add(add(origin[0],
+                            mul(warp, cst(kMmaSpM * kMmaSpN * geo.nTiles))),
+                        add(mul(column, cst(kMmaSpM)), m));
+      } else {
+        coords[geo.rank - 1] =
+            add(add(origin[geo.rank - 1], mul(warp, cst(kMmaSpM))), m);
+        coords[geo.rank - 2] =
+            add(origin[geo.rank - 2], addConst(n, kMmaSpN * j));
+      }
+      // Interior: r_d <= coord_d < N_d - r_d.
+      Value interior;
+      Value linear = cst(0);
+      for (int64_t d = 0; d < geo.rank; ++d) {
+        Value inDim = arith::AndIOp::create(
+            *b,
+            arith::CmpIOp::create(*b, arith::CmpIPredicate::sge, coords[d],
+                                  cst(geo.radii[d])),
+            arith::CmpIOp::create(
+                *b, arith::CmpIPredicate::slt, coords[d],
+                arith::SubIOp::create(*b, sizes[d], cst(geo.radii[d]))));
+        interior = interior ? arith::AndIOp::create(*b, interior, inDim)
+                            : inDim;
+        linear = add(mul(linear, sizes[d]), coords[d]);
+      }
+      Value value = arith::TruncFOp::create(*b, f16, acc[j][i]);
+      scf::IfOp::create(*b, interior, [&](OpBuilder &then, Location loc) {
+        memref::StoreOp::create(then, loc, value, out, ValueRange{linear});
+        scf::YieldOp::create(then, loc);
+      });
+    }
+  }
+}
+
+namespace {
+struct ConvertStencilToSpTCPass
+    : public stencil::impl::ConvertStencilToSpTCBase<ConvertStencilToSpTCPass> {
+  using ConvertStencilToSpTCBase::ConvertStencilToSpTCBase;
+
+  void runOnOperation() override;
+
+private:
+  LogicalResult convert(SparseRowGemmOp op, gpu::GPUModuleOp gpuModule,
+                        SymbolTable &symbols,
+                        SmallVectorImpl<Attribute> &launches);
+};
+} // namespace
+
+/// Checks what the kernel supports; emits a located error otherwise.
+static LogicalResult checkSupported(SparseRowGemmOp op) {
+  auto type = cast<MemRefType>(op.getInput().getType());
+  if (!type.getElementType().isF16())
+    return op.emitOpError("has element type ")
+           << type.getElementType()
+           << ", but the Sparse Tensor Core kernel computes on f16 operands "
+              "(use --lower-to-cpu for other element types)";
+  if (!type.getLayout().isIdentity())
+    return op.emitOpError("needs grids with the identity layout");
+  if (op.getBoundary() != BoundaryKind::halo)
+    return op.emitOpError("supports only the 'halo' boundary");
+  if (!op.getInputOffsets())
+    return op.emitOpError("still has a column permutation: run "
+                          "--stencil-fold-row-swap first");
+  if (kMmaSpM % op.getRowsPerBlock() != 0)
+    return op.emitOpError("rows_per_block ")
+           << op.getRowsPerBlock() << " does not divide the " << kMmaSpM
+           << " rows of an m16n8k32 mma.sp";
+  return success();
+}
+
+LogicalResult ConvertStencilToSpTCPass::convert(
+    SparseRowGemmOp op, gpu::GPUModuleOp gpuModule, SymbolTable &symbols,
+    SmallVectorImpl<Attribute> &launches) {
+  // 1. Checks and geometry.
+  if (failed(checkSupported(op)))
+    return failure();
+  if (warps < 1 || nTiles < 1)
+    return op.emitOpError("needs warps >= 1 and n-tiles >= 1");
+  auto gridType = cast<MemRefType>(op.getInput().getType());
+  int64_t rank = gridType.getRank();
+  SmallVector<int64_t> radii(rank, 0);
+  radii.back() = op.getRadius();
+  for (auto [i, o] : llvm::enumerate(op.getRowOffsets()))
+    radii[i % (rank - 1)] =
+        std::max<int64_t>(radii[i % (rank - 1)], std::abs(o));
+  SpTCGeometry geo(rank, warps, nTiles, op.getRowsPerBlock(), radii);
+  if (geo.smemSize * 2 > kMaxSharedBytes)
+    return op.emitOpError("needs ")
+           << geo.smemSize * 2 << " bytes of shared memory for its tile, more "
+           << "than " << kMaxSharedBytes << ": use fewer warps or n-tiles";
+
+  // 2. Pack the coefficients (SPIDER 3.3.2).
+  SmallVector<uint16_t> valueBits;
+  for (APFloat v : op.getValues().getValues<APFloat>())
+    valueBits.push_back(v.bitcastToAPInt().getZExtValue());
+  SmallVector<uint8_t> indices;
+  for (int8_t i : op.getIndices().getValues<int8_t>())
+    indices.push_back(i);
+  std::vector<uint32_t> words = packSpTCCoefficients(
+      valueBits, indices, op.getNumRows(), op.getRowsPerBlock());
+
+  // 3. The kernel.
+  auto parent = op->getParentOfType<FunctionOpInterface>();
+  std::string name = (parent ? parent.getName().str() : "stencil") + "_sptc";
+  OpBuilder moduleBuilder = OpBuilder::atBlockEnd(gpuModule.getBody());
+  SpTCKernelBuilder kernelBuilder(op, geo, orderedMetadata);
+  gpu::GPUFuncOp kernel = kernelBuilder.build(moduleBuilder, name);
+  StringAttr kernelName = symbols.insert(kernel);
+  (void)kernelName;
+  SymbolTable gpuSymbols(gpuModule);
+  gpuSymbols.insert(kernel);
+
+  // 4. The coefficients as a constant global of the host module.
+  MLIRContext *ctx = &getContext();
+  Location loc = op.getLoc();
+  ModuleOp module = getOperation();
+  OpBuilder globalBuilder = OpBuilder::atBlockBegin(module.getBody());
+  auto coefType = MemRefType::get({static_cast<int64_t>(words.size())},
+                                  IntegerType::get(ctx, 32));
+  SmallVector<int32_t> signedWords(words.begin(), words.end());
+  auto global = memref::GlobalOp::create(
+      globalBuilder, loc, kernel.getName().str() + "_coefficients",
+      globalBuilder.getStringAttr("private"), coefType,
+      DenseElementsAttr::get(
+          RankedTensorType::get(coefType.getShape(), coefType.getElementType()),
+          ArrayRef<int32_t>(signedWords)),
+      /*constant=*/true, /*alignment=*/IntegerAttr());
+  symbols.insert(global);
+
+  // 5. Host code: upload, halo copy, time loop of launches, final copy.
+  ImplicitLocOpBuilder b(loc, op);
+  Value hostCoef = memref::GetGlobalOp::create(b, coefType, global.getName());
+  Value deviceCoef =
+      gpu::AllocOp::create(b, coefType, Type(), ValueRange{}, ValueRange{},
+                           ValueRange{})
+          .getMemref();
+  gpu::MemcpyOp::create(b, Type(), ValueRange{}, deviceCoef, hostCoef);
+  Value coefArg = memref::CastOp::create(
+      b, MemRefType::get({ShapedType::kDynamic}, coefType.getElementType()),
+      deviceCoef);
+  auto flatType = MemRefType::get({ShapedType::kDynamic},
+                                  gridType.getElementType());
+  auto flatten = [&](Value grid) -> Value {
+    if (rank > 1) {
+      SmallVector<ReassociationIndices> all = {
+          llvm::to_vector(llvm::seq<int64_t>(0, rank))};
+      grid = memref::CollapseShapeOp::create(b, grid, all);
+    }
+    return grid.getType() == flatType
+               ? grid
+               : memref::CastOp::create(b, flatType, grid).getResult();
+  };
+  Value inFlat = flatten(op.getInput());
+  Value outFlat = flatten(op.getOutput());
+  SmallVector<Value> dims;
+  for (int64_t d = 0; d < rank; ++d)
+    dims.push_back(memref::DimOp::create(b, op.getInput(), d));
+  gpu::MemcpyOp::create(b, Type(), ValueRange{}, outFlat, inFlat);
+
+  auto ceilDiv = [&](Value n, int64_t t) -> Value {
+    return arith::CeilDivUIOp::create(b, n, arith::ConstantIndexOp::create(b, t));
+  };
+  Value one = arith::ConstantIndexOp::create(b, 1);
+  gpu::KernelDim3 grid{ceilDiv(dims[rank - 1], geo.tile[rank - 1]),
+                       rank >= 2 ? ceilDiv(dims[rank - 2], geo.tile[rank - 2])
+                                 : one,
+                       rank == 3 ? dims[0] : one};
+  gpu::KernelDim3 block{arith::ConstantIndexOp::create(b, geo.threads()), one,
+                        one};
+  Value zero = arith::ConstantIndexOp::create(b, 0);
+  Value steps = arith::ConstantIndexOp::create(b, op.getSteps());
+  scf::ForOp::create(
+      b, zero, steps, one, ValueRange{inFlat, outFlat},
+      [&](OpBuilder &lb, Location l, Value, ValueRange buffers) {
+        SmallVector<Value> args = {buffers[0], buffers[1], coefArg};
+        args.append(dims);
+        gpu::LaunchFuncOp::create(lb, l, kernel, grid, block,
+                                  /*dynamicSharedMemorySize=*/Value(), args);
+        scf::YieldOp::create(lb, l, ValueRange{buffers[1], buffers[0]});
+      });
+  if (op.getSteps() % 2 == 0)
+    gpu::MemcpyOp::create(b, Type(), ValueRange{}, outFlat, inFlat);
+  gpu::DeallocOp::create(b, Type(), ValueRange{}, deviceCoef);
+
+  // 6. The launch record.
+  SmallVector<NamedAttribute> record = {
+      b.getNamedAttr("kernel", b.getStringAttr(kernel.getName())),
+      b.getNamedAttr("rank", b.getI64IntegerAttr(rank)),
+      b.getNamedAttr("element_type", b.getStringAttr("f16")),
+      b.getNamedAttr("accumulator", b.getStringAttr("f32")),
+      b.getNamedAttr("boundary", b.getStringAttr("halo")),
+      b.getNamedAttr("steps", b.getI64IntegerAttr(op.getSteps())),
+      b.getNamedAttr("tile", b.getDenseI64ArrayAttr(llvm::to_vector(
+                                 llvm::reverse(geo.tile)))),
+      b.getNamedAttr("block", b.getDenseI64ArrayAttr({geo.threads(), 1, 1})),
+      b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(0)),
+      b.getNamedAttr("coefficients", b.getDenseI32ArrayAttr(signedWords))};
+  if (auto source = op->getAttrOfType<DictionaryAttr>(kSourceAttrName))
+    record.push_back(b.getNamedAttr("source", source));
+  launches.push_back(b.getDictionaryAttr(record));
+
+  op.erase();
+  return success();
+}
+
+void ConvertStencilToSpTCPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  SmallVector<SparseRowGemmOp> ops;
+  module.walk([&](SparseRowGemmOp op) { ops.push_back(op); });
+  if (ops.empty())
+    return;
+
+  // 1. The gpu.module holding the kernels.
+  MLIRContext *ctx = &getContext();
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  UnitAttr::get(ctx));
+  SymbolTable symbols(module);
+  auto gpuModule = symbols.lookup<gpu::GPUModuleOp>(kGpuModuleName);
+  if (!gpuModule) {
+    OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+    gpuModule = gpu::GPUModuleOp::create(builder, module.getLoc(),
+                                         kGpuModuleName);
+    symbols.insert(gpuModule);
+  }
+
+  // 2. One kernel per op.
+  SmallVector<Attribute> launches;
+  if (auto existing = module->getAttrOfType<ArrayAttr>(kLaunchesAttrName))
+    launches.append(existing.begin(), existing.end());
+  for (SparseRowGemmOp op : ops)
+    if (failed(convert(op, gpuModule, symbols, launches)))
+      return signalPassFailure();
+  module->setAttr(kLaunchesAttrName, ArrayAttr::get(ctx, launches));
+}

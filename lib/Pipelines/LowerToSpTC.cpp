@@ -1,0 +1,50 @@
+//===- LowerToSpTC.cpp - The Sparse Tensor Core pipeline ------------------===//
+//
+// `--lower-to-sptc`: the SPIDER passes (seed 000, section 3), the mma.sp
+// kernel generation, upstream's GPU-to-NVVM pipeline, and the contract
+// check. See docs/Pipelines.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stencil/Conversion/StencilToSpTC/StencilToSpTC.h"
+#include "stencil/Dialect/Stencil/Transforms/Passes.h"
+#include "stencil/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+void mlir::stencil::buildLowerToSpTCPipeline(OpPassManager &pm,
+                                             const LowerToSpTCOptions &options) {
+  // 1. Stencil -> matrix form -> sparse form (SPIDER 3.1, 3.2).
+  pm.addPass(createStencilLinearize());
+  pm.addPass(createStencilDecompose());
+  pm.addPass(createStencilStridedSwap());
+  pm.addPass(createStencilEncode2to4());
+  pm.addPass(createStencilFoldRowSwap());
+
+  // 2. Sparse form -> mma.sp kernel and host launches (SPIDER 3.3).
+  ConvertStencilToSpTCOptions convert;
+  convert.warps = options.warps;
+  convert.nTiles = options.nTiles;
+  convert.orderedMetadata = options.orderedMetadata;
+  pm.addPass(createConvertStencilToSpTC(convert));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // 3. Upstream: NVVM, LLVM, PTX in a gpu.binary.
+  gpu::GPUToNVVMPipelineOptions nvvm;
+  nvvm.cubinChip = options.chip;
+  nvvm.cubinFeatures = options.features;
+  nvvm.cubinFormat = "isa";
+  nvvm.optLevel = options.optLevel;
+  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+
+  // 4. The contract: LLVM host code and the gpu.binary.
+  StencilCheckLoweredOptions check;
+  check.allowed = {"llvm", "gpu"};
+  check.pipeline = "lower-to-sptc";
+  pm.addPass(createStencilCheckLowered(check));
+}

@@ -1,0 +1,122 @@
+//===- LaunchDescription.cpp - PTX and launch descriptions ----------------===//
+
+#include "stencil/Target/LaunchDescription.h"
+#include "stencil/Dialect/Stencil/IR/StencilDialect.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/Support/Format.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+LogicalResult mlir::stencil::emitPTX(Operation *module, raw_ostream &os) {
+  bool found = false;
+  module->walk([&](gpu::BinaryOp binary) {
+    for (Attribute attr : binary.getObjects()) {
+      auto object = dyn_cast<gpu::ObjectAttr>(attr);
+      if (!object || object.getFormat() != gpu::CompilationTarget::Assembly)
+        continue;
+      os << object.getObject().getValue();
+      found = true;
+    }
+  });
+  if (!found)
+    return module->emitError("no gpu.binary with PTX (format = isa) in the "
+                             "module; lower it with a GPU pipeline first");
+  return success();
+}
+
+/// Prints `values` separated by `sep`.
+template <typename Range, typename Fn>
+static void printList(raw_ostream &os, const Range &values, StringRef sep,
+                      Fn print) {
+  bool first = true;
+  for (const auto &v : values) {
+    if (!first)
+      os << sep;
+    first = false;
+    print(v);
+  }
+}
+
+LogicalResult
+mlir::stencil::emitLaunchDescription(Operation *module, raw_ostream &os,
+                                     const LaunchDescriptionOptions &options) {
+  // 1. Find the kernel's record.
+  auto launches = module->getAttrOfType<ArrayAttr>("stencil.launches");
+  if (!launches || launches.empty())
+    return module->emitError("no 'stencil.launches' attribute: the module was "
+                             "not lowered by a stencil GPU pipeline");
+  DictionaryAttr record;
+  for (Attribute attr : launches) {
+    auto dict = dyn_cast<DictionaryAttr>(attr);
+    auto name = dict ? dict.getAs<StringAttr>("kernel") : StringAttr();
+    if (!name)
+      return module->emitError("malformed 'stencil.launches' entry");
+    if (!options.kernel.empty() && name.getValue() != options.kernel)
+      continue;
+    if (record)
+      return module->emitError("several kernels: choose one with --kernel");
+    record = dict;
+  }
+  if (!record)
+    return module->emitError("no kernel named '") << options.kernel << "'";
+
+  auto getInt = [&](StringRef key) {
+    auto attr = record.getAs<IntegerAttr>(key);
+    return attr ? attr.getInt() : 0;
+  };
+  auto getString = [&](StringRef key) {
+    auto attr = record.getAs<StringAttr>(key);
+    return attr ? attr.getValue() : StringRef();
+  };
+  auto getArray = [&](StringRef key) {
+    auto attr = record.getAs<DenseI64ArrayAttr>(key);
+    return attr ? attr.asArrayRef() : ArrayRef<int64_t>();
+  };
+  StringRef kernel = getString("kernel");
+
+  // 2. The description.
+  os << "# stencil launch description v1, written by stencil-translate\n";
+  os << "version = 1\n";
+  os << "kernel = " << kernel << "\n";
+  os << "ptx = "
+     << (options.ptxFile.empty() ? (kernel + ".ptx").str() : options.ptxFile)
+     << "\n";
+  os << "rank = " << getInt("rank") << "\n";
+  os << "element_type = " << getString("element_type") << "\n";
+  os << "accumulator = " << getString("accumulator") << "\n";
+  if (auto source = record.getAs<DictionaryAttr>("source")) {
+    auto pattern = source.getAs<PatternAttr>("pattern");
+    auto weights = source.getAs<DenseF64ArrayAttr>("weights");
+    if (pattern && weights) {
+      os << "offsets = ";
+      printList(os, llvm::seq<unsigned>(0, pattern.getNumPoints()), ";",
+                [&](unsigned i) {
+                  printList(os, pattern.getPoint(i), ",",
+                            [&](int64_t c) { os << c; });
+                });
+      os << "\nweights = ";
+      printList(os, weights.asArrayRef(), ",",
+                [&](double w) { os << llvm::format("%.17g", w); });
+      os << "\n";
+    }
+  }
+  os << "boundary = " << getString("boundary") << "\n";
+  os << "# time steps in the source op: " << getInt("steps") << "\n";
+  os << "tile = ";
+  printList(os, getArray("tile"), ",", [&](int64_t v) { os << v; });
+  os << "\nblock = ";
+  printList(os, getArray("block"), ",", [&](int64_t v) { os << v; });
+  os << "\nshared_bytes = " << getInt("shared_bytes") << "\n";
+  if (auto words = record.getAs<DenseI32ArrayAttr>("coefficients")) {
+    os << "coefficients = ";
+    printList(os, words.asArrayRef(), ",", [&](int32_t w) {
+      os << llvm::format("%08x", static_cast<uint32_t>(w));
+    });
+    os << "\n";
+  }
+  os << "args = in,out,coeffs,sizes\n";
+  return success();
+}

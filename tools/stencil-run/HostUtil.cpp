@@ -1,0 +1,501 @@
+//===- HostUtil.cpp - element types, .npy files, CPU reference ------------===//
+
+#include "HostUtil.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <thread>
+
+namespace stencil_run {
+
+bool parseElemType(const std::string &s, ElemType &t) {
+  if (s == "f16")
+    t = ElemType::F16;
+  else if (s == "bf16")
+    t = ElemType::BF16;
+  else if (s == "f32")
+    t = ElemType::F32;
+  else if (s == "f64")
+    t = ElemType::F64;
+  else
+    return false;
+  return true;
+}
+
+const char *elemTypeName(ElemType t) {
+  switch (t) {
+  case ElemType::F16:
+    return "f16";
+  case ElemType::BF16:
+    return "bf16";
+  case ElemType::F32:
+    return "f32";
+  case ElemType::F64:
+    return "f64";
+  }
+  return "?";
+}
+
+unsigned elemTypeBytes(ElemType t) {
+  switch (t) {
+  case ElemType::F16:
+  case ElemType::BF16:
+    return 2;
+  case ElemType::F32:
+    return 4;
+  case ElemType::F64:
+    return 8;
+  }
+  return 0;
+}
+
+namespace {
+struct Format {
+  int precision; // significand bits including the implicit one
+  int emin;      // exponent of the smallest normal
+  int emax;      // exponent of the largest finite
+};
+Format formatOf(ElemType t) {
+  switch (t) {
+  case ElemType::F16:
+    return {11, -14, 15};
+  case ElemType::BF16:
+    return {8, -126, 127};
+  case ElemType::F32:
+    return {24, -126, 127};
+  case ElemType::F64:
+    return {53, -1022, 1023};
+  }
+  return {53, -1022, 1023};
+}
+} // namespace
+
+double unitRoundoff(ElemType t) {
+  return std::ldexp(1.0, -formatOf(t).precision);
+}
+
+double subnormalSpacing(ElemType t) {
+  Format f = formatOf(t);
+  return std::ldexp(1.0, f.emin - (f.precision - 1));
+}
+
+double roundTo(ElemType t, double x) {
+  if (t == ElemType::F64 || !std::isfinite(x) || x == 0.0)
+    return x;
+  if (t == ElemType::F32)
+    return static_cast<double>(static_cast<float>(x)); // RNE
+  Format f = formatOf(t);
+  int e2;
+  std::frexp(x, &e2); // |x| = m * 2^e2, m in [0.5, 1)
+  int e = std::max(e2 - 1, f.emin);
+  // x / 2^(e-p+1) is exact (power-of-two scaling, no over/underflow here);
+  // nearbyint rounds to nearest even in the default rounding mode.
+  double quantum = std::ldexp(1.0, e - (f.precision - 1));
+  double r = std::nearbyint(x / quantum) * quantum;
+  double maxFinite =
+      std::ldexp(2.0 - std::ldexp(1.0, 1 - f.precision), f.emax);
+  if (std::fabs(r) > maxFinite)
+    return std::copysign(std::numeric_limits<double>::infinity(), x);
+  return r;
+}
+
+uint16_t encodeF16(double v) {
+  uint16_t sign = std::signbit(v) ? 0x8000 : 0;
+  if (std::isnan(v))
+    return 0x7e00;
+  double a = std::fabs(v);
+  if (std::isinf(a) || a > 65504.0)
+    return sign | 0x7c00;
+  if (a < std::ldexp(1.0, -14)) // subnormal or zero: a = mant * 2^-24
+    return sign | static_cast<uint16_t>(std::ldexp(a, 24));
+  int e2;
+  std::frexp(a, &e2);
+  int e = e2 - 1; // a in [2^e, 2^(e+1))
+  auto mant = static_cast<uint16_t>(std::ldexp(a, 10 - e) - 1024.0);
+  return sign | static_cast<uint16_t>((e + 15) << 10) | mant;
+}
+
+double decodeF16(uint16_t bits) {
+  int exp = (bits >> 10) & 0x1f, mant = bits & 0x3ff;
+  double v;
+  if (exp == 0)
+    v = std::ldexp(static_cast<double>(mant), -24);
+  else if (exp == 31)
+    v = mant ? std::numeric_limits<double>::quiet_NaN()
+             : std::numeric_limits<double>::infinity();
+  else
+    v = std::ldexp(static_cast<double>(1024 + mant), exp - 25);
+  return (bits & 0x8000) ? -v : v;
+}
+
+uint16_t encodeBF16(double v) {
+  if (std::isnan(v))
+    return 0x7fc0;
+  float f = static_cast<float>(v); // exact for bf16-representable v
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return static_cast<uint16_t>(u >> 16);
+}
+
+double decodeBF16(uint16_t bits) {
+  uint32_t u = static_cast<uint32_t>(bits) << 16;
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+std::vector<uint8_t> packElements(const std::vector<double> &values,
+                                  ElemType t) {
+  unsigned b = elemTypeBytes(t);
+  std::vector<uint8_t> out(values.size() * b);
+  for (size_t i = 0; i < values.size(); ++i) {
+    uint8_t *p = out.data() + i * b;
+    switch (t) {
+    case ElemType::F16: {
+      uint16_t h = encodeF16(values[i]);
+      std::memcpy(p, &h, 2);
+      break;
+    }
+    case ElemType::BF16: {
+      uint16_t h = encodeBF16(values[i]);
+      std::memcpy(p, &h, 2);
+      break;
+    }
+    case ElemType::F32: {
+      float f = static_cast<float>(values[i]);
+      std::memcpy(p, &f, 4);
+      break;
+    }
+    case ElemType::F64:
+      std::memcpy(p, &values[i], 8);
+      break;
+    }
+  }
+  return out;
+}
+
+std::vector<double> unpackElements(const std::vector<uint8_t> &bytes,
+                                   ElemType t) {
+  unsigned b = elemTypeBytes(t);
+  std::vector<double> out(bytes.size() / b);
+  for (size_t i = 0; i < out.size(); ++i) {
+    const uint8_t *p = bytes.data() + i * b;
+    switch (t) {
+    case ElemType::F16: {
+      uint16_t h;
+      std::memcpy(&h, p, 2);
+      out[i] = decodeF16(h);
+      break;
+    }
+    case ElemType::BF16: {
+      uint16_t h;
+      std::memcpy(&h, p, 2);
+      out[i] = decodeBF16(h);
+      break;
+    }
+    case ElemType::F32: {
+      float f;
+      std::memcpy(&f, p, 4);
+      out[i] = f;
+      break;
+    }
+    case ElemType::F64:
+      std::memcpy(&out[i], p, 8);
+      break;
+    }
+  }
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// .npy
+//===----------------------------------------------------------------------===//
+
+const char *npyDtypeFor(ElemType t) {
+  switch (t) {
+  case ElemType::F16:
+    return "<f2";
+  case ElemType::BF16:
+  case ElemType::F32:
+    return "<f4";
+  case ElemType::F64:
+    return "<f8";
+  }
+  return "<f8";
+}
+
+namespace {
+// Value of `key` in the header dict, as the raw text after the colon.
+bool npyField(const std::string &header, const std::string &key,
+              std::string &value) {
+  size_t k = header.find("'" + key + "'");
+  if (k == std::string::npos)
+    k = header.find("\"" + key + "\"");
+  if (k == std::string::npos)
+    return false;
+  size_t colon = header.find(':', k);
+  if (colon == std::string::npos)
+    return false;
+  size_t v = header.find_first_not_of(" \t", colon + 1);
+  if (v == std::string::npos)
+    return false;
+  size_t end;
+  if (header[v] == '(') {
+    end = header.find(')', v);
+    if (end == std::string::npos)
+      return false;
+    ++end;
+  } else if (header[v] == '\'' || header[v] == '"') {
+    end = header.find(header[v], v + 1);
+    if (end == std::string::npos)
+      return false;
+    ++end;
+  } else {
+    end = header.find_first_of(",}", v);
+    if (end == std::string::npos)
+      end = header.size();
+  }
+  value = header.substr(v, end - v);
+  return true;
+}
+} // namespace
+
+bool readNpy(const std::string &path, std::vector<int64_t> &shape,
+             std::vector<double> &values, std::string &dtype,
+             std::string &error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = "cannot open '" + path + "'";
+    return false;
+  }
+  char magic[8];
+  if (!in.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0) {
+    error = "'" + path + "' is not a .npy file";
+    return false;
+  }
+  int major = static_cast<unsigned char>(magic[6]);
+  uint32_t headerLen = 0;
+  if (major == 1) {
+    unsigned char l[2];
+    if (!in.read(reinterpret_cast<char *>(l), 2)) {
+      error = "'" + path + "': truncated header";
+      return false;
+    }
+    headerLen = l[0] | (l[1] << 8);
+  } else if (major == 2 || major == 3) {
+    unsigned char l[4];
+    if (!in.read(reinterpret_cast<char *>(l), 4)) {
+      error = "'" + path + "': truncated header";
+      return false;
+    }
+    headerLen = l[0] | (l[1] << 8) | (l[2] << 16) | (uint32_t(l[3]) << 24);
+  } else {
+    error = "'" + path + "': unsupported .npy version " +
+            std::to_string(major);
+    return false;
+  }
+  std::string header(headerLen, '\0');
+  if (!in.read(&header[0], headerLen)) {
+    error = "'" + path + "': truncated header";
+    return false;
+  }
+  std::string descr, fortran, shapeText;
+  if (!npyField(header, "descr", descr) ||
+      !npyField(header, "fortran_order", fortran) ||
+      !npyField(header, "shape", shapeText)) {
+    error = "'" + path + "': malformed header: " + header;
+    return false;
+  }
+  dtype = descr.substr(1, descr.size() - 2);
+  unsigned bytes;
+  if (dtype == "<f2")
+    bytes = 2;
+  else if (dtype == "<f4")
+    bytes = 4;
+  else if (dtype == "<f8")
+    bytes = 8;
+  else {
+    error = "'" + path + "': dtype '" + dtype +
+            "' not supported (need '<f2', '<f4' or '<f8')";
+    return false;
+  }
+  if (fortran.compare(0, 5, "False") != 0) {
+    error = "'" + path + "': Fortran-order arrays are not supported";
+    return false;
+  }
+  shape.clear();
+  for (size_t i = 1; i < shapeText.size();) {
+    size_t j = shapeText.find_first_of(",)", i);
+    std::string item = shapeText.substr(i, j - i);
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    if (!item.empty()) {
+      char *end = nullptr;
+      long long v = std::strtoll(item.c_str(), &end, 10);
+      if (*end != '\0' && *end != 'L') {
+        error = "'" + path + "': bad shape " + shapeText;
+        return false;
+      }
+      shape.push_back(v);
+    }
+    if (j == std::string::npos || shapeText[j] == ')')
+      break;
+    i = j + 1;
+  }
+  size_t n = 1;
+  for (int64_t d : shape)
+    n *= static_cast<size_t>(d);
+  std::vector<uint8_t> raw(n * bytes);
+  if (!in.read(reinterpret_cast<char *>(raw.data()), raw.size())) {
+    error = "'" + path + "': truncated data";
+    return false;
+  }
+  values = unpackElements(raw, bytes == 2   ? ElemType::F16
+                               : bytes == 4 ? ElemType::F32
+                                            : ElemType::F64);
+  return true;
+}
+
+bool writeNpy(const std::string &path, const std::vector<int64_t> &shape,
+              const std::vector<double> &values, const std::string &dtype,
+              std::string &error) {
+  ElemType t;
+  if (dtype == "<f2")
+    t = ElemType::F16;
+  else if (dtype == "<f4")
+    t = ElemType::F32;
+  else if (dtype == "<f8")
+    t = ElemType::F64;
+  else {
+    error = "unsupported dtype " + dtype;
+    return false;
+  }
+  std::string shapeText = "(";
+  for (size_t i = 0; i < shape.size(); ++i)
+    shapeText += std::to_string(shape[i]) + (shape.size() == 1 ? "," : (i + 1 < shape.size() ? ", " : ""));
+  shapeText += ")";
+  std::string header = "{'descr': '" + dtype +
+                       "', 'fortran_order': False, 'shape': " + shapeText +
+                       ", }";
+  // Version 1.0: magic(6) + version(2) + len(2) + header, padded with spaces
+  // and ending in '\n' so that the data starts at a multiple of 64.
+  size_t total = 10 + header.size() + 1;
+  size_t padded = (total + 63) / 64 * 64;
+  header.append(padded - total, ' ');
+  header += '\n';
+  std::ofstream out(path, std::ios::binary);
+  if (!out) {
+    error = "cannot write '" + path + "'";
+    return false;
+  }
+  out.write("\x93NUMPY\x01\x00", 8);
+  unsigned char l[2] = {static_cast<unsigned char>(header.size() & 0xff),
+                        static_cast<unsigned char>(header.size() >> 8)};
+  out.write(reinterpret_cast<char *>(l), 2);
+  out.write(header.data(), header.size());
+  std::vector<uint8_t> raw = packElements(values, t);
+  out.write(reinterpret_cast<char *>(raw.data()), raw.size());
+  if (!out) {
+    error = "error writing '" + path + "'";
+    return false;
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// CPU reference
+//===----------------------------------------------------------------------===//
+
+void interiorBounds(const ReferenceStencil &s, std::vector<int64_t> &lo,
+                    std::vector<int64_t> &hi) {
+  lo.assign(s.rank, 0);
+  hi.assign(s.rank, 0);
+  // The dialect's halo has the symmetric width r_d = max |o_d| on both
+  // sides (docs/Rationale.md), even for an asymmetric pattern.
+  for (int d = 0; d < s.rank; ++d) {
+    int64_t r = 0;
+    for (const auto &o : s.offsets)
+      r = std::max<int64_t>(r, o[d] < 0 ? -o[d] : o[d]);
+    lo[d] = r;
+    hi[d] = s.dims[d] - 1 - r;
+  }
+}
+
+std::vector<double> runReference(const ReferenceStencil &s,
+                                 const std::vector<double> &input, int steps,
+                                 unsigned threads, double &maxAbs) {
+  // Pad to 3-D: (D0, D1, D2), the last contiguous.
+  int pad = 3 - s.rank;
+  int64_t D[3] = {1, 1, 1};
+  for (int d = 0; d < s.rank; ++d)
+    D[pad + d] = s.dims[d];
+  std::vector<int64_t> lo0, hi0;
+  interiorBounds(s, lo0, hi0);
+  int64_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+  for (int d = 0; d < s.rank; ++d) {
+    lo[pad + d] = lo0[d];
+    hi[pad + d] = hi0[d];
+  }
+  size_t P = s.offsets.size();
+  std::vector<int64_t> delta(P);
+  for (size_t i = 0; i < P; ++i) {
+    int64_t o[3] = {0, 0, 0};
+    for (int d = 0; d < s.rank; ++d)
+      o[pad + d] = s.offsets[i][d];
+    delta[i] = (o[0] * D[1] + o[1]) * D[2] + o[2];
+  }
+
+  maxAbs = 0;
+  for (double v : input)
+    maxAbs = std::max(maxAbs, std::fabs(v));
+  std::vector<double> a = input, b = input;
+  bool empty = lo[0] > hi[0] || lo[1] > hi[1] || lo[2] > hi[2];
+  int64_t rows = empty ? 0 : (hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1);
+  if (threads == 0)
+    threads = 1;
+  threads = static_cast<unsigned>(
+      std::max<int64_t>(1, std::min<int64_t>(threads, rows)));
+  std::vector<double> threadMax(threads, 0.0);
+  for (int t = 0; t < steps && !empty; ++t) {
+    const double *src = a.data();
+    double *dst = b.data();
+    auto work = [&](unsigned id) {
+      int64_t r0 = rows * id / threads, r1 = rows * (id + 1) / threads;
+      double m = threadMax[id];
+      int64_t ny = hi[1] - lo[1] + 1;
+      for (int64_t r = r0; r < r1; ++r) {
+        int64_t z = lo[0] + r / ny, y = lo[1] + r % ny;
+        int64_t base = (z * D[1] + y) * D[2];
+        for (int64_t x = lo[2]; x <= hi[2]; ++x) {
+          const double *c = src + base + x;
+          double sum = 0.0;
+          for (size_t i = 0; i < P; ++i)
+            sum += s.weights[i] * c[delta[i]];
+          double v = roundTo(s.elementType, sum);
+          dst[base + x] = v;
+          m = std::max(m, std::fabs(v));
+        }
+      }
+      threadMax[id] = m;
+    };
+    if (threads == 1) {
+      work(0);
+    } else {
+      std::vector<std::thread> pool;
+      for (unsigned id = 0; id < threads; ++id)
+        pool.emplace_back(work, id);
+      for (auto &th : pool)
+        th.join();
+    }
+    std::swap(a, b);
+  }
+  for (double m : threadMax)
+    maxAbs = std::max(maxAbs, m);
+  return a;
+}
+
+} // namespace stencil_run

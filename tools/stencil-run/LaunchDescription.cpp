@@ -1,0 +1,283 @@
+//===- LaunchDescription.cpp - stencil launch description v1 --------------===//
+
+#include "LaunchDescription.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace stencil_run {
+
+namespace {
+
+std::string trim(const std::string &s) {
+  size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos)
+    return "";
+  size_t e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+std::vector<std::string> split(const std::string &s, char sep) {
+  std::vector<std::string> out;
+  std::string cur;
+  std::istringstream in(s);
+  while (std::getline(in, cur, sep))
+    out.push_back(trim(cur));
+  if (!s.empty() && s.back() == sep)
+    out.push_back("");
+  return out;
+}
+
+bool parseInt(const std::string &s, int64_t &v) {
+  if (s.empty())
+    return false;
+  char *end = nullptr;
+  errno = 0;
+  long long x = std::strtoll(s.c_str(), &end, 10);
+  if (errno || *end != '\0')
+    return false;
+  v = x;
+  return true;
+}
+
+bool parseDouble(const std::string &s, double &v) {
+  if (s.empty())
+    return false;
+  char *end = nullptr;
+  errno = 0;
+  v = std::strtod(s.c_str(), &end);
+  return errno == 0 && *end == '\0' && std::isfinite(v);
+}
+
+bool parseIntList(const std::string &s, std::vector<int64_t> &out) {
+  out.clear();
+  for (const std::string &item : split(s, ',')) {
+    int64_t v;
+    if (!parseInt(item, v))
+      return false;
+    out.push_back(v);
+  }
+  return !out.empty();
+}
+
+std::string dirName(const std::string &path) {
+  size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos)
+    return "";
+  return path.substr(0, slash + 1);
+}
+
+} // namespace
+
+bool parseLaunchDescription(const std::string &path, LaunchDescription &desc,
+                            std::string &error,
+                            std::vector<std::string> &warnings) {
+  std::ifstream in(path);
+  if (!in) {
+    error = "cannot open launch description '" + path + "'";
+    return false;
+  }
+  desc = LaunchDescription();
+  desc.path = path;
+  std::map<std::string, std::pair<std::string, int>> kv;
+  std::string line;
+  int lineNo = 0;
+  while (std::getline(in, line)) {
+    ++lineNo;
+    size_t hash = line.find('#');
+    if (hash != std::string::npos)
+      line.erase(hash);
+    line = trim(line);
+    if (line.empty())
+      continue;
+    size_t eq = line.find('=');
+    if (eq == std::string::npos) {
+      error = path + ":" + std::to_string(lineNo) +
+              ": expected 'key = value', got '" + line + "'";
+      return false;
+    }
+    std::string key = trim(line.substr(0, eq));
+    std::string value = trim(line.substr(eq + 1));
+    if (kv.count(key)) {
+      error = path + ":" + std::to_string(lineNo) + ": duplicate key '" + key +
+              "' (first on line " + std::to_string(kv[key].second) + ")";
+      return false;
+    }
+    kv[key] = {value, lineNo};
+  }
+
+  auto where = [&](const std::string &key) {
+    return path + ":" + std::to_string(kv[key].second) + ": ";
+  };
+  auto require = [&](const std::string &key) {
+    if (!kv.count(key)) {
+      error = path + ": missing required key '" + key + "'";
+      return false;
+    }
+    return true;
+  };
+  static const std::set<std::string> known = {
+      "version", "kernel",    "ptx",          "rank",         "element_type",
+      "accumulator", "offsets", "weights",    "boundary",     "tile",
+      "block",   "shared_bytes", "coefficients", "args"};
+  for (const auto &e : kv)
+    if (!known.count(e.first))
+      warnings.push_back(where(e.first) + "unknown key '" + e.first +
+                         "' ignored");
+
+  for (const char *k : {"version", "kernel", "ptx", "rank", "element_type",
+                        "offsets", "weights", "boundary", "tile", "block"})
+    if (!require(k))
+      return false;
+
+  int64_t v;
+  if (!parseInt(kv["version"].first, v) || v != 1) {
+    error = where("version") + "unsupported version '" + kv["version"].first +
+            "' (this stencil-run reads version 1)";
+    return false;
+  }
+  desc.version = 1;
+  desc.kernel = kv["kernel"].first;
+  if (desc.kernel.empty()) {
+    error = where("kernel") + "empty kernel name";
+    return false;
+  }
+  std::string ptx = kv["ptx"].first;
+  desc.ptxPath = (!ptx.empty() && ptx[0] == '/') ? ptx : dirName(path) + ptx;
+  if (!parseInt(kv["rank"].first, v) || v < 1 || v > 3) {
+    error = where("rank") + "rank must be 1, 2 or 3, got '" +
+            kv["rank"].first + "'";
+    return false;
+  }
+  desc.rank = static_cast<int>(v);
+  if (!parseElemType(kv["element_type"].first, desc.elementType)) {
+    error = where("element_type") + "unknown element type '" +
+            kv["element_type"].first + "' (f16, bf16, f32, f64)";
+    return false;
+  }
+  if (kv.count("accumulator")) {
+    if (!parseElemType(kv["accumulator"].first, desc.accumulator)) {
+      error = where("accumulator") + "unknown accumulator type '" +
+              kv["accumulator"].first + "' (f16, bf16, f32, f64)";
+      return false;
+    }
+  } else {
+    desc.accumulator = desc.elementType == ElemType::F64 ? ElemType::F64
+                                                         : ElemType::F32;
+  }
+
+  for (const std::string &pt : split(kv["offsets"].first, ';')) {
+    std::vector<int64_t> o;
+    if (!parseIntList(pt, o) || static_cast<int>(o.size()) != desc.rank) {
+      error = where("offsets") + "bad offset '" + pt + "' (need " +
+              std::to_string(desc.rank) + " integers, dims outermost first)";
+      return false;
+    }
+    desc.offsets.push_back(o);
+  }
+  for (const std::string &w : split(kv["weights"].first, ',')) {
+    double x;
+    if (!parseDouble(w, x)) {
+      error = where("weights") + "bad weight '" + w + "'";
+      return false;
+    }
+    desc.weights.push_back(x);
+  }
+  if (desc.weights.size() != desc.offsets.size()) {
+    error = where("weights") + std::to_string(desc.weights.size()) +
+            " weights for " + std::to_string(desc.offsets.size()) + " offsets";
+    return false;
+  }
+
+  desc.boundary = kv["boundary"].first;
+  if (desc.boundary != "halo") {
+    error = where("boundary") + "boundary '" + desc.boundary +
+            "' is not supported by stencil-run (only 'halo')";
+    return false;
+  }
+
+  if (!parseIntList(kv["tile"].first, desc.tile) ||
+      static_cast<int>(desc.tile.size()) != desc.rank) {
+    error = where("tile") + "tile must have " + std::to_string(desc.rank) +
+            " positive integers (innermost dim first), got '" +
+            kv["tile"].first + "'";
+    return false;
+  }
+  for (int64_t t : desc.tile)
+    if (t <= 0) {
+      error = where("tile") + "tile sizes must be positive";
+      return false;
+    }
+
+  std::vector<int64_t> blk;
+  if (!parseIntList(kv["block"].first, blk) || blk.size() > 3) {
+    error = where("block") + "block must be 1 to 3 positive integers, got '" +
+            kv["block"].first + "'";
+    return false;
+  }
+  for (size_t i = 0; i < blk.size(); ++i) {
+    if (blk[i] <= 0 || blk[i] > 1024) {
+      error = where("block") + "block dimension out of range";
+      return false;
+    }
+    desc.block[i] = static_cast<unsigned>(blk[i]);
+  }
+
+  if (kv.count("shared_bytes")) {
+    if (!parseInt(kv["shared_bytes"].first, v) || v < 0 || v > (1 << 30)) {
+      error = where("shared_bytes") + "bad shared_bytes '" +
+              kv["shared_bytes"].first + "'";
+      return false;
+    }
+    desc.sharedBytes = static_cast<unsigned>(v);
+  }
+
+  if (kv.count("coefficients") && !kv["coefficients"].first.empty()) {
+    desc.hasCoefficients = true;
+    for (const std::string &w : split(kv["coefficients"].first, ',')) {
+      char *end = nullptr;
+      errno = 0;
+      unsigned long long x = std::strtoull(w.c_str(), &end, 16);
+      if (w.empty() || errno || *end != '\0' || x > 0xffffffffull ||
+          w.size() > 8 || w.find_first_of("xX+-") != std::string::npos) {
+        error = where("coefficients") + "bad 32-bit hex word '" + w +
+                "' (hex digits, no 0x)";
+        return false;
+      }
+      desc.coefficients.push_back(static_cast<uint32_t>(x));
+    }
+  }
+
+  std::string args =
+      kv.count("args") ? kv["args"].first : std::string("in,out,coeffs,sizes");
+  std::set<std::string> seen;
+  for (const std::string &a : split(args, ',')) {
+    if (a != "in" && a != "out" && a != "coeffs" && a != "sizes") {
+      error = (kv.count("args") ? where("args") : path + ": ") +
+              "unknown argument '" + a + "' (in, out, coeffs, sizes)";
+      return false;
+    }
+    if (!seen.insert(a).second) {
+      error = where("args") + "argument '" + a + "' listed twice";
+      return false;
+    }
+    desc.args.push_back(a);
+  }
+  for (const char *a : {"in", "out", "sizes"})
+    if (!seen.count(a)) {
+      error = where("args") + "args must contain '" + a + "'";
+      return false;
+    }
+  if (desc.hasCoefficients && !seen.count("coeffs")) {
+    error = where("args") + "coefficients given but 'coeffs' not in args";
+    return false;
+  }
+  return true;
+}
+
+} // namespace stencil_run

@@ -1,0 +1,49 @@
+//===- LaunchDescription.h - stencil launch description v1 ------*- C++ -*-===//
+//
+// Parser for the text launch description the compiler writes next to the PTX
+// of one stencil time step. Format: docs/LaunchDescription.md.
+// Plain C++17: stencil-run must build without LLVM/MLIR.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STENCIL_RUN_LAUNCHDESCRIPTION_H
+#define STENCIL_RUN_LAUNCHDESCRIPTION_H
+
+#include "HostUtil.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace stencil_run {
+
+struct LaunchDescription {
+  std::string path;  ///< the description file
+  int version = 0;
+  std::string kernel;  ///< PTX entry name
+  std::string ptxPath; ///< resolved (relative to the description's folder)
+  int rank = 0;
+  ElemType elementType = ElemType::F16;
+  ElemType accumulator = ElemType::F32;
+  /// Stencil points, `rank` coordinates each, outermost dimension first.
+  std::vector<std::vector<int64_t>> offsets;
+  std::vector<double> weights; ///< one per offset
+  std::string boundary;        ///< "halo"
+  std::vector<int64_t> tile;   ///< output points per block, innermost first
+  unsigned block[3] = {1, 1, 1};
+  unsigned sharedBytes = 0;
+  bool hasCoefficients = false;
+  std::vector<uint32_t> coefficients;
+  /// Argument order: each of "in", "out", "coeffs", "sizes".
+  std::vector<std::string> args;
+};
+
+/// Parses and validates `path`. On failure returns false and sets `error`
+/// (with file:line where it applies). Unknown keys are collected in
+/// `warnings` (ignored, for forward compatibility within version 1).
+bool parseLaunchDescription(const std::string &path, LaunchDescription &desc,
+                            std::string &error,
+                            std::vector<std::string> &warnings);
+
+} // namespace stencil_run
+
+#endif

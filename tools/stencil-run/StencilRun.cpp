@@ -1,0 +1,642 @@
+//===- StencilRun.cpp - run compiled stencil PTX on the GPU ---------------===//
+//
+// stencil-run loads the PTX of one stencil time step through the CUDA driver
+// API, runs T steps (ping-pong, halo boundary), times them with CUDA events,
+// and checks the result against an independent f64 CPU implementation of the
+// stencil (from the description's offsets/weights, not its coefficients).
+// See docs/LaunchDescription.md and bench/README.md.
+//
+// Plain C++17 + CUDA driver API: no LLVM/MLIR dependency.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostUtil.h"
+#include "LaunchDescription.h"
+#ifdef STENCIL_RUN_HAVE_ROOFLINE
+#include "Roofline.h"
+#endif
+
+#include <cuda.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace stencil_run;
+
+namespace {
+
+[[noreturn]] void usageError(const std::string &msg) {
+  std::fprintf(stderr, "stencil-run: error: %s\n(see stencil-run --help)\n",
+               msg.c_str());
+  std::exit(2);
+}
+
+[[noreturn]] void fatal(const std::string &msg) {
+  std::fprintf(stderr, "stencil-run: error: %s\n", msg.c_str());
+  std::exit(2);
+}
+
+void checkCu(CUresult res, const char *expr, const char *file, int line) {
+  if (res == CUDA_SUCCESS)
+    return;
+  const char *name = nullptr, *str = nullptr;
+  if (cuGetErrorName(res, &name) != CUDA_SUCCESS || !name)
+    name = res == 34 ? "CUDA_ERROR_STUB_LIBRARY (the stub libcuda was "
+                       "loaded: no NVIDIA driver on this machine?)"
+                     : "unknown CUresult";
+  if (cuGetErrorString(res, &str) != CUDA_SUCCESS || !str)
+    str = "";
+  std::fprintf(stderr, "stencil-run: error: %s failed: %s (%d): %s [%s:%d]\n",
+               expr, name, static_cast<int>(res), str, file, line);
+  std::exit(2);
+}
+#define CU(expr) checkCu((expr), #expr, __FILE__, __LINE__)
+
+const char *kHelp = R"(usage:
+  stencil-run DESC.launch --grid N0,N1[,N2] [options]
+  stencil-run --roofline [--device D] [--copy-bytes B]
+
+Runs the PTX kernel of one stencil time step described by DESC.launch
+(docs/LaunchDescription.md) for T steps on a dense row-major grid with halo
+boundary (ping-pong; the halo keeps the input values), reports time and
+GStencil/s, and checks the result against an f64 CPU implementation.
+
+options:
+  --grid N0,N1[,N2]    grid size, OUTERMOST dimension first (like the .npy
+                       shape); the count must equal the description's rank
+  --steps T            timed time steps (default 10)
+  --warmup W           warm-up steps before timing (default 1); they run on
+                       the same buffers, which are then re-initialized
+  --input X.npy        input grid ('<f2', '<f4' or '<f8', C order, shape =
+                       --grid); rounded to the element type
+  --seed S             seed of the random input, uniform in [-1, 1) rounded to
+                       the element type (default 1)
+  --save-input X.npy   write the (rounded) input grid
+  --save-output Y.npy  write the result after the T timed steps (bf16 is
+                       saved as '<f4', exactly)
+  --no-check           skip the CPU check
+  --check-steps K      steps of the separate check run when checking the full
+                       T steps would cost more than --check-limit (default 2)
+  --check-limit OPS    largest T * points * P (stencil points) checked
+                       directly against the timed result (default 2e10)
+  --threads N          CPU threads of the reference (default: all)
+  --device D           CUDA device ordinal (default 0)
+  --ptx FILE           use FILE instead of the description's 'ptx'
+  --verbose            print the PTX JIT log and kernel attributes
+  --roofline           measure device bandwidth (1 GiB cuMemcpyDtoD, read +
+                       write bytes) and mma.sync m16n8k16 / mma.sp m16n8k32
+                       f16->f32 throughput (sparse counted dense-equivalent)
+  --copy-bytes B       bytes copied by the roofline bandwidth test (1 GiB)
+
+throughput: GStencil/s = T * (all grid points, halo included) / s / 1e9.
+
+check tolerance (M = max |value| of the reference over the input and every
+step, S = sum |w_i|, P = number of stencil points, u = unit roundoff of the
+element type (f16 2^-11, bf16 2^-8, f32 2^-24, f64 2^-53), u_acc = that of the
+accumulator, eta = subnormal spacing of the element type):
+  per step  d   = S*M*(2u + u + 2*P*u_acc + P*2^-53) + eta
+            (both results rounded once: 2u; weights possibly rounded to the
+             element type: u; accumulation: 2*P*u_acc; CPU f64 sum: P*2^-53)
+  step t    e_t = S*e_{t-1} + d,  e_0 = 0
+  tol_T     = d * (1 + S + ... + S^(T-1))
+PASS when every point's |gpu - cpu| <= tol_T (NaN/Inf fails).
+
+exit status: 0 ok/PASS, 1 check FAIL, 2 usage, file or CUDA error.
+)";
+
+struct Options {
+  std::string descPath;
+  std::vector<int64_t> grid;
+  int steps = 10;
+  int warmup = 1;
+  std::string input, saveInput, saveOutput, ptxOverride;
+  uint64_t seed = 1;
+  bool check = true;
+  int checkSteps = 2;
+  double checkLimit = 2e10;
+  unsigned threads = 0;
+  int device = 0;
+  bool verbose = false;
+  bool roofline = false;
+  size_t copyBytes = size_t(1) << 30;
+};
+
+long long parseIntArg(const std::string &opt, const std::string &v,
+                      long long min) {
+  char *end = nullptr;
+  errno = 0;
+  long long x = std::strtoll(v.c_str(), &end, 10);
+  if (v.empty() || errno || *end != '\0' || x < min)
+    usageError(opt + " expects an integer >= " + std::to_string(min) +
+               ", got '" + v + "'");
+  return x;
+}
+
+Options parseArgs(int argc, char **argv) {
+  // "--opt=value" -> "--opt", "value".
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    size_t eq = a.find('=');
+    if (a.rfind("--", 0) == 0 && eq != std::string::npos) {
+      args.push_back(a.substr(0, eq));
+      args.push_back(a.substr(eq + 1));
+    } else {
+      args.push_back(a);
+    }
+  }
+  Options o;
+  size_t i = 0;
+  auto value = [&]() -> std::string {
+    if (i + 1 >= args.size())
+      usageError(args[i] + " needs a value");
+    return args[++i];
+  };
+  for (; i < args.size(); ++i) {
+    const std::string a = args[i];
+    if (a == "-h" || a == "--help") {
+      std::fputs(kHelp, stdout);
+      std::exit(0);
+    } else if (a == "--grid") {
+      std::string v = value();
+      o.grid.clear();
+      std::stringstream ss(v);
+      std::string item;
+      while (std::getline(ss, item, ','))
+        o.grid.push_back(parseIntArg("--grid", item, 1));
+      if (o.grid.empty() || o.grid.size() > 3)
+        usageError("--grid expects 1 to 3 comma-separated sizes");
+    } else if (a == "--steps") {
+      o.steps = static_cast<int>(parseIntArg(a, value(), 1));
+    } else if (a == "--warmup") {
+      o.warmup = static_cast<int>(parseIntArg(a, value(), 0));
+    } else if (a == "--input") {
+      o.input = value();
+    } else if (a == "--save-input") {
+      o.saveInput = value();
+    } else if (a == "--save-output") {
+      o.saveOutput = value();
+    } else if (a == "--seed") {
+      o.seed = static_cast<uint64_t>(parseIntArg(a, value(), 0));
+    } else if (a == "--no-check") {
+      o.check = false;
+    } else if (a == "--check-steps") {
+      o.checkSteps = static_cast<int>(parseIntArg(a, value(), 1));
+    } else if (a == "--check-limit") {
+      std::string v = value();
+      char *end = nullptr;
+      o.checkLimit = std::strtod(v.c_str(), &end);
+      if (v.empty() || *end != '\0' || !(o.checkLimit >= 0))
+        usageError("--check-limit expects a number >= 0, got '" + v + "'");
+    } else if (a == "--threads") {
+      o.threads = static_cast<unsigned>(parseIntArg(a, value(), 1));
+    } else if (a == "--device") {
+      o.device = static_cast<int>(parseIntArg(a, value(), 0));
+    } else if (a == "--ptx") {
+      o.ptxOverride = value();
+    } else if (a == "--verbose" || a == "-v") {
+      o.verbose = true;
+    } else if (a == "--roofline") {
+      o.roofline = true;
+    } else if (a == "--copy-bytes") {
+      o.copyBytes = static_cast<size_t>(parseIntArg(a, value(), 1 << 20));
+    } else if (!a.empty() && a[0] == '-') {
+      usageError("unknown option '" + a + "'");
+    } else if (o.descPath.empty()) {
+      o.descPath = a;
+    } else {
+      usageError("more than one launch description ('" + o.descPath +
+                 "', '" + a + "')");
+    }
+  }
+  return o;
+}
+
+std::string gridText(const std::vector<int64_t> &g) {
+  std::string s;
+  for (size_t i = 0; i < g.size(); ++i)
+    s += (i ? "x" : "") + std::to_string(g[i]);
+  return s;
+}
+
+/// The loaded kernel plus two grid buffers and the per-parity argument lists.
+struct GpuStencil {
+  CUfunction fn = nullptr;
+  CUdeviceptr buf[2] = {0, 0};
+  CUdeviceptr coeffs = 0;
+  size_t bytes = 0;
+  unsigned grid[3] = {1, 1, 1};
+  unsigned block[3] = {1, 1, 1};
+  unsigned shared = 0;
+  // Argument storage (every kernel parameter is 8 bytes: pointers, i64) and
+  // the void* arrays cuLaunchKernel wants, for steps reading buf[0] / buf[1].
+  std::vector<uint64_t> storage[2];
+  std::vector<void *> params[2];
+
+  void build(const LaunchDescription &desc, const std::vector<int64_t> &dims,
+             size_t numElements, size_t numCoeffs) {
+    for (int parity = 0; parity < 2; ++parity) {
+      std::vector<uint64_t> &st = storage[parity];
+      st.clear();
+      auto memref = [&](CUdeviceptr p, size_t n) {
+        // (allocated, aligned, offset, size, stride) of a 1-D memref.
+        st.push_back(p);
+        st.push_back(p);
+        st.push_back(0);
+        st.push_back(static_cast<uint64_t>(n));
+        st.push_back(1);
+      };
+      for (const std::string &a : desc.args) {
+        if (a == "in")
+          memref(buf[parity], numElements);
+        else if (a == "out")
+          memref(buf[1 - parity], numElements);
+        else if (a == "coeffs")
+          memref(coeffs, numCoeffs);
+        else // sizes: one i64 per dimension, outermost first
+          for (int64_t d : dims)
+            st.push_back(static_cast<uint64_t>(d));
+      }
+      params[parity].clear();
+      for (uint64_t &v : st) // st no longer grows: pointers stay valid
+        params[parity].push_back(&v);
+    }
+  }
+
+  /// Step t reads buf[t % 2] and writes buf[(t + 1) % 2].
+  void launch(int t, CUstream stream) {
+    CU(cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1],
+                      block[2], shared, stream, params[t % 2].data(),
+                      nullptr));
+  }
+
+  void upload(const std::vector<uint8_t> &host) {
+    CU(cuMemcpyHtoD(buf[0], host.data(), bytes));
+    CU(cuMemcpyHtoD(buf[1], host.data(), bytes));
+  }
+
+  /// Runs `steps` steps from `host`; returns the last-written buffer.
+  std::vector<uint8_t> run(const std::vector<uint8_t> &host, int steps) {
+    upload(host);
+    for (int t = 0; t < steps; ++t)
+      launch(t, nullptr);
+    CU(cuCtxSynchronize());
+    std::vector<uint8_t> out(bytes);
+    CU(cuMemcpyDtoH(out.data(), buf[steps % 2], bytes));
+    return out;
+  }
+};
+
+struct CheckResult {
+  double maxErr = 0;
+  double tol = 0;
+  double maxAbs = 0;
+  size_t worst = 0;
+  size_t bad = 0;
+  bool pass = false;
+};
+
+/// Compares `gpu` with `steps` steps of the CPU reference.
+CheckResult check(const LaunchDescription &desc, const Options &opts,
+                  const std::vector<int64_t> &dims,
+                  const std::vector<double> &input,
+                  const std::vector<double> &gpu, int steps) {
+  ReferenceStencil ref;
+  ref.rank = desc.rank;
+  ref.dims = dims;
+  ref.offsets = desc.offsets;
+  ref.weights = desc.weights;
+  ref.elementType = desc.elementType;
+  unsigned threads = opts.threads ? opts.threads
+                                  : std::max(1u, std::thread::hardware_concurrency());
+  CheckResult r;
+  std::vector<double> cpu = runReference(ref, input, steps, threads, r.maxAbs);
+
+  double S = 0;
+  for (double w : desc.weights)
+    S += std::fabs(w);
+  double P = static_cast<double>(desc.weights.size());
+  double u = unitRoundoff(desc.elementType);
+  double uAcc = unitRoundoff(desc.accumulator);
+  double d = S * r.maxAbs *
+                 (2 * u + u + 2 * P * uAcc + P * std::ldexp(1.0, -53)) +
+             subnormalSpacing(desc.elementType);
+  double geometric = 0, power = 1;
+  for (int t = 0; t < steps; ++t) {
+    geometric += power;
+    power *= S;
+  }
+  r.tol = d * geometric;
+
+  bool finite = true;
+  for (size_t i = 0; i < cpu.size(); ++i) {
+    double e = std::fabs(gpu[i] - cpu[i]);
+    if (!std::isfinite(gpu[i]) || !std::isfinite(cpu[i])) {
+      finite = false; // the first such point becomes the worst
+      e = std::numeric_limits<double>::infinity();
+    }
+    if (e > r.tol)
+      ++r.bad;
+    if (e > r.maxErr) {
+      r.maxErr = e;
+      r.worst = i;
+    }
+  }
+  r.pass = finite && r.bad == 0;
+  if (!r.pass) {
+    // Where: the worst point's coordinates, and its values.
+    std::vector<int64_t> c(dims.size());
+    size_t lin = r.worst;
+    for (int dIdx = static_cast<int>(dims.size()) - 1; dIdx >= 0; --dIdx) {
+      c[dIdx] = static_cast<int64_t>(lin % dims[dIdx]);
+      lin /= dims[dIdx];
+    }
+    std::string at;
+    for (size_t k = 0; k < c.size(); ++k)
+      at += (k ? "," : "") + std::to_string(c[k]);
+    std::printf("  worst point (%s): gpu %.9g, cpu %.9g; %zu of %zu points "
+                "over the tolerance\n",
+                at.c_str(), gpu[r.worst], cpu[r.worst], r.bad, cpu.size());
+  }
+  return r;
+}
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    fatal("cannot open PTX file '" + path + "'");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  Options opts = parseArgs(argc, argv);
+  if (opts.roofline) {
+#ifdef STENCIL_RUN_HAVE_ROOFLINE
+    CU(cuInit(0));
+    return runRoofline(opts.device, opts.copyBytes);
+#else
+    fatal("this stencil-run was built without a CUDA compiler; --roofline "
+          "is unavailable (rebuild with nvcc found by CMake)");
+#endif
+  }
+  if (opts.descPath.empty())
+    usageError("no launch description given");
+  if (opts.grid.empty())
+    usageError("--grid is required");
+
+  LaunchDescription desc;
+  std::string error;
+  std::vector<std::string> warnings;
+  if (!parseLaunchDescription(opts.descPath, desc, error, warnings))
+    fatal(error);
+  for (const std::string &w : warnings)
+    std::fprintf(stderr, "stencil-run: warning: %s\n", w.c_str());
+  if (!opts.ptxOverride.empty())
+    desc.ptxPath = opts.ptxOverride;
+  if (static_cast<int>(opts.grid.size()) != desc.rank)
+    usageError("--grid has " + std::to_string(opts.grid.size()) +
+               " sizes but the stencil has rank " + std::to_string(desc.rank));
+  const std::vector<int64_t> &dims = opts.grid;
+  size_t points = 1;
+  for (int64_t d : dims)
+    points *= static_cast<size_t>(d);
+  ElemType et = desc.elementType;
+
+  // Input.
+  std::vector<double> input;
+  if (!opts.input.empty()) {
+    std::vector<int64_t> shape;
+    std::string dtype;
+    if (!readNpy(opts.input, shape, input, dtype, error))
+      fatal(error);
+    if (shape != dims)
+      fatal("--input '" + opts.input + "' has shape " + gridText(shape) +
+            ", --grid is " + gridText(dims));
+    size_t changed = 0;
+    for (double &v : input) {
+      double r = roundTo(et, v);
+      changed += (r != v);
+      v = r;
+    }
+    if (changed)
+      std::printf("input: %s (%s), %zu values rounded to %s\n",
+                  opts.input.c_str(), dtype.c_str(), changed,
+                  elemTypeName(et));
+    else
+      std::printf("input: %s (%s)\n", opts.input.c_str(), dtype.c_str());
+  } else {
+    std::mt19937_64 rng(opts.seed);
+    input.resize(points);
+    for (double &v : input) // uniform in [-1, 1): 53 random bits
+      v = roundTo(et, std::ldexp(static_cast<double>(rng() >> 11), -52) - 1.0);
+    std::printf("input: random uniform [-1, 1), seed %llu, rounded to %s\n",
+                static_cast<unsigned long long>(opts.seed), elemTypeName(et));
+  }
+  if (!opts.saveInput.empty() &&
+      !writeNpy(opts.saveInput, dims, input, npyDtypeFor(et), error))
+    fatal(error);
+  std::vector<uint8_t> hostInput = packElements(input, et);
+
+  // Device, context, module.
+  CU(cuInit(0));
+  int deviceCount = 0;
+  CU(cuDeviceGetCount(&deviceCount));
+  if (opts.device >= deviceCount)
+    fatal("--device " + std::to_string(opts.device) + " but only " +
+          std::to_string(deviceCount) + " CUDA device(s)");
+  CUdevice dev;
+  CU(cuDeviceGet(&dev, opts.device));
+  char name[256] = {0};
+  CU(cuDeviceGetName(name, sizeof(name) - 1, dev));
+  int ccMajor = 0, ccMinor = 0;
+  CU(cuDeviceGetAttribute(&ccMajor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev));
+  CU(cuDeviceGetAttribute(&ccMinor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev));
+  CUcontext ctx;
+  CU(cuDevicePrimaryCtxRetain(&ctx, dev));
+  CU(cuCtxSetCurrent(ctx));
+
+  std::string ptx = readFile(desc.ptxPath);
+  std::vector<char> errLog(1 << 16, '\0'), infoLog(1 << 16, '\0');
+  CUjit_option jitOpts[] = {CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                            CU_JIT_INFO_LOG_BUFFER,
+                            CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+                            CU_JIT_LOG_VERBOSE};
+  void *jitVals[] = {errLog.data(),
+                     reinterpret_cast<void *>(errLog.size() - 1),
+                     infoLog.data(),
+                     reinterpret_cast<void *>(infoLog.size() - 1),
+                     reinterpret_cast<void *>(static_cast<uintptr_t>(opts.verbose))};
+  CUmodule mod;
+  CUresult res = cuModuleLoadDataEx(&mod, ptx.c_str(), 5, jitOpts, jitVals);
+  if (res != CUDA_SUCCESS) {
+    const char *en = nullptr;
+    cuGetErrorName(res, &en);
+    fatal("loading PTX '" + desc.ptxPath + "' for sm_" +
+          std::to_string(ccMajor) + std::to_string(ccMinor) + " failed: " +
+          (en ? en : "?") + "\n" + errLog.data());
+  }
+  if (opts.verbose && infoLog[0])
+    std::printf("JIT log:\n%s\n", infoLog.data());
+
+  GpuStencil g;
+  res = cuModuleGetFunction(&g.fn, mod, desc.kernel.c_str());
+  if (res == CUDA_ERROR_NOT_FOUND)
+    fatal("kernel '" + desc.kernel + "' not found in '" + desc.ptxPath + "'");
+  CU(res);
+  int regs = 0, localBytes = 0, staticShared = 0, maxThreads = 0;
+  CU(cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, g.fn));
+  CU(cuFuncGetAttribute(&localBytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, g.fn));
+  CU(cuFuncGetAttribute(&staticShared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, g.fn));
+  CU(cuFuncGetAttribute(&maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, g.fn));
+  for (int k = 0; k < 3; ++k)
+    g.block[k] = desc.block[k];
+  unsigned threadsPerBlock = g.block[0] * g.block[1] * g.block[2];
+  if (threadsPerBlock > static_cast<unsigned>(maxThreads))
+    fatal("block " + std::to_string(g.block[0]) + "x" +
+          std::to_string(g.block[1]) + "x" + std::to_string(g.block[2]) +
+          " has " + std::to_string(threadsPerBlock) +
+          " threads; the kernel allows at most " + std::to_string(maxThreads) +
+          " (" + std::to_string(regs) + " registers per thread)");
+  g.shared = desc.sharedBytes;
+  if (g.shared > 0)
+    CU(cuFuncSetAttribute(g.fn,
+                          CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                          static_cast<int>(g.shared)));
+
+  // Launch grid: x over the innermost dim, y the next, z the outermost (3-D).
+  for (int k = 0; k < desc.rank; ++k) {
+    int64_t n = dims[desc.rank - 1 - k];
+    int64_t blocks = (n + desc.tile[k] - 1) / desc.tile[k];
+    int64_t limit = k == 0 ? 0x7fffffffLL : 65535;
+    if (blocks > limit)
+      fatal("launch grid dimension " + std::to_string(k) + " = " +
+            std::to_string(blocks) + " exceeds the CUDA limit " +
+            std::to_string(limit));
+    g.grid[k] = static_cast<unsigned>(blocks);
+  }
+
+  // Buffers.
+  g.bytes = points * elemTypeBytes(et);
+  CU(cuMemAlloc(&g.buf[0], g.bytes));
+  CU(cuMemAlloc(&g.buf[1], g.bytes));
+  size_t numCoeffs = desc.hasCoefficients ? desc.coefficients.size() : 1;
+  CU(cuMemAlloc(&g.coeffs, numCoeffs * sizeof(uint32_t)));
+  if (desc.hasCoefficients)
+    CU(cuMemcpyHtoD(g.coeffs, desc.coefficients.data(),
+                    numCoeffs * sizeof(uint32_t)));
+  else
+    CU(cuMemsetD32(g.coeffs, 0, 1));
+  g.build(desc, dims, points, numCoeffs);
+
+  std::printf("device: %s (sm_%d%d)\n", name, ccMajor, ccMinor);
+  std::printf("kernel: %s from %s (%d registers, %d B local, %d B static + "
+              "%u B dynamic shared)\n",
+              desc.kernel.c_str(), desc.ptxPath.c_str(), regs, localBytes,
+              staticShared, g.shared);
+  std::printf("grid: %s %s (%zu points), stencil %zu points; launch %ux%ux%u "
+              "blocks of %ux%ux%u threads\n",
+              gridText(dims).c_str(), elemTypeName(et), points,
+              desc.offsets.size(), g.grid[0], g.grid[1], g.grid[2],
+              g.block[0], g.block[1], g.block[2]);
+  if (localBytes > 0)
+    std::printf("warning: kernel uses %d B of local memory per thread "
+                "(register spills?)\n",
+                localBytes);
+
+  // Warm-up, then re-initialize both buffers from the input.
+  if (opts.warmup > 0) {
+    g.upload(hostInput);
+    for (int t = 0; t < opts.warmup; ++t)
+      g.launch(t, nullptr);
+    CU(cuCtxSynchronize());
+  }
+  g.upload(hostInput);
+  CU(cuCtxSynchronize());
+
+  // Timed run.
+  CUevent start, stop;
+  CU(cuEventCreate(&start, CU_EVENT_DEFAULT));
+  CU(cuEventCreate(&stop, CU_EVENT_DEFAULT));
+  CU(cuEventRecord(start, nullptr));
+  for (int t = 0; t < opts.steps; ++t)
+    g.launch(t, nullptr);
+  CU(cuEventRecord(stop, nullptr));
+  CU(cuEventSynchronize(stop));
+  float ms = 0;
+  CU(cuEventElapsedTime(&ms, start, stop));
+  std::vector<uint8_t> result(g.bytes);
+  CU(cuMemcpyDtoH(result.data(), g.buf[opts.steps % 2], g.bytes));
+  double gstencils =
+      static_cast<double>(opts.steps) * points / (ms * 1e-3) / 1e9;
+  std::printf("steps: %d (after %d warm-up)\n", opts.steps, opts.warmup);
+  std::printf("time: %.4f ms total, %.4f ms/step\n", ms, ms / opts.steps);
+  std::printf("throughput: %.3f GStencil/s (all grid points counted), "
+              "%.1f GB/s effective (1 read + 1 write per point)\n",
+              gstencils,
+              2.0 * elemTypeBytes(et) * opts.steps * points / (ms * 1e-3) /
+                  1e9);
+
+  std::vector<double> gpuOut = unpackElements(result, et);
+  if (!opts.saveOutput.empty() &&
+      !writeNpy(opts.saveOutput, dims, gpuOut, npyDtypeFor(et), error))
+    fatal(error);
+
+  int exitCode = 0;
+  std::string checkWord = "SKIPPED";
+  double maxErr = 0, tol = 0;
+  if (opts.check) {
+    double work = static_cast<double>(opts.steps) * points *
+                  static_cast<double>(desc.offsets.size());
+    int checkSteps = opts.steps;
+    std::vector<double> checked = gpuOut;
+    if (work > opts.checkLimit) {
+      checkSteps = std::min(opts.checkSteps, opts.steps);
+      std::printf("check: full %d-step check would cost %.3g > %.3g "
+                  "operations (--check-limit); checking a separate %d-step "
+                  "run from the same input instead (--check-steps)\n",
+                  opts.steps, work, opts.checkLimit, checkSteps);
+      checked = unpackElements(g.run(hostInput, checkSteps), et);
+    }
+    CheckResult r = check(desc, opts, dims, input, checked, checkSteps);
+    maxErr = r.maxErr;
+    tol = r.tol;
+    checkWord = r.pass ? "PASS" : "FAIL";
+    std::printf("check: %d steps vs f64 CPU reference: max abs error %.6g, "
+                "tolerance %.6g (max |value| %.6g): %s\n",
+                checkSteps, r.maxErr, r.tol, r.maxAbs, checkWord.c_str());
+    if (!r.pass)
+      exitCode = 1;
+  }
+  // One machine-readable line for bench scripts.
+  std::printf("RESULT kernel=%s device=\"%s\" grid=%s type=%s steps=%d "
+              "ms=%.6f gstencil_s=%.6f check=%s max_err=%.6g tol=%.6g\n",
+              desc.kernel.c_str(), name, gridText(dims).c_str(),
+              elemTypeName(et), opts.steps, ms, gstencils, checkWord.c_str(),
+              maxErr, tol);
+
+  CU(cuEventDestroy(start));
+  CU(cuEventDestroy(stop));
+  CU(cuMemFree(g.buf[0]));
+  CU(cuMemFree(g.buf[1]));
+  CU(cuMemFree(g.coeffs));
+  CU(cuModuleUnload(mod));
+  CU(cuDevicePrimaryCtxRelease(dev));
+  return exitCode;
+}

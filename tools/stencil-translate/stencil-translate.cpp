@@ -1,0 +1,54 @@
+//===- stencil-translate.cpp - From lowered modules to runner inputs ------===//
+//
+// `mlir-translate` with two translations out of a module lowered by a stencil
+// GPU pipeline:
+//   --to-ptx     the PTX of its gpu.binary
+//   --to-launch  the launch description of one kernel
+//                (docs/LaunchDescription.md), which stencil-run reads
+//
+//===----------------------------------------------------------------------===//
+
+#include "stencil/InitAll.h"
+#include "stencil/Target/LaunchDescription.h"
+
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/CommandLine.h"
+
+using namespace mlir;
+
+static llvm::cl::opt<std::string>
+    kernelName("kernel",
+               llvm::cl::desc("--to-launch: the kernel to describe (default: "
+                              "the only one)"),
+               llvm::cl::init(""));
+static llvm::cl::opt<std::string>
+    ptxFile("ptx-file",
+            llvm::cl::desc("--to-launch: the PTX file the description names "
+                           "(default: <kernel>.ptx)"),
+            llvm::cl::init(""));
+
+int main(int argc, char **argv) {
+  auto registerDialects = [](DialectRegistry &registry) {
+    registerAllDialects(registry);
+    registerAllExtensions(registry);
+    stencil::registerAllStencilDialects(registry);
+  };
+  TranslateFromMLIRRegistration toPTX(
+      "to-ptx", "Write the PTX of the module's gpu.binary",
+      [](Operation *op, raw_ostream &os) { return stencil::emitPTX(op, os); },
+      registerDialects);
+  TranslateFromMLIRRegistration toLaunch(
+      "to-launch", "Write the launch description of a stencil GPU kernel",
+      [](Operation *op, raw_ostream &os) {
+        stencil::LaunchDescriptionOptions options;
+        options.kernel = kernelName;
+        options.ptxFile = ptxFile;
+        return stencil::emitLaunchDescription(op, os, options);
+      },
+      registerDialects);
+  return failed(mlirTranslateMain(
+      argc, argv, "Stencil compiler translations (PTX, launch descriptions)"));
+}
