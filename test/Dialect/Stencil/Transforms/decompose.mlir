@@ -12,7 +12,9 @@
 // row dy = 0: w = (2, 3, 4), shifted one column per matrix row
 // CHECK-SAME:      {{\[}}[2.000000e+00, 3.000000e+00, 4.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00],
 // CHECK-SAME:      [0.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 0.000000e+00
-// CHECK-SAME:      : tensor<3x4x8xf64> steps 5 : memref<?x?xf16>
+// CHECK-SAME:      : tensor<3x4x8xf64> steps 5
+// The source stencil rides along for the GPU runner's launch description.
+// CHECK-SAME:      {stencil.source = {pattern = #stencil.pattern<star, rank = 2, radius = 1>, weights = array<f64: 1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00>}} : memref<?x?xf16>
 // CHECK-NOT:     stencil.linear
 func.func @heat2d(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
   stencil.linear %in -> %out pattern <star, rank = 2, radius = 1>
