@@ -30,6 +30,8 @@
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/SymbolTable.h"
 
+#include <map>
+
 namespace mlir {
 namespace stencil {
 #define GEN_PASS_DEF_CONVERTSTENCILTOSPTC
@@ -57,8 +59,13 @@ struct SpTCGeometry {
   /// Outputs per block along each dimension, outermost first.
   SmallVector<int64_t> tile;
   /// The shared-memory tile (tile plus halo) and its row-major strides.
+  /// Along the innermost dimension the halo is `kPad` >= r on both sides, so
+  /// that every row starts 16-byte aligned and is staged with 16-byte loads.
   SmallVector<int64_t> smemShape, smemStrides;
   int64_t smemSize = 1;
+  /// Elements per vector of the staging loads (16 bytes of f16).
+  static constexpr int64_t kVector = 8;
+  static constexpr int64_t kPad = kVector;
 
   int64_t threads() const { return 32 * warps; }
 
@@ -73,27 +80,27 @@ struct SpTCGeometry {
       tile[rank - 1] = kMmaSpM * warps;
       tile[rank - 2] = kMmaSpN * nTiles;
     }
-    for (int64_t d = 0; d < rank; ++d)
+    for (int64_t d = 0; d + 1 < rank; ++d)
       smemShape.push_back(tile[d] + 2 * radii[d]);
+    smemShape.push_back(tile[rank - 1] + 2 * kPad);
     smemStrides.assign(rank, 1);
     for (int64_t d = rank - 2; d >= 0; --d)
       smemStrides[d] = smemStrides[d + 1] * smemShape[d + 1];
     smemSize = smemStrides[0] * smemShape[0];
   }
 
-  /// The constant part of the shared-memory index of a B operand element:
-  /// for MMA column 0 and the first output of warp 0, kernel row `outer`
-  /// (its outer offsets), n-tile `j` and innermost input offset `dx`.
-  int64_t constantOffset(ArrayRef<int64_t> outer, int64_t j,
-                         int64_t dx) const {
+  /// The constant part of the shared-memory index of a B operand element,
+  /// for MMA column 0 and the first output of warp 0: in 2-D and 3-D, the
+  /// column's `y` is `y0 + shift` (shift = 8 j + dy for n-tile j and a
+  /// kernel row at dy) and its `z` is `z0 + dz`; in 1-D the column's first
+  /// output is `x0 + 16 shift` (shift = 8 j). `dx` is the innermost offset.
+  int64_t constantOffset(int64_t dz, int64_t shift, int64_t dx) const {
     if (rank == 1)
-      return radii[0] + kMmaSpM * kMmaSpN * j + dx;
-    int64_t offset = radii[rank - 1] + dx;
-    // The y coordinate of column 0 of n-tile j, shifted by the row offset.
-    offset += (radii[rank - 2] + kMmaSpN * j + outer[rank - 2]) *
-              smemStrides[rank - 2];
+      return kPad + kMmaSpM * shift + dx;
+    int64_t offset = kPad + dx;
+    offset += (radii[rank - 2] + shift) * smemStrides[rank - 2];
     if (rank == 3)
-      offset += (radii[0] + outer[0]) * smemStrides[0];
+      offset += (radii[0] + dz) * smemStrides[0];
     return offset;
   }
 };
@@ -217,43 +224,107 @@ void SpTCKernelBuilder::loadCoefficients() {
 }
 
 /// Step 2: the input tile with its halo into shared memory, zero outside
-/// the grid.
+/// the grid, in vectors of 8 elements: a vector that lies inside the grid is
+/// one 16-byte load when the rows are 16-byte aligned (N_x % 8 == 0), any
+/// other is assembled from guarded scalar loads.
 void SpTCKernelBuilder::stageInput() {
   Type f16 = b->getF16Type();
+  const int64_t vec = SpTCGeometry::kVector;
+  auto vecType = VectorType::get({vec}, f16);
   Value zero = arith::ConstantOp::create(*b, b->getZeroAttr(f16));
   Value zeroIndex = cst(0);
-  auto loop = scf::ForOp::create(*b, tid, cst(geo.smemSize),
+  int64_t rank = geo.rank;
+  int64_t vectorsPerRow = geo.smemShape[rank - 1] / vec;
+  Value nx = sizes[rank - 1];
+  Value aligned = arith::CmpIOp::create(
+      *b, arith::CmpIPredicate::eq, arith::RemUIOp::create(*b, nx, cst(vec)),
+      zeroIndex);
+  auto inRange = [&](Value coord, Value size) -> Value {
+    return arith::AndIOp::create(
+        *b,
+        arith::CmpIOp::create(*b, arith::CmpIPredicate::sge, coord, zeroIndex),
+        arith::CmpIOp::create(*b, arith::CmpIPredicate::slt, coord, size));
+  };
+
+  auto loop = scf::ForOp::create(*b, tid, cst(geo.smemSize / vec),
                                  cst(geo.threads()));
   OpBuilder::InsertionGuard guard(*b);
   b->setInsertionPointToStart(loop.getBody());
   Value e = loop.getInductionVar();
 
-  // Multi-index in the shared tile, then the global coordinates.
-  Value inside;
-  Value linear = zeroIndex;
-  for (int64_t d = 0; d < geo.rank; ++d) {
-    Value local = arith::RemUIOp::create(
-        *b, arith::DivUIOp::create(*b, e, cst(geo.smemStrides[d])),
-        cst(geo.smemShape[d]));
+  // 1. Which vector: its shared-memory row and the global coordinates.
+  Value row = arith::DivUIOp::create(*b, e, cst(vectorsPerRow));
+  Value vcol = arith::RemUIOp::create(*b, e, cst(vectorsPerRow));
+  Value gx = arith::SubIOp::create(
+      *b, add(origin[rank - 1], mul(vcol, cst(vec))), cst(SpTCGeometry::kPad));
+  Value rowInside = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
+  Value rowLinear = zeroIndex;
+  for (int64_t d = 0; d + 1 < rank; ++d) {
+    Value local = row;
+    if (d + 2 < rank)
+      local = arith::DivUIOp::create(*b, row, cst(geo.smemShape[d + 1]));
+    if (d > 0)
+      local = arith::RemUIOp::create(*b, local, cst(geo.smemShape[d]));
     Value coord = arith::SubIOp::create(*b, add(origin[d], local),
                                         cst(geo.radii[d]));
-    Value inDim = arith::AndIOp::create(
-        *b,
-        arith::CmpIOp::create(*b, arith::CmpIPredicate::sge, coord, zeroIndex),
-        arith::CmpIOp::create(*b, arith::CmpIPredicate::slt, coord, sizes[d]));
-    inside = inside ? arith::AndIOp::create(*b, inside, inDim) : inDim;
-    linear = add(mul(linear, sizes[d]), coord);
+    rowInside = arith::AndIOp::create(*b, rowInside, inRange(coord, sizes[d]));
+    rowLinear = add(mul(rowLinear, sizes[d]), coord);
   }
+  Value linear = add(mul(rowLinear, nx), gx);
+
+  // 2. The whole vector inside an aligned row: one 16-byte load.
+  Value full = arith::AndIOp::create(
+      *b, arith::AndIOp::create(*b, rowInside, aligned),
+      arith::AndIOp::create(
+          *b,
+          arith::CmpIOp::create(*b, arith::CmpIPredicate::sge, gx, zeroIndex),
+          arith::CmpIOp::create(*b, arith::CmpIPredicate::sle,
+                                addConst(gx, vec), nx)));
   auto ifOp = scf::IfOp::create(
-      *b, inside,
+      *b, full,
       [&](OpBuilder &then, Location loc) {
-        Value v = memref::LoadOp::create(then, loc, in, ValueRange{linear});
+        Value v = vector::LoadOp::create(then, loc, vecType, in,
+                                         ValueRange{linear},
+                                         /*nontemporal=*/false,
+                                         llvm::MaybeAlign(16));
         scf::YieldOp::create(then, loc, v);
       },
       [&](OpBuilder &otherwise, Location loc) {
-        scf::YieldOp::create(otherwise, loc, zero);
+        // 3. Otherwise element by element, zero outside the grid.
+        ImplicitLocOpBuilder eb(loc, otherwise);
+        SmallVector<Value> elements;
+        for (int64_t k = 0; k < vec; ++k) {
+          Value x = arith::AddIOp::create(eb, gx,
+                                          arith::ConstantIndexOp::create(eb, k));
+          Value inside = arith::AndIOp::create(
+              eb, rowInside,
+              arith::AndIOp::create(
+                  eb,
+                  arith::CmpIOp::create(eb, arith::CmpIPredicate::sge, x,
+                                        zeroIndex),
+                  arith::CmpIOp::create(eb, arith::CmpIPredicate::slt, x, nx)));
+          Value index = arith::AddIOp::create(
+              eb, linear, arith::ConstantIndexOp::create(eb, k));
+          auto elementIf = scf::IfOp::create(
+              eb, inside,
+              [&](OpBuilder &t, Location l) {
+                scf::YieldOp::create(
+                    t, l,
+                    memref::LoadOp::create(t, l, in, ValueRange{index})
+                        .getResult());
+              },
+              [&](OpBuilder &o, Location l) {
+                scf::YieldOp::create(o, l, zero);
+              });
+          elements.push_back(elementIf.getResult(0));
+        }
+        scf::YieldOp::create(
+            eb, vector::FromElementsOp::create(eb, vecType, elements)
+                    .getResult());
       });
-  memref::StoreOp::create(*b, ifOp.getResult(0), smem, ValueRange{e});
+  vector::StoreOp::create(*b, ifOp.getResult(0), smem,
+                          ValueRange{mul(e, cst(vec))},
+                          /*nontemporal=*/false, llvm::MaybeAlign(16));
 }
 
 /// Steps 3 and 4: the MMAs, then the interior stores.
@@ -306,19 +377,30 @@ void SpTCKernelBuilder::computeAndStore() {
       LLVM::ConstantOp::create(*b, b->getI32Type(), b->getI32IntegerAttr(0)),
       LLVM::ConstantOp::create(*b, b->getI32Type(), b->getI32IntegerAttr(1))};
 
+  // Register tiling: B depends on the kernel row and n-tile only through
+  // the shift s = 8 j + dy of its columns (and dz), so each distinct B is
+  // loaded once and feeds every (row, n-tile) pair with that shift.
+  // key (dz, s) -> the (row, n-tile) pairs.
+  std::map<std::pair<int64_t, int64_t>, SmallVector<std::pair<int64_t, int64_t>>>
+      uses;
   for (int64_t o = 0, e = op.getNumRows(); o < e; ++o) {
     ArrayRef<int64_t> outer = rowOffsets.slice(o * outerRank, outerRank);
-    for (int64_t j = 0; j < geo.nTiles; ++j) {
-      int64_t tileOffset = geo.constantOffset(outer, j, /*dx=*/0);
-      SmallVector<Value> bValues;
-      for (unsigned i = 0; i < 8; ++i)
-        bValues.push_back(memref::LoadOp::create(
-            *b, smem, ValueRange{addConst(laneOffsets[i], tileOffset)}));
-      SmallVector<Value, 4> bRegs;
-      for (unsigned p = 0; p < 4; ++p)
-        bRegs.push_back(vector::FromElementsOp::create(
-            *b, pairType, ValueRange{bValues[2 * p], bValues[2 * p + 1]}));
-
+    int64_t dz = geo.rank == 3 ? outer[0] : 0;
+    int64_t dy = geo.rank >= 2 ? outer[geo.rank - 2] : 0;
+    for (int64_t j = 0; j < geo.nTiles; ++j)
+      uses[{dz, kMmaSpN * j + dy}].push_back({o, j});
+  }
+  for (const auto &[key, pairs] : uses) {
+    int64_t offset = geo.constantOffset(key.first, key.second, /*dx=*/0);
+    SmallVector<Value> bValues;
+    for (unsigned i = 0; i < 8; ++i)
+      bValues.push_back(memref::LoadOp::create(
+          *b, smem, ValueRange{addConst(laneOffsets[i], offset)}));
+    SmallVector<Value, 4> bRegs;
+    for (unsigned p = 0; p < 4; ++p)
+      bRegs.push_back(vector::FromElementsOp::create(
+          *b, pairType, ValueRange{bValues[2 * p], bValues[2 * p + 1]}));
+    for (auto [o, j] : pairs) {
       auto mma = NVVM::MmaSpOp::create(
           *b, resultType, aRegs[o], bRegs, acc[j], metadata[o / 2],
           selectors[o % 2], ArrayRef<int64_t>{kMmaSpM, kMmaSpN, kMmaSpK},
