@@ -46,14 +46,17 @@ mlir::stencil::decomposeIntoRows(unsigned rank, int64_t radius,
 
 KernelMatrix mlir::stencil::buildBandedKernelMatrix(ArrayRef<double> rowWeights,
                                                     int64_t rowsPerBlock,
-                                                    int64_t paddedCols) {
+                                                    int64_t paddedCols,
+                                                    int64_t columnShift) {
   int64_t width = rowWeights.size();
   assert(width % 2 == 1 && "a kernel row has 2r + 1 weights");
-  assert(paddedCols >= width - 1 + rowsPerBlock && "too few columns");
+  assert(columnShift >= 0 &&
+         paddedCols >= columnShift + width - 1 + rowsPerBlock &&
+         "too few columns");
   KernelMatrix k(rowsPerBlock, paddedCols);
   for (int64_t i = 0; i < rowsPerBlock; ++i)
     for (int64_t j = 0; j < width; ++j)
-      k.at(i, i + j) = rowWeights[j];
+      k.at(i, columnShift + i + j) = rowWeights[j];
   return k;
 }
 
@@ -74,6 +77,17 @@ mlir::stencil::stridedSwapPermutation(int64_t rowsPerBlock, int64_t cols,
   perm.reserve(cols);
   for (int64_t p = 0; p < cols; ++p)
     perm.push_back(swappedInputRow(p, rowsPerBlock, parity));
+  return perm;
+}
+
+SmallVector<int64_t>
+mlir::stencil::pairedSwapPermutation(int64_t rowsPerBlock) {
+  const int64_t l = rowsPerBlock;
+  assert(l % 2 == 0 && "the paired swap needs an even L");
+  SmallVector<int64_t> perm;
+  perm.reserve(2 * l);
+  for (int64_t g = 0; g < l / 2; ++g)
+    perm.append({2 * g, 2 * g + 1, 2 * g + l, 2 * g + l + 1});
   return perm;
 }
 

@@ -369,3 +369,46 @@ TEST(SparseKernel, EndToEndIrregular2D) {
 }
 
 } // namespace
+
+namespace {
+TEST(SparseKernel, PairedSwapGives2to4AndAdjacentPairs) {
+  std::mt19937 rng(77);
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  for (int64_t r = 0; r <= 7; ++r) {
+    for (int64_t l = 2 * r + 2; l <= 16; l += 2) {
+      llvm::SmallVector<int64_t> perm = pairedSwapPermutation(l);
+      ASSERT_EQ(static_cast<int64_t>(perm.size()), 2 * l);
+      // A permutation whose position pairs hold adjacent, even-aligned
+      // columns.
+      std::vector<bool> seen(2 * l, false);
+      for (int64_t p = 0; p < 2 * l; ++p) {
+        ASSERT_FALSE(seen[perm[p]]);
+        seen[perm[p]] = true;
+        if (p % 2 == 0) {
+          EXPECT_EQ(perm[p] % 2, 0);
+          EXPECT_EQ(perm[p + 1], perm[p] + 1);
+        }
+      }
+      // 2:4 for both band shifts that fit.
+      for (int64_t shift = 0; shift <= 1 && shift + 2 * r <= l; ++shift) {
+        std::vector<double> w;
+        for (int64_t j = 0; j <= 2 * r; ++j)
+          w.push_back(dist(rng));
+        KernelMatrix k = buildBandedKernelMatrix(w, l, 2 * l, shift);
+        std::string why;
+        EXPECT_TRUE(satisfies2to4(permuteColumns(k, perm), &why))
+            << "r=" << r << " L=" << l << " shift=" << shift << ": " << why;
+      }
+    }
+  }
+}
+
+TEST(SparseKernel, ShiftedBandMultipliesShiftedInput) {
+  // K[i][s + i + j] = w[j]: column c multiplies input (first - r - s + c).
+  std::vector<double> w = {1.0, -2.0, 3.0};
+  KernelMatrix k = buildBandedKernelMatrix(w, 4, 8, /*columnShift=*/1);
+  EXPECT_EQ(k.at(0, 0), 0.0);
+  EXPECT_EQ(k.at(0, 1), 1.0);
+  EXPECT_EQ(k.at(3, 6), 3.0);
+}
+} // namespace

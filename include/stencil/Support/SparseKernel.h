@@ -75,10 +75,13 @@ llvm::SmallVector<KernelRow> decomposeIntoRows(unsigned rank, int64_t radius,
 
 /// The banded kernel matrix of one kernel row w[0..2r] (`rowWeights` has
 /// 2r + 1 entries): K[i][i + j] = w[j] for i in [0, L), j in [0, 2r], of
-/// shape L x `paddedCols`, the columns past 2r + L being zero.
-/// Requires paddedCols >= 2r + L.
+/// shape L x `paddedCols`, the columns past 2r + L being zero. With
+/// `columnShift` s the band starts s columns later: K[i][s + i + j] = w[j]
+/// (column c then multiplies input point (first output - r - s + c)).
+/// Requires paddedCols >= s + 2r + L.
 KernelMatrix buildBandedKernelMatrix(llvm::ArrayRef<double> rowWeights,
-                                     int64_t rowsPerBlock, int64_t paddedCols);
+                                     int64_t rowsPerBlock, int64_t paddedCols,
+                                     int64_t columnShift = 0);
 
 /// The number L of outputs that one kernel matrix of the given radius
 /// computes, padded to 2L columns.
@@ -116,6 +119,17 @@ enum class SwapParity { Even = 0, Odd = 1 };
 llvm::SmallVector<int64_t>
 stridedSwapPermutation(int64_t rowsPerBlock, int64_t cols,
                        SwapParity parity = SwapParity::Even);
+
+/// A variant of the strided swap that moves columns in adjacent pairs (this
+/// project's extension, not in SPIDER): the group of 4 positions
+/// [4g, 4g + 4), g < L / 2, holds columns (2g, 2g + 1, 2g + L, 2g + L + 1).
+/// Any three of those columns span at least L - 1 > 2r, so a band of
+/// 2r + 1 <= L - 1 consecutive non-zeros (at any column shift s with
+/// s + 2r <= L) meets at most two: 2:4 for every even L >= 2r + 2. Every
+/// pair of positions (2m, 2m + 1) holds two adjacent columns (c, c + 1),
+/// c even, so the two input points that one 32-bit register of the B
+/// operand holds are adjacent in memory: one 32-bit shared-memory load.
+llvm::SmallVector<int64_t> pairedSwapPermutation(int64_t rowsPerBlock);
 
 /// The matrix whose column p is column perm[p] of `matrix`.
 KernelMatrix permuteColumns(const KernelMatrix &matrix,

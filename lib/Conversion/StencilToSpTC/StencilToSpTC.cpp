@@ -31,6 +31,7 @@
 #include "mlir/IR/SymbolTable.h"
 
 #include <map>
+#include <set>
 
 namespace mlir {
 namespace stencil {
@@ -59,20 +60,28 @@ struct SpTCGeometry {
   /// Outputs per block along each dimension, outermost first.
   SmallVector<int64_t> tile;
   /// The shared-memory tile (tile plus halo) and its row-major strides.
-  /// Along the innermost dimension the halo is `kPad` >= r on both sides, so
-  /// that every row starts 16-byte aligned and is staged with 16-byte loads.
+  /// Along the innermost dimension a row starts `pad` elements before the
+  /// block's first output and holds `pitch` elements, both multiples of 8 so
+  /// that rows are staged with 16-byte loads; together they cover every
+  /// input offset any B operand reads (zero-weight columns included).
   SmallVector<int64_t> smemShape, smemStrides;
   int64_t smemSize = 1;
+  int64_t pad = 0;
   /// Elements per vector of the staging loads (16 bytes of f16).
   static constexpr int64_t kVector = 8;
-  static constexpr int64_t kPad = kVector;
 
   int64_t threads() const { return 32 * warps; }
 
+  /// Outputs per block along the innermost dimension.
+  static int64_t innermostTile(int64_t rank, int64_t warps, int64_t nTiles) {
+    return rank == 1 ? kMmaSpM * kMmaSpN * nTiles * warps : kMmaSpM * warps;
+  }
+
   SpTCGeometry(int64_t rank, int64_t warps, int64_t nTiles,
-               int64_t rowsPerBlock, ArrayRef<int64_t> radii)
+               int64_t rowsPerBlock, ArrayRef<int64_t> radii, int64_t pad,
+               int64_t pitch)
       : rank(rank), warps(warps), nTiles(nTiles), rowsPerBlock(rowsPerBlock),
-        radii(radii) {
+        radii(radii), pad(pad) {
     tile.assign(rank, 1);
     if (rank == 1) {
       tile[0] = kMmaSpM * kMmaSpN * nTiles * warps;
@@ -82,7 +91,7 @@ struct SpTCGeometry {
     }
     for (int64_t d = 0; d + 1 < rank; ++d)
       smemShape.push_back(tile[d] + 2 * radii[d]);
-    smemShape.push_back(tile[rank - 1] + 2 * kPad);
+    smemShape.push_back(pitch);
     smemStrides.assign(rank, 1);
     for (int64_t d = rank - 2; d >= 0; --d)
       smemStrides[d] = smemStrides[d + 1] * smemShape[d + 1];
@@ -96,8 +105,8 @@ struct SpTCGeometry {
   /// output is `x0 + 16 shift` (shift = 8 j). `dx` is the innermost offset.
   int64_t constantOffset(int64_t dz, int64_t shift, int64_t dx) const {
     if (rank == 1)
-      return kPad + kMmaSpM * shift + dx;
-    int64_t offset = kPad + dx;
+      return pad + kMmaSpM * shift + dx;
+    int64_t offset = pad + dx;
     offset += (radii[rank - 2] + shift) * smemStrides[rank - 2];
     if (rank == 3)
       offset += (radii[0] + dz) * smemStrides[0];
@@ -105,12 +114,84 @@ struct SpTCGeometry {
   }
 };
 
+/// How the lanes read their B operand from shared memory (pass description,
+/// "Row swap"), decided at compile time.
+struct BOperandPlan {
+  /// dx[i][t]: the innermost input offset, relative to the MMA's first
+  /// output, of b_i in the lanes with threadInGroup t.
+  int64_t dx[8][4];
+  /// b_{2p} and b_{2p+1} are adjacent and 4-byte aligned in every lane: one
+  /// 32-bit load per register instead of two 16-bit ones.
+  bool paired = false;
+  /// The shared-memory row: `pad` elements before the block's first output,
+  /// `pitch` elements in all (multiples of 8).
+  int64_t pad = 0, pitch = 0;
+};
+
+static int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+
+/// The bank-conflict degree summed over the B loads of one warp, for a
+/// shared-memory row pitch (4-byte banks, 32 of them).
+static int64_t bankConflicts(const BOperandPlan &plan, int64_t pitch,
+                             int64_t rank) {
+  int64_t total = 0;
+  for (unsigned i = 0; i < 8; i += plan.paired ? 2 : 1) {
+    std::map<int64_t, std::set<int64_t>> wordsPerBank;
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      int64_t g = lane / 4, t = lane % 4;
+      int64_t column = rank == 1 ? kMmaSpM * g : g * pitch;
+      int64_t word = (2 * (column + plan.pad + plan.dx[i][t])) / 4;
+      wordsPerBank[word % 32].insert(word);
+    }
+    int64_t degree = 0;
+    for (const auto &entry : wordsPerBank)
+      degree = std::max<int64_t>(degree, entry.second.size());
+    total += degree;
+  }
+  return total;
+}
+
+static BOperandPlan planBOperand(ArrayRef<int64_t> inputOffsets,
+                                 int64_t rowsPerBlock, int64_t rank,
+                                 int64_t innermostTile) {
+  BOperandPlan plan;
+  int64_t dxMin = 0, dxMax = 0;
+  for (unsigned i = 0; i < 8; ++i)
+    for (unsigned t = 0; t < 4; ++t) {
+      int64_t k = 2 * t + (i & 1) + 8 * (i >> 1);
+      plan.dx[i][t] = getStackedInputOffset(k, rowsPerBlock, inputOffsets);
+      dxMin = std::min(dxMin, plan.dx[i][t]);
+      dxMax = std::max(dxMax, plan.dx[i][t]);
+    }
+  plan.pad = roundUp(-dxMin, 8);
+  plan.paired = true;
+  for (unsigned p = 0; p < 4; ++p)
+    for (unsigned t = 0; t < 4; ++t)
+      plan.paired &= plan.dx[2 * p + 1][t] == plan.dx[2 * p][t] + 1 &&
+                     (plan.pad + plan.dx[2 * p][t]) % 2 == 0;
+  // The last MMA of the block starts at innermostTile - 16 and reads up to
+  // dxMax past it.
+  int64_t minPitch = roundUp(plan.pad + innermostTile - kMmaSpM + dxMax + 1, 8);
+  plan.pitch = minPitch;
+  if (rank >= 2) {
+    int64_t best = bankConflicts(plan, minPitch, rank);
+    for (int64_t pitch = minPitch + 8; pitch < minPitch + 64; pitch += 8) {
+      int64_t conflicts = bankConflicts(plan, pitch, rank);
+      if (conflicts < best) {
+        best = conflicts;
+        plan.pitch = pitch;
+      }
+    }
+  }
+  return plan;
+}
+
 /// Builds the gpu.func of one `stencil.sparse_row_gemm`.
 class SpTCKernelBuilder {
 public:
   SpTCKernelBuilder(SparseRowGemmOp op, const SpTCGeometry &geometry,
-                    bool orderedMetadata)
-      : op(op), geo(geometry), orderedMetadata(orderedMetadata) {}
+                    const BOperandPlan &plan, bool orderedMetadata)
+      : op(op), geo(geometry), plan(plan), orderedMetadata(orderedMetadata) {}
 
   gpu::GPUFuncOp build(OpBuilder &moduleBuilder, StringRef name);
 
@@ -126,6 +207,7 @@ private:
 
   SparseRowGemmOp op;
   const SpTCGeometry &geo;
+  const BOperandPlan &plan;
   bool orderedMetadata;
 
   std::optional<ImplicitLocOpBuilder> b;
@@ -256,7 +338,7 @@ void SpTCKernelBuilder::stageInput() {
   Value row = arith::DivUIOp::create(*b, e, cst(vectorsPerRow));
   Value vcol = arith::RemUIOp::create(*b, e, cst(vectorsPerRow));
   Value gx = arith::SubIOp::create(
-      *b, add(origin[rank - 1], mul(vcol, cst(vec))), cst(SpTCGeometry::kPad));
+      *b, add(origin[rank - 1], mul(vcol, cst(vec))), cst(geo.pad));
   Value rowInside = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
   Value rowLinear = zeroIndex;
   for (int64_t d = 0; d + 1 < rank; ++d) {
@@ -334,10 +416,8 @@ void SpTCKernelBuilder::computeAndStore() {
   Type f32 = b->getF32Type();
   auto pairType = VectorType::get({2}, f16);
   auto resultType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
-  ArrayRef<int64_t> inputOffsets = *op.getInputOffsets();
   ArrayRef<int64_t> rowOffsets = op.getRowOffsets();
   int64_t outerRank = geo.rank - 1;
-  int64_t l = geo.rowsPerBlock;
 
   // The lane's part of every B address (pass description, "Row swap"):
   // b_i of lane (g, t) holds row k_i = 2t + (i & 1) + 8 (i >> 1) of B, the
@@ -353,12 +433,13 @@ void SpTCKernelBuilder::computeAndStore() {
   else
     base = add(mul(groupId, cst(geo.smemStrides[geo.rank - 2])),
                mul(warp, cst(kMmaSpM)));
+  // One offset per load: per register pair when the plan pairs them.
   SmallVector<Value> laneOffsets;
-  for (unsigned i = 0; i < 8; ++i) {
+  unsigned stride = plan.paired ? 2 : 1;
+  for (unsigned i = 0; i < 8; i += stride) {
     Value dx;
     for (int64_t t = 3; t >= 0; --t) {
-      int64_t k = 2 * t + (i & 1) + 8 * (i >> 1);
-      Value candidate = cst(getStackedInputOffset(k, l, inputOffsets));
+      Value candidate = cst(plan.dx[i][t]);
       if (!dx) {
         dx = candidate;
         continue;
@@ -392,14 +473,21 @@ void SpTCKernelBuilder::computeAndStore() {
   }
   for (const auto &[key, pairs] : uses) {
     int64_t offset = geo.constantOffset(key.first, key.second, /*dx=*/0);
-    SmallVector<Value> bValues;
-    for (unsigned i = 0; i < 8; ++i)
-      bValues.push_back(memref::LoadOp::create(
-          *b, smem, ValueRange{addConst(laneOffsets[i], offset)}));
     SmallVector<Value, 4> bRegs;
-    for (unsigned p = 0; p < 4; ++p)
-      bRegs.push_back(vector::FromElementsOp::create(
-          *b, pairType, ValueRange{bValues[2 * p], bValues[2 * p + 1]}));
+    if (plan.paired) {
+      for (unsigned p = 0; p < 4; ++p)
+        bRegs.push_back(vector::LoadOp::create(
+            *b, pairType, smem, ValueRange{addConst(laneOffsets[p], offset)},
+            /*nontemporal=*/false, llvm::MaybeAlign(4)));
+    } else {
+      SmallVector<Value> bValues;
+      for (unsigned i = 0; i < 8; ++i)
+        bValues.push_back(memref::LoadOp::create(
+            *b, smem, ValueRange{addConst(laneOffsets[i], offset)}));
+      for (unsigned p = 0; p < 4; ++p)
+        bRegs.push_back(vector::FromElementsOp::create(
+            *b, pairType, ValueRange{bValues[2 * p], bValues[2 * p + 1]}));
+    }
     for (auto [o, j] : pairs) {
       auto mma = NVVM::MmaSpOp::create(
           *b, resultType, aRegs[o], bRegs, acc[j], metadata[o / 2],
@@ -509,7 +597,11 @@ LogicalResult ConvertStencilToSpTCPass::convert(
   for (auto [i, o] : llvm::enumerate(op.getRowOffsets()))
     radii[i % (rank - 1)] =
         std::max<int64_t>(radii[i % (rank - 1)], std::abs(o));
-  SpTCGeometry geo(rank, warps, nTiles, op.getRowsPerBlock(), radii);
+  BOperandPlan plan =
+      planBOperand(*op.getInputOffsets(), op.getRowsPerBlock(), rank,
+                   SpTCGeometry::innermostTile(rank, warps, nTiles));
+  SpTCGeometry geo(rank, warps, nTiles, op.getRowsPerBlock(), radii, plan.pad,
+                   plan.pitch);
   if (geo.smemSize * 2 > kMaxSharedBytes)
     return op.emitOpError("needs ")
            << geo.smemSize * 2 << " bytes of shared memory for its tile, more "
@@ -529,7 +621,7 @@ LogicalResult ConvertStencilToSpTCPass::convert(
   auto parent = op->getParentOfType<FunctionOpInterface>();
   std::string name = (parent ? parent.getName().str() : "stencil") + "_sptc";
   OpBuilder moduleBuilder = OpBuilder::atBlockEnd(gpuModule.getBody());
-  SpTCKernelBuilder kernelBuilder(op, geo, orderedMetadata);
+  SpTCKernelBuilder kernelBuilder(op, geo, plan, orderedMetadata);
   gpu::GPUFuncOp kernel = kernelBuilder.build(moduleBuilder, name);
   StringAttr kernelName = symbols.insert(kernel);
   (void)kernelName;

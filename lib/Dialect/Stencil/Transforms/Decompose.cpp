@@ -88,14 +88,16 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
   if (rows.empty())
     return op.emitOpError("has no non-zero weight to decompose");
 
-  // 4. One banded L x 2L matrix per row, over the innermost radius only.
+  // 4. One banded L x 2L matrix per row, over the innermost radius only,
+  // shifted by r mod 2 columns when input pairs are to be aligned.
+  int64_t shift = alignPairs ? radius % 2 : 0;
   SmallVector<int64_t> rowOffsets;
   SmallVector<double> kernels;
   for (const KernelRow &row : rows) {
     rowOffsets.append(row.outerOffset.begin(), row.outerOffset.end());
     ArrayRef<double> w = ArrayRef<double>(row.weights)
                              .slice(maxRadius - radius, 2 * radius + 1);
-    KernelMatrix k = buildBandedKernelMatrix(w, l, 2 * l);
+    KernelMatrix k = buildBandedKernelMatrix(w, l, 2 * l, shift);
     kernels.append(k.data.begin(), k.data.end());
   }
   auto kernelsType = RankedTensorType::get(
@@ -109,7 +111,8 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
   rewriter.setInsertionPoint(op);
   auto rowGemm = rewriter.replaceOpWithNewOp<RowGemmOp>(
       op, op.getInput(), op.getOutput(), rewriter.getI64IntegerAttr(radius),
-      rewriter.getI64IntegerAttr(l), rewriter.getDenseI64ArrayAttr(rowOffsets),
+      rewriter.getI64IntegerAttr(l), rewriter.getI64IntegerAttr(shift),
+      rewriter.getDenseI64ArrayAttr(rowOffsets),
       DenseElementsAttr::get(kernelsType, ArrayRef<double>(kernels)),
       /*column_permutation=*/DenseI64ArrayAttr(), op.getStepsAttr(),
       op.getBoundaryAttr(), op.getBoundaryValueAttr());

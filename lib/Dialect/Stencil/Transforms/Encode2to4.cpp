@@ -69,7 +69,8 @@ struct StencilEncode2to4Pass
     rewriter.setInsertionPoint(op);
     auto sparse = SparseRowGemmOp::create(rewriter, op.getLoc(), 
         op.getInput(), op.getOutput(), op.getRadiusAttr(),
-        op.getRowsPerBlockAttr(), op.getRowOffsetsAttr(),
+        op.getRowsPerBlockAttr(), op.getColumnShiftAttr(),
+        op.getRowOffsetsAttr(),
         DenseElementsAttr::get(valuesType, values),
         cast<DenseIntElementsAttr>(
             DenseElementsAttr::get(indicesType, ArrayRef<int8_t>(indices))),

@@ -25,10 +25,10 @@ struct StencilFoldRowSwapPass
       if (!perm)
         return;
       // Logical column c multiplies input row perm[c] of X, the point at
-      // innermost offset perm[c] - r from the block's first output.
+      // innermost offset perm[c] - r - s from the block's first output.
       SmallVector<int64_t> offsets;
       for (int64_t p : *perm)
-        offsets.push_back(p - op.getRadius());
+        offsets.push_back(p - op.getRadius() - op.getColumnShift());
       op.setInputOffsets(offsets);
       op.removeColumnPermutationAttr();
     });

@@ -46,8 +46,17 @@ struct StencilStridedSwapPass
 
       // 2. Swap the columns of every kernel matrix and check 2:4.
       int64_t l = op.getRowsPerBlock();
-      SmallVector<int64_t> perm = stridedSwapPermutation(
-          l, 2 * l, oddParity ? SwapParity::Odd : SwapParity::Even);
+      if (paired && l % 2 != 0) {
+        op.emitOpError("the paired strided swap needs an even "
+                       "rows_per_block, got ")
+            << l;
+        return WalkResult::interrupt();
+      }
+      SmallVector<int64_t> perm =
+          paired ? pairedSwapPermutation(l)
+                 : stridedSwapPermutation(
+                       l, 2 * l,
+                       oddParity ? SwapParity::Odd : SwapParity::Even);
       SmallVector<double> swapped;
       for (auto [row, k] : llvm::enumerate(getKernelMatrices(op))) {
         KernelMatrix permuted = permuteColumns(k, perm);

@@ -1,4 +1,5 @@
-// RUN: stencil-opt %s --split-input-file --stencil-decompose | FileCheck %s
+// RUN: stencil-opt %s --split-input-file --stencil-decompose="align-pairs=false" | FileCheck %s
+// RUN: stencil-opt %s --split-input-file --stencil-decompose | FileCheck %s --check-prefix=SHIFT
 
 // Heat-2D: three kernel rows (dy = -1, 0, 1); radius 1 gives L = 4 (the
 // smallest even divisor of 16 that is >= 2r + 2), 4 x 8 banded matrices
@@ -16,6 +17,12 @@
 // The source stencil rides along for the GPU runner's launch description.
 // CHECK-SAME:      {stencil.source = {pattern = #stencil.pattern<star, rank = 2, radius = 1>, weights = array<f64: 1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00>}} : memref<?x?xf16>
 // CHECK-NOT:     stencil.linear
+// With align-pairs (the default) an odd radius shifts the bands by one
+// column: K[i][1 + i + j] = w[j].
+// SHIFT-LABEL: func.func @heat2d
+// SHIFT:         stencil.row_gemm {{.*}} radius 1 rows_per_block 4 column_shift 1 row_offsets [-1, 0, 1]
+// SHIFT-SAME:      [0.000000e+00, 0.000000e+00, 1.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00],
+// SHIFT-SAME:      {{\[}}[0.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00],
 func.func @heat2d(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
   stencil.linear %in -> %out pattern <star, rank = 2, radius = 1>
       weights [1., 2., 3., 4., 5.] steps 5 : memref<?x?xf16>

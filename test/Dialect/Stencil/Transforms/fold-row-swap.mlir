@@ -1,4 +1,4 @@
-// RUN: stencil-opt %s --stencil-fold-row-swap | FileCheck %s
+// RUN: stencil-opt %s --split-input-file --stencil-fold-row-swap | FileCheck %s
 
 // Logical column c multiplies the input at offset perm[c] - r from the
 // block's first output: the row swap becomes constant load offsets.
@@ -10,6 +10,21 @@ func.func @fold(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
       column_permutation [4, 1, 6, 3, 0, 5, 2, 7]
       values dense<[[[2., 0., 1., 3.], [1., 3., 2., 0.], [3., 2., 1., 0.], [2., 1., 3., 0.]]]> : tensor<1x4x4xf16>
       indices dense<[[[1, 2, 0, 2], [1, 3, 2, 3], [0, 3, 2, 3], [0, 3, 1, 2]]]> : tensor<1x4x4xi8>
+      : memref<?x?xf16>
+  return
+}
+
+// -----
+
+// With a column shift s the offsets are perm[c] - r - s: the paired swap of
+// L = 4, r = 1, s = 1 reads even offsets at even positions.
+// CHECK-LABEL: func.func @shifted
+// CHECK:         input_offsets [-2, -1, 2, 3, 0, 1, 4, 5]
+func.func @shifted(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  stencil.sparse_row_gemm %in -> %out radius 1 rows_per_block 4 column_shift 1 row_offsets [0]
+      column_permutation [0, 1, 4, 5, 2, 3, 6, 7]
+      values dense<0.0> : tensor<1x4x4xf16>
+      indices dense<[[[0, 1, 0, 1], [0, 1, 0, 1], [0, 1, 0, 1], [0, 1, 0, 1]]]> : tensor<1x4x4xi8>
       : memref<?x?xf16>
   return
 }

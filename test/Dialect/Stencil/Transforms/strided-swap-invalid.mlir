@@ -1,4 +1,5 @@
-// RUN: stencil-opt %s --stencil-strided-swap -verify-diagnostics
+// RUN: stencil-opt %s --split-input-file --stencil-strided-swap="paired=false" -verify-diagnostics
+// RUN: stencil-opt %s --split-input-file --stencil-strided-swap -verify-diagnostics
 
 // L = 4 is too small for radius 2 (L must be >= 2r + 2): the band of row 0
 // spans 5 columns and the swap cannot make it 2:4. The pass says so instead
@@ -11,5 +12,16 @@ func.func @too_narrow(%in: memref<?xf16>, %out: memref<?xf16>) {
                       [0., 0., 1., 2., 3., 4., 5., 0.],
                       [0., 0., 0., 1., 2., 3., 4., 5.]]]> : tensor<1x4x8xf64>
       : memref<?xf16>
+  return
+}
+
+// -----
+
+// The paired swap moves column pairs, so L must be even (the element-wise
+// swap fails on odd L too: 2L is then not a multiple of 4).
+func.func @odd_rows(%in: memref<?xf16>, %out: memref<?xf16>) {
+  // expected-error-re @+1 {{'stencil.row_gemm' op {{(the paired strided swap needs an even rows_per_block, got 3|kernel row #0 is not 2:4 sparse after the strided swap: .*)}}}}
+  stencil.row_gemm %in -> %out radius 1 rows_per_block 3 row_offsets []
+      kernels dense<0.0> : tensor<1x3x6xf64> : memref<?xf16>
   return
 }

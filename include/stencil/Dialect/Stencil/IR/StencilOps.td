@@ -176,13 +176,16 @@ def Stencil_RowGemmOp : Stencil_Op<"row_gemm", [
     along the innermost dimension. Each row becomes a banded kernel matrix
     `K_o` of shape `L x 2L` (`L = rows_per_block`): `K_o[i][i + j] = w_o[j]`
     for `j` in `[0, 2r]`, zero elsewhere (`r = radius`, the innermost
-    radius). `kernels` holds them as a `#rows x L x 2L` f64 tensor.
+    radius). `kernels` holds them as a `#rows x L x 2L` f64 tensor. With
+    `column_shift` `s` (default 0) the bands start `s` columns later,
+    `K_o[i][s + i + j] = w_o[j]`, which the paired swap uses to align input
+    pairs.
 
     For every block of `L` consecutive outputs along the innermost dimension,
     starting at `x0`, and every point `p` of the outer dimensions:
 
     ```
-    out[p][x0 + i] = sum_o sum_c K_o[i][c] * in[p + o][x0 - r + perm[c]]
+    out[p][x0 + i] = sum_o sum_c K_o[i][c] * in[p + o][x0 - r - s + perm[c]]
     ```
 
     where `perm` is `column_permutation` (the identity when absent; the
@@ -195,6 +198,7 @@ def Stencil_RowGemmOp : Stencil_Op<"row_gemm", [
     Stencil_Grid:$output,
     ConfinedAttr<I64Attr, [IntMinValue<0>]>:$radius,
     ConfinedAttr<I64Attr, [IntMinValue<1>]>:$rows_per_block,
+    DefaultValuedAttr<ConfinedAttr<I64Attr, [IntMinValue<0>]>, "0">:$column_shift,
     DenseI64ArrayAttr:$row_offsets,
     F64ElementsAttr:$kernels,
     OptionalAttr<DenseI64ArrayAttr>:$column_permutation,
@@ -205,6 +209,7 @@ def Stencil_RowGemmOp : Stencil_Op<"row_gemm", [
   );
   let assemblyFormat = [{
     $input `->` $output `radius` $radius `rows_per_block` $rows_per_block
+    (`column_shift` $column_shift^)?
     `row_offsets` $row_offsets
     (`column_permutation` $column_permutation^)?
     `kernels` $kernels
@@ -236,7 +241,8 @@ def Stencil_SparseRowGemmOp : Stencil_Op<"sparse_row_gemm", [
     (SPIDER section 3.2), as `input_offsets`: for each of the `2L` logical
     columns `c`, the innermost offset, relative to the block's first output
     `x0`, of the input point that column multiplies
-    (`input_offsets[c] = perm[c] - radius`). Exactly one of the two is set.
+    (`input_offsets[c] = perm[c] - radius - column_shift`). Exactly one of
+    the two is set.
 
     ```
     out[p][x0 + i] = sum_o sum_g sum_{s=0,1} values_o[i][2g+s] *
@@ -248,6 +254,7 @@ def Stencil_SparseRowGemmOp : Stencil_Op<"sparse_row_gemm", [
     Stencil_Grid:$output,
     ConfinedAttr<I64Attr, [IntMinValue<0>]>:$radius,
     ConfinedAttr<I64Attr, [IntMinValue<1>]>:$rows_per_block,
+    DefaultValuedAttr<ConfinedAttr<I64Attr, [IntMinValue<0>]>, "0">:$column_shift,
     DenseI64ArrayAttr:$row_offsets,
     Stencil_F16ElementsAttr:$values,
     Stencil_I8ElementsAttr:$indices,
@@ -260,6 +267,7 @@ def Stencil_SparseRowGemmOp : Stencil_Op<"sparse_row_gemm", [
   );
   let assemblyFormat = [{
     $input `->` $output `radius` $radius `rows_per_block` $rows_per_block
+    (`column_shift` $column_shift^)?
     `row_offsets` $row_offsets
     (`column_permutation` $column_permutation^)?
     (`input_offsets` $input_offsets^)?

@@ -124,6 +124,12 @@ def StencilDecompose : Pass<"stencil-decompose"> {
     kernel matrices are stacked on the diagonal of one MMA operand; an
     innermost radius above 7 does not fit and is an error.
 
+    With `align-pairs` (the default) the bands start `r mod 2` columns
+    later (`column_shift`): column `c` then multiplies the input at offset
+    `c - r - s`, which is even for even `c`, so the 32-bit input pairs that
+    the paired strided swap creates are 4-byte aligned. A band that starts
+    one column later still fits, as `s + 2r + L <= 2L`.
+
     Only the `halo` boundary is supported (the seeds' convention); other
     boundaries, and `stencil.apply` bodies that `--stencil-linearize` could
     not turn into weights, are errors pointing at the op.
@@ -131,7 +137,10 @@ def StencilDecompose : Pass<"stencil-decompose"> {
   let options = [
     Option<"rowsPerBlock", "rows-per-block", "int64_t", /*default=*/"0",
            "L, the outputs per kernel matrix (0: the smallest even divisor "
-           "of 16 that is at least 2r + 2)">
+           "of 16 that is at least 2r + 2)">,
+    Option<"alignPairs", "align-pairs", "bool", /*default=*/"true",
+           "Shift the bands by r mod 2 columns (column_shift), so that the "
+           "input pairs of the paired swap start at even offsets">
   ];
   let dependentDialects = ["::mlir::stencil::StencilDialect"];
 }
@@ -151,14 +160,25 @@ def StencilStridedSwap : Pass<"stencil-strided-swap"> {
     swap is recorded as `column_permutation`; the products are unchanged once
     the input rows are swapped the same way (`--stencil-fold-row-swap`).
 
+    `paired` (the default) is this project's variant that moves columns in
+    adjacent pairs: positions `[4g, 4g + 4)` hold columns
+    `(2g, 2g + 1, 2g + L, 2g + L + 1)`. Any three of them span at least
+    `L - 1 > 2r`, so it is 2:4 for the same `L`, and each 32-bit register of
+    the B operand then holds two adjacent input points: the GPU kernel loads
+    it with one 32-bit shared-memory load instead of two 16-bit ones.
+    `paired=false` is SPIDER's element-wise swap.
+
     The pass checks the 2:4 property of every swapped matrix and fails with a
     diagnostic naming the first offending row and group instead of emitting
     wrong code (e.g. for an odd `rows_per_block`).
   }];
   let options = [
+    Option<"paired", "paired", "bool", /*default=*/"true",
+           "Swap adjacent column pairs (32-bit B loads) instead of single "
+           "columns (SPIDER)">,
     Option<"oddParity", "odd-parity", "bool", /*default=*/"false",
-           "Swap the odd columns j (SPIDER 3.1.2's wording) instead of the "
-           "even ones (3.2's)">
+           "With paired=false: swap the odd columns j (SPIDER 3.1.2's "
+           "wording) instead of the even ones (3.2's)">
   ];
   let dependentDialects = ["::mlir::stencil::StencilDialect"];
 }
