@@ -29,6 +29,7 @@ void mlir::stencil::buildLowerToSpTCPipeline(OpPassManager &pm,
   ConvertStencilToSpTCOptions convert;
   convert.warps = options.warps;
   convert.nTiles = options.nTiles;
+  convert.subTiles = options.subTiles;
   convert.orderedMetadata = options.orderedMetadata;
   pm.addPass(createConvertStencilToSpTC(convert));
   pm.addPass(createCanonicalizerPass());

@@ -55,9 +55,15 @@ def ConvertStencilToSpTC : Pass<"convert-stencil-to-sptc", "::mlir::ModuleOp"> {
     8 consecutive segments of 16 outputs, a warp computes `128 n-tiles`
     consecutive outputs. The block stages its input tile with the halo in
     shared memory (zero outside the grid), then every warp runs, for every
-    kernel row and n-tile, one `mma.sp` with f32 accumulation. The kernel
-    matrices stay in registers: each lane loads its A values and metadata
-    once, from the packed coefficient buffer.
+    kernel row and n-tile, one `mma.sp` with f32 accumulation. The B
+    operand of a given column shift is loaded once and feeds every
+    (kernel row, n-tile) pair with that shift (register tiling). A block
+    computes `sub-tiles` such tiles one after the other along `y` (`x` in
+    1-D), software-pipelined: each thread issues the global loads of the next
+    sub-tile into registers before computing the current one, and stores
+    them into shared memory after it. The kernel matrices stay in registers:
+    each lane loads its A values and metadata once, from the packed
+    coefficient buffer.
 
     Data packing (SPIDER 3.3.2): the coefficient buffer is laid out by
     `packSpTCCoefficients` (per-lane contiguous values, MMAs in sequence,
@@ -80,8 +86,11 @@ def ConvertStencilToSpTC : Pass<"convert-stencil-to-sptc", "::mlir::ModuleOp"> {
   let options = [
     Option<"warps", "warps", "int64_t", /*default=*/"4",
            "Warps per thread block (side by side along the innermost dimension)">,
-    Option<"nTiles", "n-tiles", "int64_t", /*default=*/"4",
+    Option<"nTiles", "n-tiles", "int64_t", /*default=*/"8",
            "mma.sp column tiles (of 8) per warp">,
+    Option<"subTiles", "sub-tiles", "int64_t", /*default=*/"1",
+           "Sub-tiles per block, along y (x in 1-D), pipelined: the next "
+           "one is loaded while the current one computes">,
     Option<"orderedMetadata", "ordered-metadata", "bool", /*default=*/"true",
            "Emit mma.sp::ordered_metadata (PTX ISA 8.5; needs +ptx85)">
   ];

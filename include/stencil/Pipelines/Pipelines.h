@@ -48,7 +48,11 @@ struct LowerToSpTCOptions : public PassPipelineOptions<LowerToSpTCOptions> {
       llvm::cl::init(4)};
   PassOptions::Option<int64_t> nTiles{
       *this, "n-tiles", llvm::cl::desc("mma.sp column tiles per warp"),
-      llvm::cl::init(4)};
+      llvm::cl::init(8)};
+  PassOptions::Option<int64_t> subTiles{
+      *this, "sub-tiles",
+      llvm::cl::desc("Pipelined sub-tiles per thread block"),
+      llvm::cl::init(1)};
   PassOptions::Option<bool> orderedMetadata{
       *this, "ordered-metadata",
       llvm::cl::desc("Emit mma.sp::ordered_metadata (PTX 8.5)"),

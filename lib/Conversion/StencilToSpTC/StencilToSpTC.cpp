@@ -57,8 +57,14 @@ struct SpTCGeometry {
   int64_t rowsPerBlock = 0;
   /// Radius along each dimension, outermost first.
   SmallVector<int64_t> radii;
-  /// Outputs per block along each dimension, outermost first.
+  /// Outputs of one sub-tile along each dimension, outermost first; a block
+  /// computes `subTiles` of them one after the other along `subDim` (y, or
+  /// x in 1-D), loading the next one while it computes the current one.
   SmallVector<int64_t> tile;
+  int64_t subTiles = 1;
+  int64_t subDim = 0;
+  /// Outputs per block: `tile` times `subTiles` along `subDim`.
+  SmallVector<int64_t> blockTile;
   /// The shared-memory tile (tile plus halo) and its row-major strides.
   /// Along the innermost dimension a row starts `pad` elements before the
   /// block's first output and holds `pitch` elements, both multiples of 8 so
@@ -77,11 +83,12 @@ struct SpTCGeometry {
     return rank == 1 ? kMmaSpM * kMmaSpN * nTiles * warps : kMmaSpM * warps;
   }
 
-  SpTCGeometry(int64_t rank, int64_t warps, int64_t nTiles,
+  SpTCGeometry(int64_t rank, int64_t warps, int64_t nTiles, int64_t subTiles,
                int64_t rowsPerBlock, ArrayRef<int64_t> radii, int64_t pad,
                int64_t pitch)
       : rank(rank), warps(warps), nTiles(nTiles), rowsPerBlock(rowsPerBlock),
-        radii(radii), pad(pad) {
+        radii(radii), subTiles(subTiles), subDim(rank == 1 ? 0 : rank - 2),
+        pad(pad) {
     tile.assign(rank, 1);
     if (rank == 1) {
       tile[0] = kMmaSpM * kMmaSpN * nTiles * warps;
@@ -89,6 +96,8 @@ struct SpTCGeometry {
       tile[rank - 1] = kMmaSpM * warps;
       tile[rank - 2] = kMmaSpN * nTiles;
     }
+    blockTile = tile;
+    blockTile[subDim] *= subTiles;
     for (int64_t d = 0; d + 1 < rank; ++d)
       smemShape.push_back(tile[d] + 2 * radii[d]);
     smemShape.push_back(pitch);
@@ -196,13 +205,19 @@ public:
   gpu::GPUFuncOp build(OpBuilder &moduleBuilder, StringRef name);
 
 private:
+  Value loadVector(Value e, ArrayRef<Value> tileOrigin);
+  SmallVector<Value> loadTile(ArrayRef<Value> tileOrigin);
+  void storeTile(ArrayRef<Value> vectors);
+  int64_t numVectors() const { return geo.smemSize / SpTCGeometry::kVector; }
+  int64_t vectorsPerThread() const {
+    return (numVectors() + geo.threads() - 1) / geo.threads();
+  }
   Value cst(int64_t v) { return arith::ConstantIndexOp::create(*b, v); }
   Value add(Value x, Value y) { return arith::AddIOp::create(*b, x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(*b, x, y); }
   Value addConst(Value x, int64_t c) { return c ? add(x, cst(c)) : x; }
 
   void loadCoefficients();
-  void stageInput();
   void computeAndStore();
 
   SparseRowGemmOp op;
@@ -262,18 +277,53 @@ gpu::GPUFuncOp SpTCKernelBuilder::build(OpBuilder &moduleBuilder,
   // The block's first output along each dimension.
   origin.assign(geo.rank, Value());
   Value bx = gpu::BlockIdOp::create(*b, gpu::Dimension::x);
-  origin[geo.rank - 1] = mul(bx, cst(geo.tile[geo.rank - 1]));
+  origin[geo.rank - 1] = mul(bx, cst(geo.blockTile[geo.rank - 1]));
   if (geo.rank >= 2) {
     Value by = gpu::BlockIdOp::create(*b, gpu::Dimension::y);
-    origin[geo.rank - 2] = mul(by, cst(geo.tile[geo.rank - 2]));
+    origin[geo.rank - 2] = mul(by, cst(geo.blockTile[geo.rank - 2]));
   }
   if (geo.rank == 3)
     origin[0] = gpu::BlockIdOp::create(*b, gpu::Dimension::z);
 
   loadCoefficients();
-  stageInput();
-  gpu::BarrierOp::create(*b);
-  computeAndStore();
+
+  // The sub-tiles, software-pipelined: the loads of sub-tile k + 1 are in
+  // flight while sub-tile k computes.
+  SmallVector<Value> blockOrigin(origin);
+  auto subOrigin = [&](Value sub) {
+    SmallVector<Value> o(blockOrigin);
+    o[geo.subDim] = add(o[geo.subDim], mul(sub, cst(geo.tile[geo.subDim])));
+    return o;
+  };
+  SmallVector<Value> first = loadTile(blockOrigin);
+  auto loop = scf::ForOp::create(*b, cst(0), cst(geo.subTiles), cst(1), first);
+  {
+    OpBuilder::InsertionGuard guard(*b);
+    b->setInsertionPointToStart(loop.getBody());
+    Value sub = loop.getInductionVar();
+    storeTile(llvm::to_vector_of<Value>(loop.getRegionIterArgs()));
+    gpu::BarrierOp::create(*b);
+    Value nextSub = addConst(sub, 1);
+    Value hasNext = arith::CmpIOp::create(*b, arith::CmpIPredicate::slt,
+                                          nextSub, cst(geo.subTiles));
+    SmallVector<Type> types(first.size(), first.front().getType());
+    auto next = scf::IfOp::create(*b, types, hasNext, /*withElse=*/true);
+    {
+      OpBuilder::InsertionGuard g(*b);
+      b->setInsertionPointToStart(&next.getThenRegion().front());
+      scf::YieldOp::create(*b, loadTile(subOrigin(nextSub)));
+      b->setInsertionPointToStart(&next.getElseRegion().front());
+      Value zeros = arith::ConstantOp::create(
+          *b, DenseElementsAttr::get(
+                  cast<ShapedType>(types.front()),
+                  b->getZeroAttr(b->getF16Type())));
+      scf::YieldOp::create(*b, SmallVector<Value>(types.size(), zeros));
+    }
+    origin = subOrigin(sub);
+    computeAndStore();
+    gpu::BarrierOp::create(*b);
+    scf::YieldOp::create(*b, next.getResults());
+  }
   gpu::ReturnOp::create(*b);
   return func;
 }
@@ -305,11 +355,11 @@ void SpTCKernelBuilder::loadCoefficients() {
   }
 }
 
-/// Step 2: the input tile with its halo into shared memory, zero outside
-/// the grid, in vectors of 8 elements: a vector that lies inside the grid is
-/// one 16-byte load when the rows are 16-byte aligned (N_x % 8 == 0), any
-/// other is assembled from guarded scalar loads.
-void SpTCKernelBuilder::stageInput() {
+/// Step 2: one vector (8 elements, 16 bytes) of the input tile with its
+/// halo, zero outside the grid: one 16-byte load when it lies inside the
+/// grid and the rows are 16-byte aligned (N_x % 8 == 0), guarded scalar
+/// loads otherwise. `e` is the vector's index in the shared-memory tile.
+Value SpTCKernelBuilder::loadVector(Value e, ArrayRef<Value> tileOrigin) {
   Type f16 = b->getF16Type();
   const int64_t vec = SpTCGeometry::kVector;
   auto vecType = VectorType::get({vec}, f16);
@@ -328,17 +378,11 @@ void SpTCKernelBuilder::stageInput() {
         arith::CmpIOp::create(*b, arith::CmpIPredicate::slt, coord, size));
   };
 
-  auto loop = scf::ForOp::create(*b, tid, cst(geo.smemSize / vec),
-                                 cst(geo.threads()));
-  OpBuilder::InsertionGuard guard(*b);
-  b->setInsertionPointToStart(loop.getBody());
-  Value e = loop.getInductionVar();
-
   // 1. Which vector: its shared-memory row and the global coordinates.
   Value row = arith::DivUIOp::create(*b, e, cst(vectorsPerRow));
   Value vcol = arith::RemUIOp::create(*b, e, cst(vectorsPerRow));
   Value gx = arith::SubIOp::create(
-      *b, add(origin[rank - 1], mul(vcol, cst(vec))), cst(geo.pad));
+      *b, add(tileOrigin[rank - 1], mul(vcol, cst(vec))), cst(geo.pad));
   Value rowInside = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
   Value rowLinear = zeroIndex;
   for (int64_t d = 0; d + 1 < rank; ++d) {
@@ -347,7 +391,7 @@ void SpTCKernelBuilder::stageInput() {
       local = arith::DivUIOp::create(*b, row, cst(geo.smemShape[d + 1]));
     if (d > 0)
       local = arith::RemUIOp::create(*b, local, cst(geo.smemShape[d]));
-    Value coord = arith::SubIOp::create(*b, add(origin[d], local),
+    Value coord = arith::SubIOp::create(*b, add(tileOrigin[d], local),
                                         cst(geo.radii[d]));
     rowInside = arith::AndIOp::create(*b, rowInside, inRange(coord, sizes[d]));
     rowLinear = add(mul(rowLinear, sizes[d]), coord);
@@ -404,9 +448,58 @@ void SpTCKernelBuilder::stageInput() {
             eb, vector::FromElementsOp::create(eb, vecType, elements)
                     .getResult());
       });
-  vector::StoreOp::create(*b, ifOp.getResult(0), smem,
-                          ValueRange{mul(e, cst(vec))},
-                          /*nontemporal=*/false, llvm::MaybeAlign(16));
+  return ifOp.getResult(0);
+}
+
+/// The thread's vectors of a tile: vector tid + k * threads, for every k
+/// (zero past the tile's end).
+SmallVector<Value> SpTCKernelBuilder::loadTile(ArrayRef<Value> tileOrigin) {
+  auto vecType = VectorType::get({SpTCGeometry::kVector}, b->getF16Type());
+  SmallVector<Value> vectors;
+  for (int64_t k = 0; k < vectorsPerThread(); ++k) {
+    Value e = addConst(tid, k * geo.threads());
+    if ((k + 1) * geo.threads() <= numVectors()) {
+      vectors.push_back(loadVector(e, tileOrigin));
+      continue;
+    }
+    Value valid = arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, e,
+                                        cst(numVectors()));
+    auto ifOp = scf::IfOp::create(*b, TypeRange{vecType}, valid,
+                                  /*withElse=*/true);
+    OpBuilder::InsertionGuard guard(*b);
+    b->setInsertionPointToStart(&ifOp.getThenRegion().front());
+    scf::YieldOp::create(*b, loadVector(e, tileOrigin));
+    b->setInsertionPointToStart(&ifOp.getElseRegion().front());
+    scf::YieldOp::create(
+        *b, arith::ConstantOp::create(
+                *b, DenseElementsAttr::get(vecType,
+                                           b->getZeroAttr(b->getF16Type())))
+                .getResult());
+    vectors.push_back(ifOp.getResult(0));
+  }
+  return vectors;
+}
+
+/// Stores the thread's vectors of `loadTile` into shared memory.
+void SpTCKernelBuilder::storeTile(ArrayRef<Value> vectors) {
+  const int64_t vec = SpTCGeometry::kVector;
+  for (auto [k, v] : llvm::enumerate(vectors)) {
+    Value e = addConst(tid, k * geo.threads());
+    auto store = [&]() {
+      vector::StoreOp::create(*b, v, smem, ValueRange{mul(e, cst(vec))},
+                              /*nontemporal=*/false, llvm::MaybeAlign(16));
+    };
+    if ((static_cast<int64_t>(k) + 1) * geo.threads() <= numVectors()) {
+      store();
+      continue;
+    }
+    Value valid = arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, e,
+                                        cst(numVectors()));
+    auto ifOp = scf::IfOp::create(*b, valid, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(*b);
+    b->setInsertionPointToStart(&ifOp.getThenRegion().front());
+    store();
+  }
 }
 
 /// Steps 3 and 4: the MMAs, then the interior stores.
@@ -588,8 +681,8 @@ LogicalResult ConvertStencilToSpTCPass::convert(
   // 1. Checks and geometry.
   if (failed(checkSupported(op)))
     return failure();
-  if (warps < 1 || nTiles < 1)
-    return op.emitOpError("needs warps >= 1 and n-tiles >= 1");
+  if (warps < 1 || nTiles < 1 || subTiles < 1)
+    return op.emitOpError("needs warps, n-tiles and sub-tiles >= 1");
   auto gridType = cast<MemRefType>(op.getInput().getType());
   int64_t rank = gridType.getRank();
   SmallVector<int64_t> radii(rank, 0);
@@ -600,7 +693,8 @@ LogicalResult ConvertStencilToSpTCPass::convert(
   BOperandPlan plan =
       planBOperand(*op.getInputOffsets(), op.getRowsPerBlock(), rank,
                    SpTCGeometry::innermostTile(rank, warps, nTiles));
-  SpTCGeometry geo(rank, warps, nTiles, op.getRowsPerBlock(), radii, plan.pad,
+  SpTCGeometry geo(rank, warps, nTiles, subTiles, op.getRowsPerBlock(), radii,
+                   plan.pad,
                    plan.pitch);
   if (geo.smemSize * 2 > kMaxSharedBytes)
     return op.emitOpError("needs ")
@@ -679,8 +773,9 @@ LogicalResult ConvertStencilToSpTCPass::convert(
     return arith::CeilDivUIOp::create(b, n, arith::ConstantIndexOp::create(b, t));
   };
   Value one = arith::ConstantIndexOp::create(b, 1);
-  gpu::KernelDim3 grid{ceilDiv(dims[rank - 1], geo.tile[rank - 1]),
-                       rank >= 2 ? ceilDiv(dims[rank - 2], geo.tile[rank - 2])
+  gpu::KernelDim3 grid{ceilDiv(dims[rank - 1], geo.blockTile[rank - 1]),
+                       rank >= 2
+                           ? ceilDiv(dims[rank - 2], geo.blockTile[rank - 2])
                                  : one,
                        rank == 3 ? dims[0] : one};
   gpu::KernelDim3 block{arith::ConstantIndexOp::create(b, geo.threads()), one,
@@ -709,7 +804,7 @@ LogicalResult ConvertStencilToSpTCPass::convert(
       b.getNamedAttr("boundary", b.getStringAttr("halo")),
       b.getNamedAttr("steps", b.getI64IntegerAttr(op.getSteps())),
       b.getNamedAttr("tile", b.getDenseI64ArrayAttr(llvm::to_vector(
-                                 llvm::reverse(geo.tile)))),
+                                 llvm::reverse(geo.blockTile)))),
       b.getNamedAttr("block", b.getDenseI64ArrayAttr({geo.threads(), 1, 1})),
       b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(0)),
       b.getNamedAttr("coefficients", b.getDenseI32ArrayAttr(signedWords))};
