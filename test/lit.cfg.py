@@ -39,7 +39,8 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.stencil_tools_dir, config.llvm_tools_dir]
-tools = ["stencil-opt", ToolSubst("StencilUnitTests", unresolved="ignore")]
+tools = ["stencil-opt", "stencil-translate",
+         ToolSubst("StencilUnitTests", unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # `ptxas` feature: PTX emitted by the GPU pipelines can be assembled.

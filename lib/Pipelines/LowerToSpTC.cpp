@@ -10,7 +10,9 @@
 #include "stencil/Dialect/Stencil/Transforms/Passes.h"
 #include "stencil/Pipelines/Pipelines.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -34,6 +36,9 @@ void mlir::stencil::buildLowerToSpTCPipeline(OpPassManager &pm,
   pm.addPass(createConvertStencilToSpTC(convert));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // The host's gpu.alloc / memcpy / launch_func become asynchronous, the form
+  // gpu-to-llvm lowers to runtime calls.
+  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
 
   // 3. Upstream: NVVM, LLVM, PTX in a gpu.binary.
   gpu::GPUToNVVMPipelineOptions nvvm;
@@ -43,9 +48,9 @@ void mlir::stencil::buildLowerToSpTCPipeline(OpPassManager &pm,
   nvvm.optLevel = options.optLevel;
   gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
 
-  // 4. The contract: LLVM host code and the gpu.binary.
+  // 4. The contract: LLVM host code, the gpu.binary and its launches.
   StencilCheckLoweredOptions check;
-  check.allowed = {"llvm", "gpu"};
+  check.allowed = {"llvm", "gpu.binary", "gpu.launch_func"};
   check.pipeline = "lower-to-sptc";
   pm.addPass(createStencilCheckLowered(check));
 }

@@ -296,6 +296,13 @@ gpu::GPUFuncOp SpTCKernelBuilder::build(OpBuilder &moduleBuilder,
     return o;
   };
   SmallVector<Value> first = loadTile(blockOrigin);
+  if (geo.subTiles == 1) {
+    storeTile(first);
+    gpu::BarrierOp::create(*b);
+    computeAndStore();
+    gpu::ReturnOp::create(*b);
+    return func;
+  }
   auto loop = scf::ForOp::create(*b, cst(0), cst(geo.subTiles), cst(1), first);
   {
     OpBuilder::InsertionGuard guard(*b);
@@ -314,9 +321,8 @@ gpu::GPUFuncOp SpTCKernelBuilder::build(OpBuilder &moduleBuilder,
       scf::YieldOp::create(*b, loadTile(subOrigin(nextSub)));
       b->setInsertionPointToStart(&next.getElseRegion().front());
       Value zeros = arith::ConstantOp::create(
-          *b, DenseElementsAttr::get(
-                  cast<ShapedType>(types.front()),
-                  b->getZeroAttr(b->getF16Type())));
+          *b, DenseElementsAttr::get(cast<ShapedType>(types.front()),
+                                     b->getZeroAttr(b->getF16Type())));
       scf::YieldOp::create(*b, SmallVector<Value>(types.size(), zeros));
     }
     origin = subOrigin(sub);

@@ -32,14 +32,15 @@ struct StencilCheckLoweredPass
 
     WalkResult result = getOperation()->walk([&](Operation *op) {
       StringRef dialect = op->getName().getDialectNamespace();
-      if (allowedSet.contains(dialect))
+      if (allowedSet.contains(dialect) ||
+          allowedSet.contains(op->getName().getStringRef()))
         return WalkResult::advance();
       InFlightDiagnostic diag = op->emitError()
                                 << "'" << op->getName()
                                 << "' was not lowered";
       if (!pipeline.empty())
         diag << " by the '" << pipeline.getValue() << "' pipeline";
-      diag << " (allowed dialects:";
+      diag << " (allowed:";
       for (const std::string &name : allowed)
         diag << " " << name;
       diag << ")";

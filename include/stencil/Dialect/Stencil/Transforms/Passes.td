@@ -232,7 +232,8 @@ def StencilCheckLowered : Pass<"stencil-check-lowered", "::mlir::ModuleOp"> {
   }];
   let options = [
     ListOption<"allowed", "allowed", "std::string",
-               "Dialects allowed in the module (host code)">,
+               "Dialects (`llvm`) or single operations (`gpu.binary`) "
+               "allowed in the module">,
     Option<"pipeline", "pipeline", "std::string", /*default=*/"\"\"",
            "Name of the pipeline, used in the diagnostic">
   ];

@@ -1,0 +1,60 @@
+// RUN: stencil-opt %s --convert-stencil-to-sptc="warps=1 n-tiles=1" | FileCheck %s --implicit-check-not=stencil.sparse_row_gemm
+
+// Heat-1D-like row (L = 4, r = 1, paired swap, column shift 1), two steps.
+
+// The module records how to launch the kernel (tile is innermost first).
+// CHECK:       module attributes {gpu.container_module, stencil.launches = [{
+// CHECK-SAME:    accumulator = "f32", block = array<i64: 32, 1, 1>, boundary = "halo",
+// CHECK-SAME:    coefficients = array<i32:
+// CHECK-SAME:    element_type = "f16", kernel = "f_sptc", rank = 2
+// CHECK-SAME:    steps = 2 : i64, tile = array<i64: 16, 8>}]}
+// The packed coefficients (SPIDER 3.3.2) are a constant global: 128 value
+// words for the one kernel row, then 32 metadata words.
+// CHECK:       memref.global "private" constant @f_sptc_coefficients : memref<160xi32>
+
+// Host: upload, halo copy, one launch per step ping-ponging the buffers, and
+// a final copy because the result of an even step count is in the input.
+// CHECK-LABEL: func.func @f
+// CHECK-SAME:    (%[[IN:.*]]: memref<?x?xf16>, %[[OUT:.*]]: memref<?x?xf16>)
+// CHECK:         %[[HOST:.*]] = memref.get_global @f_sptc_coefficients
+// CHECK:         %[[DEV:.*]] = gpu.alloc () : memref<160xi32>
+// CHECK:         gpu.memcpy %[[DEV]], %[[HOST]]
+// CHECK:         %[[COEF:.*]] = memref.cast %[[DEV]] : memref<160xi32> to memref<?xi32>
+// CHECK:         %[[INF:.*]] = memref.collapse_shape %[[IN]] {{\[\[}}0, 1]]
+// CHECK:         %[[OUTF:.*]] = memref.collapse_shape %[[OUT]] {{\[\[}}0, 1]]
+// CHECK:         %[[NY:.*]] = memref.dim %[[IN]], %c0
+// CHECK:         %[[NX:.*]] = memref.dim %[[IN]], %c1
+// CHECK:         gpu.memcpy %[[OUTF]], %[[INF]]
+// CHECK-DAG:     %[[GX:.*]] = arith.ceildivui %[[NX]], %c16
+// CHECK-DAG:     %[[GY:.*]] = arith.ceildivui %[[NY]], %c8
+// CHECK:         scf.for {{.*}} iter_args(%[[SRC:.*]] = %[[INF]], %[[DST:.*]] = %[[OUTF]])
+// CHECK:           gpu.launch_func @stencil_sptc::@f_sptc blocks in (%[[GX]], %[[GY]], %{{.*}}) threads in (%c32, %{{.*}}, %{{.*}}) args(%[[SRC]] : memref<?xf16>, %[[DST]] : memref<?xf16>, %[[COEF]] : memref<?xi32>, %[[NY]] : index, %[[NX]] : index)
+// CHECK:           scf.yield %[[DST]], %[[SRC]]
+// CHECK:         gpu.memcpy %[[OUTF]], %[[INF]]
+// CHECK:         gpu.dealloc %[[DEV]]
+
+// Kernel: the input tile in workgroup memory (a row of 32 elements: 8 before
+// the tile, 16 outputs, the rest covers the largest B offset), staged with
+// 16-byte loads and stores; B operands as 32-bit pairs (paired swap); one
+// ordered-metadata m16n8k32 mma.sp; guarded interior stores.
+// CHECK:       gpu.module @stencil_sptc
+// CHECK:         gpu.func @f_sptc(%{{.*}}: memref<?xf16>, %{{.*}}: memref<?xf16>, %[[C:.*]]: memref<?xi32>, %{{.*}}: index, %{{.*}}: index)
+// CHECK-SAME:      workgroup(%[[SMEM:.*]] : memref<{{[0-9]+}}xf16, #gpu.address_space<workgroup>>) kernel
+// CHECK-SAME:      known_block_size = array<i32: 32, 1, 1>
+// CHECK:           memref.load %[[C]]
+// CHECK:           vector.bitcast %{{.*}} : vector<1xi32> to vector<2xf16>
+// CHECK:           vector.load %{{.*}} {alignment = 16 : i64} : memref<?xf16>, vector<8xf16>
+// CHECK:           vector.store %{{.*}}, %[[SMEM]][%{{.*}}] {alignment = 16 : i64}
+// CHECK:           gpu.barrier
+// CHECK-COUNT-4:   vector.load %[[SMEM]][%{{.*}}] {alignment = 4 : i64} : memref<{{[0-9]+}}xf16, #gpu.address_space<workgroup>>, vector<2xf16>
+// CHECK:           nvvm.mma.sp.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] sparseMetadata[%{{.*}}] selector[%{{.*}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
+// CHECK-COUNT-4:   scf.if
+// CHECK:           gpu.return
+func.func @f(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  stencil.sparse_row_gemm %in -> %out radius 1 rows_per_block 4 column_shift 1 row_offsets [0]
+      input_offsets [-2, -1, 2, 3, 0, 1, 4, 5]
+      values dense<[[[2., 0., 1., 3.], [1., 3., 2., 0.], [3., 2., 1., 0.], [2., 1., 3., 0.]]]> : tensor<1x4x4xf16>
+      indices dense<[[[1, 2, 0, 2], [1, 3, 2, 3], [0, 3, 2, 3], [0, 3, 1, 2]]]> : tensor<1x4x4xi8>
+      steps 2 : memref<?x?xf16>
+  return
+}

@@ -1,0 +1,39 @@
+// RUN: stencil-opt %s --split-input-file --lower-to-sptc -verify-diagnostics
+
+// Every stencil the Sparse Tensor Core pipeline cannot take gets a located
+// error from the pass that finds out.
+
+func.func @non_linear(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  // expected-error @+1 {{'stencil.apply' op has a non-linear body, which cannot be decomposed into kernel-matrix products (Tensor Cores need constant weights); use --lower-to-cpu}}
+  stencil.apply %in -> %out : memref<?x?xf16> {
+    %a = stencil.access [0, 1] : f16
+    %b = stencil.access [0, -1] : f16
+    %c = arith.maximumf %a, %b : f16
+    stencil.yield %c : f16
+  }
+  return
+}
+
+// -----
+
+func.func @f64_grid(%in: memref<?x?xf64>, %out: memref<?x?xf64>) {
+  // expected-error @+1 {{'stencil.sparse_row_gemm' op has element type 'f64', but the Sparse Tensor Core kernel computes on f16 operands (use --lower-to-cpu for other element types)}}
+  stencil.linear %in -> %out pattern <star, rank = 2, radius = 1> weights [1., 2., 3., 4., 5.] : memref<?x?xf64>
+  return
+}
+
+// -----
+
+func.func @radius_too_large(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  // expected-error @+1 {{'stencil.linear' op innermost radius 8 needs kernel matrices of at least 18 rows, more than the 16 rows of an m16n8k32 mma.sp (the radius along the innermost dimension must be at most 7)}}
+  stencil.linear %in -> %out pattern <[[0, -8], [0, 8]]> weights [1., 2.] : memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @dirichlet(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  // expected-error @+1 {{'stencil.linear' op has a 'dirichlet' boundary; the matrix form supports only 'halo' (use --lower-to-cpu for periodic and dirichlet boundaries)}}
+  stencil.linear %in -> %out pattern <star, rank = 2, radius = 1> weights [1., 2., 3., 4., 5.] boundary dirichlet(0.0) : memref<?x?xf16>
+  return
+}

@@ -1,0 +1,30 @@
+// RUN: stencil-opt %s --lower-to-sptc | stencil-translate --to-launch --ptx-file heat.ptx | FileCheck %s
+// RUN: not stencil-translate --to-ptx %s 2>&1 | FileCheck %s --check-prefix=NOPTX
+// RUN: not stencil-translate --to-launch %s 2>&1 | FileCheck %s --check-prefix=NOLAUNCH
+
+// The launch description of docs/LaunchDescription.md, from the module
+// lowered by --lower-to-sptc: the source stencil (offsets outermost first,
+// weights in full precision), the tiling and the packed coefficients.
+// CHECK:      version = 1
+// CHECK-NEXT: kernel = heat_sptc
+// CHECK-NEXT: ptx = heat.ptx
+// CHECK-NEXT: rank = 2
+// CHECK-NEXT: element_type = f16
+// CHECK-NEXT: accumulator = f32
+// CHECK-NEXT: offsets = -1,0;0,-1;0,0;0,1;1,0
+// CHECK-NEXT: weights = 0.10000000000000001,0.20000000000000001,0.40000000000000002,0.14999999999999999,0.14999999999999999
+// CHECK-NEXT: boundary = halo
+// CHECK-NEXT: # time steps in the source op: 3
+// CHECK-NEXT: tile = 64,64
+// CHECK-NEXT: block = 128,1,1
+// CHECK-NEXT: shared_bytes = 0
+// CHECK-NEXT: coefficients = {{([0-9a-f]{8},)+[0-9a-f]{8}$}}
+// CHECK-NEXT: args = in,out,coeffs,sizes
+
+// NOPTX: error: no gpu.binary with PTX (format = isa) in the module; lower it with a GPU pipeline first
+// NOLAUNCH: error: no 'stencil.launches' attribute: the module was not lowered by a stencil GPU pipeline
+func.func @heat(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  stencil.linear %in -> %out pattern <star, rank = 2, radius = 1>
+      weights [0.1, 0.2, 0.4, 0.15, 0.15] steps 3 : memref<?x?xf16>
+  return
+}
