@@ -20,7 +20,6 @@
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -55,17 +54,4 @@ void mlir::stencil::buildLowerToCpuPipeline(OpPassManager &pm,
   check.allowed = {"llvm"};
   check.pipeline = "lower-to-cpu";
   pm.addPass(createStencilCheckLowered(check));
-}
-
-void mlir::stencil::registerStencilPipelines() {
-  PassPipelineRegistration<LowerToCpuOptions>(
-      "lower-to-cpu",
-      "Lower stencils to loops in the LLVM dialect, runnable with "
-      "mlir-runner: the CPU reference",
-      buildLowerToCpuPipeline);
-  PassPipelineRegistration<LowerToSpTCOptions>(
-      "lower-to-sptc",
-      "Lower linear f16 stencils to 2:4 Sparse Tensor Core kernels (SPIDER) "
-      "and PTX",
-      buildLowerToSpTCPipeline);
 }

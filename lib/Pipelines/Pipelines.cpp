@@ -1,0 +1,21 @@
+//===- Pipelines.cpp - Registration of the stencil pipelines --------------===//
+
+#include "stencil/Pipelines/Pipelines.h"
+
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+void mlir::stencil::registerStencilPipelines() {
+  PassPipelineRegistration<LowerToCpuOptions>(
+      "lower-to-cpu",
+      "Lower stencils to loops in the LLVM dialect, runnable with "
+      "mlir-runner: the CPU reference",
+      buildLowerToCpuPipeline);
+  PassPipelineRegistration<LowerToSpTCOptions>(
+      "lower-to-sptc",
+      "Lower linear f16 stencils to 2:4 Sparse Tensor Core kernels (SPIDER) "
+      "and PTX",
+      buildLowerToSpTCPipeline);
+}
