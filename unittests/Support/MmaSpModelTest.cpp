@@ -162,9 +162,11 @@ TEST(MmaSpModel, PackSimulateUnpackMatchesDense) {
       EXPECT_EQ(run(frag, selector), referenceMma(p.a, p.b, p.c))
           << "selector " << selector << " trial " << trial;
       // Increasing indices: the words are valid `::ordered_metadata` too.
-      for (unsigned lane = 0; lane < kWarpSize; ++lane)
-        if (lane % 4 / 2 == selector)
+      for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+        if (lane % 4 / 2 == selector) {
           EXPECT_TRUE(isOrderedMetadataWord(frag.meta[lane]));
+        }
+      }
     }
   }
 }
