@@ -16,11 +16,14 @@ config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.stencil_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
-                   "Inputs"]
+                   "Inputs", "consumer"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%stencil_src", config.stencil_src_root))
 config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(("%stencil_obj", config.stencil_obj_root))
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%mlir_cmake_dir", config.mlir_cmake_dir))
 # The independent reference checker (utils/stencil-ref.py).
 config.substitutions.append(
     ("%stencil_ref",
