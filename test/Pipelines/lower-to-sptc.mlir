@@ -7,7 +7,7 @@
 // CHECK:       module attributes {gpu.container_module, stencil.launches = [{
 // CHECK-SAME:    kernel = "box2d9p_sptc"
 // CHECK-SAME:    source = {pattern = #stencil.pattern<box, rank = 2, radius = 1>
-// CHECK-SAME:    tile = array<i64: 64, 64>
+// CHECK-SAME:    tile = array<i64: 64, 128>
 // CHECK:       llvm.func @box2d9p
 // CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @stencil_sptc::@box2d9p_sptc
 // CHECK:       gpu.binary @stencil_sptc [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx85">

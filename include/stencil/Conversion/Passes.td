@@ -86,8 +86,9 @@ def ConvertStencilToSpTC : Pass<"convert-stencil-to-sptc", "::mlir::ModuleOp"> {
   let options = [
     Option<"warps", "warps", "int64_t", /*default=*/"4",
            "Warps per thread block (side by side along the innermost dimension)">,
-    Option<"nTiles", "n-tiles", "int64_t", /*default=*/"8",
-           "mma.sp column tiles (of 8) per warp">,
+    Option<"nTiles", "n-tiles", "int64_t", /*default=*/"0",
+           "mma.sp column tiles (of 8) per warp (0: 16 in 2-D, 8 otherwise, "
+           "the best of the tiling sweep in bench/NOTES.md)">,
     Option<"subTiles", "sub-tiles", "int64_t", /*default=*/"1",
            "Sub-tiles per block, along y (x in 1-D), pipelined: the next "
            "one is loaded while the current one computes">,

@@ -47,8 +47,9 @@ struct LowerToSpTCOptions : public PassPipelineOptions<LowerToSpTCOptions> {
       *this, "warps", llvm::cl::desc("Warps per thread block"),
       llvm::cl::init(4)};
   PassOptions::Option<int64_t> nTiles{
-      *this, "n-tiles", llvm::cl::desc("mma.sp column tiles per warp"),
-      llvm::cl::init(8)};
+      *this, "n-tiles",
+      llvm::cl::desc("mma.sp column tiles per warp (0: by rank)"),
+      llvm::cl::init(0)};
   PassOptions::Option<int64_t> subTiles{
       *this, "sub-tiles",
       llvm::cl::desc("Pipelined sub-tiles per thread block"),

@@ -687,10 +687,12 @@ LogicalResult ConvertStencilToSpTCPass::convert(
   // 1. Checks and geometry.
   if (failed(checkSupported(op)))
     return failure();
-  if (warps < 1 || nTiles < 1 || subTiles < 1)
-    return op.emitOpError("needs warps, n-tiles and sub-tiles >= 1");
   auto gridType = cast<MemRefType>(op.getInput().getType());
   int64_t rank = gridType.getRank();
+  // The default tiling: the best of the sweep in bench/NOTES.md.
+  int64_t tilesPerWarp = nTiles ? int64_t(nTiles) : (rank == 2 ? 16 : 8);
+  if (warps < 1 || tilesPerWarp < 1 || subTiles < 1)
+    return op.emitOpError("needs warps, n-tiles and sub-tiles >= 1");
   SmallVector<int64_t> radii(rank, 0);
   radii.back() = op.getRadius();
   for (auto [i, o] : llvm::enumerate(op.getRowOffsets()))
@@ -698,8 +700,9 @@ LogicalResult ConvertStencilToSpTCPass::convert(
         std::max<int64_t>(radii[i % (rank - 1)], std::abs(o));
   BOperandPlan plan =
       planBOperand(*op.getInputOffsets(), op.getRowsPerBlock(), rank,
-                   SpTCGeometry::innermostTile(rank, warps, nTiles));
-  SpTCGeometry geo(rank, warps, nTiles, subTiles, op.getRowsPerBlock(), radii,
+                   SpTCGeometry::innermostTile(rank, warps, tilesPerWarp));
+  SpTCGeometry geo(rank, warps, tilesPerWarp, subTiles, op.getRowsPerBlock(),
+                   radii,
                    plan.pad,
                    plan.pitch);
   if (geo.smemSize * 2 > kMaxSharedBytes)
