@@ -32,6 +32,7 @@ void mlir::stencil::buildLowerToSpTCPipeline(OpPassManager &pm,
   convert.warps = options.warps;
   convert.nTiles = options.nTiles;
   convert.subTiles = options.subTiles;
+  convert.asyncCopy = options.asyncCopy;
   convert.orderedMetadata = options.orderedMetadata;
   pm.addPass(createConvertStencilToSpTC(convert));
   pm.addPass(createCanonicalizerPass());

@@ -92,6 +92,10 @@ def ConvertStencilToSpTC : Pass<"convert-stencil-to-sptc", "::mlir::ModuleOp"> {
     Option<"subTiles", "sub-tiles", "int64_t", /*default=*/"1",
            "Sub-tiles per block, along y (x in 1-D), pipelined: the next "
            "one is loaded while the current one computes">,
+    Option<"asyncCopy", "async-copy", "bool", /*default=*/"false",
+           "Stage the input with cp.async into two shared-memory buffers, "
+           "so that the copies of the next sub-tile overlap the current one "
+           "(rows must be 16-byte aligned; others take a synchronous path)">,
     Option<"orderedMetadata", "ordered-metadata", "bool", /*default=*/"true",
            "Emit mma.sp::ordered_metadata (PTX ISA 8.5; needs +ptx85)">
   ];
@@ -99,6 +103,7 @@ def ConvertStencilToSpTC : Pass<"convert-stencil-to-sptc", "::mlir::ModuleOp"> {
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::nvgpu::NVGPUDialect",
     "::mlir::LLVM::LLVMDialect"
   ];
 }

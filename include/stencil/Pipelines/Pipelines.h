@@ -54,6 +54,10 @@ struct LowerToSpTCOptions : public PassPipelineOptions<LowerToSpTCOptions> {
       *this, "sub-tiles",
       llvm::cl::desc("Pipelined sub-tiles per thread block"),
       llvm::cl::init(1)};
+  PassOptions::Option<bool> asyncCopy{
+      *this, "async-copy",
+      llvm::cl::desc("Double-buffered cp.async staging of the input"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> orderedMetadata{
       *this, "ordered-metadata",
       llvm::cl::desc("Emit mma.sp::ordered_metadata (PTX 8.5)"),

@@ -25,6 +25,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
@@ -77,6 +78,18 @@ struct SpTCGeometry {
   static constexpr int64_t kVector = 8;
 
   int64_t threads() const { return 32 * warps; }
+
+  /// With asynchronous copies the tile is double-buffered; each buffer is
+  /// padded to a whole number of vectors per thread, so that every thread
+  /// issues the same copies (the extra ones read nothing).
+  bool asyncCopy = false;
+  int64_t bufferStride() const {
+    int64_t vectors = smemSize / kVector;
+    return (vectors + threads() - 1) / threads() * threads() * kVector;
+  }
+  int64_t allocatedElements() const {
+    return asyncCopy ? 2 * bufferStride() : smemSize;
+  }
 
   /// Outputs per block along the innermost dimension.
   static int64_t innermostTile(int64_t rank, int64_t warps, int64_t nTiles) {
@@ -208,6 +221,10 @@ private:
   Value loadVector(Value e, ArrayRef<Value> tileOrigin);
   SmallVector<Value> loadTile(ArrayRef<Value> tileOrigin);
   void storeTile(ArrayRef<Value> vectors);
+  void stageTile(ArrayRef<Value> tileOrigin);
+  Value copyTileAsync(ArrayRef<Value> tileOrigin, Value bufferBase,
+                      Value valid);
+  void buildAsyncPipeline(function_ref<SmallVector<Value>(Value)> subOrigin);
   int64_t numVectors() const { return geo.smemSize / SpTCGeometry::kVector; }
   int64_t vectorsPerThread() const {
     return (numVectors() + geo.threads() - 1) / geo.threads();
@@ -230,6 +247,8 @@ private:
   SmallVector<Value> sizes;   // N_d, outermost first
   SmallVector<Value> origin;  // first output of the block, outermost first
   Value tid, lane, warp, groupId, threadInGroup;
+  /// Where the current tile starts in shared memory (double buffering).
+  Value smemBase;
   // A operand registers (4 x vector<2xf16>) and metadata of every row.
   SmallVector<SmallVector<Value, 4>> aRegs;
   SmallVector<Value> metadata;
@@ -248,7 +267,7 @@ gpu::GPUFuncOp SpTCKernelBuilder::build(OpBuilder &moduleBuilder,
   SmallVector<Type> argTypes = {gridType, gridType, coefType};
   argTypes.append(geo.rank, index);
   auto smemType = MemRefType::get(
-      {geo.smemSize}, f16, MemRefLayoutAttrInterface(),
+      {geo.allocatedElements()}, f16, MemRefLayoutAttrInterface(),
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
 
   auto func = gpu::GPUFuncOp::create(
@@ -295,14 +314,19 @@ gpu::GPUFuncOp SpTCKernelBuilder::build(OpBuilder &moduleBuilder,
     o[geo.subDim] = add(o[geo.subDim], mul(sub, cst(geo.tile[geo.subDim])));
     return o;
   };
-  SmallVector<Value> first = loadTile(blockOrigin);
+  if (geo.asyncCopy) {
+    buildAsyncPipeline(subOrigin);
+    gpu::ReturnOp::create(*b);
+    return func;
+  }
   if (geo.subTiles == 1) {
-    storeTile(first);
+    stageTile(blockOrigin);
     gpu::BarrierOp::create(*b);
     computeAndStore();
     gpu::ReturnOp::create(*b);
     return func;
   }
+  SmallVector<Value> first = loadTile(blockOrigin);
   auto loop = scf::ForOp::create(*b, cst(0), cst(geo.subTiles), cst(1), first);
   {
     OpBuilder::InsertionGuard guard(*b);
@@ -486,6 +510,30 @@ SmallVector<Value> SpTCKernelBuilder::loadTile(ArrayRef<Value> tileOrigin) {
   return vectors;
 }
 
+/// Loads the thread's vectors of a tile and stores each into shared memory
+/// right away (no vector stays live across the others).
+void SpTCKernelBuilder::stageTile(ArrayRef<Value> tileOrigin) {
+  const int64_t vec = SpTCGeometry::kVector;
+  for (int64_t k = 0; k < vectorsPerThread(); ++k) {
+    Value e = addConst(tid, k * geo.threads());
+    auto stage = [&]() {
+      vector::StoreOp::create(*b, loadVector(e, tileOrigin), smem,
+                              ValueRange{mul(e, cst(vec))},
+                              /*nontemporal=*/false, llvm::MaybeAlign(16));
+    };
+    if ((k + 1) * geo.threads() <= numVectors()) {
+      stage();
+      continue;
+    }
+    Value valid = arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, e,
+                                        cst(numVectors()));
+    auto ifOp = scf::IfOp::create(*b, valid, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(*b);
+    b->setInsertionPointToStart(&ifOp.getThenRegion().front());
+    stage();
+  }
+}
+
 /// Stores the thread's vectors of `loadTile` into shared memory.
 void SpTCKernelBuilder::storeTile(ArrayRef<Value> vectors) {
   const int64_t vec = SpTCGeometry::kVector;
@@ -506,6 +554,124 @@ void SpTCKernelBuilder::storeTile(ArrayRef<Value> vectors) {
     b->setInsertionPointToStart(&ifOp.getThenRegion().front());
     store();
   }
+}
+
+/// Issues the asynchronous copies (cp.async, 16 bytes, zero-filled past the
+/// grid) of the thread's vectors of a tile into the buffer at `bufferBase`;
+/// with `valid` false nothing is read (zero fill). Returns the group's token.
+Value SpTCKernelBuilder::copyTileAsync(ArrayRef<Value> tileOrigin,
+                                       Value bufferBase, Value valid) {
+  const int64_t vec = SpTCGeometry::kVector;
+  int64_t rank = geo.rank;
+  int64_t vectorsPerRow = geo.smemShape[rank - 1] / vec;
+  Value zeroIndex = cst(0);
+  Value nx = sizes[rank - 1];
+  auto tokenType = nvgpu::DeviceAsyncTokenType::get(b->getContext());
+  SmallVector<Value> tokens;
+  for (int64_t k = 0; k < vectorsPerThread(); ++k) {
+    Value e = addConst(tid, k * geo.threads());
+    // The vector's row and global coordinates, as in loadVector.
+    Value row = arith::DivUIOp::create(*b, e, cst(vectorsPerRow));
+    Value vcol = arith::RemUIOp::create(*b, e, cst(vectorsPerRow));
+    Value gx = arith::SubIOp::create(
+        *b, add(tileOrigin[rank - 1], mul(vcol, cst(vec))), cst(geo.pad));
+    Value inside = arith::AndIOp::create(
+        *b, valid,
+        arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, e,
+                              cst(numVectors())));
+    Value rowLinear = zeroIndex;
+    for (int64_t d = 0; d + 1 < rank; ++d) {
+      Value local = row;
+      if (d + 2 < rank)
+        local = arith::DivUIOp::create(*b, row, cst(geo.smemShape[d + 1]));
+      if (d > 0)
+        local = arith::RemUIOp::create(*b, local, cst(geo.smemShape[d]));
+      Value coord = arith::SubIOp::create(*b, add(tileOrigin[d], local),
+                                          cst(geo.radii[d]));
+      inside = arith::AndIOp::create(
+          *b, inside,
+          arith::AndIOp::create(
+              *b,
+              arith::CmpIOp::create(*b, arith::CmpIPredicate::sge, coord,
+                                    zeroIndex),
+              arith::CmpIOp::create(*b, arith::CmpIPredicate::slt, coord,
+                                    sizes[d])));
+      rowLinear = add(mul(rowLinear, sizes[d]), coord);
+    }
+    // gx is a multiple of 8: a vector lies wholly left of the grid, or
+    // starts inside it and keeps min(8, N_x - gx) elements.
+    inside = arith::AndIOp::create(
+        *b, inside,
+        arith::AndIOp::create(
+            *b,
+            arith::CmpIOp::create(*b, arith::CmpIPredicate::sge, gx,
+                                  zeroIndex),
+            arith::CmpIOp::create(*b, arith::CmpIPredicate::slt, gx, nx)));
+    Value count = arith::MinSIOp::create(
+        *b, cst(vec), arith::SubIOp::create(*b, nx, gx));
+    count = arith::SelectOp::create(*b, inside, count, zeroIndex);
+    Value src = arith::SelectOp::create(*b, inside,
+                                        add(mul(rowLinear, nx), gx), zeroIndex);
+    Value dst = add(bufferBase, mul(e, cst(vec)));
+    tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+        *b, tokenType, smem, ValueRange{dst}, in, ValueRange{src},
+        b->getIndexAttr(vec), count, /*bypassL1=*/b->getUnitAttr()));
+  }
+  return nvgpu::DeviceAsyncCreateGroupOp::create(*b, tokenType, tokens);
+}
+
+/// The double-buffered pipeline (rows 16-byte aligned): the copies of
+/// sub-tile k + 1 run while sub-tile k computes. Rows that are not 16-byte
+/// aligned (N_x % 8 != 0) take the synchronous path, one sub-tile at a time.
+void SpTCKernelBuilder::buildAsyncPipeline(
+    function_ref<SmallVector<Value>(Value)> subOrigin) {
+  const int64_t vec = SpTCGeometry::kVector;
+  Value aligned = arith::CmpIOp::create(
+      *b, arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(*b, sizes[geo.rank - 1], cst(vec)), cst(0));
+  auto ifOp = scf::IfOp::create(*b, aligned, /*withElseRegion=*/true);
+  SmallVector<Value> savedOrigin(origin);
+  {
+    OpBuilder::InsertionGuard guard(*b);
+    b->setInsertionPointToStart(&ifOp.getThenRegion().front());
+    Value yes = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
+    Value first = copyTileAsync(subOrigin(cst(0)), cst(0), yes);
+    auto loop = scf::ForOp::create(*b, cst(0), cst(geo.subTiles), cst(1),
+                                   ValueRange{first});
+    OpBuilder::InsertionGuard loopGuard(*b);
+    b->setInsertionPointToStart(loop.getBody());
+    Value sub = loop.getInductionVar();
+    Value nextSub = addConst(sub, 1);
+    Value hasNext = arith::CmpIOp::create(*b, arith::CmpIPredicate::slt,
+                                          nextSub, cst(geo.subTiles));
+    Value nextBase = mul(arith::RemUIOp::create(*b, nextSub, cst(2)),
+                         cst(geo.bufferStride()));
+    Value next = copyTileAsync(subOrigin(nextSub), nextBase, hasNext);
+    // Only the group just issued may still be in flight.
+    nvgpu::DeviceAsyncWaitOp::create(*b, next, b->getI32IntegerAttr(1));
+    gpu::BarrierOp::create(*b);
+    origin = subOrigin(sub);
+    smemBase = mul(arith::RemUIOp::create(*b, sub, cst(2)),
+                   cst(geo.bufferStride()));
+    computeAndStore();
+    gpu::BarrierOp::create(*b);
+    scf::YieldOp::create(*b, next);
+  }
+  {
+    OpBuilder::InsertionGuard guard(*b);
+    b->setInsertionPointToStart(&ifOp.getElseRegion().front());
+    auto loop = scf::ForOp::create(*b, cst(0), cst(geo.subTiles), cst(1));
+    OpBuilder::InsertionGuard loopGuard(*b);
+    b->setInsertionPointToStart(loop.getBody());
+    Value sub = loop.getInductionVar();
+    stageTile(subOrigin(sub));
+    gpu::BarrierOp::create(*b);
+    origin = subOrigin(sub);
+    smemBase = Value();
+    computeAndStore();
+    gpu::BarrierOp::create(*b);
+  }
+  origin = savedOrigin;
 }
 
 /// Steps 3 and 4: the MMAs, then the interior stores.
@@ -532,6 +698,8 @@ void SpTCKernelBuilder::computeAndStore() {
   else
     base = add(mul(groupId, cst(geo.smemStrides[geo.rank - 2])),
                mul(warp, cst(kMmaSpM)));
+  if (smemBase)
+    base = add(base, smemBase);
   // One offset per load: per register pair when the plan pairs them.
   SmallVector<Value> laneOffsets;
   unsigned stride = plan.paired ? 2 : 1;
@@ -705,9 +873,10 @@ LogicalResult ConvertStencilToSpTCPass::convert(
                    radii,
                    plan.pad,
                    plan.pitch);
-  if (geo.smemSize * 2 > kMaxSharedBytes)
+  geo.asyncCopy = asyncCopy;
+  if (geo.allocatedElements() * 2 > kMaxSharedBytes)
     return op.emitOpError("needs ")
-           << geo.smemSize * 2 << " bytes of shared memory for its tile, more "
+           << geo.allocatedElements() * 2 << " bytes of shared memory for its tile, more "
            << "than " << kMaxSharedBytes << ": use fewer warps or n-tiles";
 
   // 2. Pack the coefficients (SPIDER 3.3.2).
