@@ -7,13 +7,13 @@
 // CHECK:       module attributes {gpu.container_module, stencil.launches = [{
 // CHECK-SAME:    kernel = "box2d9p_sptc"
 // CHECK-SAME:    source = {pattern = #stencil.pattern<box, rank = 2, radius = 1>
-// CHECK-SAME:    tile = array<i64: 64, 128>
+// CHECK-SAME:    tile = array<i64: 64, 256>
 // CHECK:       llvm.func @box2d9p
 // CHECK:         gpu.launch_func <%{{.*}} : !llvm.ptr> @stencil_sptc::@box2d9p_sptc
 // CHECK:       gpu.binary @stencil_sptc [#gpu.object<#nvvm.target<O = 3, chip = "sm_90", features = "+ptx85">
 // CHECK-SAME:    .entry box2d9p_sptc
 // CHECK-SAME:    mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32
-// SM80:        tile = array<i64: 32, 16>
+// SM80:        tile = array<i64: 32, 128>
 // SM80:        #nvvm.target<O = 3, chip = "sm_80", features = "+ptx85">
 // SM80-SAME:     .target sm_80
 func.func @box2d9p(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {

@@ -15,7 +15,7 @@
 // CHECK-NEXT: weights = 0.10000000000000001,0.20000000000000001,0.40000000000000002,0.14999999999999999,0.14999999999999999
 // CHECK-NEXT: boundary = halo
 // CHECK-NEXT: # time steps in the source op: 3
-// CHECK-NEXT: tile = 64,128
+// CHECK-NEXT: tile = 64,256
 // CHECK-NEXT: block = 128,1,1
 // CHECK-NEXT: shared_bytes = 0
 // CHECK-NEXT: coefficients = {{([0-9a-f]{8},)+[0-9a-f]{8}$}}

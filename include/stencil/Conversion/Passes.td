@@ -55,7 +55,10 @@ def ConvertStencilToSpTC : Pass<"convert-stencil-to-sptc", "::mlir::ModuleOp"> {
     8 consecutive segments of 16 outputs, a warp computes `128 n-tiles`
     consecutive outputs. The block stages its input tile with the halo in
     shared memory (zero outside the grid), then every warp runs, for every
-    kernel row and n-tile, one `mma.sp` with f32 accumulation. The B
+    kernel row and n-tile, one `mma.sp` with f32 accumulation. The default
+    tiling is the best of the H200 sweeps in bench/NOTES.md: in 2-D, 4 warps
+    x 4 n-tiles x 8 cp.async-pipelined sub-tiles (64 x 256 outputs per
+    block); otherwise 4 warps x 8 n-tiles, synchronous staging. The B
     operand of a given column shift is loaded once and feeds every
     (kernel row, n-tile) pair with that shift (register tiling). A block
     computes `sub-tiles` such tiles one after the other along `y` (`x` in
@@ -87,15 +90,16 @@ def ConvertStencilToSpTC : Pass<"convert-stencil-to-sptc", "::mlir::ModuleOp"> {
     Option<"warps", "warps", "int64_t", /*default=*/"4",
            "Warps per thread block (side by side along the innermost dimension)">,
     Option<"nTiles", "n-tiles", "int64_t", /*default=*/"0",
-           "mma.sp column tiles (of 8) per warp (0: 16 in 2-D, 8 otherwise, "
-           "the best of the tiling sweep in bench/NOTES.md)">,
-    Option<"subTiles", "sub-tiles", "int64_t", /*default=*/"1",
+           "mma.sp column tiles (of 8) per warp (0: 4 in 2-D, 8 otherwise)">,
+    Option<"subTiles", "sub-tiles", "int64_t", /*default=*/"0",
            "Sub-tiles per block, along y (x in 1-D), pipelined: the next "
-           "one is loaded while the current one computes">,
-    Option<"asyncCopy", "async-copy", "bool", /*default=*/"false",
-           "Stage the input with cp.async into two shared-memory buffers, "
-           "so that the copies of the next sub-tile overlap the current one "
-           "(rows must be 16-byte aligned; others take a synchronous path)">,
+           "one is loaded while the current one computes (0: 8 in 2-D, 1 "
+           "otherwise)">,
+    Option<"asyncCopy", "async-copy", "std::string", /*default=*/"\"auto\"",
+           "on: stage the input with cp.async into two shared-memory "
+           "buffers, so that the copies of the next sub-tile overlap the "
+           "current one (rows that are not 16-byte aligned take a synchronous "
+           "path); off: synchronous staging; auto: on in 2-D, off otherwise">,
     Option<"orderedMetadata", "ordered-metadata", "bool", /*default=*/"true",
            "Emit mma.sp::ordered_metadata (PTX ISA 8.5; needs +ptx85)">
   ];

@@ -52,12 +52,13 @@ struct LowerToSpTCOptions : public PassPipelineOptions<LowerToSpTCOptions> {
       llvm::cl::init(0)};
   PassOptions::Option<int64_t> subTiles{
       *this, "sub-tiles",
-      llvm::cl::desc("Pipelined sub-tiles per thread block"),
-      llvm::cl::init(1)};
-  PassOptions::Option<bool> asyncCopy{
+      llvm::cl::desc("Pipelined sub-tiles per thread block (0: by rank)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<std::string> asyncCopy{
       *this, "async-copy",
-      llvm::cl::desc("Double-buffered cp.async staging of the input"),
-      llvm::cl::init(false)};
+      llvm::cl::desc("Double-buffered cp.async staging of the input: on, "
+                     "off or auto (by rank)"),
+      llvm::cl::init("auto")};
   PassOptions::Option<bool> orderedMetadata{
       *this, "ordered-metadata",
       llvm::cl::desc("Emit mma.sp::ordered_metadata (PTX 8.5)"),

@@ -857,10 +857,15 @@ LogicalResult ConvertStencilToSpTCPass::convert(
     return failure();
   auto gridType = cast<MemRefType>(op.getInput().getType());
   int64_t rank = gridType.getRank();
-  // The default tiling: the best of the sweep in bench/NOTES.md.
-  int64_t tilesPerWarp = nTiles ? int64_t(nTiles) : (rank == 2 ? 16 : 8);
-  if (warps < 1 || tilesPerWarp < 1 || subTiles < 1)
+  // The default tiling: the best of the sweeps in bench/NOTES.md.
+  int64_t tilesPerWarp = nTiles ? int64_t(nTiles) : (rank == 2 ? 4 : 8);
+  int64_t subTilesPerBlock = subTiles ? int64_t(subTiles) : (rank == 2 ? 8 : 1);
+  if (warps < 1 || tilesPerWarp < 1 || subTilesPerBlock < 1)
     return op.emitOpError("needs warps, n-tiles and sub-tiles >= 1");
+  if (asyncCopy != "auto" && asyncCopy != "on" && asyncCopy != "off")
+    return op.emitOpError("async-copy must be 'on', 'off' or 'auto', got '")
+           << asyncCopy.getValue() << "'";
+  bool useAsyncCopy = asyncCopy == "on" || (asyncCopy == "auto" && rank == 2);
   SmallVector<int64_t> radii(rank, 0);
   radii.back() = op.getRadius();
   for (auto [i, o] : llvm::enumerate(op.getRowOffsets()))
@@ -869,11 +874,12 @@ LogicalResult ConvertStencilToSpTCPass::convert(
   BOperandPlan plan =
       planBOperand(*op.getInputOffsets(), op.getRowsPerBlock(), rank,
                    SpTCGeometry::innermostTile(rank, warps, tilesPerWarp));
-  SpTCGeometry geo(rank, warps, tilesPerWarp, subTiles, op.getRowsPerBlock(),
+  SpTCGeometry geo(rank, warps, tilesPerWarp, subTilesPerBlock,
+                   op.getRowsPerBlock(),
                    radii,
                    plan.pad,
                    plan.pitch);
-  geo.asyncCopy = asyncCopy;
+  geo.asyncCopy = useAsyncCopy;
   if (geo.allocatedElements() * 2 > kMaxSharedBytes)
     return op.emitOpError("needs ")
            << geo.allocatedElements() * 2 << " bytes of shared memory for its tile, more "

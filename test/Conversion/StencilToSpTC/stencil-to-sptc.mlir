@@ -1,4 +1,5 @@
-// RUN: stencil-opt %s --convert-stencil-to-sptc="warps=1 n-tiles=1" | FileCheck %s --implicit-check-not=stencil.sparse_row_gemm
+// RUN: stencil-opt %s --convert-stencil-to-sptc="warps=1 n-tiles=1 sub-tiles=1 async-copy=off" | FileCheck %s --implicit-check-not=stencil.sparse_row_gemm
+// RUN: stencil-opt %s --convert-stencil-to-sptc="warps=1 n-tiles=1 sub-tiles=2 async-copy=on" | FileCheck %s --check-prefix=ASYNC
 
 // Heat-1D-like row (L = 4, r = 1, paired swap, column shift 1), two steps.
 
@@ -58,3 +59,29 @@ func.func @f(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
       steps 2 : memref<?x?xf16>
   return
 }
+
+// With async-copy (the 2-D default): the tile is double-buffered, each
+// thread's vectors go by cp.async (16 bytes, zero-filled at the grid's
+// edges) as one group per sub-tile; the group of sub-tile k + 1 is issued
+// before sub-tile k waits for its own and computes. Rows that are not
+// 16-byte aligned take the synchronous path.
+// ASYNC:       tile = array<i64: 16, 16>
+// ASYNC:       gpu.func @f_sptc
+// ASYNC-SAME:    workgroup(%[[SMEM:.*]] : memref<1024xf16, #gpu.address_space<workgroup>>)
+// ASYNC:         %[[ALIGNED:.*]] = arith.cmpi eq
+// ASYNC:         scf.if %[[ALIGNED]] {
+// ASYNC:           nvgpu.device_async_copy %{{.*}}, %[[SMEM]][%{{.*}}], 8, %{{.*}} {bypassL1}
+// ASYNC:           %[[FIRST:.*]] = nvgpu.device_async_create_group
+// ASYNC:           scf.for {{.*}} iter_args(%{{.*}} = %[[FIRST]]) -> (!nvgpu.device.async.token) {
+// ASYNC:             nvgpu.device_async_copy
+// ASYNC:             %[[NEXT:.*]] = nvgpu.device_async_create_group
+// ASYNC-NEXT:        nvgpu.device_async_wait %[[NEXT]] {numGroups = 1 : i32}
+// ASYNC-NEXT:        gpu.barrier
+// ASYNC:             nvvm.mma.sp.sync
+// ASYNC:             gpu.barrier
+// ASYNC-NEXT:        scf.yield %[[NEXT]]
+// ASYNC:         } else {
+// ASYNC:           scf.for
+// ASYNC:             vector.store %{{.*}}, %[[SMEM]]
+// ASYNC:             gpu.barrier
+// ASYNC:             nvvm.mma.sp.sync
