@@ -218,6 +218,15 @@ public:
   gpu::GPUFuncOp build(OpBuilder &moduleBuilder, StringRef name);
 
 private:
+  /// Where vector `e` of a tile comes from: the global x of its first
+  /// element, whether its row lies in the grid, and the row's linear index
+  /// (in rows of N_x elements).
+  struct VectorSource {
+    Value gx, rowInside, rowLinear;
+  };
+  VectorSource locateVector(Value e, ArrayRef<Value> tileOrigin);
+  /// 0 <= coord < size.
+  Value inRange(Value coord, Value size);
   Value loadVector(Value e, ArrayRef<Value> tileOrigin);
   SmallVector<Value> loadTile(ArrayRef<Value> tileOrigin);
   void storeTile(ArrayRef<Value> vectors);
@@ -385,6 +394,39 @@ void SpTCKernelBuilder::loadCoefficients() {
   }
 }
 
+Value SpTCKernelBuilder::inRange(Value coord, Value size) {
+  return arith::AndIOp::create(
+      *b, arith::CmpIOp::create(*b, arith::CmpIPredicate::sge, coord, cst(0)),
+      arith::CmpIOp::create(*b, arith::CmpIPredicate::slt, coord, size));
+}
+
+SpTCKernelBuilder::VectorSource
+SpTCKernelBuilder::locateVector(Value e, ArrayRef<Value> tileOrigin) {
+  const int64_t vec = SpTCGeometry::kVector;
+  int64_t rank = geo.rank;
+  int64_t vectorsPerRow = geo.smemShape[rank - 1] / vec;
+  Value row = arith::DivUIOp::create(*b, e, cst(vectorsPerRow));
+  Value vcol = arith::RemUIOp::create(*b, e, cst(vectorsPerRow));
+  VectorSource source;
+  source.gx = arith::SubIOp::create(
+      *b, add(tileOrigin[rank - 1], mul(vcol, cst(vec))), cst(geo.pad));
+  source.rowInside = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
+  source.rowLinear = cst(0);
+  for (int64_t d = 0; d + 1 < rank; ++d) {
+    Value local = row;
+    if (d + 2 < rank)
+      local = arith::DivUIOp::create(*b, row, cst(geo.smemShape[d + 1]));
+    if (d > 0)
+      local = arith::RemUIOp::create(*b, local, cst(geo.smemShape[d]));
+    Value coord = arith::SubIOp::create(*b, add(tileOrigin[d], local),
+                                        cst(geo.radii[d]));
+    source.rowInside =
+        arith::AndIOp::create(*b, source.rowInside, inRange(coord, sizes[d]));
+    source.rowLinear = add(mul(source.rowLinear, sizes[d]), coord);
+  }
+  return source;
+}
+
 /// Step 2: one vector (8 elements, 16 bytes) of the input tile with its
 /// halo, zero outside the grid: one 16-byte load when it lies inside the
 /// grid and the rows are 16-byte aligned (N_x % 8 == 0), guarded scalar
@@ -396,36 +438,12 @@ Value SpTCKernelBuilder::loadVector(Value e, ArrayRef<Value> tileOrigin) {
   Value zero = arith::ConstantOp::create(*b, b->getZeroAttr(f16));
   Value zeroIndex = cst(0);
   int64_t rank = geo.rank;
-  int64_t vectorsPerRow = geo.smemShape[rank - 1] / vec;
   Value nx = sizes[rank - 1];
   Value aligned = arith::CmpIOp::create(
       *b, arith::CmpIPredicate::eq, arith::RemUIOp::create(*b, nx, cst(vec)),
       zeroIndex);
-  auto inRange = [&](Value coord, Value size) -> Value {
-    return arith::AndIOp::create(
-        *b,
-        arith::CmpIOp::create(*b, arith::CmpIPredicate::sge, coord, zeroIndex),
-        arith::CmpIOp::create(*b, arith::CmpIPredicate::slt, coord, size));
-  };
-
   // 1. Which vector: its shared-memory row and the global coordinates.
-  Value row = arith::DivUIOp::create(*b, e, cst(vectorsPerRow));
-  Value vcol = arith::RemUIOp::create(*b, e, cst(vectorsPerRow));
-  Value gx = arith::SubIOp::create(
-      *b, add(tileOrigin[rank - 1], mul(vcol, cst(vec))), cst(geo.pad));
-  Value rowInside = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
-  Value rowLinear = zeroIndex;
-  for (int64_t d = 0; d + 1 < rank; ++d) {
-    Value local = row;
-    if (d + 2 < rank)
-      local = arith::DivUIOp::create(*b, row, cst(geo.smemShape[d + 1]));
-    if (d > 0)
-      local = arith::RemUIOp::create(*b, local, cst(geo.smemShape[d]));
-    Value coord = arith::SubIOp::create(*b, add(tileOrigin[d], local),
-                                        cst(geo.radii[d]));
-    rowInside = arith::AndIOp::create(*b, rowInside, inRange(coord, sizes[d]));
-    rowLinear = add(mul(rowLinear, sizes[d]), coord);
-  }
+  auto [gx, rowInside, rowLinear] = locateVector(e, tileOrigin);
   Value linear = add(mul(rowLinear, nx), gx);
 
   // 2. The whole vector inside an aligned row: one 16-byte load.
@@ -563,41 +581,17 @@ Value SpTCKernelBuilder::copyTileAsync(ArrayRef<Value> tileOrigin,
                                        Value bufferBase, Value valid) {
   const int64_t vec = SpTCGeometry::kVector;
   int64_t rank = geo.rank;
-  int64_t vectorsPerRow = geo.smemShape[rank - 1] / vec;
   Value zeroIndex = cst(0);
   Value nx = sizes[rank - 1];
   auto tokenType = nvgpu::DeviceAsyncTokenType::get(b->getContext());
   SmallVector<Value> tokens;
   for (int64_t k = 0; k < vectorsPerThread(); ++k) {
     Value e = addConst(tid, k * geo.threads());
-    // The vector's row and global coordinates, as in loadVector.
-    Value row = arith::DivUIOp::create(*b, e, cst(vectorsPerRow));
-    Value vcol = arith::RemUIOp::create(*b, e, cst(vectorsPerRow));
-    Value gx = arith::SubIOp::create(
-        *b, add(tileOrigin[rank - 1], mul(vcol, cst(vec))), cst(geo.pad));
+    auto [gx, rowInside, rowLinear] = locateVector(e, tileOrigin);
     Value inside = arith::AndIOp::create(
-        *b, valid,
+        *b, arith::AndIOp::create(*b, valid, rowInside),
         arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, e,
                               cst(numVectors())));
-    Value rowLinear = zeroIndex;
-    for (int64_t d = 0; d + 1 < rank; ++d) {
-      Value local = row;
-      if (d + 2 < rank)
-        local = arith::DivUIOp::create(*b, row, cst(geo.smemShape[d + 1]));
-      if (d > 0)
-        local = arith::RemUIOp::create(*b, local, cst(geo.smemShape[d]));
-      Value coord = arith::SubIOp::create(*b, add(tileOrigin[d], local),
-                                          cst(geo.radii[d]));
-      inside = arith::AndIOp::create(
-          *b, inside,
-          arith::AndIOp::create(
-              *b,
-              arith::CmpIOp::create(*b, arith::CmpIPredicate::sge, coord,
-                                    zeroIndex),
-              arith::CmpIOp::create(*b, arith::CmpIPredicate::slt, coord,
-                                    sizes[d])));
-      rowLinear = add(mul(rowLinear, sizes[d]), coord);
-    }
     // gx is a multiple of 8: a vector lies wholly left of the grid, or
     // starts inside it and keeps min(8, N_x - gx) elements.
     inside = arith::AndIOp::create(
