@@ -3,7 +3,10 @@
 #include "stencil/Support/SpTCPacking.h"
 #include "stencil/Support/MmaSpModel.h"
 
+#include <algorithm>
 #include <cassert>
+#include <map>
+#include <set>
 
 using namespace mlir;
 using namespace mlir::stencil;
@@ -70,4 +73,61 @@ int64_t mlir::stencil::getStackedInputOffset(int64_t k, int64_t rowsPerBlock,
   int64_t block = k / (2 * rowsPerBlock);
   int64_t column = k % (2 * rowsPerBlock);
   return block * rowsPerBlock + inputOffsets[column];
+}
+
+static int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+
+int64_t mlir::stencil::countSpTCBankConflicts(const SpTCBOperandPlan &plan,
+                                              int64_t pitch, int64_t rank) {
+  int64_t total = 0;
+  for (unsigned i = 0; i < 8; i += plan.paired ? 2 : 1) {
+    std::map<int64_t, std::set<int64_t>> wordsPerBank;
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+      int64_t g = lane / 4, t = lane % 4;
+      int64_t column = rank == 1 ? int64_t(kMmaSpM) * g : g * pitch;
+      int64_t word = (2 * (column + plan.pad + plan.dx[i][t])) / 4;
+      wordsPerBank[word % 32].insert(word);
+    }
+    int64_t degree = 0;
+    for (const auto &entry : wordsPerBank)
+      degree = std::max<int64_t>(degree, entry.second.size());
+    total += degree;
+  }
+  return total;
+}
+
+SpTCBOperandPlan mlir::stencil::planSpTCBOperand(
+    llvm::ArrayRef<int64_t> inputOffsets, int64_t rowsPerBlock, int64_t rank,
+    int64_t innermostTile) {
+  SpTCBOperandPlan plan;
+  int64_t dxMin = 0, dxMax = 0;
+  for (unsigned i = 0; i < 8; ++i)
+    for (unsigned t = 0; t < 4; ++t) {
+      plan.dx[i][t] = getStackedInputOffset(getBPos(t, i).row, rowsPerBlock,
+                                            inputOffsets);
+      dxMin = std::min(dxMin, plan.dx[i][t]);
+      dxMax = std::max(dxMax, plan.dx[i][t]);
+    }
+  plan.pad = roundUp(-dxMin, 8);
+  plan.paired = true;
+  for (unsigned p = 0; p < 4; ++p)
+    for (unsigned t = 0; t < 4; ++t)
+      plan.paired &= plan.dx[2 * p + 1][t] == plan.dx[2 * p][t] + 1 &&
+                     (plan.pad + plan.dx[2 * p][t]) % 2 == 0;
+  // The block's last MMA starts at innermostTile - 16 and reads up to dxMax
+  // past it.
+  int64_t minPitch =
+      roundUp(plan.pad + innermostTile - int64_t(kMmaSpM) + dxMax + 1, 8);
+  plan.pitch = minPitch;
+  if (rank >= 2) {
+    int64_t best = countSpTCBankConflicts(plan, minPitch, rank);
+    for (int64_t pitch = minPitch + 8; pitch < minPitch + 64; pitch += 8) {
+      int64_t conflicts = countSpTCBankConflicts(plan, pitch, rank);
+      if (conflicts < best) {
+        best = conflicts;
+        plan.pitch = pitch;
+      }
+    }
+  }
+  return plan;
 }

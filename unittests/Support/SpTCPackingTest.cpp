@@ -168,4 +168,47 @@ TEST(SpTCPacking, InputOffsets) {
   EXPECT_EQ(getStackedInputOffset(31, 4, offsets), 12 + 6);
 }
 
+TEST(SpTCPacking, BOperandPlan) {
+  for (int64_t r = 1; r <= 7; ++r) {
+    int64_t l = rowsPerBlockFor(r);
+    for (bool paired : {true, false}) {
+      // The decomposition --stencil-decompose and --stencil-strided-swap
+      // produce: the paired swap with the band shifted by r mod 2, or
+      // SPIDER's element-wise swap unshifted.
+      int64_t shift = paired ? r % 2 : 0;
+      llvm::SmallVector<int64_t> perm =
+          paired ? pairedSwapPermutation(l) : stridedSwapPermutation(l, 2 * l);
+      std::vector<int64_t> offsets;
+      for (int64_t p : perm)
+        offsets.push_back(p - r - shift);
+      for (int64_t rank = 1; rank <= 3; ++rank) {
+        const int64_t tile = rank == 1 ? 2048 : 64;
+        SpTCBOperandPlan plan = planSpTCBOperand(offsets, l, rank, tile);
+        EXPECT_EQ(plan.paired, paired) << "r=" << r;
+        EXPECT_EQ(plan.pad % 8, 0);
+        EXPECT_EQ(plan.pitch % 8, 0);
+        // The real band [-r, 15 + r] is inside the row.
+        EXPECT_GE(plan.pad, r);
+        int64_t dxMax = 0;
+        for (unsigned i = 0; i < 8; ++i)
+          for (unsigned t = 0; t < 4; ++t) {
+            int64_t dx = plan.dx[i][t];
+            dxMax = std::max(dxMax, dx);
+            EXPECT_EQ(dx, getStackedInputOffset(getBPos(t, i).row, l, offsets));
+            // Every read of the first and the last MMA stays in the row.
+            EXPECT_GE(plan.pad + dx, 0) << "r=" << r;
+            EXPECT_LT(plan.pad + tile - 16 + dx, plan.pitch) << "r=" << r;
+          }
+        if (rank >= 2) {
+          // The chosen pitch conflicts no more than the narrowest one.
+          int64_t minPitch = (plan.pad + tile - 16 + dxMax + 1 + 7) / 8 * 8;
+          EXPECT_GE(plan.pitch, minPitch);
+          EXPECT_LE(countSpTCBankConflicts(plan, plan.pitch, rank),
+                    countSpTCBankConflicts(plan, minPitch, rank));
+        }
+      }
+    }
+  }
+}
+
 } // namespace

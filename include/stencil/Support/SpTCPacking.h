@@ -69,6 +69,35 @@ std::vector<uint32_t> packSpTCCoefficients(llvm::ArrayRef<uint16_t> valueBits,
 int64_t getStackedInputOffset(int64_t k, int64_t rowsPerBlock,
                               llvm::ArrayRef<int64_t> inputOffsets);
 
+/// How the lanes of a warp read their B operand from shared memory, decided
+/// at compile time (the row swap of SPIDER 3.2 folded into constants).
+struct SpTCBOperandPlan {
+  /// dx[i][t]: the innermost input offset, relative to the MMA's first
+  /// output, of b_i in the lanes with threadInGroup t (B row
+  /// getBPos(t, i).row).
+  int64_t dx[8][4];
+  /// b_{2p} and b_{2p+1} are adjacent and 4-byte aligned in every lane: one
+  /// 32-bit load per register instead of two 16-bit ones.
+  bool paired = false;
+  /// The shared-memory row: it starts `pad` elements before the block's
+  /// first output and holds `pitch` elements (multiples of 8), which covers
+  /// every offset any B operand of the block reads.
+  int64_t pad = 0, pitch = 0;
+};
+
+/// The plan for a block whose tile is `innermostTile` outputs wide along the
+/// innermost dimension; in 2-D and 3-D the pitch is the one of the first
+/// eight candidates with the fewest bank conflicts.
+SpTCBOperandPlan planSpTCBOperand(llvm::ArrayRef<int64_t> inputOffsets,
+                                  int64_t rowsPerBlock, int64_t rank,
+                                  int64_t innermostTile);
+
+/// The bank-conflict degree (4-byte banks, 32 of them) summed over the B
+/// loads of one warp, with shared-memory rows of `pitch` elements (in 1-D the
+/// MMA columns are 16 elements apart instead).
+int64_t countSpTCBankConflicts(const SpTCBOperandPlan &plan, int64_t pitch,
+                               int64_t rank);
+
 } // namespace stencil
 } // namespace mlir
 

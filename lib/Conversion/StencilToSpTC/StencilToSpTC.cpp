@@ -32,7 +32,6 @@
 #include "mlir/IR/SymbolTable.h"
 
 #include <map>
-#include <set>
 
 namespace mlir {
 namespace stencil {
@@ -136,77 +135,7 @@ struct SpTCGeometry {
   }
 };
 
-/// How the lanes read their B operand from shared memory (pass description,
-/// "Row swap"), decided at compile time.
-struct BOperandPlan {
-  /// dx[i][t]: the innermost input offset, relative to the MMA's first
-  /// output, of b_i in the lanes with threadInGroup t.
-  int64_t dx[8][4];
-  /// b_{2p} and b_{2p+1} are adjacent and 4-byte aligned in every lane: one
-  /// 32-bit load per register instead of two 16-bit ones.
-  bool paired = false;
-  /// The shared-memory row: `pad` elements before the block's first output,
-  /// `pitch` elements in all (multiples of 8).
-  int64_t pad = 0, pitch = 0;
-};
-
-static int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
-
-/// The bank-conflict degree summed over the B loads of one warp, for a
-/// shared-memory row pitch (4-byte banks, 32 of them).
-static int64_t bankConflicts(const BOperandPlan &plan, int64_t pitch,
-                             int64_t rank) {
-  int64_t total = 0;
-  for (unsigned i = 0; i < 8; i += plan.paired ? 2 : 1) {
-    std::map<int64_t, std::set<int64_t>> wordsPerBank;
-    for (unsigned lane = 0; lane < 32; ++lane) {
-      int64_t g = lane / 4, t = lane % 4;
-      int64_t column = rank == 1 ? kMmaSpM * g : g * pitch;
-      int64_t word = (2 * (column + plan.pad + plan.dx[i][t])) / 4;
-      wordsPerBank[word % 32].insert(word);
-    }
-    int64_t degree = 0;
-    for (const auto &entry : wordsPerBank)
-      degree = std::max<int64_t>(degree, entry.second.size());
-    total += degree;
-  }
-  return total;
-}
-
-static BOperandPlan planBOperand(ArrayRef<int64_t> inputOffsets,
-                                 int64_t rowsPerBlock, int64_t rank,
-                                 int64_t innermostTile) {
-  BOperandPlan plan;
-  int64_t dxMin = 0, dxMax = 0;
-  for (unsigned i = 0; i < 8; ++i)
-    for (unsigned t = 0; t < 4; ++t) {
-      int64_t k = 2 * t + (i & 1) + 8 * (i >> 1);
-      plan.dx[i][t] = getStackedInputOffset(k, rowsPerBlock, inputOffsets);
-      dxMin = std::min(dxMin, plan.dx[i][t]);
-      dxMax = std::max(dxMax, plan.dx[i][t]);
-    }
-  plan.pad = roundUp(-dxMin, 8);
-  plan.paired = true;
-  for (unsigned p = 0; p < 4; ++p)
-    for (unsigned t = 0; t < 4; ++t)
-      plan.paired &= plan.dx[2 * p + 1][t] == plan.dx[2 * p][t] + 1 &&
-                     (plan.pad + plan.dx[2 * p][t]) % 2 == 0;
-  // The last MMA of the block starts at innermostTile - 16 and reads up to
-  // dxMax past it.
-  int64_t minPitch = roundUp(plan.pad + innermostTile - kMmaSpM + dxMax + 1, 8);
-  plan.pitch = minPitch;
-  if (rank >= 2) {
-    int64_t best = bankConflicts(plan, minPitch, rank);
-    for (int64_t pitch = minPitch + 8; pitch < minPitch + 64; pitch += 8) {
-      int64_t conflicts = bankConflicts(plan, pitch, rank);
-      if (conflicts < best) {
-        best = conflicts;
-        plan.pitch = pitch;
-      }
-    }
-  }
-  return plan;
-}
+using BOperandPlan = SpTCBOperandPlan;
 
 /// Builds the gpu.func of one `stencil.sparse_row_gemm`.
 class SpTCKernelBuilder {
@@ -865,9 +794,9 @@ LogicalResult ConvertStencilToSpTCPass::convert(
   for (auto [i, o] : llvm::enumerate(op.getRowOffsets()))
     radii[i % (rank - 1)] =
         std::max<int64_t>(radii[i % (rank - 1)], std::abs(o));
-  BOperandPlan plan =
-      planBOperand(*op.getInputOffsets(), op.getRowsPerBlock(), rank,
-                   SpTCGeometry::innermostTile(rank, warps, tilesPerWarp));
+  BOperandPlan plan = planSpTCBOperand(
+      *op.getInputOffsets(), op.getRowsPerBlock(), rank,
+      SpTCGeometry::innermostTile(rank, warps, tilesPerWarp));
   SpTCGeometry geo(rank, warps, tilesPerWarp, subTilesPerBlock,
                    op.getRowsPerBlock(),
                    radii,
