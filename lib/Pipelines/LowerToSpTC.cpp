@@ -27,12 +27,16 @@ void mlir::stencil::buildLowerToSpTCPipeline(OpPassManager &pm,
   pm.addPass(createStencilEncode2to4());
   pm.addPass(createStencilFoldRowSwap());
 
-  // 2. Sparse form -> mma.sp kernel and host launches (SPIDER 3.3).
+  // 2. Tiling and packing, then the mma.sp kernel and host launches
+  // (SPIDER 3.3).
+  StencilSpTCTileOptions tile;
+  tile.warps = options.warps;
+  tile.nTiles = options.nTiles;
+  tile.subTiles = options.subTiles;
+  tile.asyncCopy = options.asyncCopy;
+  pm.addPass(createStencilSpTCTile(tile));
+  pm.addPass(createStencilSpTCPack());
   ConvertStencilToSpTCOptions convert;
-  convert.warps = options.warps;
-  convert.nTiles = options.nTiles;
-  convert.subTiles = options.subTiles;
-  convert.asyncCopy = options.asyncCopy;
   convert.orderedMetadata = options.orderedMetadata;
   pm.addPass(createConvertStencilToSpTC(convert));
   pm.addPass(createCanonicalizerPass());

@@ -40,13 +40,13 @@ def ConvertStencilToSCF : Pass<"convert-stencil-to-scf"> {
 def ConvertStencilToSpTC : Pass<"convert-stencil-to-sptc", "::mlir::ModuleOp"> {
   let summary = "Lower stencil.sparse_row_gemm to an mma.sp GPU kernel";
   let description = [{
-    Turns every `stencil.sparse_row_gemm` (with `input_offsets`, f16 grids,
-    halo boundary) into a `gpu.func` kernel in the `gpu.module`
+    Turns every `stencil.sparse_row_gemm` (with `input_offsets`, `tiling`
+    and `packed_coefficients`, f16 grids, halo boundary) into a `gpu.func` kernel in the `gpu.module`
     `@stencil_sptc` and, in place of the op, host code that uploads the
     packed coefficients and launches the kernel once per time step,
     ping-ponging the two buffers as the op's semantics say.
 
-    Tiling (SPIDER 3.3.1). One `mma.sp.m16n8k32` computes 16 consecutive
+    Tiling (SPIDER 3.3.1, chosen by `--stencil-sptc-tile`). One `mma.sp.m16n8k32` computes 16 consecutive
     outputs along the innermost dimension (`x`) for 8 columns; its A operand
     stacks `16 / L` kernel matrices (`Support/SpTCPacking.h`). In 2-D and 3-D
     the 8 columns are 8 consecutive `y`; a warp computes 16 x 8 `n-tiles`
@@ -68,8 +68,8 @@ def ConvertStencilToSpTC : Pass<"convert-stencil-to-sptc", "::mlir::ModuleOp"> {
     each lane loads its A values and metadata once, from the packed
     coefficient buffer.
 
-    Data packing (SPIDER 3.3.2): the coefficient buffer is laid out by
-    `packSpTCCoefficients` (per-lane contiguous values, MMAs in sequence,
+    Data packing (SPIDER 3.3.2): the coefficient buffer holds the
+    `packed_coefficients` of `--stencil-sptc-pack` (per-lane contiguous values, MMAs in sequence,
     metadata of two kernel rows in one register chosen by the sparsity
     selector). It is a constant global of the host module.
 
@@ -87,19 +87,6 @@ def ConvertStencilToSpTC : Pass<"convert-stencil-to-sptc", "::mlir::ModuleOp"> {
     and the runner (docs/LaunchDescription.md).
   }];
   let options = [
-    Option<"warps", "warps", "int64_t", /*default=*/"4",
-           "Warps per thread block (side by side along the innermost dimension)">,
-    Option<"nTiles", "n-tiles", "int64_t", /*default=*/"0",
-           "mma.sp column tiles (of 8) per warp (0: 4 in 2-D, 8 otherwise)">,
-    Option<"subTiles", "sub-tiles", "int64_t", /*default=*/"0",
-           "Sub-tiles per block, along y (x in 1-D), pipelined: the next "
-           "one is loaded while the current one computes (0: 8 in 2-D, 1 "
-           "otherwise)">,
-    Option<"asyncCopy", "async-copy", "std::string", /*default=*/"\"auto\"",
-           "on: stage the input with cp.async into two shared-memory "
-           "buffers, so that the copies of the next sub-tile overlap the "
-           "current one (rows that are not 16-byte aligned take a synchronous "
-           "path); off: synchronous staging; auto: on in 2-D, off otherwise">,
     Option<"orderedMetadata", "ordered-metadata", "bool", /*default=*/"true",
            "Emit mma.sp::ordered_metadata (PTX ISA 8.5; needs +ptx85)">
   ];

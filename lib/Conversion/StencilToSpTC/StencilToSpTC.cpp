@@ -765,6 +765,11 @@ static LogicalResult checkSupported(SparseRowGemmOp op) {
   if (!op.getInputOffsets())
     return op.emitOpError("still has a column permutation: run "
                           "--stencil-fold-row-swap first");
+  if (!op.getTilingAttr())
+    return op.emitOpError("has no tiling: run --stencil-sptc-tile first");
+  if (!op.getPackedCoefficients())
+    return op.emitOpError("has no packed coefficients: run "
+                          "--stencil-sptc-pack first");
   if (kMmaSpM % op.getRowsPerBlock() != 0)
     return op.emitOpError("rows_per_block ")
            << op.getRowsPerBlock() << " does not divide the " << kMmaSpM
@@ -780,15 +785,12 @@ LogicalResult ConvertStencilToSpTCPass::convert(
     return failure();
   auto gridType = cast<MemRefType>(op.getInput().getType());
   int64_t rank = gridType.getRank();
-  // The default tiling: the best of the sweeps in bench/NOTES.md.
-  int64_t tilesPerWarp = nTiles ? int64_t(nTiles) : (rank == 2 ? 4 : 8);
-  int64_t subTilesPerBlock = subTiles ? int64_t(subTiles) : (rank == 2 ? 8 : 1);
-  if (warps < 1 || tilesPerWarp < 1 || subTilesPerBlock < 1)
-    return op.emitOpError("needs warps, n-tiles and sub-tiles >= 1");
-  if (asyncCopy != "auto" && asyncCopy != "on" && asyncCopy != "off")
-    return op.emitOpError("async-copy must be 'on', 'off' or 'auto', got '")
-           << asyncCopy.getValue() << "'";
-  bool useAsyncCopy = asyncCopy == "on" || (asyncCopy == "auto" && rank == 2);
+  // The tiling of --stencil-sptc-tile (checked by the op's verifier).
+  DictionaryAttr tiling = op.getTilingAttr();
+  int64_t warps = tiling.getAs<IntegerAttr>("warps").getInt();
+  int64_t tilesPerWarp = tiling.getAs<IntegerAttr>("n_tiles").getInt();
+  int64_t subTilesPerBlock = tiling.getAs<IntegerAttr>("sub_tiles").getInt();
+  bool useAsyncCopy = tiling.getAs<BoolAttr>("async_copy").getValue();
   SmallVector<int64_t> radii(rank, 0);
   radii.back() = op.getRadius();
   for (auto [i, o] : llvm::enumerate(op.getRowOffsets()))
@@ -808,15 +810,8 @@ LogicalResult ConvertStencilToSpTCPass::convert(
            << geo.allocatedElements() * 2 << " bytes of shared memory for its tile, more "
            << "than " << kMaxSharedBytes << ": use fewer warps or n-tiles";
 
-  // 2. Pack the coefficients (SPIDER 3.3.2).
-  SmallVector<uint16_t> valueBits;
-  for (APFloat v : op.getValues().getValues<APFloat>())
-    valueBits.push_back(v.bitcastToAPInt().getZExtValue());
-  SmallVector<uint8_t> indices;
-  for (int8_t i : op.getIndices().getValues<int8_t>())
-    indices.push_back(i);
-  std::vector<uint32_t> words = packSpTCCoefficients(
-      valueBits, indices, op.getNumRows(), op.getRowsPerBlock());
+  // 2. The packed coefficients (SPIDER 3.3.2) of --stencil-sptc-pack.
+  ArrayRef<int32_t> signedWords = *op.getPackedCoefficients();
 
   // 3. The kernel.
   auto parent = op->getParentOfType<FunctionOpInterface>();
@@ -834,9 +829,8 @@ LogicalResult ConvertStencilToSpTCPass::convert(
   Location loc = op.getLoc();
   ModuleOp module = getOperation();
   OpBuilder globalBuilder = OpBuilder::atBlockBegin(module.getBody());
-  auto coefType = MemRefType::get({static_cast<int64_t>(words.size())},
+  auto coefType = MemRefType::get({static_cast<int64_t>(signedWords.size())},
                                   IntegerType::get(ctx, 32));
-  SmallVector<int32_t> signedWords(words.begin(), words.end());
   auto global = memref::GlobalOp::create(
       globalBuilder, loc, kernel.getName().str() + "_coefficients",
       globalBuilder.getStringAttr("private"), coefType,

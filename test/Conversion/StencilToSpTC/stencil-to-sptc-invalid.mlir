@@ -1,4 +1,4 @@
-// RUN: stencil-opt %s --split-input-file --convert-stencil-to-sptc -verify-diagnostics
+// RUN: stencil-opt %s --split-input-file --stencil-sptc-tile --stencil-sptc-pack --convert-stencil-to-sptc -verify-diagnostics
 
 func.func @f32_grid(%in: memref<?x?xf32>, %out: memref<?x?xf32>) {
   // expected-error @+1 {{'stencil.sparse_row_gemm' op has element type 'f32', but the Sparse Tensor Core kernel computes on f16 operands (use --lower-to-cpu for other element types)}}

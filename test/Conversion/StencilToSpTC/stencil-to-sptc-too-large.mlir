@@ -1,4 +1,4 @@
-// RUN: stencil-opt %s --convert-stencil-to-sptc="warps=32 n-tiles=32" -verify-diagnostics
+// RUN: stencil-opt %s --stencil-sptc-tile="warps=32 n-tiles=32" --stencil-sptc-pack --convert-stencil-to-sptc -verify-diagnostics
 
 // A tile whose input does not fit in 48 KiB of shared memory is an error.
 func.func @huge_tile(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {

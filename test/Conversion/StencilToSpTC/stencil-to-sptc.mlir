@@ -1,5 +1,5 @@
-// RUN: stencil-opt %s --convert-stencil-to-sptc="warps=1 n-tiles=1 sub-tiles=1 async-copy=off" | FileCheck %s --implicit-check-not=stencil.sparse_row_gemm
-// RUN: stencil-opt %s --convert-stencil-to-sptc="warps=1 n-tiles=1 sub-tiles=2 async-copy=on" | FileCheck %s --check-prefix=ASYNC
+// RUN: stencil-opt %s --stencil-sptc-tile="warps=1 n-tiles=1 sub-tiles=1 async-copy=off" --stencil-sptc-pack --convert-stencil-to-sptc | FileCheck %s --implicit-check-not=stencil.sparse_row_gemm
+// RUN: stencil-opt %s --stencil-sptc-tile="warps=1 n-tiles=1 sub-tiles=2 async-copy=on" --stencil-sptc-pack --convert-stencil-to-sptc | FileCheck %s --check-prefix=ASYNC
 
 // Heat-1D-like row (L = 4, r = 1, paired swap, column shift 1), two steps.
 

@@ -354,6 +354,25 @@ LogicalResult SparseRowGemmOp::verify() {
   if (offsets && static_cast<int64_t>(offsets->size()) != 2 * l)
     return emitOpError("'input_offsets' has ")
            << offsets->size() << " entries, expected " << 2 * l;
+  if (DictionaryAttr tiling = getTilingAttr()) {
+    for (StringRef key : {"warps", "n_tiles", "sub_tiles"}) {
+      auto value = tiling.getAs<IntegerAttr>(key);
+      if (!value || value.getInt() < 1)
+        return emitOpError("'tiling' needs a positive integer '") << key << "'";
+    }
+    if (!tiling.getAs<BoolAttr>("async_copy"))
+      return emitOpError("'tiling' needs a boolean 'async_copy'");
+  }
+  if (auto packed = getPackedCoefficients()) {
+    // Per kernel row 32 lanes x 4 value words, then one metadata word per
+    // lane for every two rows (Support/SpTCPacking.h).
+    int64_t rows = getNumRows();
+    int64_t expected = rows * 128 + (rows + 1) / 2 * 32;
+    if (static_cast<int64_t>(packed->size()) != expected)
+      return emitOpError("'packed_coefficients' has ")
+             << packed->size() << " words, expected " << expected << " for "
+             << rows << " kernel rows";
+  }
   return verifyRowForm(*this, getInput(), getOutput(), getNumRows(),
                        getRadius(), getRowOffsets(), getBoundary(),
                        getBoundaryValueAttr());

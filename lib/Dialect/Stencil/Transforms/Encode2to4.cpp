@@ -75,7 +75,8 @@ struct StencilEncode2to4Pass
         cast<DenseIntElementsAttr>(
             DenseElementsAttr::get(indicesType, ArrayRef<int8_t>(indices))),
         rewriter.getDenseI64ArrayAttr(perm),
-        /*input_offsets=*/DenseI64ArrayAttr(), op.getStepsAttr(),
+        /*input_offsets=*/DenseI64ArrayAttr(), /*tiling=*/DictionaryAttr(),
+        /*packed_coefficients=*/DenseI32ArrayAttr(), op.getStepsAttr(),
         op.getBoundaryAttr(), op.getBoundaryValueAttr());
     sparse->setDiscardableAttrs(op->getDiscardableAttrDictionary());
     rewriter.eraseOp(op);

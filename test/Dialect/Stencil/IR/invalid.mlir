@@ -353,3 +353,25 @@ func.func @sparse_values_type(%in: memref<?xf16>, %out: memref<?xf16>) {
       values dense<0.0> : tensor<1x2x2xf32> indices dense<[[[0, 1], [0, 1]]]> : tensor<1x2x2xi8> : memref<?xf16>
   return
 }
+
+// -----
+
+func.func @sparse_tiling(%in: memref<?xf16>, %out: memref<?xf16>) {
+  // expected-error @+1 {{'stencil.sparse_row_gemm' op 'tiling' needs a positive integer 'n_tiles'}}
+  stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets []
+      input_offsets [0, 1, 2, 3]
+      values dense<0.0> : tensor<1x2x2xf16> indices dense<[[[0, 1], [0, 1]]]> : tensor<1x2x2xi8>
+      tiling {warps = 4 : i64, n_tiles = 0 : i64, sub_tiles = 1 : i64, async_copy = false} : memref<?xf16>
+  return
+}
+
+// -----
+
+func.func @sparse_packed(%in: memref<?xf16>, %out: memref<?xf16>) {
+  // expected-error @+1 {{'stencil.sparse_row_gemm' op 'packed_coefficients' has 3 words, expected 160 for 1 kernel rows}}
+  stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets []
+      input_offsets [0, 1, 2, 3]
+      values dense<0.0> : tensor<1x2x2xf16> indices dense<[[[0, 1], [0, 1]]]> : tensor<1x2x2xi8>
+      packed [1, 2, 3] : memref<?xf16>
+  return
+}

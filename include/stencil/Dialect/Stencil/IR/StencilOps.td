@@ -248,6 +248,12 @@ def Stencil_SparseRowGemmOp : Stencil_Op<"sparse_row_gemm", [
     out[p][x0 + i] = sum_o sum_g sum_{s=0,1} values_o[i][2g+s] *
                      in[p + o][x0 + input_offsets[4g + indices_o[i][2g+s]]]
     ```
+
+    Two optional attributes prepare the GPU kernel without changing the
+    meaning: `tiling` (`{warps, n_tiles, sub_tiles, async_copy}`, set by
+    `--stencil-sptc-tile`, SPIDER 3.3.1) and `packed_coefficients` (the
+    per-lane words of `Support/SpTCPacking.h`, set by `--stencil-sptc-pack`,
+    SPIDER 3.3.2).
   }];
   let arguments = (ins
     Stencil_Grid:$input,
@@ -260,6 +266,8 @@ def Stencil_SparseRowGemmOp : Stencil_Op<"sparse_row_gemm", [
     Stencil_I8ElementsAttr:$indices,
     OptionalAttr<DenseI64ArrayAttr>:$column_permutation,
     OptionalAttr<DenseI64ArrayAttr>:$input_offsets,
+    OptionalAttr<DictionaryAttr>:$tiling,
+    OptionalAttr<DenseI32ArrayAttr>:$packed_coefficients,
     DefaultValuedAttr<Stencil_StepsAttr, "1">:$steps,
     DefaultValuedAttr<Stencil_BoundaryKindAttr,
                       "::mlir::stencil::BoundaryKind::halo">:$boundary,
@@ -272,6 +280,8 @@ def Stencil_SparseRowGemmOp : Stencil_Op<"sparse_row_gemm", [
     (`column_permutation` $column_permutation^)?
     (`input_offsets` $input_offsets^)?
     `values` $values `indices` $indices
+    (`tiling` $tiling^)?
+    (`packed` $packed_coefficients^)?
     (`steps` $steps^)?
     (`boundary` custom<Boundary>($boundary, $boundary_value)^)?
     attr-dict `:` custom<GridTypes>(type($input), type($output))

@@ -221,6 +221,55 @@ def StencilFoldRowSwap : Pass<"stencil-fold-row-swap"> {
   let dependentDialects = ["::mlir::stencil::StencilDialect"];
 }
 
+def StencilSpTCTile : Pass<"stencil-sptc-tile"> {
+  let summary = "Choose the tiling of the Sparse Tensor Core kernel "
+                "(SPIDER 3.3.1)";
+  let description = [{
+    SPIDER section 3.3.1: the hierarchical tiling (thread block / warp /
+    MMA) of every `stencil.sparse_row_gemm`, recorded as its `tiling`
+    attribute for `--convert-stencil-to-sptc`. One `mma.sp.m16n8k32`
+    computes 16 consecutive outputs along the innermost dimension for 8
+    columns (8 consecutive `y` in 2-D and 3-D, 8 segments of 16 outputs in
+    1-D); a warp computes `n_tiles` such column tiles, a block `warps` warps
+    side by side along `x` and `sub_tiles` tiles one after the other along
+    `y` (`x` in 1-D), with `async_copy` the next one staged by `cp.async`
+    while the current one computes. The kernel matrices stay in registers
+    (SPIDER: "it resides entirely in registers").
+
+    The defaults are the best of the H200 sweeps in bench/NOTES.md: in 2-D,
+    4 warps x 4 n-tiles x 8 sub-tiles with `async_copy`; otherwise 4 warps x
+    8 n-tiles, one sub-tile, synchronous staging.
+  }];
+  let options = [
+    Option<"warps", "warps", "int64_t", /*default=*/"4",
+           "Warps per thread block (side by side along the innermost dimension)">,
+    Option<"nTiles", "n-tiles", "int64_t", /*default=*/"0",
+           "mma.sp column tiles (of 8) per warp (0: 4 in 2-D, 8 otherwise)">,
+    Option<"subTiles", "sub-tiles", "int64_t", /*default=*/"0",
+           "Sub-tiles per block, pipelined (0: 8 in 2-D, 1 otherwise)">,
+    Option<"asyncCopy", "async-copy", "std::string", /*default=*/"\"auto\"",
+           "on: double-buffered cp.async staging; off: synchronous staging; "
+           "auto: on in 2-D, off otherwise">
+  ];
+  let dependentDialects = ["::mlir::stencil::StencilDialect"];
+}
+
+def StencilSpTCPack : Pass<"stencil-sptc-pack"> {
+  let summary = "Pack kernel values and metadata per lane (SPIDER 3.3.2)";
+  let description = [{
+    SPIDER section 3.3.2: the compressed kernel matrices of every
+    `stencil.sparse_row_gemm` are laid out as the words the GPU kernel reads
+    (`packed_coefficients`, layout in `Support/SpTCPacking.h`): each lane's
+    eight A values of a kernel row are four contiguous 32-bit words (f16
+    pairs) and the rows follow each other, so a warp reads them coalesced;
+    the metadata of two kernel rows share one word per lane, the lanes of
+    sparsity selector 0 holding the first row and those of selector 1 the
+    second (SPIDER's concatenated metadata). With `L < 16` the operand
+    stacks `16 / L` kernel matrices on its diagonal.
+  }];
+  let dependentDialects = ["::mlir::stencil::StencilDialect"];
+}
+
 def StencilCheckLowered : Pass<"stencil-check-lowered", "::mlir::ModuleOp"> {
   let summary = "Check a pipeline's contract: only the allowed dialects remain";
   let description = [{

@@ -1,4 +1,4 @@
-// RUN: stencil-opt %s --convert-stencil-to-sptc="async-copy=sometimes" -verify-diagnostics
+// RUN: stencil-opt %s --stencil-sptc-tile="async-copy=sometimes" -verify-diagnostics
 
 func.func @bad_option(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
   // expected-error @+1 {{'stencil.sparse_row_gemm' op async-copy must be 'on', 'off' or 'auto', got 'sometimes'}}

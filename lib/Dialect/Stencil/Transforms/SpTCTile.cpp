@@ -1,0 +1,54 @@
+//===- SpTCTile.cpp - Tiling of the Sparse Tensor Core kernel -------------===//
+//
+// Implements `--stencil-sptc-tile` (SPIDER 3.3.1); see Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stencil/Dialect/Stencil/Transforms/Passes.h"
+
+namespace mlir {
+namespace stencil {
+#define GEN_PASS_DEF_STENCILSPTCTILE
+#include "stencil/Dialect/Stencil/Transforms/Passes.h.inc"
+} // namespace stencil
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+namespace {
+struct StencilSpTCTilePass
+    : public stencil::impl::StencilSpTCTileBase<StencilSpTCTilePass> {
+  using StencilSpTCTileBase::StencilSpTCTileBase;
+
+  void runOnOperation() override {
+    WalkResult result = getOperation()->walk([&](SparseRowGemmOp op) {
+      // 1. The defaults by rank (bench/NOTES.md).
+      int64_t rank = cast<MemRefType>(op.getInput().getType()).getRank();
+      int64_t tiles = nTiles ? int64_t(nTiles) : (rank == 2 ? 4 : 8);
+      int64_t subs = subTiles ? int64_t(subTiles) : (rank == 2 ? 8 : 1);
+      if (warps < 1 || tiles < 1 || subs < 1) {
+        op.emitOpError("needs warps, n-tiles and sub-tiles >= 1");
+        return WalkResult::interrupt();
+      }
+      if (asyncCopy != "auto" && asyncCopy != "on" && asyncCopy != "off") {
+        op.emitOpError("async-copy must be 'on', 'off' or 'auto', got '")
+            << asyncCopy.getValue() << "'";
+        return WalkResult::interrupt();
+      }
+      bool async = asyncCopy == "on" || (asyncCopy == "auto" && rank == 2);
+
+      // 2. Record it.
+      Builder b(op.getContext());
+      op.setTilingAttr(b.getDictionaryAttr(
+          {b.getNamedAttr("warps", b.getI64IntegerAttr(warps)),
+           b.getNamedAttr("n_tiles", b.getI64IntegerAttr(tiles)),
+           b.getNamedAttr("sub_tiles", b.getI64IntegerAttr(subs)),
+           b.getNamedAttr("async_copy", b.getBoolAttr(async))}));
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,26 @@
+// RUN: stencil-opt %s --split-input-file --stencil-sptc-tile | FileCheck %s
+// RUN: stencil-opt %s --split-input-file --stencil-sptc-tile="warps=2 n-tiles=3 sub-tiles=5 async-copy=off" | FileCheck %s --check-prefix=EXPLICIT
+
+// The defaults by rank: 2-D gets 4 x 4 x 8 with cp.async, 1-D and 3-D
+// 4 x 8 x 1 synchronous (bench/NOTES.md).
+// CHECK-LABEL: func.func @two_d
+// CHECK:         tiling {async_copy = true, n_tiles = 4 : i64, sub_tiles = 8 : i64, warps = 4 : i64}
+// EXPLICIT-LABEL: func.func @two_d
+// EXPLICIT:         tiling {async_copy = false, n_tiles = 3 : i64, sub_tiles = 5 : i64, warps = 2 : i64}
+func.func @two_d(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [0]
+      input_offsets [0, 1, 2, 3]
+      values dense<0.0> : tensor<1x2x2xf16> indices dense<[[[0, 1], [0, 1]]]> : tensor<1x2x2xi8> : memref<?x?xf16>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @three_d
+// CHECK:         tiling {async_copy = false, n_tiles = 8 : i64, sub_tiles = 1 : i64, warps = 4 : i64}
+func.func @three_d(%in: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
+  stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [0, 0]
+      input_offsets [0, 1, 2, 3]
+      values dense<0.0> : tensor<1x2x2xf16> indices dense<[[[0, 1], [0, 1]]]> : tensor<1x2x2xi8> : memref<?x?x?xf16>
+  return
+}
