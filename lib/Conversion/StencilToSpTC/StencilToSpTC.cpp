@@ -160,6 +160,9 @@ private:
   SmallVector<Value> loadTile(ArrayRef<Value> tileOrigin);
   void storeTile(ArrayRef<Value> vectors);
   void stageTile(ArrayRef<Value> tileOrigin);
+  /// Calls `body(k, e)` for the thread's vectors e = tid + k * threads of a
+  /// tile, under an `e < numVectors()` guard where some threads have none.
+  void forEachThreadVector(function_ref<void(int64_t k, Value e)> body);
   Value copyTileAsync(ArrayRef<Value> tileOrigin, Value bufferBase,
                       Value valid);
   void buildAsyncPipeline(function_ref<SmallVector<Value>(Value)> subOrigin);
@@ -457,19 +460,12 @@ SmallVector<Value> SpTCKernelBuilder::loadTile(ArrayRef<Value> tileOrigin) {
   return vectors;
 }
 
-/// Loads the thread's vectors of a tile and stores each into shared memory
-/// right away (no vector stays live across the others).
-void SpTCKernelBuilder::stageTile(ArrayRef<Value> tileOrigin) {
-  const int64_t vec = SpTCGeometry::kVector;
+void SpTCKernelBuilder::forEachThreadVector(
+    function_ref<void(int64_t k, Value e)> body) {
   for (int64_t k = 0; k < vectorsPerThread(); ++k) {
     Value e = addConst(tid, k * geo.threads());
-    auto stage = [&]() {
-      vector::StoreOp::create(*b, loadVector(e, tileOrigin), smem,
-                              ValueRange{mul(e, cst(vec))},
-                              /*nontemporal=*/false, llvm::MaybeAlign(16));
-    };
     if ((k + 1) * geo.threads() <= numVectors()) {
-      stage();
+      body(k, e);
       continue;
     }
     Value valid = arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, e,
@@ -477,30 +473,27 @@ void SpTCKernelBuilder::stageTile(ArrayRef<Value> tileOrigin) {
     auto ifOp = scf::IfOp::create(*b, valid, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(*b);
     b->setInsertionPointToStart(&ifOp.getThenRegion().front());
-    stage();
+    body(k, e);
   }
+}
+
+/// Loads the thread's vectors of a tile and stores each into shared memory
+/// right away (no vector stays live across the others).
+void SpTCKernelBuilder::stageTile(ArrayRef<Value> tileOrigin) {
+  forEachThreadVector([&](int64_t, Value e) {
+    vector::StoreOp::create(*b, loadVector(e, tileOrigin), smem,
+                            ValueRange{mul(e, cst(SpTCGeometry::kVector))},
+                            /*nontemporal=*/false, llvm::MaybeAlign(16));
+  });
 }
 
 /// Stores the thread's vectors of `loadTile` into shared memory.
 void SpTCKernelBuilder::storeTile(ArrayRef<Value> vectors) {
-  const int64_t vec = SpTCGeometry::kVector;
-  for (auto [k, v] : llvm::enumerate(vectors)) {
-    Value e = addConst(tid, k * geo.threads());
-    auto store = [&]() {
-      vector::StoreOp::create(*b, v, smem, ValueRange{mul(e, cst(vec))},
-                              /*nontemporal=*/false, llvm::MaybeAlign(16));
-    };
-    if ((static_cast<int64_t>(k) + 1) * geo.threads() <= numVectors()) {
-      store();
-      continue;
-    }
-    Value valid = arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, e,
-                                        cst(numVectors()));
-    auto ifOp = scf::IfOp::create(*b, valid, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(*b);
-    b->setInsertionPointToStart(&ifOp.getThenRegion().front());
-    store();
-  }
+  forEachThreadVector([&](int64_t k, Value e) {
+    vector::StoreOp::create(*b, vectors[k], smem,
+                            ValueRange{mul(e, cst(SpTCGeometry::kVector))},
+                            /*nontemporal=*/false, llvm::MaybeAlign(16));
+  });
 }
 
 /// Issues the asynchronous copies (cp.async, 16 bytes, zero-filled past the
