@@ -3,6 +3,8 @@
 #include "stencil/Support/SpTCPacking.h"
 #include "stencil/Support/MmaSpModel.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <algorithm>
 #include <cassert>
 #include <map>
@@ -80,18 +82,27 @@ static int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 int64_t mlir::stencil::countSpTCBankConflicts(const SpTCBOperandPlan &plan,
                                               int64_t pitch, int64_t rank) {
   int64_t total = 0;
-  for (unsigned i = 0; i < 8; i += plan.paired ? 2 : 1) {
-    std::map<int64_t, std::set<int64_t>> wordsPerBank;
-    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-      int64_t g = lane / 4, t = lane % 4;
-      int64_t column = rank == 1 ? int64_t(kMmaSpM) * g : g * pitch;
-      int64_t word = (2 * (column + plan.pad + plan.dx[i][t])) / 4;
-      wordsPerBank[word % 32].insert(word);
+  for (int64_t warp = 0; warp < (rank == 1 ? 1 : 4); ++warp) {
+    for (unsigned i = 0; i < 8; i += plan.paired ? 2 : 1) {
+      std::map<int64_t, std::set<int64_t>> wordsPerBank;
+      for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+        int64_t g = lane / 4, t = lane % 4;
+        int64_t element;
+        if (rank == 1) {
+          element = int64_t(kMmaSpM) * g + plan.pad + plan.dx[i][t];
+        } else {
+          int64_t column = int64_t(kMmaSpM) * warp + plan.pad + plan.dx[i][t];
+          element = g * pitch +
+                    SpTCBOperandPlan::swizzle(column, plan.swizzleBit);
+        }
+        int64_t word = element / 2;
+        wordsPerBank[word % 32].insert(word);
+      }
+      int64_t degree = 0;
+      for (const auto &entry : wordsPerBank)
+        degree = std::max<int64_t>(degree, entry.second.size());
+      total += degree;
     }
-    int64_t degree = 0;
-    for (const auto &entry : wordsPerBank)
-      degree = std::max<int64_t>(degree, entry.second.size());
-    total += degree;
   }
   return total;
 }
@@ -119,13 +130,22 @@ SpTCBOperandPlan mlir::stencil::planSpTCBOperand(
   int64_t minPitch =
       roundUp(plan.pad + innermostTile - int64_t(kMmaSpM) + dxMax + 1, 8);
   plan.pitch = minPitch;
-  if (rank >= 2) {
-    int64_t best = countSpTCBankConflicts(plan, minPitch, rank);
-    for (int64_t pitch = minPitch + 8; pitch < minPitch + 64; pitch += 8) {
-      int64_t conflicts = countSpTCBankConflicts(plan, pitch, rank);
-      if (conflicts < best) {
+  if (rank == 1)
+    return plan;
+  // The swizzle keeps 8-byte halves, so only paired (4-byte) loads use it.
+  llvm::SmallVector<int64_t> swizzles = {0};
+  if (plan.paired)
+    swizzles.append({3, 4, 5});
+  int64_t best = -1;
+  SpTCBOperandPlan candidate = plan;
+  for (int64_t bit : swizzles) {
+    candidate.swizzleBit = bit;
+    for (int64_t pitch = minPitch; pitch < minPitch + 64; pitch += 8) {
+      int64_t conflicts = countSpTCBankConflicts(candidate, pitch, rank);
+      if (best < 0 || conflicts < best) {
         best = conflicts;
         plan.pitch = pitch;
+        plan.swizzleBit = bit;
       }
     }
   }

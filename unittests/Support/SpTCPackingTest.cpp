@@ -203,8 +203,24 @@ TEST(SpTCPacking, BOperandPlan) {
           // The chosen pitch conflicts no more than the narrowest one.
           int64_t minPitch = (plan.pad + tile - 16 + dxMax + 1 + 7) / 8 * 8;
           EXPECT_GE(plan.pitch, minPitch);
+          SpTCBOperandPlan plain = plan;
+          plain.swizzleBit = 0;
           EXPECT_LE(countSpTCBankConflicts(plan, plan.pitch, rank),
-                    countSpTCBankConflicts(plan, minPitch, rank));
+                    countSpTCBankConflicts(plain, minPitch, rank));
+          // With paired loads (four per warp, four warps) the swizzle
+          // removes every bank conflict.
+          if (paired) {
+            EXPECT_EQ(countSpTCBankConflicts(plan, plan.pitch, rank), 16)
+                << "r=" << r << " rank=" << rank;
+          }
+          // The swizzle keeps pairs adjacent and columns in their row.
+          for (int64_t c = 0; c < plan.pitch; c += 2) {
+            int64_t s = SpTCBOperandPlan::swizzle(c, plan.swizzleBit);
+            EXPECT_EQ(s % 2, 0);
+            EXPECT_EQ(SpTCBOperandPlan::swizzle(c + 1, plan.swizzleBit), s + 1);
+            EXPECT_LT(s, plan.pitch);
+            EXPECT_EQ(s / 8, c / 8);
+          }
         }
       }
     }

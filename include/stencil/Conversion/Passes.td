@@ -62,11 +62,21 @@ def ConvertStencilToSpTC : Pass<"convert-stencil-to-sptc", "::mlir::ModuleOp"> {
     operand of a given column shift is loaded once and feeds every
     (kernel row, n-tile) pair with that shift (register tiling). A block
     computes `sub-tiles` such tiles one after the other along `y` (`x` in
-    1-D), software-pipelined: each thread issues the global loads of the next
-    sub-tile into registers before computing the current one, and stores
-    them into shared memory after it. The kernel matrices stay in registers:
-    each lane loads its A values and metadata once, from the packed
-    coefficient buffer.
+    1-D), software-pipelined: with `async_copy` the next sub-tile is copied
+    into a second shared-memory buffer by `cp.async` while the current one
+    computes; without it each thread loads the next sub-tile into registers
+    before computing the current one and stores them into shared memory
+    after it. The kernel matrices stay in registers: each lane loads its A
+    values and metadata once, from the packed coefficient buffer.
+
+    Shared memory (`Support/SpTCPacking.h`, `planSpTCBOperand`): rows of
+    `pitch` elements, staged in 16-byte vectors; the pitch and a swizzle
+    (the 8-byte halves of every other 16-byte chunk trade places) are chosen
+    so that the 32-bit B loads of a warp hit 32 distinct banks. Where the
+    swizzle is on, `cp.async` copies 8-byte halves to their swizzled places
+    and the synchronous path swaps the halves of a vector before storing
+    it. On the H200, removing the 2-way conflicts of the paired swap took
+    Box-2D 15x15 from 265 to 309 GStencil/s (bench/NOTES.md).
 
     Data packing (SPIDER 3.3.2): the coefficient buffer holds the
     `packed_coefficients` of `--stencil-sptc-pack` (per-lane contiguous values, MMAs in sequence,

@@ -83,18 +83,34 @@ struct SpTCBOperandPlan {
   /// first output and holds `pitch` elements (multiples of 8), which covers
   /// every offset any B operand of the block reads.
   int64_t pad = 0, pitch = 0;
+  /// The swizzle of a shared-memory row (0: none): the two 8-byte halves of
+  /// every 16-byte chunk whose column has bit `swizzleBit` set trade places,
+  /// so column c is stored at swizzle(c). The paired swap makes the four
+  /// lanes of a group read words {a, a + 1, a + 8, a + 9} of a row (the
+  /// second half of the MMA's K reads 16 elements further), which use two
+  /// of the four 4-byte slots of a chunk; with rows starting on 16-byte
+  /// boundaries no pitch then avoids a 2-way bank conflict. Swapping halves
+  /// in every other chunk moves a + 8 and a + 9 to the other two slots.
+  int64_t swizzleBit = 0;
+
+  /// The stored column of column `column` of a shared-memory row.
+  static int64_t swizzle(int64_t column, int64_t bit) {
+    return bit ? column ^ (((column >> bit) & 1) << 2) : column;
+  }
 };
 
 /// The plan for a block whose tile is `innermostTile` outputs wide along the
-/// innermost dimension; in 2-D and 3-D the pitch is the one of the first
-/// eight candidates with the fewest bank conflicts.
+/// innermost dimension; in 2-D and 3-D with paired loads, the pitch (among
+/// the first eight candidates) and swizzle (none, or bit 3, 4 or 5) with the
+/// fewest bank conflicts, preferring no swizzle, then the narrowest pitch.
 SpTCBOperandPlan planSpTCBOperand(llvm::ArrayRef<int64_t> inputOffsets,
                                   int64_t rowsPerBlock, int64_t rank,
                                   int64_t innermostTile);
 
 /// The bank-conflict degree (4-byte banks, 32 of them) summed over the B
-/// loads of one warp, with shared-memory rows of `pitch` elements (in 1-D the
-/// MMA columns are 16 elements apart instead).
+/// loads of one warp and over the first four warps of a block (16 outputs
+/// apart), with shared-memory rows of `pitch` elements swizzled as the plan
+/// says (in 1-D the MMA columns are 16 elements apart in one row instead).
 int64_t countSpTCBankConflicts(const SpTCBOperandPlan &plan, int64_t pitch,
                                int64_t rank);
 

@@ -73,6 +73,8 @@ struct SpTCGeometry {
   SmallVector<int64_t> smemShape, smemStrides;
   int64_t smemSize = 1;
   int64_t pad = 0;
+  /// The row swizzle of the B-operand plan (SpTCBOperandPlan::swizzle).
+  int64_t swizzleBit = 0;
   /// Elements per vector of the staging loads (16 bytes of f16).
   static constexpr int64_t kVector = 8;
 
@@ -119,16 +121,15 @@ struct SpTCGeometry {
     smemSize = smemStrides[0] * smemShape[0];
   }
 
-  /// The constant part of the shared-memory index of a B operand element,
-  /// for MMA column 0 and the first output of warp 0: in 2-D and 3-D, the
-  /// column's `y` is `y0 + shift` (shift = 8 j + dy for n-tile j and a
+  /// The constant part of the shared-memory index of a B operand element
+  /// (the lane's part holds its column in the row): in 2-D and 3-D, the
+  /// MMA column's `y` is `y0 + shift` (shift = 8 j + dy for n-tile j and a
   /// kernel row at dy) and its `z` is `z0 + dz`; in 1-D the column's first
-  /// output is `x0 + 16 shift` (shift = 8 j). `dx` is the innermost offset.
-  int64_t constantOffset(int64_t dz, int64_t shift, int64_t dx) const {
+  /// output is `x0 + 16 shift` (shift = 8 j), in the same row.
+  int64_t constantOffset(int64_t dz, int64_t shift) const {
     if (rank == 1)
-      return pad + kMmaSpM * shift + dx;
-    int64_t offset = pad + dx;
-    offset += (radii[rank - 2] + shift) * smemStrides[rank - 2];
+      return kMmaSpM * shift;
+    int64_t offset = (radii[rank - 2] + shift) * smemStrides[rank - 2];
     if (rank == 3)
       offset += (radii[0] + dz) * smemStrides[0];
     return offset;
@@ -159,6 +160,7 @@ private:
   Value loadVector(Value e, ArrayRef<Value> tileOrigin);
   SmallVector<Value> loadTile(ArrayRef<Value> tileOrigin);
   void storeTile(ArrayRef<Value> vectors);
+  void storeVector(Value vector, Value e);
   void stageTile(ArrayRef<Value> tileOrigin);
   /// Calls `body(k, e)` for the thread's vectors e = tid + k * threads of a
   /// tile, under an `e < numVectors()` guard where some threads have none.
@@ -174,6 +176,11 @@ private:
   Value add(Value x, Value y) { return arith::AddIOp::create(*b, x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(*b, x, y); }
   Value addConst(Value x, int64_t c) { return c ? add(x, cst(c)) : x; }
+  /// SpTCBOperandPlan::swizzle of a shared-memory column.
+  Value swizzleColumn(Value column);
+  /// Whether the halves of vector `e` of a tile trade places in shared
+  /// memory (the swizzle; null when there is none).
+  Value swapsHalves(Value e);
 
   void loadCoefficients();
   void computeAndStore();
@@ -297,6 +304,28 @@ gpu::GPUFuncOp SpTCKernelBuilder::build(OpBuilder &moduleBuilder,
   }
   gpu::ReturnOp::create(*b);
   return func;
+}
+
+Value SpTCKernelBuilder::swizzleColumn(Value column) {
+  if (!geo.swizzleBit)
+    return column;
+  // column ^ (((column >> bit) & 1) << 2)
+  Value bit = arith::AndIOp::create(
+      *b, arith::ShRUIOp::create(*b, column, cst(geo.swizzleBit)), cst(1));
+  return arith::XOrIOp::create(*b, column,
+                               arith::ShLIOp::create(*b, bit, cst(2)));
+}
+
+Value SpTCKernelBuilder::swapsHalves(Value e) {
+  if (!geo.swizzleBit)
+    return Value();
+  // The vector's column is 8 * (e % vectorsPerRow).
+  int64_t vectorsPerRow = geo.smemShape[geo.rank - 1] / SpTCGeometry::kVector;
+  Value column = mul(arith::RemUIOp::create(*b, e, cst(vectorsPerRow)),
+                     cst(SpTCGeometry::kVector));
+  Value bit = arith::AndIOp::create(
+      *b, arith::ShRUIOp::create(*b, column, cst(geo.swizzleBit)), cst(1));
+  return arith::CmpIOp::create(*b, arith::CmpIPredicate::ne, bit, cst(0));
 }
 
 /// Step 1: the lane's A values (4 words per row) and metadata.
@@ -480,20 +509,29 @@ void SpTCKernelBuilder::forEachThreadVector(
 /// Loads the thread's vectors of a tile and stores each into shared memory
 /// right away (no vector stays live across the others).
 void SpTCKernelBuilder::stageTile(ArrayRef<Value> tileOrigin) {
-  forEachThreadVector([&](int64_t, Value e) {
-    vector::StoreOp::create(*b, loadVector(e, tileOrigin), smem,
-                            ValueRange{mul(e, cst(SpTCGeometry::kVector))},
-                            /*nontemporal=*/false, llvm::MaybeAlign(16));
-  });
+  forEachThreadVector(
+      [&](int64_t, Value e) { storeVector(loadVector(e, tileOrigin), e); });
 }
 
 /// Stores the thread's vectors of `loadTile` into shared memory.
 void SpTCKernelBuilder::storeTile(ArrayRef<Value> vectors) {
-  forEachThreadVector([&](int64_t k, Value e) {
-    vector::StoreOp::create(*b, vectors[k], smem,
-                            ValueRange{mul(e, cst(SpTCGeometry::kVector))},
-                            /*nontemporal=*/false, llvm::MaybeAlign(16));
-  });
+  forEachThreadVector([&](int64_t k, Value e) { storeVector(vectors[k], e); });
+}
+
+/// One 16-byte store of vector `e` into the tile, its halves swapped where
+/// the swizzle says so.
+void SpTCKernelBuilder::storeVector(Value vector, Value e) {
+  if (Value swap = swapsHalves(e)) {
+    const int64_t half = SpTCGeometry::kVector / 2;
+    SmallVector<int64_t> mask;
+    for (int64_t k = 0; k < SpTCGeometry::kVector; ++k)
+      mask.push_back((k + half) % SpTCGeometry::kVector);
+    Value swapped = vector::ShuffleOp::create(*b, vector, vector, mask);
+    vector = arith::SelectOp::create(*b, swap, swapped, vector);
+  }
+  vector::StoreOp::create(*b, vector, smem,
+                          ValueRange{mul(e, cst(SpTCGeometry::kVector))},
+                          /*nontemporal=*/false, llvm::MaybeAlign(16));
 }
 
 /// Issues the asynchronous copies (cp.async, 16 bytes, zero-filled past the
@@ -529,9 +567,25 @@ Value SpTCKernelBuilder::copyTileAsync(ArrayRef<Value> tileOrigin,
     Value src = arith::SelectOp::create(*b, inside,
                                         add(mul(rowLinear, nx), gx), zeroIndex);
     Value dst = add(bufferBase, mul(e, cst(vec)));
-    tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-        *b, tokenType, smem, ValueRange{dst}, in, ValueRange{src},
-        b->getIndexAttr(vec), count, /*bypassL1=*/b->getUnitAttr()));
+    Value swap = swapsHalves(e);
+    if (!swap) {
+      tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+          *b, tokenType, smem, ValueRange{dst}, in, ValueRange{src},
+          b->getIndexAttr(vec), count, /*bypassL1=*/b->getUnitAttr()));
+      continue;
+    }
+    // Swizzled rows: two 8-byte copies, each half to its stored place (the
+    // count is 0 or 8 here, the rows being 16-byte aligned).
+    const int64_t half = vec / 2;
+    Value halfCount = arith::DivUIOp::create(*b, count, cst(2));
+    for (int64_t h = 0; h < 2; ++h) {
+      Value place = arith::SelectOp::create(*b, swap, cst((1 - h) * half),
+                                            cst(h * half));
+      tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+          *b, tokenType, smem, ValueRange{add(dst, place)}, in,
+          ValueRange{addConst(src, h * half)}, b->getIndexAttr(half),
+          halfCount, /*bypassL1=*/UnitAttr()));
+    }
   }
   return nvgpu::DeviceAsyncCreateGroupOp::create(*b, tokenType, tokens);
 }
@@ -603,26 +657,28 @@ void SpTCKernelBuilder::computeAndStore() {
   // The lane's part of every B address (pass description, "Row swap"):
   // b_i of lane (g, t) holds row k_i = 2t + (i & 1) + 8 (i >> 1) of B, the
   // input at innermost offset dx(k_i) (the folded row swap), so its address
-  // is laneOffsets[i] + constantOffset(kernel row, n-tile, 0) with
-  // laneOffsets[i] = base(g, warp) + dx(k_i). The four candidates of dx are
-  // constants, selected once per lane; every load then has a constant
-  // offset from a per-lane register.
-  Value base;
-  if (geo.rank == 1)
-    base = add(mul(warp, cst(kMmaSpM * kMmaSpN * geo.nTiles)),
-               mul(groupId, cst(kMmaSpM)));
-  else
-    base = add(mul(groupId, cst(geo.smemStrides[geo.rank - 2])),
-               mul(warp, cst(kMmaSpM)));
+  // is laneOffsets[i] + constantOffset(kernel row, n-tile) with
+  // laneOffsets[i] = row(g) + swizzle(column(g, warp) + pad + dx(k_i)). The
+  // four candidates of dx are constants, selected once per lane; every load
+  // then has a constant offset from a per-lane register.
+  Value rowBase, columnBase;
+  if (geo.rank == 1) {
+    rowBase = cst(0);
+    columnBase = add(mul(warp, cst(kMmaSpM * kMmaSpN * geo.nTiles)),
+                     mul(groupId, cst(kMmaSpM)));
+  } else {
+    rowBase = mul(groupId, cst(geo.smemStrides[geo.rank - 2]));
+    columnBase = mul(warp, cst(kMmaSpM));
+  }
   if (smemBase)
-    base = add(base, smemBase);
+    rowBase = add(rowBase, smemBase);
   // One offset per load: per register pair when the plan pairs them.
   SmallVector<Value> laneOffsets;
   unsigned stride = plan.paired ? 2 : 1;
   for (unsigned i = 0; i < 8; i += stride) {
     Value dx;
     for (int64_t t = 3; t >= 0; --t) {
-      Value candidate = cst(plan.dx[i][t]);
+      Value candidate = cst(plan.pad + plan.dx[i][t]);
       if (!dx) {
         dx = candidate;
         continue;
@@ -631,7 +687,7 @@ void SpTCKernelBuilder::computeAndStore() {
                                         threadInGroup, cst(t));
       dx = arith::SelectOp::create(*b, isT, candidate, dx);
     }
-    laneOffsets.push_back(add(base, dx));
+    laneOffsets.push_back(add(rowBase, swizzleColumn(add(columnBase, dx))));
   }
 
   Value zero = arith::ConstantOp::create(*b, b->getZeroAttr(f32));
@@ -655,7 +711,7 @@ void SpTCKernelBuilder::computeAndStore() {
       uses[{dz, kMmaSpN * j + dy}].push_back({o, j});
   }
   for (const auto &[key, pairs] : uses) {
-    int64_t offset = geo.constantOffset(key.first, key.second, /*dx=*/0);
+    int64_t offset = geo.constantOffset(key.first, key.second);
     SmallVector<Value, 4> bRegs;
     if (plan.paired) {
       for (unsigned p = 0; p < 4; ++p)
@@ -798,6 +854,7 @@ LogicalResult ConvertStencilToSpTCPass::convert(
                    plan.pad,
                    plan.pitch);
   geo.asyncCopy = useAsyncCopy;
+  geo.swizzleBit = plan.swizzleBit;
   if (geo.allocatedElements() * 2 > kMaxSharedBytes)
     return op.emitOpError("needs ")
            << geo.allocatedElements() * 2 << " bytes of shared memory for its tile, more "
