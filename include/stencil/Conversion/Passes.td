@@ -90,7 +90,14 @@ def ConvertStencilToSpTC : Pass<"convert-stencil-to-sptc", "::mlir::ModuleOp"> {
 
     Outputs are rounded to f16 and stored when they are interior points
     (halo boundary); a grid whose size is not a multiple of the tile is
-    handled by these bounds checks, and no access leaves the grid.
+    handled by these bounds checks, and no access leaves the grid. An
+    accumulator fragment holds one output per row of 8 rows; two
+    `shfl.bfly` (a 4 x 4 transpose over 4 groups of lanes) give each lane 4
+    consecutive outputs of one row, stored with one 8-byte store (whole
+    32-byte sectors). Rows whose length is not a multiple of 4, and the
+    grid's edges, store outputs one by one.
+
+    The A values are read with one 16-byte load per kernel row and lane.
 
     The kernel ABI, tile and coefficients are recorded in the module
     attribute `stencil.launches` for `stencil-translate --stencil-to-launch`

@@ -184,6 +184,9 @@ private:
 
   void loadCoefficients();
   void computeAndStore();
+  void storeOutputs(ArrayRef<SmallVector<Value, 4>> acc);
+  void storeTransposed(ArrayRef<SmallVector<Value, 4>> acc);
+  void storeScalar(ArrayRef<SmallVector<Value, 4>> acc);
 
   SparseRowGemmOp op;
   const SpTCGeometry &geo;
@@ -336,18 +339,17 @@ void SpTCKernelBuilder::loadCoefficients() {
   SpTCCoefficientLayout layout{numRows};
   Value laneWords = mul(lane, cst(4));
   for (int64_t o = 0; o < numRows; ++o) {
+    // The lane's four words valueWord(o, lane, 0..3) = lane * 4 + o * 128 +
+    // 0..3 are contiguous and 16-byte aligned: one 16-byte load.
+    Value words = vector::LoadOp::create(
+        *b, VectorType::get({4}, i32), coef,
+        ValueRange{addConst(laneWords, SpTCCoefficientLayout::valueWord(o, 0, 0))},
+        /*nontemporal=*/false, llvm::MaybeAlign(16));
+    Value pairs = vector::BitCastOp::create(*b, VectorType::get({8}, f16), words);
     SmallVector<Value, 4> regs;
-    for (unsigned j = 0; j < 4; ++j) {
-      // valueWord(o, lane, j) = lane * 4 + (o * 128 + j).
-      Value word = memref::LoadOp::create(
-          *b, coef,
-          ValueRange{addConst(laneWords,
-                              SpTCCoefficientLayout::valueWord(o, 0, j))});
-      Value vec = vector::FromElementsOp::create(
-          *b, VectorType::get({1}, i32), ValueRange{word});
-      regs.push_back(
-          vector::BitCastOp::create(*b, VectorType::get({2}, f16), vec));
-    }
+    for (int64_t j = 0; j < 4; ++j)
+      regs.push_back(vector::ShuffleOp::create(
+          *b, pairs, pairs, ArrayRef<int64_t>{2 * j, 2 * j + 1}));
     aRegs.push_back(regs);
     if (o % 2 == 0)
       metadata.push_back(memref::LoadOp::create(
@@ -742,25 +744,169 @@ void SpTCKernelBuilder::computeAndStore() {
     }
   }
 
-  // Step 4: c_i is output (m, n) = (g + 8 (i >> 1), 2t + (i & 1)).
+  storeOutputs(acc);
+}
+
+/// Step 4: every accumulator that is an interior point, rounded to f16. In
+/// 2-D and 3-D rows whose length is not a multiple of 4 cannot take 8-byte
+/// stores: they store each output on its own (`storeScalar`).
+void SpTCKernelBuilder::storeOutputs(ArrayRef<SmallVector<Value, 4>> acc) {
+  if (geo.rank == 1) {
+    storeTransposed(acc);
+    return;
+  }
+  Value aligned = arith::CmpIOp::create(
+      *b, arith::CmpIPredicate::eq,
+      arith::AndIOp::create(*b, sizes[geo.rank - 1], cst(3)), cst(0));
+  auto ifOp = scf::IfOp::create(*b, aligned, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(*b);
+  b->setInsertionPointToStart(&ifOp.getThenRegion().front());
+  storeTransposed(acc);
+  b->setInsertionPointToStart(&ifOp.getElseRegion().front());
+  storeScalar(acc);
+}
+
+/// The outputs of the thread and its neighbours, transposed so that each
+/// thread stores four consecutive ones (rows 4-element aligned).
+void SpTCKernelBuilder::storeTransposed(ArrayRef<SmallVector<Value, 4>> acc) {
+  Type f16 = b->getF16Type();
+  // c_i of lane (g, t) is output (m, n) = (g + 8 (i >> 1),
+  // 2t + (i & 1)): one f16 per store, half a sector used. A 4 x 4 transpose
+  // over the lanes of groups 4h .. 4h + 3 (same t) gives lane (4h + k, t)
+  // the outputs m = 4h + 8 (k >> 1) + 0..3 of column n = 2t + (k & 1),
+  // consecutive along x: one 8-byte store, whole sectors. Two shuffles: with
+  // group g ^ 1 (lane ^ 4) the outputs of the other parity of k, then with
+  // group g ^ 2 (lane ^ 8) those of the other half.
+  Type i32 = b->getI32Type();
+  auto pairType2 = VectorType::get({2}, f16);
+  Value bit0 = arith::CmpIOp::create(
+      *b, arith::CmpIPredicate::ne,
+      arith::AndIOp::create(*b, groupId, cst(1)), cst(0));
+  Value bit1 = arith::CmpIOp::create(
+      *b, arith::CmpIPredicate::ne,
+      arith::AndIOp::create(*b, groupId, cst(2)), cst(0));
+  auto makePair = [&](Value x, Value y) -> Value {
+    return vector::FromElementsOp::create(*b, pairType2, ValueRange{x, y});
+  };
+  auto shuffleXor = [&](Value pair, int32_t mask) -> Value {
+    Value word = vector::ExtractOp::create(
+        *b,
+        vector::BitCastOp::create(*b, VectorType::get({1}, i32), pair),
+        ArrayRef<int64_t>{0});
+    auto shuffle = gpu::ShuffleOp::create(*b, word, mask, 32,
+                                          gpu::ShuffleMode::XOR);
+    Value vec = vector::FromElementsOp::create(
+        *b, VectorType::get({1}, i32), ValueRange{Value(shuffle.getShuffleResult())});
+    return vector::BitCastOp::create(*b, pairType2, vec);
+  };
+  auto element = [&](Value pair, int64_t i) -> Value {
+    return vector::ExtractOp::create(*b, pair, ArrayRef<int64_t>{i});
+  };
+  auto select = [&](Value c, Value x, Value y) -> Value {
+    return arith::SelectOp::create(*b, c, x, y);
+  };
+  // The lane's outputs after the transpose: m0 + 0..3 in column n.
+  Value m0 = add(mul(arith::ShRUIOp::create(*b, groupId, cst(2)), cst(4)),
+                 select(bit1, cst(8), cst(0)));
+  Value n = add(mul(threadInGroup, cst(2)), select(bit0, cst(1), cst(0)));
+  for (int64_t j = 0; j < geo.nTiles; ++j) {
+    SmallVector<Value, 4> v;
+    for (unsigned i = 0; i < 4; ++i)
+      v.push_back(arith::TruncFOp::create(*b, f16, acc[j][i]));
+    // Stage 1: keep c_k with k & 1 == g & 1, trade the others.
+    Value keep0 = select(bit0, v[1], v[0]), keep1 = select(bit0, v[3], v[2]);
+    Value got = shuffleXor(makePair(select(bit0, v[0], v[1]),
+                                    select(bit0, v[2], v[3])),
+                           4);
+    // Pairs ordered by source group (even, odd): for k = g & 1 and k + 2.
+    Value lo = select(bit0, makePair(element(got, 0), keep0),
+                      makePair(keep0, element(got, 0)));
+    Value hi = select(bit0, makePair(element(got, 1), keep1),
+                      makePair(keep1, element(got, 1)));
+    // Stage 2: keep k = g & 3, trade the other pair.
+    Value mine = select(bit1, hi, lo);
+    Value theirs = shuffleXor(select(bit1, lo, hi), 8);
+    Value quad = select(
+        bit1,
+        vector::ShuffleOp::create(*b, theirs, mine, ArrayRef<int64_t>{0, 1, 2, 3}),
+        vector::ShuffleOp::create(*b, mine, theirs, ArrayRef<int64_t>{0, 1, 2, 3}));
+
+    SmallVector<Value> coords(origin);
+    if (geo.rank == 1) {
+      // x = x0 + w 128 nTiles + (8 j + n) 16 + m.
+      Value column = addConst(n, kMmaSpN * j);
+      coords[0] =
+          add(add(origin[0], mul(warp, cst(kMmaSpM * kMmaSpN * geo.nTiles))),
+              add(mul(column, cst(kMmaSpM)), m0));
+    } else {
+      coords[geo.rank - 1] =
+          add(add(origin[geo.rank - 1], mul(warp, cst(kMmaSpM))), m0);
+      coords[geo.rank - 2] =
+          add(origin[geo.rank - 2], addConst(n, kMmaSpN * j));
+    }
+    // Interior: r_d <= coord_d < N_d - r_d; along x for the first and the
+    // last of the four.
+    auto inInterior = [&](Value coord, int64_t d, int64_t extent) {
+      return arith::AndIOp::create(
+          *b,
+          arith::CmpIOp::create(*b, arith::CmpIPredicate::sge, coord,
+                                cst(geo.radii[d])),
+          arith::CmpIOp::create(
+              *b, arith::CmpIPredicate::slt, addConst(coord, extent - 1),
+              arith::SubIOp::create(*b, sizes[d], cst(geo.radii[d]))));
+    };
+    Value rowInterior = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
+    Value linear = cst(0);
+    for (int64_t d = 0; d < geo.rank; ++d) {
+      if (d + 1 < geo.rank)
+        rowInterior =
+            arith::AndIOp::create(*b, rowInterior, inInterior(coords[d], d, 1));
+      linear = add(mul(linear, sizes[d]), coords[d]);
+    }
+    int64_t xDim = geo.rank - 1;
+    Value whole = arith::AndIOp::create(*b, rowInterior,
+                                        inInterior(coords[xDim], xDim, 4));
+    scf::IfOp::create(
+        *b, whole,
+        [&](OpBuilder &then, Location loc) {
+          vector::StoreOp::create(then, loc, quad, out, ValueRange{linear},
+                                  /*nontemporal=*/false, llvm::MaybeAlign(8));
+          scf::YieldOp::create(then, loc);
+        },
+        [&](OpBuilder &otherwise, Location loc) {
+          // Near the grid's edge: each of the four on its own.
+          OpBuilder::InsertionGuard guard(*b);
+          b->setInsertionPoint(scf::YieldOp::create(otherwise, loc));
+          for (int64_t e = 0; e < 4; ++e) {
+            Value inside = arith::AndIOp::create(
+                *b, rowInterior,
+                inInterior(addConst(coords[xDim], e), xDim, 1));
+            Value value =
+                vector::ExtractOp::create(*b, quad, ArrayRef<int64_t>{e});
+            Value index = addConst(linear, e);
+            scf::IfOp::create(*b, inside, [&](OpBuilder &t, Location l) {
+              memref::StoreOp::create(t, l, value, out, ValueRange{index});
+              scf::YieldOp::create(t, l);
+            });
+          }
+        });
+  }
+}
+
+/// One store per output, c_i of lane (g, t) at (m, n) = (g + 8 (i >> 1),
+/// 2t + (i & 1)).
+void SpTCKernelBuilder::storeScalar(ArrayRef<SmallVector<Value, 4>> acc) {
+  Type f16 = b->getF16Type();
   Value nBase = mul(threadInGroup, cst(2));
   for (int64_t j = 0; j < geo.nTiles; ++j) {
     for (unsigned i = 0; i < 4; ++i) {
       Value m = addConst(groupId, 8 * (i >> 1));
       Value n = addConst(nBase, i & 1);
       SmallVector<Value> coords(origin);
-      if (geo.rank == 1) {
-        // x = x0 + w 128 nTiles + (8 j + n) 16 + m.
-        Value column = addConst(n, kMmaSpN * j);
-        coords[0] = add(add(origin[0],
-                            mul(warp, cst(kMmaSpM * kMmaSpN * geo.nTiles))),
-                        add(mul(column, cst(kMmaSpM)), m));
-      } else {
-        coords[geo.rank - 1] =
-            add(add(origin[geo.rank - 1], mul(warp, cst(kMmaSpM))), m);
-        coords[geo.rank - 2] =
-            add(origin[geo.rank - 2], addConst(n, kMmaSpN * j));
-      }
+      coords[geo.rank - 1] =
+          add(add(origin[geo.rank - 1], mul(warp, cst(kMmaSpM))), m);
+      coords[geo.rank - 2] =
+          add(origin[geo.rank - 2], addConst(n, kMmaSpN * j));
       // Interior: r_d <= coord_d < N_d - r_d.
       Value interior;
       Value linear = cst(0);

@@ -42,14 +42,28 @@
 // CHECK:         gpu.func @f_sptc(%{{.*}}: memref<?xf16>, %{{.*}}: memref<?xf16>, %[[C:.*]]: memref<?xi32>, %{{.*}}: index, %{{.*}}: index)
 // CHECK-SAME:      workgroup(%[[SMEM:.*]] : memref<{{[0-9]+}}xf16, #gpu.address_space<workgroup>>) kernel
 // CHECK-SAME:      known_block_size = array<i32: 32, 1, 1>
+// CHECK:           %[[A:.*]] = vector.load %[[C]][%{{.*}}] {alignment = 16 : i64} : memref<?xi32>, vector<4xi32>
+// CHECK:           %[[A16:.*]] = vector.bitcast %[[A]] : vector<4xi32> to vector<8xf16>
+// CHECK:           vector.shuffle %[[A16]], %[[A16]] [0, 1]
 // CHECK:           memref.load %[[C]]
-// CHECK:           vector.bitcast %{{.*}} : vector<1xi32> to vector<2xf16>
 // CHECK:           vector.load %{{.*}} {alignment = 16 : i64} : memref<?xf16>, vector<8xf16>
 // CHECK:           vector.store %{{.*}}, %[[SMEM]][%{{.*}}] {alignment = 16 : i64}
 // CHECK:           gpu.barrier
 // CHECK-COUNT-4:   vector.load %[[SMEM]][%{{.*}}] {alignment = 4 : i64} : memref<{{[0-9]+}}xf16, #gpu.address_space<workgroup>>, vector<2xf16>
 // CHECK:           nvvm.mma.sp.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] sparseMetadata[%{{.*}}] selector[%{{.*}}] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 32>}
-// CHECK-COUNT-4:   scf.if
+// Stores: rows of a length that is a multiple of 4 transpose the fragment
+// with two butterfly shuffles and store 4 consecutive outputs at once;
+// others store one by one.
+// CHECK:           %[[ALIGNED:.*]] = arith.cmpi eq
+// CHECK:           scf.if %[[ALIGNED]] {
+// CHECK:             gpu.shuffle  xor %{{.*}}, %c4_i32, %c32_i32{{.*}} : i32
+// CHECK:             gpu.shuffle  xor %{{.*}}, %c8_i32, %c32_i32{{.*}} : i32
+// CHECK:             scf.if
+// CHECK:               vector.store %{{.*}}, %{{.*}}[%{{.*}}] {alignment = 8 : i64} : memref<?xf16>, vector<4xf16>
+// CHECK:             } else {
+// CHECK-COUNT-4:       memref.store
+// CHECK:           } else {
+// CHECK-COUNT-4:     memref.store
 // CHECK:           gpu.return
 func.func @f(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
   stencil.sparse_row_gemm %in -> %out radius 1 rows_per_block 4 column_shift 1 row_offsets [0]
