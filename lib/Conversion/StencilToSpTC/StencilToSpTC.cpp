@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stencil/Conversion/StencilToSpTC/StencilToSpTC.h"
+#include "stencil/Conversion/StencilGPUCommon/HostLaunch.h"
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
 #include "stencil/Support/MmaSpModel.h"
 #include "stencil/Support/SpTCPacking.h"
@@ -1020,95 +1021,15 @@ LogicalResult ConvertStencilToSpTCPass::convert(
   SymbolTable gpuSymbols(gpuModule);
   gpuSymbols.insert(kernel);
 
-  // 4. The coefficients as a constant global of the host module.
-  MLIRContext *ctx = &getContext();
-  Location loc = op.getLoc();
-  ModuleOp module = getOperation();
-  OpBuilder globalBuilder = OpBuilder::atBlockBegin(module.getBody());
-  auto coefType = MemRefType::get({static_cast<int64_t>(signedWords.size())},
-                                  IntegerType::get(ctx, 32));
-  auto global = memref::GlobalOp::create(
-      globalBuilder, loc, kernel.getName().str() + "_coefficients",
-      globalBuilder.getStringAttr("private"), coefType,
-      DenseElementsAttr::get(
-          RankedTensorType::get(coefType.getShape(), coefType.getElementType()),
-          ArrayRef<int32_t>(signedWords)),
-      /*constant=*/true, /*alignment=*/IntegerAttr());
-  symbols.insert(global);
-
-  // 5. Host code: upload, halo copy, time loop of launches, final copy.
-  ImplicitLocOpBuilder b(loc, op);
-  Value hostCoef = memref::GetGlobalOp::create(b, coefType, global.getName());
-  Value deviceCoef =
-      gpu::AllocOp::create(b, coefType, Type(), ValueRange{}, ValueRange{},
-                           ValueRange{})
-          .getMemref();
-  gpu::MemcpyOp::create(b, Type(), ValueRange{}, deviceCoef, hostCoef);
-  Value coefArg = memref::CastOp::create(
-      b, MemRefType::get({ShapedType::kDynamic}, coefType.getElementType()),
-      deviceCoef);
-  auto flatType = MemRefType::get({ShapedType::kDynamic},
-                                  gridType.getElementType());
-  auto flatten = [&](Value grid) -> Value {
-    if (rank > 1) {
-      SmallVector<ReassociationIndices> all = {
-          llvm::to_vector(llvm::seq<int64_t>(0, rank))};
-      grid = memref::CollapseShapeOp::create(b, grid, all);
-    }
-    return grid.getType() == flatType
-               ? grid
-               : memref::CastOp::create(b, flatType, grid).getResult();
-  };
-  Value inFlat = flatten(op.getInput());
-  Value outFlat = flatten(op.getOutput());
-  SmallVector<Value> dims;
-  for (int64_t d = 0; d < rank; ++d)
-    dims.push_back(memref::DimOp::create(b, op.getInput(), d));
-  gpu::MemcpyOp::create(b, Type(), ValueRange{}, outFlat, inFlat);
-
-  auto ceilDiv = [&](Value n, int64_t t) -> Value {
-    return arith::CeilDivUIOp::create(b, n, arith::ConstantIndexOp::create(b, t));
-  };
-  Value one = arith::ConstantIndexOp::create(b, 1);
-  gpu::KernelDim3 grid{ceilDiv(dims[rank - 1], geo.blockTile[rank - 1]),
-                       rank >= 2
-                           ? ceilDiv(dims[rank - 2], geo.blockTile[rank - 2])
-                                 : one,
-                       rank == 3 ? dims[0] : one};
-  gpu::KernelDim3 block{arith::ConstantIndexOp::create(b, geo.threads()), one,
-                        one};
-  Value zero = arith::ConstantIndexOp::create(b, 0);
-  Value steps = arith::ConstantIndexOp::create(b, op.getSteps());
-  scf::ForOp::create(
-      b, zero, steps, one, ValueRange{inFlat, outFlat},
-      [&](OpBuilder &lb, Location l, Value, ValueRange buffers) {
-        SmallVector<Value> args = {buffers[0], buffers[1], coefArg};
-        args.append(dims);
-        gpu::LaunchFuncOp::create(lb, l, kernel, grid, block,
-                                  /*dynamicSharedMemorySize=*/Value(), args);
-        scf::YieldOp::create(lb, l, ValueRange{buffers[1], buffers[0]});
-      });
-  if (op.getSteps() % 2 == 0)
-    gpu::MemcpyOp::create(b, Type(), ValueRange{}, outFlat, inFlat);
-  gpu::DeallocOp::create(b, Type(), ValueRange{}, deviceCoef);
-
-  // 6. The launch record.
-  SmallVector<NamedAttribute> record = {
-      b.getNamedAttr("kernel", b.getStringAttr(kernel.getName())),
-      b.getNamedAttr("rank", b.getI64IntegerAttr(rank)),
-      b.getNamedAttr("element_type", b.getStringAttr("f16")),
-      b.getNamedAttr("accumulator", b.getStringAttr("f32")),
-      b.getNamedAttr("boundary", b.getStringAttr("halo")),
-      b.getNamedAttr("steps", b.getI64IntegerAttr(op.getSteps())),
-      b.getNamedAttr("tile", b.getDenseI64ArrayAttr(llvm::to_vector(
-                                 llvm::reverse(geo.blockTile)))),
-      b.getNamedAttr("block", b.getDenseI64ArrayAttr({geo.threads(), 1, 1})),
-      b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(0)),
-      b.getNamedAttr("coefficients", b.getDenseI32ArrayAttr(signedWords))};
-  if (auto source = op->getAttrOfType<DictionaryAttr>(kSourceAttrName))
-    record.push_back(b.getNamedAttr("source", source));
-  launches.push_back(b.getDictionaryAttr(record));
-
+  // 4. Host code and launch record.
+  StencilKernelLaunch launch;
+  launch.kernel = kernel;
+  launch.blockTile = geo.blockTile;
+  launch.threads = geo.threads();
+  launch.accumulator = "f32";
+  launch.coefficients = signedWords;
+  emitHostLaunches(op, op.getInput(), op.getOutput(), op.getSteps(), launch,
+                   symbols, launches);
   op.erase();
   return success();
 }
@@ -1121,24 +1042,14 @@ void ConvertStencilToSpTCPass::runOnOperation() {
     return;
 
   // 1. The gpu.module holding the kernels.
-  MLIRContext *ctx = &getContext();
-  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
-                  UnitAttr::get(ctx));
   SymbolTable symbols(module);
-  auto gpuModule = symbols.lookup<gpu::GPUModuleOp>(kGpuModuleName);
-  if (!gpuModule) {
-    OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
-    gpuModule = gpu::GPUModuleOp::create(builder, module.getLoc(),
-                                         kGpuModuleName);
-    symbols.insert(gpuModule);
-  }
+  gpu::GPUModuleOp gpuModule =
+      getOrCreateGpuModule(module, symbols, kGpuModuleName);
 
   // 2. One kernel per op.
   SmallVector<Attribute> launches;
-  if (auto existing = module->getAttrOfType<ArrayAttr>(kLaunchesAttrName))
-    launches.append(existing.begin(), existing.end());
   for (SparseRowGemmOp op : ops)
     if (failed(convert(op, gpuModule, symbols, launches)))
       return signalPassFailure();
-  module->setAttr(kLaunchesAttrName, ArrayAttr::get(ctx, launches));
+  appendLaunchRecords(module, launches);
 }

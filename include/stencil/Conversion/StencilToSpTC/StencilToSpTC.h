@@ -3,6 +3,8 @@
 #ifndef STENCIL_CONVERSION_STENCILTOSPTC_STENCILTOSPTC_H
 #define STENCIL_CONVERSION_STENCILTOSPTC_STENCILTOSPTC_H
 
+#include "stencil/Conversion/StencilGPUCommon/HostLaunch.h"
+
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
@@ -10,9 +12,6 @@ namespace stencil {
 
 #define GEN_PASS_DECL_CONVERTSTENCILTOSPTC
 #include "stencil/Conversion/Passes.h.inc"
-
-/// The module attribute listing the kernels and how to launch them.
-inline constexpr llvm::StringLiteral kLaunchesAttrName = "stencil.launches";
 
 } // namespace stencil
 } // namespace mlir

@@ -1,0 +1,59 @@
+//===- HostLaunch.h - Host side of the stencil GPU kernels ------*- C++ -*-===//
+//
+// What every GPU pipeline of the stencil compiler emits around its kernel:
+// the `gpu.module` holding the kernels, the host code that replaces a
+// stencil op (device coefficients, the halo copy, one launch per time step
+// ping-ponging the two grids, the final copy) and the launch record in the
+// module attribute `stencil.launches` (docs/LaunchDescription.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_CONVERSION_STENCILGPUCOMMON_HOSTLAUNCH_H
+#define STENCIL_CONVERSION_STENCILGPUCOMMON_HOSTLAUNCH_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir {
+namespace stencil {
+
+/// The module attribute listing the kernels and how to launch them.
+inline constexpr llvm::StringLiteral kLaunchesAttrName = "stencil.launches";
+
+/// The `gpu.module` named `name` of `module`, created (and the module marked
+/// as a GPU container) when missing.
+gpu::GPUModuleOp getOrCreateGpuModule(ModuleOp module, SymbolTable &symbols,
+                                      StringRef name);
+
+/// A kernel with the stencil kernel ABI `(in, out, coeffs, N_0 .. N_{R-1})`
+/// (grids and coefficients as 1-D dynamic memrefs) and how to launch it.
+struct StencilKernelLaunch {
+  gpu::GPUFuncOp kernel;
+  /// Outputs per thread block, outermost first: grid dimension x covers the
+  /// innermost grid dimension, y the next one, z the outermost (rank 3).
+  SmallVector<int64_t> blockTile;
+  /// Threads per block (one-dimensional).
+  int64_t threads = 0;
+  /// The accumulation type, for the runner's tolerance ("f32" or "f64").
+  StringRef accumulator;
+  /// Words of the `coeffs` argument; a one-word zero buffer when empty.
+  ArrayRef<int32_t> coefficients;
+  /// Time steps one launch advances (temporal blocking).
+  int64_t stepsPerLaunch = 1;
+};
+
+/// Replaces the stencil op `op` (grids `in` and `out`, `steps` time steps,
+/// halo boundary) by host code launching `launch.kernel`, and appends its
+/// launch record to `launches`. Does not erase `op`.
+void emitHostLaunches(Operation *op, Value in, Value out, int64_t steps,
+                      const StencilKernelLaunch &launch, SymbolTable &symbols,
+                      SmallVectorImpl<Attribute> &launches);
+
+/// Appends the records of `launches` to the module's `stencil.launches`.
+void appendLaunchRecords(ModuleOp module, ArrayRef<Attribute> launches);
+
+} // namespace stencil
+} // namespace mlir
+
+#endif // STENCIL_CONVERSION_STENCILGPUCOMMON_HOSTLAUNCH_H

@@ -1,0 +1,159 @@
+//===- HostLaunch.cpp - Host side of the stencil GPU kernels --------------===//
+
+#include "stencil/Conversion/StencilGPUCommon/HostLaunch.h"
+#include "stencil/Dialect/Stencil/IR/StencilDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+gpu::GPUModuleOp mlir::stencil::getOrCreateGpuModule(ModuleOp module,
+                                                     SymbolTable &symbols,
+                                                     StringRef name) {
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  UnitAttr::get(module.getContext()));
+  if (auto gpuModule = symbols.lookup<gpu::GPUModuleOp>(name))
+    return gpuModule;
+  OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+  auto gpuModule = gpu::GPUModuleOp::create(builder, module.getLoc(), name);
+  symbols.insert(gpuModule);
+  return gpuModule;
+}
+
+static StringRef getTypeName(Type type) {
+  if (type.isF16())
+    return "f16";
+  if (type.isBF16())
+    return "bf16";
+  if (type.isF32())
+    return "f32";
+  return "f64";
+}
+
+void mlir::stencil::emitHostLaunches(Operation *op, Value in, Value out,
+                                     int64_t steps,
+                                     const StencilKernelLaunch &launch,
+                                     SymbolTable &symbols,
+                                     SmallVectorImpl<Attribute> &launches) {
+  MLIRContext *ctx = op->getContext();
+  Location loc = op->getLoc();
+  auto gridType = cast<MemRefType>(in.getType());
+  int64_t rank = gridType.getRank();
+  gpu::GPUFuncOp kernel = launch.kernel;
+
+  // 1. The coefficients as a constant global of the host module.
+  SmallVector<int32_t> words(launch.coefficients);
+  if (words.empty())
+    words.push_back(0);
+  auto module = op->getParentOfType<ModuleOp>();
+  OpBuilder globalBuilder = OpBuilder::atBlockBegin(module.getBody());
+  auto coefType = MemRefType::get({static_cast<int64_t>(words.size())},
+                                  IntegerType::get(ctx, 32));
+  auto global = memref::GlobalOp::create(
+      globalBuilder, loc, kernel.getName().str() + "_coefficients",
+      globalBuilder.getStringAttr("private"), coefType,
+      DenseElementsAttr::get(
+          RankedTensorType::get(coefType.getShape(), coefType.getElementType()),
+          ArrayRef<int32_t>(words)),
+      /*constant=*/true, /*alignment=*/IntegerAttr());
+  symbols.insert(global);
+
+  // 2. Upload, halo copy, time loop of launches, final copy.
+  ImplicitLocOpBuilder b(loc, op);
+  Value hostCoef = memref::GetGlobalOp::create(b, coefType, global.getName());
+  Value deviceCoef =
+      gpu::AllocOp::create(b, coefType, Type(), ValueRange{}, ValueRange{},
+                           ValueRange{})
+          .getMemref();
+  gpu::MemcpyOp::create(b, Type(), ValueRange{}, deviceCoef, hostCoef);
+  Value coefArg = memref::CastOp::create(
+      b, MemRefType::get({ShapedType::kDynamic}, coefType.getElementType()),
+      deviceCoef);
+  auto flatType =
+      MemRefType::get({ShapedType::kDynamic}, gridType.getElementType());
+  auto flatten = [&](Value grid) -> Value {
+    if (rank > 1) {
+      SmallVector<ReassociationIndices> all = {
+          llvm::to_vector(llvm::seq<int64_t>(0, rank))};
+      grid = memref::CollapseShapeOp::create(b, grid, all);
+    }
+    return grid.getType() == flatType
+               ? grid
+               : memref::CastOp::create(b, flatType, grid).getResult();
+  };
+  Value inFlat = flatten(in);
+  Value outFlat = flatten(out);
+  SmallVector<Value> dims;
+  for (int64_t d = 0; d < rank; ++d)
+    dims.push_back(memref::DimOp::create(b, in, d));
+  gpu::MemcpyOp::create(b, Type(), ValueRange{}, outFlat, inFlat);
+
+  auto ceilDiv = [&](Value n, int64_t t) -> Value {
+    if (t == 1)
+      return n;
+    return arith::CeilDivUIOp::create(b, n,
+                                      arith::ConstantIndexOp::create(b, t));
+  };
+  Value one = arith::ConstantIndexOp::create(b, 1);
+  ArrayRef<int64_t> tile = launch.blockTile;
+  gpu::KernelDim3 grid{
+      ceilDiv(dims[rank - 1], tile[rank - 1]),
+      rank >= 2 ? ceilDiv(dims[rank - 2], tile[rank - 2]) : one,
+      rank == 3 ? ceilDiv(dims[0], tile[0]) : one};
+  gpu::KernelDim3 block{arith::ConstantIndexOp::create(b, launch.threads), one,
+                        one};
+  assert(steps % launch.stepsPerLaunch == 0 &&
+         "the launches must cover the steps");
+  int64_t numLaunches = steps / launch.stepsPerLaunch;
+  Value zero = arith::ConstantIndexOp::create(b, 0);
+  scf::ForOp::create(
+      b, zero, arith::ConstantIndexOp::create(b, numLaunches), one,
+      ValueRange{inFlat, outFlat},
+      [&](OpBuilder &lb, Location l, Value, ValueRange buffers) {
+        SmallVector<Value> args = {buffers[0], buffers[1], coefArg};
+        args.append(dims);
+        gpu::LaunchFuncOp::create(lb, l, kernel, grid, block,
+                                  /*dynamicSharedMemorySize=*/Value(), args);
+        scf::YieldOp::create(lb, l, ValueRange{buffers[1], buffers[0]});
+      });
+  if (numLaunches % 2 == 0)
+    gpu::MemcpyOp::create(b, Type(), ValueRange{}, outFlat, inFlat);
+  gpu::DeallocOp::create(b, Type(), ValueRange{}, deviceCoef);
+
+  // 3. The launch record.
+  SmallVector<NamedAttribute> record = {
+      b.getNamedAttr("kernel", b.getStringAttr(kernel.getName())),
+      b.getNamedAttr("rank", b.getI64IntegerAttr(rank)),
+      b.getNamedAttr("element_type",
+                     b.getStringAttr(getTypeName(gridType.getElementType()))),
+      b.getNamedAttr("accumulator", b.getStringAttr(launch.accumulator)),
+      b.getNamedAttr("boundary", b.getStringAttr("halo")),
+      b.getNamedAttr("steps", b.getI64IntegerAttr(steps)),
+      b.getNamedAttr("tile", b.getDenseI64ArrayAttr(
+                                 llvm::to_vector(llvm::reverse(tile)))),
+      b.getNamedAttr("block", b.getDenseI64ArrayAttr({launch.threads, 1, 1})),
+      b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(0))};
+  if (!launch.coefficients.empty())
+    record.push_back(b.getNamedAttr(
+        "coefficients", b.getDenseI32ArrayAttr(launch.coefficients)));
+  if (launch.stepsPerLaunch != 1)
+    record.push_back(b.getNamedAttr(
+        "steps_per_launch", b.getI64IntegerAttr(launch.stepsPerLaunch)));
+  if (auto source = op->getAttrOfType<DictionaryAttr>(kSourceAttrName))
+    record.push_back(b.getNamedAttr("source", source));
+  launches.push_back(b.getDictionaryAttr(record));
+}
+
+void mlir::stencil::appendLaunchRecords(ModuleOp module,
+                                        ArrayRef<Attribute> launches) {
+  SmallVector<Attribute> all;
+  if (auto existing = module->getAttrOfType<ArrayAttr>(kLaunchesAttrName))
+    all.append(existing.begin(), existing.end());
+  all.append(launches.begin(), launches.end());
+  module->setAttr(kLaunchesAttrName,
+                  ArrayAttr::get(module.getContext(), all));
+}
