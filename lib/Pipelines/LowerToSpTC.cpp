@@ -41,21 +41,32 @@ void mlir::stencil::buildLowerToSpTCPipeline(OpPassManager &pm,
   pm.addPass(createConvertStencilToSpTC(convert));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+
+  // 3. Upstream: NVVM, LLVM, PTX in a gpu.binary; the contract.
+  buildStencilGPUEmissionPipeline(pm, options.chip, options.features,
+                                  options.optLevel, "lower-to-sptc");
+}
+
+void mlir::stencil::buildStencilGPUEmissionPipeline(OpPassManager &pm,
+                                                    StringRef chip,
+                                                    StringRef features,
+                                                    int optLevel,
+                                                    StringRef pipeline) {
   // The host's gpu.alloc / memcpy / launch_func become asynchronous, the form
   // gpu-to-llvm lowers to runtime calls.
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
 
-  // 3. Upstream: NVVM, LLVM, PTX in a gpu.binary.
+  // Upstream: NVVM, LLVM, PTX in a gpu.binary.
   gpu::GPUToNVVMPipelineOptions nvvm;
-  nvvm.cubinChip = options.chip;
-  nvvm.cubinFeatures = options.features;
+  nvvm.cubinChip = chip.str();
+  nvvm.cubinFeatures = features.str();
   nvvm.cubinFormat = "isa";
-  nvvm.optLevel = options.optLevel;
+  nvvm.optLevel = optLevel;
   gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
 
-  // 4. The contract: LLVM host code, the gpu.binary and its launches.
+  // The contract: LLVM host code, the gpu.binary and its launches.
   StencilCheckLoweredOptions check;
   check.allowed = {"llvm", "gpu.binary", "gpu.launch_func"};
-  check.pipeline = "lower-to-sptc";
+  check.pipeline = pipeline.str();
   pm.addPass(createStencilCheckLowered(check));
 }

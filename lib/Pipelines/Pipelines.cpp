@@ -18,4 +18,9 @@ void mlir::stencil::registerStencilPipelines() {
       "Lower linear f16 stencils to 2:4 Sparse Tensor Core kernels (SPIDER) "
       "and PTX",
       buildLowerToSpTCPipeline);
+  PassPipelineRegistration<LowerToCudaCoreOptions>(
+      "lower-to-cuda-core",
+      "Lower stencils of any element type and body to plain FMA GPU kernels "
+      "(shared-memory tiles, register tiling) and PTX",
+      buildLowerToCudaCorePipeline);
 }

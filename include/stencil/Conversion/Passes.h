@@ -3,6 +3,7 @@
 #ifndef STENCIL_CONVERSION_PASSES_H
 #define STENCIL_CONVERSION_PASSES_H
 
+#include "stencil/Conversion/StencilToCudaCore/StencilToCudaCore.h"
 #include "stencil/Conversion/StencilToSCF/StencilToSCF.h"
 #include "stencil/Conversion/StencilToSpTC/StencilToSpTC.h"
 

@@ -116,4 +116,59 @@ def ConvertStencilToSpTC : Pass<"convert-stencil-to-sptc", "::mlir::ModuleOp"> {
   ];
 }
 
+def ConvertStencilToCudaCore
+    : Pass<"convert-stencil-to-cuda-core", "::mlir::ModuleOp"> {
+  let summary = "Lower stencil ops to plain FMA GPU kernels (CUDA cores)";
+  let description = [{
+    Turns every `stencil.linear` and `stencil.apply` (any element type, 1-3
+    dimensions, halo boundary) into a `gpu.func` kernel in the `gpu.module`
+    `@stencil_cuda_core` and, in place of the op, host code that launches it
+    once per time step, ping-ponging the two grids (the host side is the one
+    of every GPU pipeline, `StencilGPUCommon/HostLaunch.h`). This is the
+    pipeline for what the Tensor Core pipelines cannot take: f32 and f64
+    grids, non-linear bodies, any pattern (seed 001, section 4: sparse Tensor
+    Cores pay off only in part of the space).
+
+    Tiling. A block of `threads-x x threads-y` threads computes a tile of
+    `threads-x` outputs along `x` by `threads-y x outputs-per-thread` along
+    `y` (one `z` plane in 3-D; in 1-D, `threads-x x threads-y x
+    outputs-per-thread` consecutive outputs, each thread's outputs
+    `threads-x x threads-y` apart). The block first stages its input tile
+    with the halo (`r_d` on each side) in shared memory, consecutive threads
+    reading consecutive `x` (coalesced), zero outside the grid (never read
+    by an interior output), then computes from shared memory.
+
+    Register tiling (`stencil.linear`). A thread's `outputs-per-thread`
+    outputs are consecutive along `y`: for each distinct `(dz, dx)` column
+    of the pattern it walks the input rows once, loading each shared-memory
+    value once, and adds `w * v` into every output whose offset
+    `(dz, dy, dx)` is in the pattern (`llvm.intr.fma`, which needs no
+    libdevice). Shared-memory loads per
+    output: `(columns x (outputs + 2 r_y)) / outputs` instead of the number
+    of points. The weights are constants of the kernel; accumulation is f32
+    (f64 for f64 grids), rounded to the element type when stored.
+
+    General bodies (`stencil.apply`): each output clones the body, every
+    `stencil.access` a shared-memory load, computing in the element type as
+    the op says.
+
+    Outputs are stored when they are interior points (halo boundary); the
+    bounds checks handle grids that are not a multiple of the tile.
+  }];
+  let options = [
+    Option<"threadsX", "threads-x", "int64_t", /*default=*/"32",
+           "Threads of a block along x">,
+    Option<"threadsY", "threads-y", "int64_t", /*default=*/"8",
+           "Threads of a block along y (along x too in 1-D)">,
+    Option<"outputsPerThread", "outputs-per-thread", "int64_t",
+           /*default=*/"4",
+           "Outputs per thread, consecutive along y (strided along x in 1-D)">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
 #endif // STENCIL_CONVERSION_PASSES_TD

@@ -72,6 +72,48 @@ struct LowerToSpTCOptions : public PassPipelineOptions<LowerToSpTCOptions> {
 void buildLowerToSpTCPipeline(OpPassManager &pm,
                               const LowerToSpTCOptions &options);
 
+/// Options of `--lower-to-cuda-core`.
+struct LowerToCudaCoreOptions
+    : public PassPipelineOptions<LowerToCudaCoreOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("Target GPU (sm_80, sm_86, sm_90, ...)"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features", llvm::cl::desc("PTX features"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<int> optLevel{
+      *this, "opt-level", llvm::cl::desc("NVVM optimization level"),
+      llvm::cl::init(3)};
+  PassOptions::Option<bool> linearize{
+      *this, "linearize",
+      llvm::cl::desc("Rewrite linear stencil.apply bodies to stencil.linear "
+                     "first (register-tiled FMA kernels)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<int64_t> threadsX{
+      *this, "threads-x", llvm::cl::desc("Threads of a block along x"),
+      llvm::cl::init(32)};
+  PassOptions::Option<int64_t> threadsY{
+      *this, "threads-y", llvm::cl::desc("Threads of a block along y"),
+      llvm::cl::init(8)};
+  PassOptions::Option<int64_t> outputsPerThread{
+      *this, "outputs-per-thread",
+      llvm::cl::desc("Outputs per thread (consecutive along y)"),
+      llvm::cl::init(4)};
+};
+
+/// `--lower-to-cuda-core`: plain FMA kernels for every element type and
+/// general stencil bodies (shared-memory tiles with the halo, register
+/// tiling), then the same NVVM emission as `--lower-to-sptc`.
+void buildLowerToCudaCorePipeline(OpPassManager &pm,
+                                  const LowerToCudaCoreOptions &options);
+
+/// The tail every GPU pipeline shares: asynchronous host GPU calls,
+/// upstream's GPU-to-NVVM pipeline (PTX in a `gpu.binary`, format isa) and
+/// the contract check of `pipeline` (LLVM host code, the binary, launches).
+void buildStencilGPUEmissionPipeline(OpPassManager &pm, StringRef chip,
+                                     StringRef features, int optLevel,
+                                     StringRef pipeline);
+
 /// Registers every pipeline with the command line (`--lower-to-...`).
 void registerStencilPipelines();
 

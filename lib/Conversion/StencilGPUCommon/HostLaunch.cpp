@@ -106,9 +106,7 @@ void mlir::stencil::emitHostLaunches(Operation *op, Value in, Value out,
       rank == 3 ? ceilDiv(dims[0], tile[0]) : one};
   gpu::KernelDim3 block{arith::ConstantIndexOp::create(b, launch.threads), one,
                         one};
-  assert(steps % launch.stepsPerLaunch == 0 &&
-         "the launches must cover the steps");
-  int64_t numLaunches = steps / launch.stepsPerLaunch;
+  int64_t numLaunches = steps;
   Value zero = arith::ConstantIndexOp::create(b, 0);
   scf::ForOp::create(
       b, zero, arith::ConstantIndexOp::create(b, numLaunches), one,
@@ -140,9 +138,6 @@ void mlir::stencil::emitHostLaunches(Operation *op, Value in, Value out,
   if (!launch.coefficients.empty())
     record.push_back(b.getNamedAttr(
         "coefficients", b.getDenseI32ArrayAttr(launch.coefficients)));
-  if (launch.stepsPerLaunch != 1)
-    record.push_back(b.getNamedAttr(
-        "steps_per_launch", b.getI64IntegerAttr(launch.stepsPerLaunch)));
   if (auto source = op->getAttrOfType<DictionaryAttr>(kSourceAttrName))
     record.push_back(b.getNamedAttr("source", source));
   launches.push_back(b.getDictionaryAttr(record));

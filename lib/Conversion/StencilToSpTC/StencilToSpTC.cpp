@@ -953,7 +953,7 @@ static LogicalResult checkSupported(SparseRowGemmOp op) {
     return op.emitOpError("has element type ")
            << type.getElementType()
            << ", but the Sparse Tensor Core kernel computes on f16 operands "
-              "(use --lower-to-cpu for other element types)";
+              "(use --lower-to-cuda-core or --lower-to-cpu for other element types)";
   if (!type.getLayout().isIdentity())
     return op.emitOpError("needs grids with the identity layout");
   if (op.getBoundary() != BoundaryKind::halo)

@@ -39,8 +39,6 @@ struct StencilKernelLaunch {
   StringRef accumulator;
   /// Words of the `coeffs` argument; a one-word zero buffer when empty.
   ArrayRef<int32_t> coefficients;
-  /// Time steps one launch advances (temporal blocking).
-  int64_t stepsPerLaunch = 1;
 };
 
 /// Replaces the stencil op `op` (grids `in` and `out`, `steps` time steps,

@@ -125,7 +125,7 @@ void StencilDecomposePass::runOnOperation() {
   WalkResult result = getOperation()->walk([](ApplyOp op) {
     op.emitOpError("has a non-linear body, which cannot be decomposed into "
                    "kernel-matrix products (Tensor Cores need constant "
-                   "weights); use --lower-to-cpu");
+                   "weights); use --lower-to-cuda-core or --lower-to-cpu");
     return WalkResult::interrupt();
   });
   if (result.wasInterrupted())

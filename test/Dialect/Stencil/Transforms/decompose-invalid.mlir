@@ -17,7 +17,7 @@ func.func @periodic(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
 // -----
 
 func.func @non_linear(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
-  // expected-error @+1 {{'stencil.apply' op has a non-linear body, which cannot be decomposed into kernel-matrix products (Tensor Cores need constant weights); use --lower-to-cpu}}
+  // expected-error @+1 {{'stencil.apply' op has a non-linear body, which cannot be decomposed into kernel-matrix products (Tensor Cores need constant weights); use --lower-to-cuda-core or --lower-to-cpu}}
   stencil.apply %in -> %out : memref<?x?xf16> {
     %a = stencil.access [0, 1] : f16
     %b = stencil.access [0, -1] : f16

@@ -1,0 +1,37 @@
+//===- LowerToCudaCore.cpp - The CUDA-core pipeline -----------------------===//
+//
+// `--lower-to-cuda-core`: plain FMA kernels (shared-memory tiles, register
+// tiling) for every element type and general stencil bodies, then the NVVM
+// emission every GPU pipeline shares. See docs/Pipelines.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stencil/Conversion/StencilToCudaCore/StencilToCudaCore.h"
+#include "stencil/Dialect/Stencil/Transforms/Passes.h"
+#include "stencil/Pipelines/Pipelines.h"
+
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+void mlir::stencil::buildLowerToCudaCorePipeline(
+    OpPassManager &pm, const LowerToCudaCoreOptions &options) {
+  // 1. Linear bodies become stencil.linear (merged offsets, no zero
+  // weights): those get the register-tiled kernel.
+  if (options.linearize)
+    pm.addPass(createStencilLinearize());
+
+  // 2. The kernels and host launches.
+  ConvertStencilToCudaCoreOptions convert;
+  convert.threadsX = options.threadsX;
+  convert.threadsY = options.threadsY;
+  convert.outputsPerThread = options.outputsPerThread;
+  pm.addPass(createConvertStencilToCudaCore(convert));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // 3. Upstream: NVVM, LLVM, PTX in a gpu.binary; the contract.
+  buildStencilGPUEmissionPipeline(pm, options.chip, options.features,
+                                  options.optLevel, "lower-to-cuda-core");
+}
