@@ -176,6 +176,68 @@ struct LinearOpLowering : OpConversionPattern<LinearOp> {
   }
 };
 
+/// stencil.low_rank -> loops; f64 accumulation: for each term k, the row
+/// sums s_i = sum_j v[k][j] in[y+i-h][x+j-h], then sum_i u[k][i] s_i.
+struct LowRankOpLowering : OpConversionPattern<LowRankOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(LowRankOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    int64_t h = op.getRadius(), n = 2 * h + 1, terms = op.getRank();
+    SmallVector<double> u(op.getU().getValues<double>());
+    SmallVector<double> v(op.getV().getValues<double>());
+    Type elementType =
+        cast<MemRefType>(op.getInput().getType()).getElementType();
+    Type f64 = b.getF64Type();
+
+    auto computePoint = [&](ImplicitLocOpBuilder &pb, const GridInfo &grid,
+                            Value src, ValueRange ivs) -> Value {
+      auto constant = [&](double w) -> Value {
+        return arith::ConstantOp::create(pb, pb.getF64FloatAttr(w));
+      };
+      auto madd = [&](Value acc, double w, Value x) -> Value {
+        Value term = arith::MulFOp::create(pb, constant(w), x);
+        return acc ? arith::AddFOp::create(pb, acc, term).getResult() : term;
+      };
+      // Every neighbour once, widened to f64.
+      SmallVector<Value> x(n * n);
+      auto neighbour = [&](int64_t i, int64_t j) -> Value {
+        Value &slot = x[i * n + j];
+        if (!slot) {
+          slot = loadNeighbour(pb, grid, src, ivs, {i - h, j - h});
+          if (elementType != f64)
+            slot = arith::ExtFOp::create(pb, f64, slot);
+        }
+        return slot;
+      };
+      Value acc;
+      for (int64_t k = 0; k < terms; ++k)
+        for (int64_t i = 0; i < n; ++i) {
+          if (u[k * n + i] == 0.0)
+            continue;
+          Value row;
+          for (int64_t j = 0; j < n; ++j)
+            if (v[k * n + j] != 0.0)
+              row = madd(row, v[k * n + j], neighbour(i, j));
+          if (row)
+            acc = madd(acc, u[k * n + i], row);
+        }
+      if (!acc)
+        acc = constant(0.0);
+      if (elementType != f64)
+        acc = arith::TruncFOp::create(pb, elementType, acc);
+      return acc;
+    };
+    buildStencilLoops(b, adaptor.getInput(), adaptor.getOutput(), {h, h},
+                      op.getSteps(), op.getBoundary(),
+                      op.getBoundaryValueAttr(), computePoint);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// stencil.apply -> loops; the body cloned at every point.
 struct ApplyOpLowering : OpConversionPattern<ApplyOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -226,5 +288,6 @@ struct ConvertStencilToSCFPass
 
 void mlir::stencil::populateStencilToSCFConversionPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<LinearOpLowering, ApplyOpLowering>(patterns.getContext());
+  patterns.add<LinearOpLowering, LowRankOpLowering, ApplyOpLowering>(
+      patterns.getContext());
 }

@@ -310,6 +310,45 @@ void RowGemmOp::getEffects(
 }
 
 //===----------------------------------------------------------------------===//
+// LowRankOp
+//===----------------------------------------------------------------------===//
+
+int64_t LowRankOp::getRank() {
+  auto type = cast<ShapedType>(getU().getType());
+  return type.getRank() == 2 ? type.getDimSize(0) : 0;
+}
+
+LogicalResult LowRankOp::verify() {
+  auto inputType = cast<MemRefType>(getInput().getType());
+  if (inputType.getRank() != 2)
+    return emitOpError("needs 2-D grids, got ") << inputType;
+  int64_t n = 2 * getRadius() + 1;
+  for (auto [name, attr] : {std::make_pair("u", getU()),
+                            std::make_pair("v", getV())}) {
+    auto type = cast<ShapedType>(attr.getType());
+    if (type.getRank() != 2 || type.getDimSize(0) < 1 ||
+        type.getDimSize(1) != n)
+      return emitOpError(name) << " must have shape #terms x " << n
+                               << " (2 * radius + 1), got " << type;
+    for (double w : attr.getValues<double>())
+      if (!std::isfinite(w))
+        return emitOpError(name) << " has a value that is not finite";
+  }
+  if (getU().getType() != getV().getType())
+    return emitOpError("u and v must have the same number of terms");
+  return verifyStencil(*this, inputType,
+                       cast<MemRefType>(getOutput().getType()),
+                       {getRadius(), getRadius()}, getBoundary(),
+                       getBoundaryValueAttr());
+}
+
+void LowRankOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  addGridEffects(getSteps(), getInputMutable(), getOutputMutable(), effects);
+}
+
+//===----------------------------------------------------------------------===//
 // SparseRowGemmOp
 //===----------------------------------------------------------------------===//
 

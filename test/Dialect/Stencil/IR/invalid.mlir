@@ -375,3 +375,39 @@ func.func @sparse_packed(%in: memref<?xf16>, %out: memref<?xf16>) {
       packed [1, 2, 3] : memref<?xf16>
   return
 }
+
+// -----
+
+func.func @low_rank_rank(%in: memref<?xf32>, %out: memref<?xf32>) {
+  // expected-error @+1 {{'stencil.low_rank' op needs 2-D grids, got 'memref<?xf32>'}}
+  stencil.low_rank %in -> %out radius 1 u dense<[[1.0, 2.0, 1.0]]> : tensor<1x3xf64>
+      v dense<[[1.0, 2.0, 1.0]]> : tensor<1x3xf64> : memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @low_rank_shape(%in: memref<?x?xf32>, %out: memref<?x?xf32>) {
+  // expected-error @+1 {{'stencil.low_rank' op v must have shape #terms x 3 (2 * radius + 1), got 'tensor<1x5xf64>'}}
+  stencil.low_rank %in -> %out radius 1 u dense<[[1.0, 2.0, 1.0]]> : tensor<1x3xf64>
+      v dense<[[1.0, 2.0, 1.0, 0.0, 0.0]]> : tensor<1x5xf64> : memref<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @low_rank_terms(%in: memref<?x?xf32>, %out: memref<?x?xf32>) {
+  // expected-error @+1 {{'stencil.low_rank' op u and v must have the same number of terms}}
+  stencil.low_rank %in -> %out radius 1 u dense<[[1.0, 2.0, 1.0]]> : tensor<1x3xf64>
+      v dense<[[1.0, 2.0, 1.0], [0.0, 1.0, 0.0]]> : tensor<2x3xf64> : memref<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @low_rank_finite(%in: memref<?x?xf32>, %out: memref<?x?xf32>) {
+  // expected-error @+1 {{'stencil.low_rank' op u has a value that is not finite}}
+  stencil.low_rank %in -> %out radius 1 u dense<[[1.0, 0x7FF0000000000000, 1.0]]> : tensor<1x3xf64>
+      v dense<[[1.0, 2.0, 1.0]]> : tensor<1x3xf64> : memref<?x?xf32>
+  return
+}

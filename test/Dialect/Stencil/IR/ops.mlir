@@ -114,3 +114,13 @@ func.func @matrix_forms(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
       indices dense<[[[0, 1], [1, 2]]]> : tensor<1x2x2xi8> : memref<?x?xf16>
   return
 }
+
+// CHECK-LABEL: func.func @low_rank
+func.func @low_rank(%in: memref<?x?xf32>, %out: memref<?x?xf32>) {
+  // CHECK: stencil.low_rank %{{.*}} -> %{{.*}} radius 1 u dense<{{\[\[}}1.000000e+00, 2.000000e+00, 1.000000e+00]]> : tensor<1x3xf64> v dense<{{\[\[}}1.000000e-01, 2.000000e-01, 1.000000e-01]]> : tensor<1x3xf64> steps 2 boundary periodic : memref<?x?xf32>
+  stencil.low_rank %in -> %out radius 1
+      u dense<[[1.0, 2.0, 1.0]]> : tensor<1x3xf64>
+      v dense<[[0.1, 0.2, 0.1]]> : tensor<1x3xf64>
+      steps 2 boundary periodic : memref<?x?xf32>
+  return
+}

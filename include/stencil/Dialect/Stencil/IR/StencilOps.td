@@ -163,6 +163,59 @@ def Stencil_YieldOp : Stencil_Op<"yield", [
 
 
 //===----------------------------------------------------------------------===//
+// LowRankOp
+//===----------------------------------------------------------------------===//
+
+def Stencil_LowRankOp : Stencil_Op<"low_rank", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "a 2-D stencil as a sum of rank-1 (separable) terms";
+  let description = [{
+    The low-rank form of a linear 2-D stencil of radius `h` (LoRAStencil,
+    seed 003, section II-D): its `n x n` weight matrix (`n = 2h + 1`, row
+    `i` the offset `dy = i - h`, column `j` the offset `dx = j - h`) written
+    as `W = sum_k u_k v_k^T`. `u` and `v` hold the `K` vectors as `K x n`
+    f64 tensors; for every output point `p = (y, x)`:
+
+    ```
+    out[y][x] = sum_k sum_i u[k][i] * (sum_j v[k][j] * in[y + i - h][x + j - h])
+    ```
+
+    which a Tensor Core kernel computes as the matrix chains `U_k X V_k`
+    (eq. 9). `--stencil-low-rank` produces it. Points, steps, buffers and
+    boundary are as for `stencil.linear`.
+
+    ```mlir
+    stencil.low_rank %in -> %out radius 1
+        u dense<[[1.0, 2.0, 1.0]]> : tensor<1x3xf64>
+        v dense<[[0.1, 0.2, 0.1]]> : tensor<1x3xf64>
+        : memref<?x?xf32>
+    ```
+  }];
+  let arguments = (ins
+    Stencil_Grid:$input,
+    Stencil_Grid:$output,
+    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$radius,
+    F64ElementsAttr:$u,
+    F64ElementsAttr:$v,
+    DefaultValuedAttr<Stencil_StepsAttr, "1">:$steps,
+    DefaultValuedAttr<Stencil_BoundaryKindAttr,
+                      "::mlir::stencil::BoundaryKind::halo">:$boundary,
+    OptionalAttr<F64Attr>:$boundary_value
+  );
+  let assemblyFormat = [{
+    $input `->` $output `radius` $radius `u` $u `v` $v
+    (`steps` $steps^)?
+    (`boundary` custom<Boundary>($boundary, $boundary_value)^)?
+    attr-dict `:` custom<GridTypes>(type($input), type($output))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The number of rank-1 terms.
+    int64_t getRank();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Matrix form (SPIDER 3.1): RowGemmOp, SparseRowGemmOp
 //===----------------------------------------------------------------------===//
 

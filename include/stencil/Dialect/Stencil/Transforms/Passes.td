@@ -221,6 +221,51 @@ def StencilFoldRowSwap : Pass<"stencil-fold-row-swap"> {
   let dependentDialects = ["::mlir::stencil::StencilDialect"];
 }
 
+def StencilLowRank : Pass<"stencil-low-rank"> {
+  let summary = "Rewrite 2-D linear stencils of low weight rank into "
+                "stencil.low_rank (LoRAStencil)";
+  let description = [{
+    LoRAStencil (seed 003), sections II-D and III-C. For a 2-D
+    `stencil.linear` whose pattern has the same radius `h` along both
+    dimensions, the weights form an `n x n` matrix `W` (`n = 2h + 1`). The
+    pass decomposes `W = sum_k u_k v_k^T` (`Support/LowRank.h`):
+
+    * `pyramidal` (PMA, III-C): `C_1 = W[:,0] W[0,:] / W[0][0]` takes the
+      border of `W`; for row- and column-symmetric weights (the radially
+      symmetric stencils of II-C) the remainder is such a matrix of size
+      `n - 2`, so at most `h + 1` exact terms of decreasing size (eq. 15);
+    * `svd` (eq. 8): the singular values above `tolerance x sigma_max`;
+    * `auto` (default): `pyramidal` where it applies, `svd` otherwise.
+
+    The tolerance defaults to the unit roundoff of the grid's element type
+    (f16 2^-11, bf16 2^-8, f32 2^-24, f64 2^-53): dropping a smaller
+    singular value changes the result by less than rounding it does.
+
+    A rank-`K` stencil costs `K` row and `K` column passes (`U_k X V_k`,
+    eq. 9) instead of `n^2` multiply-adds per point; LoRAStencil's symmetric
+    stencils have `K <= h + 1`. When `K` exceeds `max-rank` (default
+    `h + 1`) the low-rank form does not pay off: the pass leaves the op and
+    says so with a warning at its location. Patterns with different radii
+    along the two dimensions (whose halo would change) are left alone.
+  }];
+  let options = [
+    Option<"method", "method", "std::string", /*default=*/"\"auto\"",
+           "auto, pyramidal or svd">,
+    Option<"maxRank", "max-rank", "int64_t", /*default=*/"0",
+           "Largest rank worth rewriting (0: radius + 1)">,
+    Option<"tolerance", "tolerance", "double", /*default=*/"0.0",
+           "Relative singular-value cut-off (0: the element type's unit "
+           "roundoff)">
+  ];
+  let dependentDialects = ["::mlir::stencil::StencilDialect"];
+  let statistics = [
+    Statistic<"numRewritten", "num-rewritten",
+              "Number of stencil.linear ops rewritten to stencil.low_rank">,
+    Statistic<"numKept", "num-kept",
+              "Number of stencil.linear ops whose rank is too high">
+  ];
+}
+
 def StencilSpTCTile : Pass<"stencil-sptc-tile"> {
   let summary = "Choose the tiling of the Sparse Tensor Core kernel "
                 "(SPIDER 3.3.1)";

@@ -1,0 +1,118 @@
+//===- LowRank.cpp - Low-rank form of 2-D linear stencils -----------------===//
+//
+// Implements `--stencil-low-rank` (LoRAStencil, seed 003, II-D and III-C);
+// see Passes.td. The decompositions are in Support/LowRank.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stencil/Dialect/Stencil/Transforms/Passes.h"
+#include "stencil/Support/LowRank.h"
+
+#include <cmath>
+
+namespace mlir {
+namespace stencil {
+#define GEN_PASS_DEF_STENCILLOWRANK
+#include "stencil/Dialect/Stencil/Transforms/Passes.h.inc"
+} // namespace stencil
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+/// The unit roundoff of a grid element type.
+static double getUnitRoundoff(Type type) {
+  if (type.isF16())
+    return std::ldexp(1.0, -11);
+  if (type.isBF16())
+    return std::ldexp(1.0, -8);
+  if (type.isF32())
+    return std::ldexp(1.0, -24);
+  return std::ldexp(1.0, -53);
+}
+
+namespace {
+struct StencilLowRankPass
+    : public stencil::impl::StencilLowRankBase<StencilLowRankPass> {
+  using StencilLowRankBase::StencilLowRankBase;
+
+  void runOnOperation() override {
+    if (method != "auto" && method != "pyramidal" && method != "svd") {
+      getOperation()->emitError("--stencil-low-rank: method must be 'auto', "
+                                "'pyramidal' or 'svd', got '")
+          << method.getValue() << "'";
+      return signalPassFailure();
+    }
+    SmallVector<LinearOp> ops;
+    getOperation()->walk([&](LinearOp op) { ops.push_back(op); });
+    for (LinearOp op : ops)
+      if (failed(rewrite(op)))
+        return signalPassFailure();
+  }
+
+  LogicalResult rewrite(LinearOp op) {
+    // 1. A 2-D pattern with one radius h along both dimensions.
+    PatternAttr pattern = op.getPattern();
+    if (pattern.getRank() != 2)
+      return success();
+    SmallVector<int64_t> radii = pattern.getRadii();
+    if (radii[0] != radii[1])
+      return success();
+    int64_t h = radii[0], n = 2 * h + 1;
+
+    // 2. W and its decomposition.
+    SquareMatrix w(n);
+    for (unsigned i = 0; i < pattern.getNumPoints(); ++i) {
+      ArrayRef<int64_t> o = pattern.getPoint(i);
+      w.at(o[0] + h, o[1] + h) += op.getWeights()[i];
+    }
+    Type elementType =
+        cast<MemRefType>(op.getInput().getType()).getElementType();
+    double tol = tolerance > 0 ? double(tolerance)
+                               : getUnitRoundoff(elementType);
+    std::optional<RankDecomposition> terms;
+    if (method != "svd")
+      terms = pyramidalDecomposition(w, tol);
+    if (!terms && method == "pyramidal")
+      return op.emitOpError("has weights that are not row- and "
+                            "column-symmetric, which the pyramidal "
+                            "decomposition (LoRAStencil III-C) needs; use "
+                            "method=svd or auto");
+    if (!terms)
+      terms = svdDecomposition(w, tol);
+
+    // 3. Worth it?
+    int64_t limit = maxRank > 0 ? int64_t(maxRank) : h + 1;
+    if (terms->rank() > limit || terms->rank() == 0) {
+      op.emitWarning("weight matrix of rank ")
+          << terms->rank() << " (" << n << " x " << n
+          << "): the low-rank form pays off up to rank " << limit
+          << "; keeping stencil.linear";
+      ++numKept;
+      return success();
+    }
+
+    // 4. The low-rank op.
+    OpBuilder b(op);
+    auto type = RankedTensorType::get({terms->rank(), n}, b.getF64Type());
+    SmallVector<double> u, v;
+    for (int64_t k = 0; k < terms->rank(); ++k) {
+      u.append(terms->u[k].begin(), terms->u[k].end());
+      v.append(terms->v[k].begin(), terms->v[k].end());
+    }
+    auto lowRank = LowRankOp::create(
+        b, op.getLoc(), op.getInput(), op.getOutput(), b.getI64IntegerAttr(h),
+        DenseElementsAttr::get(type, ArrayRef<double>(u)),
+        DenseElementsAttr::get(type, ArrayRef<double>(v)), op.getStepsAttr(),
+        op.getBoundaryAttr(), op.getBoundaryValueAttr());
+    // The source stencil rides along, as for the matrix forms.
+    lowRank->setAttr(kSourceAttrName,
+                     b.getDictionaryAttr(
+                         {b.getNamedAttr("pattern", op.getPatternAttr()),
+                          b.getNamedAttr("weights", op.getWeightsAttr())}));
+    op.erase();
+    ++numRewritten;
+    return success();
+  }
+};
+} // namespace
