@@ -1,6 +1,7 @@
 //===- SpTCPacking.cpp - Coefficient packing for the SpTC kernel ----------===//
 
 #include "stencil/Support/SpTCPacking.h"
+#include "stencil/Support/MmaModel.h"
 #include "stencil/Support/MmaSpModel.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -66,6 +67,33 @@ std::vector<uint32_t> mlir::stencil::packSpTCCoefficients(
             uint32_t(stacked[r * kMmaSpKCompressed + cc]) << slot.bit;
       }
     }
+  }
+  return words;
+}
+
+std::vector<uint32_t>
+mlir::stencil::packTCCoefficients(llvm::ArrayRef<uint16_t> kernelBits,
+                                  int64_t numRows, int64_t rowsPerBlock) {
+  const int64_t l = rowsPerBlock;
+  assert(l > 0 && kMmaSpM % l == 0 && "L must divide 16");
+  std::vector<uint32_t> words(TCCoefficientLayout::size(numRows), 0);
+  for (int64_t o = 0; o < numRows; ++o) {
+    // The stacked 16 x 32 operand: block b holds K_o at rows b L, columns
+    // b 2L.
+    uint16_t stacked[kMmaSpM][kMmaSpK] = {};
+    for (int64_t b = 0; b < kMmaSpM / l; ++b)
+      for (int64_t i = 0; i < l; ++i)
+        for (int64_t c = 0; c < 2 * l; ++c)
+          stacked[b * l + i][b * 2 * l + c] =
+              kernelBits[(o * l + i) * 2 * l + c];
+    for (unsigned lane = 0; lane < kWarpSize; ++lane)
+      for (unsigned half = 0; half < 2; ++half)
+        for (unsigned i = 0; i < 8; ++i) {
+          MatrixPos a = getAPosM16N8K16(lane, i);
+          uint32_t bits = stacked[a.row][16 * half + a.col];
+          words[TCCoefficientLayout::word(o, lane, half, i / 2)] |=
+              bits << (16 * (i % 2));
+        }
   }
   return words;
 }

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "stencil/Support/MmaModel.h"
 #include "stencil/Support/MmaSpModel.h"
 #include "stencil/Support/SpTCPacking.h"
 #include "stencil/Support/SparseKernel.h"
@@ -132,6 +133,67 @@ TEST(SpTCPacking, PackedKernelThroughMmaSpModel) {
               << " column " << n;
         }
       }
+    }
+  }
+}
+
+TEST(SpTCPacking, DenseKernelThroughMmaModel) {
+  // The dense Tensor Core form (--lower-to-tc): unswapped banded kernels,
+  // packed for two m16n8k16 MMAs fed with the B registers of the m16n8k32
+  // layout, reproduce the stencil rows exactly (f16-exact data).
+  std::mt19937 rng(99);
+  std::uniform_int_distribution<int> dist(-64, 64), inputDist(-128, 128);
+  for (int64_t r = 1; r <= 7; ++r) {
+    int64_t l = rowsPerBlockFor(r);
+    std::vector<double> weights[2];
+    std::vector<uint16_t> bits;
+    for (auto &row : weights) {
+      for (int64_t j = 0; j <= 2 * r; ++j)
+        row.push_back(dist(rng) / 64.0);
+      KernelMatrix k = buildBandedKernelMatrix(row, l, 2 * l);
+      for (double v : k.data)
+        bits.push_back(toHalfBits(v));
+    }
+    std::vector<uint32_t> words = packTCCoefficients(bits, 2, l);
+    ASSERT_EQ(static_cast<int64_t>(words.size()), TCCoefficientLayout::size(2));
+    std::vector<int64_t> identity;
+    for (int64_t c = 0; c < 2 * l; ++c)
+      identity.push_back(c - r);
+
+    for (int64_t o = 0; o < 2; ++o) {
+      const int64_t pad = r + 2 * l;
+      std::vector<std::vector<double>> x(8);
+      for (auto &row : x)
+        for (int64_t i = 0; i < 16 + 2 * pad; ++i)
+          row.push_back(inputDist(rng) / 128.0);
+      float a[2][kWarpSize][8], b[2][kWarpSize][4], zero[kWarpSize][4] = {},
+                                                      d0[kWarpSize][4],
+                                                      d1[kWarpSize][4];
+      for (unsigned lane = 0; lane < kWarpSize; ++lane)
+        for (unsigned i = 0; i < 8; ++i) {
+          for (unsigned half = 0; half < 2; ++half) {
+            uint32_t word =
+                words[TCCoefficientLayout::word(o, lane, half, i / 2)];
+            a[half][lane][i] = fromHalfBits(word >> (16 * (i % 2)));
+          }
+          // b_i of the m16n8k32 layout: b_0..b_3 feed the first MMA,
+          // b_4..b_7 the second.
+          MatrixPos p = getBPos(lane, i);
+          b[i / 4][lane][i % 4] =
+              x[p.col][pad + getStackedInputOffset(p.row, l, identity)];
+        }
+      simulateMmaM16N8K16(a[0], b[0], zero, d0);
+      simulateMmaM16N8K16(a[1], b[1], d0, d1);
+      std::vector<float> out = unpackAccumulatorM16N8K32(d1);
+      for (int64_t m = 0; m < 16; ++m)
+        for (int64_t n = 0; n < 8; ++n) {
+          double expected = 0.0;
+          for (int64_t j = 0; j <= 2 * r; ++j)
+            expected += weights[o][j] * x[n][pad + m - r + j];
+          EXPECT_NEAR(out[m * 8 + n], expected, 1e-6 * (std::fabs(expected) + 1))
+              << "r=" << r << " row " << o << " output " << m << " column "
+              << n;
+        }
     }
   }
 }

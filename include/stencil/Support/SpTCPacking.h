@@ -63,6 +63,24 @@ std::vector<uint32_t> packSpTCCoefficients(llvm::ArrayRef<uint16_t> valueBits,
                                            int64_t numRows,
                                            int64_t rowsPerBlock);
 
+/// Dense Tensor Core packing (`--lower-to-tc`): the stacked 16 x 32 operand
+/// of every kernel row (as above, uncompressed) is the A of two
+/// `mma.sync.m16n8k16` (K = 0..15, then 16..31; MmaModel.h). Lane l's words
+/// for kernel row o are [(o * 32 + l) * 8, +8): words 4h .. 4h + 3 hold its
+/// a_0..a_7 of half h as f16 pairs, low half first.
+struct TCCoefficientLayout {
+  static int64_t word(int64_t row, unsigned lane, unsigned half, unsigned j) {
+    return (row * 32 + lane) * 8 + 4 * half + j;
+  }
+  static int64_t size(int64_t numRows) { return numRows * 256; }
+};
+
+/// The dense coefficient buffer from the `#rows x L x 2L` kernels of a
+/// `stencil.row_gemm`, given as f16 bit patterns.
+std::vector<uint32_t> packTCCoefficients(llvm::ArrayRef<uint16_t> kernelBits,
+                                         int64_t numRows,
+                                         int64_t rowsPerBlock);
+
 /// The innermost offset, relative to the first of the MMA's 16 outputs, of
 /// the input point that row `k` (0..31) of the B operand holds: block
 /// b = k / 2L, logical column c = k % 2L, offset b * L + inputOffsets[c].

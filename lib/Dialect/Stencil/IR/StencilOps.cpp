@@ -287,6 +287,41 @@ int64_t RowGemmOp::getNumRows() {
   return type.getRank() == 3 ? type.getDimSize(0) : 0;
 }
 
+/// The attributes that prepare a row form for the GPU kernel: at most one of
+/// `column_permutation` and `input_offsets` (2L entries), `tiling`
+/// (`{warps, n_tiles, sub_tiles, async_copy}`) and `packed_coefficients` of
+/// `expectedWords` words.
+static LogicalResult
+verifyKernelAttrs(Operation *op, std::optional<ArrayRef<int64_t>> perm,
+                  std::optional<ArrayRef<int64_t>> offsets,
+                  DictionaryAttr tiling,
+                  std::optional<ArrayRef<int32_t>> packed,
+                  int64_t expectedWords, int64_t l) {
+  if (perm && offsets)
+    return op->emitOpError("needs exactly one of 'column_permutation' and "
+                           "'input_offsets'");
+  if (perm &&
+      failed(verifyPermutation(op, "column_permutation", *perm, 2 * l)))
+    return failure();
+  if (offsets && static_cast<int64_t>(offsets->size()) != 2 * l)
+    return op->emitOpError("'input_offsets' has ")
+           << offsets->size() << " entries, expected " << 2 * l;
+  if (tiling) {
+    for (StringRef key : {"warps", "n_tiles", "sub_tiles"}) {
+      auto value = tiling.getAs<IntegerAttr>(key);
+      if (!value || value.getInt() < 1)
+        return op->emitOpError("'tiling' needs a positive integer '")
+               << key << "'";
+    }
+    if (!tiling.getAs<BoolAttr>("async_copy"))
+      return op->emitOpError("'tiling' needs a boolean 'async_copy'");
+  }
+  if (packed && static_cast<int64_t>(packed->size()) != expectedWords)
+    return op->emitOpError("'packed_coefficients' has ")
+           << packed->size() << " words, expected " << expectedWords;
+  return success();
+}
+
 LogicalResult RowGemmOp::verify() {
   auto type = cast<ShapedType>(getKernels().getType());
   int64_t l = getRowsPerBlock();
@@ -295,9 +330,13 @@ LogicalResult RowGemmOp::verify() {
     return emitOpError("kernels must have shape #rows x ")
            << l << " x " << 2 * l << " (rows_per_block x 2 * rows_per_block), "
            << "got " << type;
-  if (auto perm = getColumnPermutation())
-    if (failed(verifyPermutation(*this, "column_permutation", *perm, 2 * l)))
-      return failure();
+  // The dense packing: per kernel row 32 lanes x 8 words (two m16n8k16 A
+  // operands, Support/SpTCPacking.h).
+  if (failed(verifyKernelAttrs(*this, getColumnPermutation(),
+                               getInputOffsets(), getTilingAttr(),
+                               getPackedCoefficients(), getNumRows() * 256,
+                               l)))
+    return failure();
   return verifyRowForm(*this, getInput(), getOutput(), getNumRows(),
                        getRadius(), getRowOffsets(), getBoundary(),
                        getBoundaryValueAttr());
@@ -382,36 +421,17 @@ LogicalResult SparseRowGemmOp::verify() {
              << "): positions in a group of 4 must be in 0..3 and strictly "
                 "increasing";
   }
-  std::optional<ArrayRef<int64_t>> perm = getColumnPermutation();
-  std::optional<ArrayRef<int64_t>> offsets = getInputOffsets();
-  if (perm.has_value() == offsets.has_value())
+  if (!getColumnPermutation() && !getInputOffsets())
     return emitOpError("needs exactly one of 'column_permutation' and "
                        "'input_offsets'");
-  if (perm &&
-      failed(verifyPermutation(*this, "column_permutation", *perm, 2 * l)))
+  // Per kernel row 32 lanes x 4 value words, then one metadata word per
+  // lane for every two rows (Support/SpTCPacking.h).
+  int64_t rows = getNumRows();
+  if (failed(verifyKernelAttrs(*this, getColumnPermutation(),
+                               getInputOffsets(), getTilingAttr(),
+                               getPackedCoefficients(),
+                               rows * 128 + (rows + 1) / 2 * 32, l)))
     return failure();
-  if (offsets && static_cast<int64_t>(offsets->size()) != 2 * l)
-    return emitOpError("'input_offsets' has ")
-           << offsets->size() << " entries, expected " << 2 * l;
-  if (DictionaryAttr tiling = getTilingAttr()) {
-    for (StringRef key : {"warps", "n_tiles", "sub_tiles"}) {
-      auto value = tiling.getAs<IntegerAttr>(key);
-      if (!value || value.getInt() < 1)
-        return emitOpError("'tiling' needs a positive integer '") << key << "'";
-    }
-    if (!tiling.getAs<BoolAttr>("async_copy"))
-      return emitOpError("'tiling' needs a boolean 'async_copy'");
-  }
-  if (auto packed = getPackedCoefficients()) {
-    // Per kernel row 32 lanes x 4 value words, then one metadata word per
-    // lane for every two rows (Support/SpTCPacking.h).
-    int64_t rows = getNumRows();
-    int64_t expected = rows * 128 + (rows + 1) / 2 * 32;
-    if (static_cast<int64_t>(packed->size()) != expected)
-      return emitOpError("'packed_coefficients' has ")
-             << packed->size() << " words, expected " << expected << " for "
-             << rows << " kernel rows";
-  }
   return verifyRowForm(*this, getInput(), getOutput(), getNumRows(),
                        getRadius(), getRowOffsets(), getBoundary(),
                        getBoundaryValueAttr());

@@ -114,7 +114,9 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
       rewriter.getI64IntegerAttr(l), rewriter.getI64IntegerAttr(shift),
       rewriter.getDenseI64ArrayAttr(rowOffsets),
       DenseElementsAttr::get(kernelsType, ArrayRef<double>(kernels)),
-      /*column_permutation=*/DenseI64ArrayAttr(), op.getStepsAttr(),
+      /*column_permutation=*/DenseI64ArrayAttr(),
+      /*input_offsets=*/DenseI64ArrayAttr(), /*tiling=*/DictionaryAttr(),
+      /*packed_coefficients=*/DenseI32ArrayAttr(), op.getStepsAttr(),
       op.getBoundaryAttr(), op.getBoundaryValueAttr());
   rowGemm->setAttr(kSourceAttrName, source);
   return success();

@@ -16,21 +16,34 @@ namespace stencil {
 using namespace mlir;
 using namespace mlir::stencil;
 
+/// Logical column c multiplies input row perm[c] of X, the point at
+/// innermost offset perm[c] - r - s from the block's first output (the
+/// identity permutation when there is none).
+template <typename OpTy>
+static void foldRowSwap(OpTy op) {
+  if (op.getInputOffsets())
+    return;
+  int64_t columns = 2 * op.getRowsPerBlock();
+  SmallVector<int64_t> perm =
+      op.getColumnPermutation()
+          ? llvm::to_vector(*op.getColumnPermutation())
+          : llvm::to_vector(llvm::seq<int64_t>(0, columns));
+  SmallVector<int64_t> offsets;
+  for (int64_t p : perm)
+    offsets.push_back(p - op.getRadius() - op.getColumnShift());
+  op.setInputOffsets(offsets);
+  op.removeColumnPermutationAttr();
+}
+
 namespace {
 struct StencilFoldRowSwapPass
     : public stencil::impl::StencilFoldRowSwapBase<StencilFoldRowSwapPass> {
   void runOnOperation() override {
-    getOperation()->walk([&](SparseRowGemmOp op) {
-      std::optional<ArrayRef<int64_t>> perm = op.getColumnPermutation();
-      if (!perm)
-        return;
-      // Logical column c multiplies input row perm[c] of X, the point at
-      // innermost offset perm[c] - r - s from the block's first output.
-      SmallVector<int64_t> offsets;
-      for (int64_t p : *perm)
-        offsets.push_back(p - op.getRadius() - op.getColumnShift());
-      op.setInputOffsets(offsets);
-      op.removeColumnPermutationAttr();
+    getOperation()->walk([&](Operation *op) {
+      if (auto sparse = dyn_cast<SparseRowGemmOp>(op))
+        foldRowSwap(sparse);
+      else if (auto dense = dyn_cast<RowGemmOp>(op))
+        foldRowSwap(dense);
     });
   }
 };

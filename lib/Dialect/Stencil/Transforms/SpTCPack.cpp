@@ -22,22 +22,44 @@ namespace {
 struct StencilSpTCPackPass
     : public stencil::impl::StencilSpTCPackBase<StencilSpTCPackPass> {
   void runOnOperation() override {
-    WalkResult result = getOperation()->walk([&](SparseRowGemmOp op) {
-      if (16 % op.getRowsPerBlock() != 0) {
-        op.emitOpError("rows_per_block ")
-            << op.getRowsPerBlock()
-            << " does not divide the 16 rows of an m16n8k32 mma.sp";
+    WalkResult result = getOperation()->walk([&](Operation *op) {
+      auto sparse = dyn_cast<SparseRowGemmOp>(op);
+      auto dense = dyn_cast<RowGemmOp>(op);
+      if (!sparse && !dense)
+        return WalkResult::advance();
+      int64_t l = sparse ? sparse.getRowsPerBlock() : dense.getRowsPerBlock();
+      if (16 % l != 0) {
+        op->emitOpError("rows_per_block ")
+            << l << " does not divide the 16 rows of an "
+            << (sparse ? "m16n8k32 mma.sp" : "m16n8k16 mma.sync");
         return WalkResult::interrupt();
       }
-      SmallVector<uint16_t> valueBits;
-      for (APFloat v : op.getValues().getValues<APFloat>())
-        valueBits.push_back(v.bitcastToAPInt().getZExtValue());
-      SmallVector<uint8_t> indices;
-      for (int8_t i : op.getIndices().getValues<int8_t>())
-        indices.push_back(i);
-      std::vector<uint32_t> words = packSpTCCoefficients(
-          valueBits, indices, op.getNumRows(), op.getRowsPerBlock());
-      op.setPackedCoefficients(SmallVector<int32_t>(words.begin(), words.end()));
+      std::vector<uint32_t> words;
+      if (sparse) {
+        SmallVector<uint16_t> valueBits;
+        for (APFloat v : sparse.getValues().getValues<APFloat>())
+          valueBits.push_back(v.bitcastToAPInt().getZExtValue());
+        SmallVector<uint8_t> indices;
+        for (int8_t i : sparse.getIndices().getValues<int8_t>())
+          indices.push_back(i);
+        words = packSpTCCoefficients(valueBits, indices, sparse.getNumRows(),
+                                     l);
+        sparse.setPackedCoefficients(
+            SmallVector<int32_t>(words.begin(), words.end()));
+        return WalkResult::advance();
+      }
+      // The dense kernels, rounded to f16 (the Tensor Core operands).
+      SmallVector<uint16_t> kernelBits;
+      for (double v : dense.getKernels().getValues<double>()) {
+        APFloat half(v);
+        bool losesInfo;
+        half.convert(APFloat::IEEEhalf(), APFloat::rmNearestTiesToEven,
+                     &losesInfo);
+        kernelBits.push_back(half.bitcastToAPInt().getZExtValue());
+      }
+      words = packTCCoefficients(kernelBits, dense.getNumRows(), l);
+      dense.setPackedCoefficients(
+          SmallVector<int32_t>(words.begin(), words.end()));
       return WalkResult::advance();
     });
     if (result.wasInterrupted())

@@ -22,25 +22,27 @@ struct StencilSpTCTilePass
   using StencilSpTCTileBase::StencilSpTCTileBase;
 
   void runOnOperation() override {
-    WalkResult result = getOperation()->walk([&](SparseRowGemmOp op) {
+    WalkResult result = getOperation()->walk([&](Operation *op) {
+      if (!isa<SparseRowGemmOp, RowGemmOp>(op))
+        return WalkResult::advance();
       // 1. The defaults by rank (bench/NOTES.md).
-      int64_t rank = cast<MemRefType>(op.getInput().getType()).getRank();
+      int64_t rank = cast<MemRefType>(op->getOperand(0).getType()).getRank();
       int64_t tiles = nTiles ? int64_t(nTiles) : (rank == 2 ? 4 : 8);
       int64_t subs = subTiles ? int64_t(subTiles) : (rank == 2 ? 8 : 1);
       if (warps < 1 || tiles < 1 || subs < 1) {
-        op.emitOpError("needs warps, n-tiles and sub-tiles >= 1");
+        op->emitOpError("needs warps, n-tiles and sub-tiles >= 1");
         return WalkResult::interrupt();
       }
       if (asyncCopy != "auto" && asyncCopy != "on" && asyncCopy != "off") {
-        op.emitOpError("async-copy must be 'on', 'off' or 'auto', got '")
+        op->emitOpError("async-copy must be 'on', 'off' or 'auto', got '")
             << asyncCopy.getValue() << "'";
         return WalkResult::interrupt();
       }
       bool async = asyncCopy == "on" || (asyncCopy == "auto" && rank == 2);
 
       // 2. Record it.
-      Builder b(op.getContext());
-      op.setTilingAttr(b.getDictionaryAttr(
+      Builder b(op->getContext());
+      op->setAttr("tiling", b.getDictionaryAttr(
           {b.getNamedAttr("warps", b.getI64IntegerAttr(warps)),
            b.getNamedAttr("n_tiles", b.getI64IntegerAttr(tiles)),
            b.getNamedAttr("sub_tiles", b.getI64IntegerAttr(subs)),

@@ -28,3 +28,15 @@ func.func @shifted(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
       : memref<?x?xf16>
   return
 }
+
+// -----
+
+// The dense form (--lower-to-tc) without a swap: the identity permutation,
+// offsets c - r - s.
+// CHECK-LABEL: func.func @dense_identity
+// CHECK:         stencil.row_gemm {{.*}} row_offsets [0] input_offsets [-2, -1, 0, 1, 2, 3, 4, 5] kernels
+func.func @dense_identity(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  stencil.row_gemm %in -> %out radius 1 rows_per_block 4 column_shift 1 row_offsets [0]
+      kernels dense<0.5> : tensor<1x4x8xf64> : memref<?x?xf16>
+  return
+}

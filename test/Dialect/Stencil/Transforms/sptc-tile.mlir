@@ -24,3 +24,15 @@ func.func @three_d(%in: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
       values dense<0.0> : tensor<1x2x2xf16> indices dense<[[[0, 1], [0, 1]]]> : tensor<1x2x2xi8> : memref<?x?x?xf16>
   return
 }
+
+// -----
+
+// The dense form takes the same tiling.
+// CHECK-LABEL: func.func @dense
+// CHECK:         stencil.row_gemm {{.*}} tiling {async_copy = true, n_tiles = 4 : i64, sub_tiles = 8 : i64, warps = 4 : i64}
+func.func @dense(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  stencil.row_gemm %in -> %out radius 1 rows_per_block 4 column_shift 1 row_offsets [0]
+      input_offsets [-2, -1, 0, 1, 2, 3, 4, 5]
+      kernels dense<0.5> : tensor<1x4x8xf64> : memref<?x?xf16>
+  return
+}

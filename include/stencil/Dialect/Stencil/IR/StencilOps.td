@@ -245,6 +245,13 @@ def Stencil_RowGemmOp : Stencil_Op<"row_gemm", [
     strided swap of `--stencil-strided-swap` sets it and permutes the
     kernels' columns accordingly, which leaves the products unchanged).
     Points, steps, buffers and boundary are as for `stencil.linear`.
+
+    For the dense Tensor Core pipeline (`--lower-to-tc`, SPIDER's "w. TC"
+    configuration, section 4.4), the same optional attributes as on
+    `stencil.sparse_row_gemm` prepare the GPU kernel: `input_offsets` in
+    place of `column_permutation` (`--stencil-fold-row-swap`), `tiling`
+    (`--stencil-sptc-tile`) and `packed_coefficients`
+    (`--stencil-sptc-pack`: the dense f16 A operands, `Support/SpTCPacking.h`).
   }];
   let arguments = (ins
     Stencil_Grid:$input,
@@ -255,6 +262,9 @@ def Stencil_RowGemmOp : Stencil_Op<"row_gemm", [
     DenseI64ArrayAttr:$row_offsets,
     F64ElementsAttr:$kernels,
     OptionalAttr<DenseI64ArrayAttr>:$column_permutation,
+    OptionalAttr<DenseI64ArrayAttr>:$input_offsets,
+    OptionalAttr<DictionaryAttr>:$tiling,
+    OptionalAttr<DenseI32ArrayAttr>:$packed_coefficients,
     DefaultValuedAttr<Stencil_StepsAttr, "1">:$steps,
     DefaultValuedAttr<Stencil_BoundaryKindAttr,
                       "::mlir::stencil::BoundaryKind::halo">:$boundary,
@@ -265,7 +275,10 @@ def Stencil_RowGemmOp : Stencil_Op<"row_gemm", [
     (`column_shift` $column_shift^)?
     `row_offsets` $row_offsets
     (`column_permutation` $column_permutation^)?
+    (`input_offsets` $input_offsets^)?
     `kernels` $kernels
+    (`tiling` $tiling^)?
+    (`packed` $packed_coefficients^)?
     (`steps` $steps^)?
     (`boundary` custom<Boundary>($boundary, $boundary_value)^)?
     attr-dict `:` custom<GridTypes>(type($input), type($output))

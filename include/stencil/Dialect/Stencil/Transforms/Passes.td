@@ -216,7 +216,9 @@ def StencilFoldRowSwap : Pass<"stencil-fold-row-swap"> {
     offset `perm[c] - r` from the block's first output. This pass replaces
     the `column_permutation` of a `stencil.sparse_row_gemm` by those
     `input_offsets`; the GPU lowering adds them as constants to the load
-    addresses, so the swap costs no instruction at run time.
+    addresses, so the swap costs no instruction at run time. The dense form
+    (`stencil.row_gemm`, for `--lower-to-tc`) gets its offsets the same way,
+    from the identity when it was not swapped.
   }];
   let dependentDialects = ["::mlir::stencil::StencilDialect"];
 }
@@ -283,7 +285,8 @@ def StencilSpTCTile : Pass<"stencil-sptc-tile"> {
 
     The defaults are the best of the H200 sweeps in bench/NOTES.md: in 2-D,
     4 warps x 4 n-tiles x 8 sub-tiles with `async_copy`; otherwise 4 warps x
-    8 n-tiles, one sub-tile, synchronous staging.
+    8 n-tiles, one sub-tile, synchronous staging. The dense form
+    (`stencil.row_gemm`, for `--lower-to-tc`) is tiled the same way.
   }];
   let options = [
     Option<"warps", "warps", "int64_t", /*default=*/"4",
@@ -311,6 +314,11 @@ def StencilSpTCPack : Pass<"stencil-sptc-pack"> {
     sparsity selector 0 holding the first row and those of selector 1 the
     second (SPIDER's concatenated metadata). With `L < 16` the operand
     stacks `16 / L` kernel matrices on its diagonal.
+
+    The dense form (`stencil.row_gemm`, for `--lower-to-tc`): the kernels,
+    rounded to f16, stacked the same way, as the A operands of two
+    `mma.sync.m16n8k16` per kernel row (`TCCoefficientLayout`: 8 words per
+    lane and row).
   }];
   let dependentDialects = ["::mlir::stencil::StencilDialect"];
 }
