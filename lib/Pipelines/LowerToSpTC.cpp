@@ -47,6 +47,31 @@ void mlir::stencil::buildLowerToSpTCPipeline(OpPassManager &pm,
                                   options.optLevel, "lower-to-sptc");
 }
 
+void mlir::stencil::buildLowerToTCPipeline(OpPassManager &pm,
+                                           const LowerToTCOptions &options) {
+  // 1. Stencil -> matrix form (SPIDER 3.1.1), no swap: dense operands.
+  pm.addPass(createStencilLinearize());
+  pm.addPass(createStencilDecompose());
+  pm.addPass(createStencilFoldRowSwap());
+
+  // 2. Tiling, packing (dense A operands), the mma.sync kernel and host
+  // launches: the passes of --lower-to-sptc on stencil.row_gemm.
+  StencilSpTCTileOptions tile;
+  tile.warps = options.warps;
+  tile.nTiles = options.nTiles;
+  tile.subTiles = options.subTiles;
+  tile.asyncCopy = options.asyncCopy;
+  pm.addPass(createStencilSpTCTile(tile));
+  pm.addPass(createStencilSpTCPack());
+  pm.addPass(createConvertStencilToSpTC());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  // 3. Upstream: NVVM, LLVM, PTX in a gpu.binary; the contract.
+  buildStencilGPUEmissionPipeline(pm, options.chip, options.features,
+                                  options.optLevel, "lower-to-tc");
+}
+
 void mlir::stencil::buildStencilGPUEmissionPipeline(OpPassManager &pm,
                                                     StringRef chip,
                                                     StringRef features,

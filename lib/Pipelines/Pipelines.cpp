@@ -18,6 +18,11 @@ void mlir::stencil::registerStencilPipelines() {
       "Lower linear f16 stencils to 2:4 Sparse Tensor Core kernels (SPIDER) "
       "and PTX",
       buildLowerToSpTCPipeline);
+  PassPipelineRegistration<LowerToTCOptions>(
+      "lower-to-tc",
+      "Lower linear f16 stencils to dense Tensor Core kernels (mma.sync "
+      "m16n8k16, SPIDER's decomposition without sparsity) and PTX",
+      buildLowerToTCPipeline);
   PassPipelineRegistration<LowerToCudaCoreOptions>(
       "lower-to-cuda-core",
       "Lower stencils of any element type and body to plain FMA GPU kernels "

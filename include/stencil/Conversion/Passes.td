@@ -38,8 +38,18 @@ def ConvertStencilToSCF : Pass<"convert-stencil-to-scf"> {
 }
 
 def ConvertStencilToSpTC : Pass<"convert-stencil-to-sptc", "::mlir::ModuleOp"> {
-  let summary = "Lower stencil.sparse_row_gemm to an mma.sp GPU kernel";
+  let summary = "Lower stencil.sparse_row_gemm to an mma.sp GPU kernel "
+                "(stencil.row_gemm to a dense mma.sync one)";
   let description = [{
+    The dense form takes the same path (`--lower-to-tc`, SPIDER's "w. TC"
+    configuration, section 4.4): a prepared `stencil.row_gemm` becomes a
+    kernel in `@stencil_tc` whose kernel rows are two `mma.sync.m16n8k16`
+    each (K = 0..15, then 16..31), fed with the very B registers of the
+    sparse kernel (`Support/MmaModel.h`); the A operands are the dense
+    packed words (8 per lane and row). Everything else below applies to
+    both forms.
+
+
     Turns every `stencil.sparse_row_gemm` (with `input_offsets`, `tiling`
     and `packed_coefficients`, f16 grids, halo boundary) into a `gpu.func` kernel in the `gpu.module`
     `@stencil_sptc` and, in place of the op, host code that uploads the

@@ -72,6 +72,42 @@ struct LowerToSpTCOptions : public PassPipelineOptions<LowerToSpTCOptions> {
 void buildLowerToSpTCPipeline(OpPassManager &pm,
                               const LowerToSpTCOptions &options);
 
+/// Options of `--lower-to-tc`.
+struct LowerToTCOptions : public PassPipelineOptions<LowerToTCOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("Target GPU (sm_80, sm_86, sm_90, ...)"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features", llvm::cl::desc("PTX features"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<int> optLevel{
+      *this, "opt-level", llvm::cl::desc("NVVM optimization level"),
+      llvm::cl::init(3)};
+  PassOptions::Option<int64_t> warps{
+      *this, "warps", llvm::cl::desc("Warps per thread block"),
+      llvm::cl::init(4)};
+  PassOptions::Option<int64_t> nTiles{
+      *this, "n-tiles",
+      llvm::cl::desc("mma column tiles per warp (0: by rank)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> subTiles{
+      *this, "sub-tiles",
+      llvm::cl::desc("Pipelined sub-tiles per thread block (0: by rank)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<std::string> asyncCopy{
+      *this, "async-copy",
+      llvm::cl::desc("Double-buffered cp.async staging of the input: on, "
+                     "off or auto (by rank)"),
+      llvm::cl::init("auto")};
+};
+
+/// `--lower-to-tc`: SPIDER's "w. TC" configuration (section 4.4) on the
+/// dense Tensor Cores. The same decomposition, row-swap folding, tiling,
+/// packing and kernel as `--lower-to-sptc`, without the strided swap and
+/// the 2:4 encoding: each kernel row is two `mma.sync.m16n8k16` (f16, f32
+/// accumulation) fed with the B registers of the sparse kernel.
+void buildLowerToTCPipeline(OpPassManager &pm, const LowerToTCOptions &options);
+
 /// Options of `--lower-to-cuda-core`.
 struct LowerToCudaCoreOptions
     : public PassPipelineOptions<LowerToCudaCoreOptions> {

@@ -46,7 +46,8 @@ using namespace mlir::stencil;
 
 /// The shared memory a block may use without opting in to more.
 static constexpr int64_t kMaxSharedBytes = 48 * 1024;
-static constexpr StringLiteral kGpuModuleName = "stencil_sptc";
+static constexpr StringLiteral kSparseGpuModuleName = "stencil_sptc";
+static constexpr StringLiteral kDenseGpuModuleName = "stencil_tc";
 
 namespace {
 
@@ -139,10 +140,69 @@ struct SpTCGeometry {
 
 using BOperandPlan = SpTCBOperandPlan;
 
-/// Builds the gpu.func of one `stencil.sparse_row_gemm`.
+/// The row form a kernel implements: `stencil.sparse_row_gemm` (one
+/// `mma.sp.m16n8k32` per kernel row and column tile) or, for `--lower-to-tc`,
+/// `stencil.row_gemm` (two dense `mma.sync.m16n8k16`, K = 0..15 and
+/// 16..31, fed with the same B registers; Support/MmaModel.h).
+class RowForm {
+  template <typename Fn>
+  auto visit(Fn fn) const {
+    if (auto sparse = dyn_cast<SparseRowGemmOp>(op))
+      return fn(sparse);
+    return fn(cast<RowGemmOp>(op));
+  }
+
+public:
+  explicit RowForm(Operation *op) : op(op) {}
+  static bool classof(Operation *op) {
+    return isa<SparseRowGemmOp, RowGemmOp>(op);
+  }
+
+  Operation *getOperation() const { return op; }
+  bool isDense() const { return isa<RowGemmOp>(op); }
+  Location getLoc() const { return op->getLoc(); }
+  MLIRContext *getContext() const { return op->getContext(); }
+  Value getInput() const { return op->getOperand(0); }
+  Value getOutput() const { return op->getOperand(1); }
+  int64_t getNumRows() const {
+    return visit([](auto form) { return form.getNumRows(); });
+  }
+  int64_t getRowsPerBlock() const {
+    return visit([](auto form) { return int64_t(form.getRowsPerBlock()); });
+  }
+  int64_t getRadius() const {
+    return visit([](auto form) { return int64_t(form.getRadius()); });
+  }
+  int64_t getSteps() const {
+    return visit([](auto form) { return int64_t(form.getSteps()); });
+  }
+  BoundaryKind getBoundary() const {
+    return visit([](auto form) { return form.getBoundary(); });
+  }
+  ArrayRef<int64_t> getRowOffsets() const {
+    return visit([](auto form) { return form.getRowOffsets(); });
+  }
+  std::optional<ArrayRef<int64_t>> getInputOffsets() const {
+    return visit([](auto form) { return form.getInputOffsets(); });
+  }
+  DictionaryAttr getTilingAttr() const {
+    return visit([](auto form) { return form.getTilingAttr(); });
+  }
+  std::optional<ArrayRef<int32_t>> getPackedCoefficients() const {
+    return visit([](auto form) { return form.getPackedCoefficients(); });
+  }
+  InFlightDiagnostic emitOpError(const Twine &message) const {
+    return op->emitOpError(message);
+  }
+
+private:
+  Operation *op;
+};
+
+/// Builds the gpu.func of one row form.
 class SpTCKernelBuilder {
 public:
-  SpTCKernelBuilder(SparseRowGemmOp op, const SpTCGeometry &geometry,
+  SpTCKernelBuilder(RowForm op, const SpTCGeometry &geometry,
                     const BOperandPlan &plan, bool orderedMetadata)
       : op(op), geo(geometry), plan(plan), orderedMetadata(orderedMetadata) {}
 
@@ -189,7 +249,7 @@ private:
   void storeTransposed(ArrayRef<SmallVector<Value, 4>> acc);
   void storeScalar(ArrayRef<SmallVector<Value, 4>> acc);
 
-  SparseRowGemmOp op;
+  RowForm op;
   const SpTCGeometry &geo;
   const BOperandPlan &plan;
   bool orderedMetadata;
@@ -201,7 +261,8 @@ private:
   Value tid, lane, warp, groupId, threadInGroup;
   /// Where the current tile starts in shared memory (double buffering).
   Value smemBase;
-  // A operand registers (4 x vector<2xf16>) and metadata of every row.
+  // A operand registers (4, or 8 for the dense form, x vector<2xf16>) and
+  // metadata of every row.
   SmallVector<SmallVector<Value, 4>> aRegs;
   SmallVector<Value> metadata;
 };
@@ -338,21 +399,29 @@ void SpTCKernelBuilder::loadCoefficients() {
   Type i32 = b->getI32Type();
   int64_t numRows = op.getNumRows();
   SpTCCoefficientLayout layout{numRows};
-  Value laneWords = mul(lane, cst(4));
+  // Words per lane and kernel row: 4 (mma.sp) or 8 (two m16n8k16).
+  const int64_t perLane = op.isDense() ? 8 : 4;
+  Value laneWords = mul(lane, cst(perLane));
   for (int64_t o = 0; o < numRows; ++o) {
-    // The lane's four words valueWord(o, lane, 0..3) = lane * 4 + o * 128 +
-    // 0..3 are contiguous and 16-byte aligned: one 16-byte load.
-    Value words = vector::LoadOp::create(
-        *b, VectorType::get({4}, i32), coef,
-        ValueRange{addConst(laneWords, SpTCCoefficientLayout::valueWord(o, 0, 0))},
-        /*nontemporal=*/false, llvm::MaybeAlign(16));
-    Value pairs = vector::BitCastOp::create(*b, VectorType::get({8}, f16), words);
+    // The lane's words of row o are contiguous and 16-byte aligned: one
+    // 16-byte load per four (valueWord / TCCoefficientLayout::word).
     SmallVector<Value, 4> regs;
-    for (int64_t j = 0; j < 4; ++j)
-      regs.push_back(vector::ShuffleOp::create(
-          *b, pairs, pairs, ArrayRef<int64_t>{2 * j, 2 * j + 1}));
+    for (int64_t part = 0; part < perLane / 4; ++part) {
+      int64_t first = op.isDense()
+                          ? TCCoefficientLayout::word(o, 0, part, 0)
+                          : SpTCCoefficientLayout::valueWord(o, 0, 0);
+      Value words = vector::LoadOp::create(
+          *b, VectorType::get({4}, i32), coef,
+          ValueRange{addConst(laneWords, first)},
+          /*nontemporal=*/false, llvm::MaybeAlign(16));
+      Value pairs =
+          vector::BitCastOp::create(*b, VectorType::get({8}, f16), words);
+      for (int64_t j = 0; j < 4; ++j)
+        regs.push_back(vector::ShuffleOp::create(
+            *b, pairs, pairs, ArrayRef<int64_t>{2 * j, 2 * j + 1}));
+    }
     aRegs.push_back(regs);
-    if (o % 2 == 0)
+    if (!op.isDense() && o % 2 == 0)
       metadata.push_back(memref::LoadOp::create(
           *b, coef, ValueRange{addConst(lane, layout.metadataWord(o, 0))}));
   }
@@ -731,6 +800,28 @@ void SpTCKernelBuilder::computeAndStore() {
             *b, pairType, ValueRange{bValues[2 * p], bValues[2 * p + 1]}));
     }
     for (auto [o, j] : pairs) {
+      Value result;
+      if (op.isDense()) {
+        // K = 0..15 with b_0..b_3, then K = 16..31 with b_4..b_7.
+        std::array<NVVM::MMATypes, 2> types = {NVVM::MMATypes::f16,
+                                               NVVM::MMATypes::f16};
+        std::array<NVVM::MMALayout, 2> layouts = {NVVM::MMALayout::row,
+                                                  NVVM::MMALayout::col};
+        SmallVector<Value, 4> c(acc[j]);
+        for (unsigned half = 0; half < 2; ++half) {
+          auto mma = NVVM::MmaOp::create(
+              *b, resultType, ArrayRef<Value>(aRegs[o]).slice(4 * half, 4),
+              ArrayRef<Value>(bRegs).slice(2 * half, 2), c,
+              ArrayRef<int64_t>{kMmaSpM, kMmaSpN, 16}, std::nullopt,
+              std::nullopt, types, layouts);
+          result = mma.getRes();
+          for (unsigned i = 0; i < 4; ++i)
+            c[i] = LLVM::ExtractValueOp::create(*b, result,
+                                                ArrayRef<int64_t>{i});
+        }
+        acc[j].assign(c.begin(), c.end());
+        continue;
+      }
       auto mma = NVVM::MmaSpOp::create(
           *b, resultType, aRegs[o], bRegs, acc[j], metadata[o / 2],
           selectors[o % 2], ArrayRef<int64_t>{kMmaSpM, kMmaSpN, kMmaSpK},
@@ -940,20 +1031,22 @@ struct ConvertStencilToSpTCPass
   void runOnOperation() override;
 
 private:
-  LogicalResult convert(SparseRowGemmOp op, gpu::GPUModuleOp gpuModule,
+  LogicalResult convert(RowForm op, gpu::GPUModuleOp gpuModule,
                         SymbolTable &symbols,
                         SmallVectorImpl<Attribute> &launches);
 };
 } // namespace
 
 /// Checks what the kernel supports; emits a located error otherwise.
-static LogicalResult checkSupported(SparseRowGemmOp op) {
+static LogicalResult checkSupported(RowForm op) {
   auto type = cast<MemRefType>(op.getInput().getType());
   if (!type.getElementType().isF16())
     return op.emitOpError("has element type ")
-           << type.getElementType()
-           << ", but the Sparse Tensor Core kernel computes on f16 operands "
-              "(use --lower-to-cuda-core or --lower-to-cpu for other element types)";
+           << type.getElementType() << ", but the "
+           << (op.isDense() ? "Tensor Core kernel (mma.sync m16n8k16)"
+                            : "Sparse Tensor Core kernel")
+           << " computes on f16 operands (use --lower-to-cuda-core or "
+              "--lower-to-cpu for other element types)";
   if (!type.getLayout().isIdentity())
     return op.emitOpError("needs grids with the identity layout");
   if (op.getBoundary() != BoundaryKind::halo)
@@ -974,7 +1067,7 @@ static LogicalResult checkSupported(SparseRowGemmOp op) {
 }
 
 LogicalResult ConvertStencilToSpTCPass::convert(
-    SparseRowGemmOp op, gpu::GPUModuleOp gpuModule, SymbolTable &symbols,
+    RowForm op, gpu::GPUModuleOp gpuModule, SymbolTable &symbols,
     SmallVectorImpl<Attribute> &launches) {
   // 1. Checks and geometry.
   if (failed(checkSupported(op)))
@@ -1011,8 +1104,10 @@ LogicalResult ConvertStencilToSpTCPass::convert(
   ArrayRef<int32_t> signedWords = *op.getPackedCoefficients();
 
   // 3. The kernel.
-  auto parent = op->getParentOfType<FunctionOpInterface>();
-  std::string name = (parent ? parent.getName().str() : "stencil") + "_sptc";
+  auto parent =
+      op.getOperation()->getParentOfType<FunctionOpInterface>();
+  std::string name = (parent ? parent.getName().str() : "stencil") +
+                     (op.isDense() ? "_tc" : "_sptc");
   OpBuilder moduleBuilder = OpBuilder::atBlockEnd(gpuModule.getBody());
   SpTCKernelBuilder kernelBuilder(op, geo, plan, orderedMetadata);
   gpu::GPUFuncOp kernel = kernelBuilder.build(moduleBuilder, name);
@@ -1028,28 +1123,32 @@ LogicalResult ConvertStencilToSpTCPass::convert(
   launch.threads = geo.threads();
   launch.accumulator = "f32";
   launch.coefficients = signedWords;
-  emitHostLaunches(op, op.getInput(), op.getOutput(), op.getSteps(), launch,
+  emitHostLaunches(op.getOperation(), op.getInput(), op.getOutput(),
+                   op.getSteps(), launch,
                    symbols, launches);
-  op.erase();
+  op.getOperation()->erase();
   return success();
 }
 
 void ConvertStencilToSpTCPass::runOnOperation() {
   ModuleOp module = getOperation();
-  SmallVector<SparseRowGemmOp> ops;
-  module.walk([&](SparseRowGemmOp op) { ops.push_back(op); });
+  SmallVector<RowForm> ops;
+  module.walk([&](Operation *op) {
+    if (isa<RowForm>(op))
+      ops.push_back(RowForm(op));
+  });
   if (ops.empty())
     return;
 
-  // 1. The gpu.module holding the kernels.
+  // One kernel per op, in the gpu.module of its form.
   SymbolTable symbols(module);
-  gpu::GPUModuleOp gpuModule =
-      getOrCreateGpuModule(module, symbols, kGpuModuleName);
-
-  // 2. One kernel per op.
   SmallVector<Attribute> launches;
-  for (SparseRowGemmOp op : ops)
+  for (RowForm op : ops) {
+    gpu::GPUModuleOp gpuModule = getOrCreateGpuModule(
+        module, symbols,
+        op.isDense() ? kDenseGpuModuleName : kSparseGpuModuleName);
     if (failed(convert(op, gpuModule, symbols, launches)))
       return signalPassFailure();
+  }
   appendLaunchRecords(module, launches);
 }

@@ -1,0 +1,22 @@
+// RUN: stencil-opt %s --split-input-file --lower-to-tc -verify-diagnostics
+
+// What the dense Tensor Core pipeline cannot take yet gets a located error.
+
+func.func @f64_grid(%in: memref<?x?xf64>, %out: memref<?x?xf64>) {
+  // expected-error @+1 {{'stencil.row_gemm' op has element type 'f64', but the Tensor Core kernel (mma.sync m16n8k16) computes on f16 operands (use --lower-to-cuda-core or --lower-to-cpu for other element types)}}
+  stencil.linear %in -> %out pattern <star, rank = 2, radius = 1> weights [1., 2., 3., 4., 5.] : memref<?x?xf64>
+  return
+}
+
+// -----
+
+func.func @non_linear(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  // expected-error @+1 {{'stencil.apply' op has a non-linear body, which cannot be decomposed into kernel-matrix products (Tensor Cores need constant weights); use --lower-to-cuda-core or --lower-to-cpu}}
+  stencil.apply %in -> %out : memref<?x?xf16> {
+    %a = stencil.access [0, 1] : f16
+    %b = stencil.access [0, -1] : f16
+    %c = arith.maximumf %a, %b : f16
+    stencil.yield %c : f16
+  }
+  return
+}
