@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Compiles every example through every GPU pipeline that takes it, for the
+# same-run comparison of issue #4, into OUT_DIR/<pipeline>/:
+#   bench/compile-pipelines.sh OUT_DIR [CHIP (sm_90)]
+# f16 examples go through --lower-to-sptc, --lower-to-tc and
+# --lower-to-cuda-core; the CUDA-core pipeline also gets bf16, f32 and f64
+# variants (the example file with its element type replaced, suffix -TYPE).
+# Examples a pipeline rejects are listed with the compiler's diagnostic.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$root/build}
+out=${1:?usage: compile-pipelines.sh OUT_DIR [CHIP]}
+chip=${2:-sm_90}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+compile() { # pipeline source name
+  local dir=$out/${1#lower-to-}
+  mkdir -p "$dir"
+  if ! "$build/bin/stencil-opt" "$2" --"$1"="chip=$chip" -o "$tmp/$3.mlir" \
+      2> "$tmp/$3.err"; then
+    echo "$1: skipped $3: $(grep -m1 error "$tmp/$3.err")"
+    return
+  fi
+  "$build/bin/stencil-translate" --to-ptx "$tmp/$3.mlir" -o "$dir/$3.ptx"
+  "$build/bin/stencil-translate" --to-launch "$tmp/$3.mlir" \
+    --ptx-file "$3.ptx" -o "$dir/$3.launch"
+  echo "$1: compiled $3"
+}
+
+for example in "$root"/examples/*.mlir; do
+  name=$(basename "$example" .mlir)
+  for pipeline in lower-to-sptc lower-to-tc lower-to-cuda-core; do
+    compile "$pipeline" "$example" "$name"
+  done
+  grep -q f16 "$example" || continue
+  for type in bf16 f32 f64; do
+    sed "s/f16/$type/g" "$example" > "$tmp/$name-$type.src.mlir"
+    compile lower-to-cuda-core "$tmp/$name-$type.src.mlir" "$name-$type"
+  done
+done

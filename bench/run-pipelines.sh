@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# On the GPU machine: the same-run comparison of every GPU pipeline (issue
+# #4), from the folders of bench/compile-pipelines.sh. Two modes, so that
+# each fits one call of the device tool:
+#   bench/run-pipelines.sh ART_DIR check   every kernel at a full and an odd
+#                                          size, 3 steps, against the runner's
+#                                          f64 reference
+#   bench/run-pipelines.sh ART_DIR table   roofline, then the table stencils
+#                                          at the seeds' sizes for every
+#                                          pipeline and type, and cuDNN
+# Logs go to $OUT (or /tmp/pipelines-out); `table` ends with the RESULT lines.
+# Status: written after the 2026-11-22 session's last GPU run; not yet run.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+art=${1:?usage: run-pipelines.sh ART_DIR check|table}
+mode=${2:?usage: run-pipelines.sh ART_DIR check|table}
+out=${OUT:-/tmp/pipelines-out}
+mkdir -p "$out"
+log=$out/$mode.txt
+: > "$log"
+
+cmake -S "$root/tools/stencil-run" -B /tmp/build-run -DCMAKE_BUILD_TYPE=Release \
+  > "$out/build.txt" 2>&1 && cmake --build /tmp/build-run -j 16 >> "$out/build.txt" 2>&1 \
+  || { cat "$out/build.txt"; exit 2; }
+run=/tmp/build-run/stencil-run
+echo "== device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)" | tee -a "$log"
+
+grid_for() { # rank full|odd|seed
+  case "$1:$2" in
+    1:full) echo 16777216 ;; 1:odd) echo 16777259 ;; 1:seed) echo 10240000 ;;
+    2:full) echo 4096,4096 ;; 2:odd) echo 10007,9973 ;; 2:seed) echo 10240,10240 ;;
+    3:full) echo 256,256,256 ;; 3:odd) echo 257,251,263 ;; 3:seed) echo 768,768,768 ;;
+  esac
+}
+
+if [ "$mode" = check ]; then
+  for desc in "$art"/*/*.launch; do
+    pipeline=$(basename "$(dirname "$desc")")
+    rank=$(sed -n 's/^rank = //p' "$desc")
+    for size in full odd; do
+      "$run" "$desc" --grid "$(grid_for "$rank" "$size")" --steps 3 2>&1 \
+        | grep -E '^RESULT|FAIL|^error' \
+        | sed "s|^|$pipeline $(basename "$desc" .launch) $size: |" | tee -a "$log"
+    done
+  done
+  echo "== $(grep -c 'check=PASS' "$log") PASS, $(grep -c 'FAIL' "$log") FAIL" | tee -a "$log"
+  exit 0
+fi
+
+"$run" --roofline 2>&1 | tee -a "$log"
+for name in heat-2d box-2d9p box-2d49p box-2d225p heat-3d box-3d27p; do
+  for variant in "sptc/$name" "tc/$name" "cuda-core/$name" "cuda-core/$name-f64"; do
+    desc=$art/$variant.launch
+    [ -f "$desc" ] || continue
+    rank=$(sed -n 's/^rank = //p' "$desc")
+    steps=1000; [ "$rank" = 3 ] && steps=100
+    "$run" "$desc" --grid "$(grid_for "$rank" seed)" --steps "$steps" --check-steps 1 2>&1 \
+      | grep -E '^RESULT|FAIL|^error' | sed "s|^|${variant%%/*} $name: |" | tee -a "$log"
+  done
+  for dtype in f16 f64; do
+    desc=$art/sptc/$name.launch
+    rank=$(sed -n 's/^rank = //p' "$desc")
+    steps=1000; [ "$rank" = 3 ] && steps=100
+    python3 "$root/bench/cudnn_baseline.py" "$desc" --grid "$(grid_for "$rank" seed)" \
+      --steps "$steps" --dtype "$dtype" 2>&1 | grep -E '^RESULT|Error|error' \
+      | sed "s|^|cudnn-$dtype $name: |" | tee -a "$log"
+  done
+done
+echo "== summary"
+grep RESULT "$log"
