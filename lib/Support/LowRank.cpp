@@ -150,3 +150,31 @@ mlir::stencil::pyramidalDecomposition(const SquareMatrix &w,
   }
   return result;
 }
+
+DenseMatrix mlir::stencil::expandU(const std::vector<double> &u, int64_t m) {
+  int64_t n = static_cast<int64_t>(u.size());
+  DenseMatrix result(m, m + n - 1);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t k = 0; k < n; ++k)
+      result.at(i, i + k) = u[k];
+  return result;
+}
+
+DenseMatrix mlir::stencil::expandV(const std::vector<double> &v, int64_t m) {
+  int64_t n = static_cast<int64_t>(v.size());
+  DenseMatrix result(m + n - 1, m);
+  for (int64_t j = 0; j < m; ++j)
+    for (int64_t k = 0; k < n; ++k)
+      result.at(j + k, j) = v[k];
+  return result;
+}
+
+DenseMatrix mlir::stencil::multiply(const DenseMatrix &a,
+                                    const DenseMatrix &b) {
+  DenseMatrix c(a.rows, b.cols);
+  for (int64_t i = 0; i < a.rows; ++i)
+    for (int64_t k = 0; k < a.cols; ++k)
+      for (int64_t j = 0; j < b.cols; ++j)
+        c.at(i, j) += a.at(i, k) * b.at(k, j);
+  return c;
+}

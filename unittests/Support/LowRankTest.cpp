@@ -117,4 +117,41 @@ TEST(LowRank, StarWeightsNeedTheSVD) {
   EXPECT_LT(maxDifference(svd.reconstruct(5), w), 1e-14);
 }
 
+TEST(LowRank, MatrixChainsComputeTheStencil) {
+  // Eq. 9: for an m x m tile, sum_k U_k X V_k with the banded expansions of
+  // eqs. 5-6 is the stencil of W on X (the tile plus its halo), for the
+  // pyramidal terms of symmetric weights and the SVD terms of random ones.
+  std::mt19937_64 rng(17);
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  for (int64_t h = 1; h <= 4; ++h) {
+    const int64_t n = 2 * h + 1, m = 8;
+    for (bool symmetric : {true, false}) {
+      SquareMatrix w = symmetric ? symmetricWeights(h, rng)
+                                 : randomWeights(n, rng);
+      RankDecomposition terms = symmetric
+                                    ? *pyramidalDecomposition(w, 1e-12)
+                                    : svdDecomposition(w, 1e-12);
+      DenseMatrix x(m + 2 * h, m + 2 * h);
+      for (double &v : x.values)
+        v = dist(rng);
+      DenseMatrix sum(m, m);
+      for (int64_t k = 0; k < terms.rank(); ++k) {
+        DenseMatrix chain = multiply(multiply(expandU(terms.u[k], m), x),
+                                     expandV(terms.v[k], m));
+        for (size_t e = 0; e < sum.values.size(); ++e)
+          sum.values[e] += chain.values[e];
+      }
+      for (int64_t p = 0; p < m; ++p)
+        for (int64_t q = 0; q < m; ++q) {
+          double expected = 0;
+          for (int64_t i = 0; i < n; ++i)
+            for (int64_t j = 0; j < n; ++j)
+              expected += w.at(i, j) * x.at(p + i, q + j);
+          EXPECT_NEAR(sum.at(p, q), expected, 1e-12)
+              << "h=" << h << " symmetric=" << symmetric;
+        }
+    }
+  }
+}
+
 } // namespace

@@ -71,6 +71,26 @@ std::optional<RankDecomposition> pyramidalDecomposition(const SquareMatrix &w,
 /// `tolerance x sigma_max`.
 RankDecomposition svdDecomposition(const SquareMatrix &w, double tolerance);
 
+/// A row-major rows x cols matrix.
+struct DenseMatrix {
+  int64_t rows = 0, cols = 0;
+  std::vector<double> values;
+
+  DenseMatrix(int64_t rows, int64_t cols)
+      : rows(rows), cols(cols), values(rows * cols, 0.0) {}
+  double &at(int64_t i, int64_t j) { return values[i * cols + j]; }
+  double at(int64_t i, int64_t j) const { return values[i * cols + j]; }
+};
+
+/// Eq. 5: the m x (m + 2h) expansion of u (n = 2h + 1 entries),
+/// U[i][j] = u[j - i] for i <= j <= i + 2h.
+DenseMatrix expandU(const std::vector<double> &u, int64_t m);
+/// Eq. 6: the (m + 2h) x m expansion of v, V[i][j] = v[i - j] for
+/// j <= i <= j + 2h.
+DenseMatrix expandV(const std::vector<double> &v, int64_t m);
+/// A * B.
+DenseMatrix multiply(const DenseMatrix &a, const DenseMatrix &b);
+
 } // namespace stencil
 } // namespace mlir
 
