@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stencil/Conversion/StencilToCudaCore/StencilToCudaCore.h"
+#include "stencil/Conversion/StencilGPUCommon/KernelABI.h"
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -116,45 +117,21 @@ private:
 
 gpu::GPUFuncOp CudaCoreKernelBuilder::build(OpBuilder &moduleBuilder,
                                             StringRef name) {
-  MLIRContext *ctx = op->getContext();
   Location loc = op->getLoc();
-  Type index = IndexType::get(ctx);
-  auto gridType = MemRefType::get({ShapedType::kDynamic}, elementType);
-  auto coefType =
-      MemRefType::get({ShapedType::kDynamic}, IntegerType::get(ctx, 32));
-  SmallVector<Type> argTypes = {gridType, gridType, coefType};
-  argTypes.append(geo.rank, index);
-  auto smemType = MemRefType::get(
-      {geo.smemSize}, elementType, MemRefLayoutAttrInterface(),
-      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
-  auto func = gpu::GPUFuncOp::create(
-      moduleBuilder, loc, name, FunctionType::get(ctx, argTypes, {}),
-      TypeRange{smemType});
-  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
-  func.setKnownBlockSizeAttr(DenseI32ArrayAttr::get(
-      ctx, {static_cast<int32_t>(geo.threads()), 1, 1}));
-
-  Block &entry = func.getBody().front();
-  b.emplace(ImplicitLocOpBuilder::atBlockBegin(loc, &entry));
-  in = entry.getArgument(0);
-  out = entry.getArgument(1);
-  for (int64_t d = 0; d < geo.rank; ++d)
-    sizes.push_back(entry.getArgument(3 + d));
-  smem = func.getWorkgroupAttributions().front();
+  StencilKernel kernel =
+      createStencilKernel(moduleBuilder, loc, name, elementType, geo.rank,
+                          geo.smemSize, geo.threads());
+  b.emplace(
+      ImplicitLocOpBuilder::atBlockBegin(loc, &kernel.func.getBody().front()));
+  in = kernel.in;
+  out = kernel.out;
+  sizes = kernel.sizes;
+  smem = kernel.smem;
 
   tid = gpu::ThreadIdOp::create(*b, gpu::Dimension::x);
   tx = arith::RemUIOp::create(*b, tid, cst(geo.threadsX));
   ty = arith::DivUIOp::create(*b, tid, cst(geo.threadsX));
-  origin.assign(geo.rank, Value());
-  int64_t rank = geo.rank;
-  origin[rank - 1] = mul(gpu::BlockIdOp::create(*b, gpu::Dimension::x),
-                         cst(geo.tile[rank - 1]));
-  if (rank >= 2)
-    origin[rank - 2] = mul(gpu::BlockIdOp::create(*b, gpu::Dimension::y),
-                           cst(geo.tile[rank - 2]));
-  if (rank == 3)
-    origin[0] = mul(gpu::BlockIdOp::create(*b, gpu::Dimension::z),
-                    cst(geo.tile[0]));
+  origin = getBlockOrigin(*b, geo.tile);
 
   stageTile();
   gpu::BarrierOp::create(*b);
@@ -165,7 +142,7 @@ gpu::GPUFuncOp CudaCoreKernelBuilder::build(OpBuilder &moduleBuilder,
     values = computeApply(cast<ApplyOp>(op));
   storeOutputs(values);
   gpu::ReturnOp::create(*b);
-  return func;
+  return kernel.func;
 }
 
 /// Step 1: element e = tid, tid + threads, ... of the shared-memory tile is
@@ -177,21 +154,19 @@ void CudaCoreKernelBuilder::stageTile() {
   b->setInsertionPointToStart(loop.getBody());
   Value e = loop.getInductionVar();
   Value inside = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
-  Value linear = cst(0);
+  SmallVector<Value> coords;
   for (int64_t d = 0; d < geo.rank; ++d) {
     Value local = e;
     if (d > 0)
       local = arith::RemUIOp::create(*b, local, cst(geo.smemStrides[d - 1]));
     if (geo.smemStrides[d] != 1)
       local = arith::DivUIOp::create(*b, local, cst(geo.smemStrides[d]));
-    Value coord = arith::SubIOp::create(*b, add(origin[d], local),
-                                        cst(geo.radii[d]));
-    Value inDim = arith::AndIOp::create(
-        *b, arith::CmpIOp::create(*b, arith::CmpIPredicate::sge, coord, cst(0)),
-        arith::CmpIOp::create(*b, arith::CmpIPredicate::slt, coord, sizes[d]));
-    inside = arith::AndIOp::create(*b, inside, inDim);
-    linear = add(mul(linear, sizes[d]), coord);
+    coords.push_back(arith::SubIOp::create(*b, add(origin[d], local),
+                                           cst(geo.radii[d])));
+    inside = arith::AndIOp::create(
+        *b, inside, isWithin(*b, coords.back(), sizes[d], /*margin=*/0));
   }
+  Value linear = getLinearIndex(*b, coords, sizes);
   auto ifOp = scf::IfOp::create(
       *b, inside,
       [&](OpBuilder &then, Location loc) {
@@ -324,19 +299,13 @@ SmallVector<Value> CudaCoreKernelBuilder::computeApply(ApplyOp apply) {
 void CudaCoreKernelBuilder::storeOutputs(ArrayRef<Value> values) {
   for (auto [k, value] : llvm::enumerate(values)) {
     SmallVector<Value> coords = outputCoords(k);
+    // Interior: r_d <= coord_d < N_d - r_d.
     Value interior;
-    Value linear = cst(0);
     for (int64_t d = 0; d < geo.rank; ++d) {
-      Value inDim = arith::AndIOp::create(
-          *b,
-          arith::CmpIOp::create(*b, arith::CmpIPredicate::sge, coords[d],
-                                cst(geo.radii[d])),
-          arith::CmpIOp::create(
-              *b, arith::CmpIPredicate::slt, coords[d],
-              arith::SubIOp::create(*b, sizes[d], cst(geo.radii[d]))));
+      Value inDim = isWithin(*b, coords[d], sizes[d], geo.radii[d]);
       interior = interior ? arith::AndIOp::create(*b, interior, inDim) : inDim;
-      linear = add(mul(linear, sizes[d]), coords[d]);
     }
+    Value linear = getLinearIndex(*b, coords, sizes);
     Value stored = value.getType() == elementType
                        ? value
                        : arith::TruncFOp::create(*b, elementType, value);

@@ -17,6 +17,7 @@
 
 #include "stencil/Conversion/StencilToSpTC/StencilToSpTC.h"
 #include "stencil/Conversion/StencilGPUCommon/HostLaunch.h"
+#include "stencil/Conversion/StencilGPUCommon/KernelABI.h"
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
 #include "stencil/Support/MmaSpModel.h"
 #include "stencil/Support/SpTCPacking.h"
@@ -216,8 +217,6 @@ private:
     Value gx, rowInside, rowLinear;
   };
   VectorSource locateVector(Value e, ArrayRef<Value> tileOrigin);
-  /// 0 <= coord < size.
-  Value inRange(Value coord, Value size);
   Value loadVector(Value e, ArrayRef<Value> tileOrigin);
   SmallVector<Value> loadTile(ArrayRef<Value> tileOrigin);
   void storeTile(ArrayRef<Value> vectors);
@@ -270,34 +269,17 @@ private:
 
 gpu::GPUFuncOp SpTCKernelBuilder::build(OpBuilder &moduleBuilder,
                                         StringRef name) {
-  MLIRContext *ctx = op.getContext();
   Location loc = op.getLoc();
-  Type f16 = Float16Type::get(ctx);
-  Type index = IndexType::get(ctx);
-  auto gridType = MemRefType::get({ShapedType::kDynamic}, f16);
-  auto coefType =
-      MemRefType::get({ShapedType::kDynamic}, IntegerType::get(ctx, 32));
-  SmallVector<Type> argTypes = {gridType, gridType, coefType};
-  argTypes.append(geo.rank, index);
-  auto smemType = MemRefType::get(
-      {geo.allocatedElements()}, f16, MemRefLayoutAttrInterface(),
-      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
-
-  auto func = gpu::GPUFuncOp::create(
-      moduleBuilder, loc, name, FunctionType::get(ctx, argTypes, {}),
-      TypeRange{smemType});
-  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
-  func.setKnownBlockSizeAttr(DenseI32ArrayAttr::get(
-      ctx, {static_cast<int32_t>(geo.threads()), 1, 1}));
-
-  Block &entry = func.getBody().front();
-  b.emplace(ImplicitLocOpBuilder::atBlockBegin(loc, &entry));
-  in = entry.getArgument(0);
-  out = entry.getArgument(1);
-  coef = entry.getArgument(2);
-  for (int64_t d = 0; d < geo.rank; ++d)
-    sizes.push_back(entry.getArgument(3 + d));
-  smem = func.getWorkgroupAttributions().front();
+  StencilKernel kernel = createStencilKernel(
+      moduleBuilder, loc, name, Float16Type::get(op.getContext()), geo.rank,
+      geo.allocatedElements(), geo.threads());
+  gpu::GPUFuncOp func = kernel.func;
+  b.emplace(ImplicitLocOpBuilder::atBlockBegin(loc, &func.getBody().front()));
+  in = kernel.in;
+  out = kernel.out;
+  coef = kernel.coeffs;
+  sizes = kernel.sizes;
+  smem = kernel.smem;
 
   // Thread coordinates.
   tid = gpu::ThreadIdOp::create(*b, gpu::Dimension::x);
@@ -307,15 +289,7 @@ gpu::GPUFuncOp SpTCKernelBuilder::build(OpBuilder &moduleBuilder,
   threadInGroup = arith::RemUIOp::create(*b, lane, cst(4));
 
   // The block's first output along each dimension.
-  origin.assign(geo.rank, Value());
-  Value bx = gpu::BlockIdOp::create(*b, gpu::Dimension::x);
-  origin[geo.rank - 1] = mul(bx, cst(geo.blockTile[geo.rank - 1]));
-  if (geo.rank >= 2) {
-    Value by = gpu::BlockIdOp::create(*b, gpu::Dimension::y);
-    origin[geo.rank - 2] = mul(by, cst(geo.blockTile[geo.rank - 2]));
-  }
-  if (geo.rank == 3)
-    origin[0] = gpu::BlockIdOp::create(*b, gpu::Dimension::z);
+  origin = getBlockOrigin(*b, geo.blockTile);
 
   loadCoefficients();
 
@@ -427,12 +401,6 @@ void SpTCKernelBuilder::loadCoefficients() {
   }
 }
 
-Value SpTCKernelBuilder::inRange(Value coord, Value size) {
-  return arith::AndIOp::create(
-      *b, arith::CmpIOp::create(*b, arith::CmpIPredicate::sge, coord, cst(0)),
-      arith::CmpIOp::create(*b, arith::CmpIPredicate::slt, coord, size));
-}
-
 SpTCKernelBuilder::VectorSource
 SpTCKernelBuilder::locateVector(Value e, ArrayRef<Value> tileOrigin) {
   const int64_t vec = SpTCGeometry::kVector;
@@ -454,7 +422,7 @@ SpTCKernelBuilder::locateVector(Value e, ArrayRef<Value> tileOrigin) {
     Value coord = arith::SubIOp::create(*b, add(tileOrigin[d], local),
                                         cst(geo.radii[d]));
     source.rowInside =
-        arith::AndIOp::create(*b, source.rowInside, inRange(coord, sizes[d]));
+        arith::AndIOp::create(*b, source.rowInside, isWithin(*b, coord, sizes[d], /*margin=*/0));
     source.rowLinear = add(mul(source.rowLinear, sizes[d]), coord);
   }
   return source;
@@ -936,28 +904,16 @@ void SpTCKernelBuilder::storeTransposed(ArrayRef<SmallVector<Value, 4>> acc) {
       coords[geo.rank - 2] =
           add(origin[geo.rank - 2], addConst(n, kMmaSpN * j));
     }
-    // Interior: r_d <= coord_d < N_d - r_d; along x for the first and the
-    // last of the four.
-    auto inInterior = [&](Value coord, int64_t d, int64_t extent) {
-      return arith::AndIOp::create(
-          *b,
-          arith::CmpIOp::create(*b, arith::CmpIPredicate::sge, coord,
-                                cst(geo.radii[d])),
-          arith::CmpIOp::create(
-              *b, arith::CmpIPredicate::slt, addConst(coord, extent - 1),
-              arith::SubIOp::create(*b, sizes[d], cst(geo.radii[d]))));
-    };
-    Value rowInterior = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
-    Value linear = cst(0);
-    for (int64_t d = 0; d < geo.rank; ++d) {
-      if (d + 1 < geo.rank)
-        rowInterior =
-            arith::AndIOp::create(*b, rowInterior, inInterior(coords[d], d, 1));
-      linear = add(mul(linear, sizes[d]), coords[d]);
-    }
+    // Interior: r_d <= coord_d < N_d - r_d; along x for all four.
     int64_t xDim = geo.rank - 1;
-    Value whole = arith::AndIOp::create(*b, rowInterior,
-                                        inInterior(coords[xDim], xDim, 4));
+    Value rowInterior = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
+    for (int64_t d = 0; d < xDim; ++d)
+      rowInterior = arith::AndIOp::create(
+          *b, rowInterior, isWithin(*b, coords[d], sizes[d], geo.radii[d]));
+    Value linear = getLinearIndex(*b, coords, sizes);
+    Value whole = arith::AndIOp::create(
+        *b, rowInterior,
+        isWithin(*b, coords[xDim], sizes[xDim], geo.radii[xDim], 4));
     scf::IfOp::create(
         *b, whole,
         [&](OpBuilder &then, Location loc) {
@@ -972,7 +928,8 @@ void SpTCKernelBuilder::storeTransposed(ArrayRef<SmallVector<Value, 4>> acc) {
           for (int64_t e = 0; e < 4; ++e) {
             Value inside = arith::AndIOp::create(
                 *b, rowInterior,
-                inInterior(addConst(coords[xDim], e), xDim, 1));
+                isWithin(*b, addConst(coords[xDim], e), sizes[xDim],
+                         geo.radii[xDim]));
             Value value =
                 vector::ExtractOp::create(*b, quad, ArrayRef<int64_t>{e});
             Value index = addConst(linear, e);
@@ -1001,19 +958,12 @@ void SpTCKernelBuilder::storeScalar(ArrayRef<SmallVector<Value, 4>> acc) {
           add(origin[geo.rank - 2], addConst(n, kMmaSpN * j));
       // Interior: r_d <= coord_d < N_d - r_d.
       Value interior;
-      Value linear = cst(0);
       for (int64_t d = 0; d < geo.rank; ++d) {
-        Value inDim = arith::AndIOp::create(
-            *b,
-            arith::CmpIOp::create(*b, arith::CmpIPredicate::sge, coords[d],
-                                  cst(geo.radii[d])),
-            arith::CmpIOp::create(
-                *b, arith::CmpIPredicate::slt, coords[d],
-                arith::SubIOp::create(*b, sizes[d], cst(geo.radii[d]))));
+        Value inDim = isWithin(*b, coords[d], sizes[d], geo.radii[d]);
         interior = interior ? arith::AndIOp::create(*b, interior, inDim)
                             : inDim;
-        linear = add(mul(linear, sizes[d]), coords[d]);
       }
+      Value linear = getLinearIndex(*b, coords, sizes);
       Value value = arith::TruncFOp::create(*b, f16, acc[j][i]);
       scf::IfOp::create(*b, interior, [&](OpBuilder &then, Location loc) {
         memref::StoreOp::create(then, loc, value, out, ValueRange{linear});
@@ -1111,10 +1061,7 @@ LogicalResult ConvertStencilToSpTCPass::convert(
   OpBuilder moduleBuilder = OpBuilder::atBlockEnd(gpuModule.getBody());
   SpTCKernelBuilder kernelBuilder(op, geo, plan, orderedMetadata);
   gpu::GPUFuncOp kernel = kernelBuilder.build(moduleBuilder, name);
-  StringAttr kernelName = symbols.insert(kernel);
-  (void)kernelName;
-  SymbolTable gpuSymbols(gpuModule);
-  gpuSymbols.insert(kernel);
+  SymbolTable(gpuModule).insert(kernel);
 
   // 4. Host code and launch record.
   StencilKernelLaunch launch;

@@ -1,0 +1,57 @@
+//===- KernelABI.h - Device side of the stencil GPU kernels -----*- C++ -*-===//
+//
+// What every GPU kernel of the stencil compiler starts with and ends with:
+// the `gpu.func` of the stencil kernel ABI `(in, out, coeffs, N_0 ..
+// N_{R-1})` with its shared-memory tile (docs/LaunchDescription.md; the host
+// side is HostLaunch.h), the first output of the thread block, and the
+// interior test and linear index of the stores (halo boundary).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_CONVERSION_STENCILGPUCOMMON_KERNELABI_H
+#define STENCIL_CONVERSION_STENCILGPUCOMMON_KERNELABI_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+namespace mlir {
+namespace stencil {
+
+/// A stencil kernel and the values of its entry block.
+struct StencilKernel {
+  gpu::GPUFuncOp func;
+  Value in, out, coeffs;
+  /// N_d, outermost first.
+  SmallVector<Value> sizes;
+  /// The workgroup buffer: `smemElements` of the grid's element type.
+  Value smem;
+};
+
+/// Creates, at the end of `moduleBuilder`'s block, the `gpu.kernel` named
+/// `name` taking grids of `elementType` and rank `rank`, with a shared tile
+/// of `smemElements` elements and a known block size of `threads` x 1 x 1.
+StencilKernel createStencilKernel(OpBuilder &moduleBuilder, Location loc,
+                                  StringRef name, Type elementType,
+                                  int64_t rank, int64_t smemElements,
+                                  int64_t threads);
+
+/// The block's first output along each dimension, outermost first:
+/// `blockIdx.{x, y, z} x blockTile` for the innermost, next and outermost
+/// dimensions (the grid HostLaunch.h launches).
+SmallVector<Value> getBlockOrigin(ImplicitLocOpBuilder &b,
+                                  ArrayRef<int64_t> blockTile);
+
+/// `margin <= coord` and `coord + extent - 1 < size - margin`: the `extent`
+/// points from `coord` lie in the grid (margin 0) or in its interior along a
+/// dimension of halo width `margin`.
+Value isWithin(ImplicitLocOpBuilder &b, Value coord, Value size,
+               int64_t margin, int64_t extent = 1);
+
+/// The row-major linear index of `coords` in a grid of `sizes`.
+Value getLinearIndex(ImplicitLocOpBuilder &b, ValueRange coords,
+                     ValueRange sizes);
+
+} // namespace stencil
+} // namespace mlir
+
+#endif // STENCIL_CONVERSION_STENCILGPUCOMMON_KERNELABI_H

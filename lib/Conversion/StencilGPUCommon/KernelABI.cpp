@@ -1,0 +1,82 @@
+//===- KernelABI.cpp - Device side of the stencil GPU kernels -------------===//
+
+#include "stencil/Conversion/StencilGPUCommon/KernelABI.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+StencilKernel mlir::stencil::createStencilKernel(OpBuilder &moduleBuilder,
+                                                 Location loc, StringRef name,
+                                                 Type elementType, int64_t rank,
+                                                 int64_t smemElements,
+                                                 int64_t threads) {
+  MLIRContext *ctx = moduleBuilder.getContext();
+  auto gridType = MemRefType::get({ShapedType::kDynamic}, elementType);
+  auto coefType =
+      MemRefType::get({ShapedType::kDynamic}, IntegerType::get(ctx, 32));
+  SmallVector<Type> argTypes = {gridType, gridType, coefType};
+  argTypes.append(rank, IndexType::get(ctx));
+  auto smemType = MemRefType::get(
+      {smemElements}, elementType, MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+
+  StencilKernel kernel;
+  kernel.func = gpu::GPUFuncOp::create(moduleBuilder, loc, name,
+                                       FunctionType::get(ctx, argTypes, {}),
+                                       TypeRange{smemType});
+  kernel.func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                       UnitAttr::get(ctx));
+  kernel.func.setKnownBlockSizeAttr(
+      DenseI32ArrayAttr::get(ctx, {static_cast<int32_t>(threads), 1, 1}));
+  Block &entry = kernel.func.getBody().front();
+  kernel.in = entry.getArgument(0);
+  kernel.out = entry.getArgument(1);
+  kernel.coeffs = entry.getArgument(2);
+  for (int64_t d = 0; d < rank; ++d)
+    kernel.sizes.push_back(entry.getArgument(3 + d));
+  kernel.smem = kernel.func.getWorkgroupAttributions().front();
+  return kernel;
+}
+
+SmallVector<Value> mlir::stencil::getBlockOrigin(ImplicitLocOpBuilder &b,
+                                                 ArrayRef<int64_t> blockTile) {
+  int64_t rank = blockTile.size();
+  const gpu::Dimension dims[3] = {gpu::Dimension::x, gpu::Dimension::y,
+                                  gpu::Dimension::z};
+  SmallVector<Value> origin(rank);
+  // Innermost first: x, y, z.
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    Value id = gpu::BlockIdOp::create(b, dims[rank - 1 - d]);
+    int64_t tile = blockTile[d];
+    origin[d] = tile == 1 ? id
+                          : arith::MulIOp::create(
+                                b, id, arith::ConstantIndexOp::create(b, tile))
+                                .getResult();
+  }
+  return origin;
+}
+
+Value mlir::stencil::isWithin(ImplicitLocOpBuilder &b, Value coord,
+                              Value size, int64_t margin, int64_t extent) {
+  Value radius = arith::ConstantIndexOp::create(b, margin);
+  Value last = extent == 1
+                   ? coord
+                   : arith::AddIOp::create(
+                         b, coord, arith::ConstantIndexOp::create(b, extent - 1))
+                         .getResult();
+  return arith::AndIOp::create(
+      b, arith::CmpIOp::create(b, arith::CmpIPredicate::sge, coord, radius),
+      arith::CmpIOp::create(b, arith::CmpIPredicate::slt, last,
+                            arith::SubIOp::create(b, size, radius)));
+}
+
+Value mlir::stencil::getLinearIndex(ImplicitLocOpBuilder &b, ValueRange coords,
+                                    ValueRange sizes) {
+  Value linear = arith::ConstantIndexOp::create(b, 0);
+  for (auto [coord, size] : llvm::zip(coords, sizes))
+    linear = arith::AddIOp::create(
+        b, arith::MulIOp::create(b, linear, size), coord);
+  return linear;
+}
