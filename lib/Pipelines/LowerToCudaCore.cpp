@@ -10,7 +10,6 @@
 #include "stencil/Dialect/Stencil/Transforms/Passes.h"
 #include "stencil/Pipelines/Pipelines.h"
 
-#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace mlir::stencil;
@@ -28,8 +27,6 @@ void mlir::stencil::buildLowerToCudaCorePipeline(
   convert.threadsY = options.threadsY;
   convert.outputsPerThread = options.outputsPerThread;
   pm.addPass(createConvertStencilToCudaCore(convert));
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
 
   // 3. Upstream: NVVM, LLVM, PTX in a gpu.binary; the contract.
   buildStencilGPUEmissionPipeline(pm, options.chip, options.features,

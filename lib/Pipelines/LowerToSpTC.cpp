@@ -18,6 +18,22 @@
 using namespace mlir;
 using namespace mlir::stencil;
 
+/// Step 2 of both Tensor Core pipelines, on the row form step 1 left
+/// (`stencil.sparse_row_gemm` or `stencil.row_gemm`): tiling, packing, then
+/// the kernel and host launches (SPIDER 3.3).
+template <typename Options>
+static void addRowFormKernelPasses(OpPassManager &pm, const Options &options,
+                                   const ConvertStencilToSpTCOptions &convert) {
+  StencilSpTCTileOptions tile;
+  tile.warps = options.warps;
+  tile.nTiles = options.nTiles;
+  tile.subTiles = options.subTiles;
+  tile.asyncCopy = options.asyncCopy;
+  pm.addPass(createStencilSpTCTile(tile));
+  pm.addPass(createStencilSpTCPack());
+  pm.addPass(createConvertStencilToSpTC(convert));
+}
+
 void mlir::stencil::buildLowerToSpTCPipeline(OpPassManager &pm,
                                              const LowerToSpTCOptions &options) {
   // 1. Stencil -> matrix form -> sparse form (SPIDER 3.1, 3.2).
@@ -27,20 +43,10 @@ void mlir::stencil::buildLowerToSpTCPipeline(OpPassManager &pm,
   pm.addPass(createStencilEncode2to4());
   pm.addPass(createStencilFoldRowSwap());
 
-  // 2. Tiling and packing, then the mma.sp kernel and host launches
-  // (SPIDER 3.3).
-  StencilSpTCTileOptions tile;
-  tile.warps = options.warps;
-  tile.nTiles = options.nTiles;
-  tile.subTiles = options.subTiles;
-  tile.asyncCopy = options.asyncCopy;
-  pm.addPass(createStencilSpTCTile(tile));
-  pm.addPass(createStencilSpTCPack());
+  // 2. The mma.sp kernel and host launches (SPIDER 3.3).
   ConvertStencilToSpTCOptions convert;
   convert.orderedMetadata = options.orderedMetadata;
-  pm.addPass(createConvertStencilToSpTC(convert));
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  addRowFormKernelPasses(pm, options, convert);
 
   // 3. Upstream: NVVM, LLVM, PTX in a gpu.binary; the contract.
   buildStencilGPUEmissionPipeline(pm, options.chip, options.features,
@@ -54,18 +60,9 @@ void mlir::stencil::buildLowerToTCPipeline(OpPassManager &pm,
   pm.addPass(createStencilDecompose());
   pm.addPass(createStencilFoldRowSwap());
 
-  // 2. Tiling, packing (dense A operands), the mma.sync kernel and host
-  // launches: the passes of --lower-to-sptc on stencil.row_gemm.
-  StencilSpTCTileOptions tile;
-  tile.warps = options.warps;
-  tile.nTiles = options.nTiles;
-  tile.subTiles = options.subTiles;
-  tile.asyncCopy = options.asyncCopy;
-  pm.addPass(createStencilSpTCTile(tile));
-  pm.addPass(createStencilSpTCPack());
-  pm.addPass(createConvertStencilToSpTC());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  // 2. The mma.sync kernel and host launches: the passes of --lower-to-sptc
+  // on stencil.row_gemm.
+  addRowFormKernelPasses(pm, options, ConvertStencilToSpTCOptions());
 
   // 3. Upstream: NVVM, LLVM, PTX in a gpu.binary; the contract.
   buildStencilGPUEmissionPipeline(pm, options.chip, options.features,
@@ -77,6 +74,8 @@ void mlir::stencil::buildStencilGPUEmissionPipeline(OpPassManager &pm,
                                                     StringRef features,
                                                     int optLevel,
                                                     StringRef pipeline) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
   // The host's gpu.alloc / memcpy / launch_func become asynchronous, the form
   // gpu-to-llvm lowers to runtime calls.
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());

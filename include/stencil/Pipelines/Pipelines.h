@@ -143,7 +143,8 @@ struct LowerToCudaCoreOptions
 void buildLowerToCudaCorePipeline(OpPassManager &pm,
                                   const LowerToCudaCoreOptions &options);
 
-/// The tail every GPU pipeline shares: asynchronous host GPU calls,
+/// The tail every GPU pipeline shares: canonicalization and CSE of the
+/// kernels and host code, asynchronous host GPU calls,
 /// upstream's GPU-to-NVVM pipeline (PTX in a `gpu.binary`, format isa) and
 /// the contract check of `pipeline` (LLVM host code, the binary, launches).
 void buildStencilGPUEmissionPipeline(OpPassManager &pm, StringRef chip,
