@@ -139,6 +139,25 @@ static void buildStencilLoops(ImplicitLocOpBuilder &b, Value input,
     memref::CopyOp::create(b, input, output);
 }
 
+/// A neighbour (`loadNeighbour`) widened to f64, the accumulation type of
+/// the reference lowering.
+static Value loadNeighbourF64(ImplicitLocOpBuilder &b, const GridInfo &grid,
+                              Value src, ValueRange ivs,
+                              ArrayRef<int64_t> offset) {
+  Value v = loadNeighbour(b, grid, src, ivs, offset);
+  if (!v.getType().isF64())
+    v = arith::ExtFOp::create(b, b.getF64Type(), v);
+  return v;
+}
+
+/// acc + w * x in f64 (w * x when there is no acc yet).
+static Value addWeighted(ImplicitLocOpBuilder &b, Value acc, double w,
+                         Value x) {
+  Value weight = arith::ConstantOp::create(b, b.getF64FloatAttr(w));
+  Value term = arith::MulFOp::create(b, weight, x);
+  return acc ? arith::AddFOp::create(b, acc, term).getResult() : term;
+}
+
 /// stencil.linear -> loops; f64 accumulation in pattern order.
 struct LinearOpLowering : OpConversionPattern<LinearOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -156,14 +175,10 @@ struct LinearOpLowering : OpConversionPattern<LinearOp> {
     auto computePoint = [&](ImplicitLocOpBuilder &pb, const GridInfo &grid,
                             Value src, ValueRange ivs) -> Value {
       Value acc;
-      for (unsigned i = 0, e = pattern.getNumPoints(); i < e; ++i) {
-        Value v = loadNeighbour(pb, grid, src, ivs, pattern.getPoint(i));
-        if (elementType != f64)
-          v = arith::ExtFOp::create(pb, f64, v);
-        Value w = arith::ConstantOp::create(pb, pb.getF64FloatAttr(weights[i]));
-        Value term = arith::MulFOp::create(pb, w, v);
-        acc = acc ? arith::AddFOp::create(pb, acc, term).getResult() : term;
-      }
+      for (unsigned i = 0, e = pattern.getNumPoints(); i < e; ++i)
+        acc = addWeighted(
+            pb, acc, weights[i],
+            loadNeighbourF64(pb, grid, src, ivs, pattern.getPoint(i)));
       if (elementType != f64)
         acc = arith::TruncFOp::create(pb, elementType, acc);
       return acc;
@@ -194,22 +209,12 @@ struct LowRankOpLowering : OpConversionPattern<LowRankOp> {
 
     auto computePoint = [&](ImplicitLocOpBuilder &pb, const GridInfo &grid,
                             Value src, ValueRange ivs) -> Value {
-      auto constant = [&](double w) -> Value {
-        return arith::ConstantOp::create(pb, pb.getF64FloatAttr(w));
-      };
-      auto madd = [&](Value acc, double w, Value x) -> Value {
-        Value term = arith::MulFOp::create(pb, constant(w), x);
-        return acc ? arith::AddFOp::create(pb, acc, term).getResult() : term;
-      };
       // Every neighbour once, widened to f64.
       SmallVector<Value> x(n * n);
       auto neighbour = [&](int64_t i, int64_t j) -> Value {
         Value &slot = x[i * n + j];
-        if (!slot) {
-          slot = loadNeighbour(pb, grid, src, ivs, {i - h, j - h});
-          if (elementType != f64)
-            slot = arith::ExtFOp::create(pb, f64, slot);
-        }
+        if (!slot)
+          slot = loadNeighbourF64(pb, grid, src, ivs, {i - h, j - h});
         return slot;
       };
       Value acc;
@@ -220,12 +225,12 @@ struct LowRankOpLowering : OpConversionPattern<LowRankOp> {
           Value row;
           for (int64_t j = 0; j < n; ++j)
             if (v[k * n + j] != 0.0)
-              row = madd(row, v[k * n + j], neighbour(i, j));
+              row = addWeighted(pb, row, v[k * n + j], neighbour(i, j));
           if (row)
-            acc = madd(acc, u[k * n + i], row);
+            acc = addWeighted(pb, acc, u[k * n + i], row);
         }
       if (!acc)
-        acc = constant(0.0);
+        acc = arith::ConstantOp::create(pb, pb.getF64FloatAttr(0.0));
       if (elementType != f64)
         acc = arith::TruncFOp::create(pb, elementType, acc);
       return acc;
