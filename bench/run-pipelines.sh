@@ -19,19 +19,9 @@ mkdir -p "$out"
 log=$out/$mode.txt
 : > "$log"
 
-cmake -S "$root/tools/stencil-run" -B /tmp/build-run -DCMAKE_BUILD_TYPE=Release \
-  > "$out/build.txt" 2>&1 && cmake --build /tmp/build-run -j 16 >> "$out/build.txt" 2>&1 \
-  || { cat "$out/build.txt"; exit 2; }
-run=/tmp/build-run/stencil-run
+source "$root/bench/common.sh"
+build_runner "$out"
 echo "== device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)" | tee -a "$log"
-
-grid_for() { # rank full|odd|seed
-  case "$1:$2" in
-    1:full) echo 16777216 ;; 1:odd) echo 16777259 ;; 1:seed) echo 10240000 ;;
-    2:full) echo 4096,4096 ;; 2:odd) echo 10007,9973 ;; 2:seed) echo 10240,10240 ;;
-    3:full) echo 256,256,256 ;; 3:odd) echo 257,251,263 ;; 3:seed) echo 768,768,768 ;;
-  esac
-}
 
 if [ "$mode" = check ]; then
   for desc in "$art"/*/*.launch; do

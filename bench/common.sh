@@ -1,0 +1,21 @@
+# Shared by the GPU scripts of bench/ (sourced, not run).
+
+# Builds tools/stencil-run into /tmp/build-run (log in $1/build.txt) and sets
+# $run to it; exits 2 with the log when the build fails.
+build_runner() {
+  cmake -S "$root/tools/stencil-run" -B /tmp/build-run -DCMAKE_BUILD_TYPE=Release \
+    > "$1/build.txt" 2>&1 && cmake --build /tmp/build-run -j 16 >> "$1/build.txt" 2>&1 \
+    || { cat "$1/build.txt"; exit 2; }
+  run=/tmp/build-run/stencil-run
+}
+
+# The grid of a check or benchmark: grid_for RANK full|odd|seed (outermost
+# first, as stencil-run --grid takes it). full and odd are the sizes of the
+# correctness checks, seed the seeds' benchmark sizes.
+grid_for() {
+  case "$1:$2" in
+    1:full) echo 16777216 ;; 1:odd) echo 16777259 ;; 1:seed) echo 10240000 ;;
+    2:full) echo 4096,4096 ;; 2:odd) echo 10007,9973 ;; 2:seed) echo 10240,10240 ;;
+    3:full) echo 256,256,256 ;; 3:odd) echo 257,251,263 ;; 3:seed) echo 768,768,768 ;;
+  esac
+}
