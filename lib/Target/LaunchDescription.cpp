@@ -110,6 +110,12 @@ mlir::stencil::emitLaunchDescription(Operation *module, raw_ostream &os,
   os << "\nblock = ";
   printList(os, getArray("block"), ",", [&](int64_t v) { os << v; });
   os << "\nshared_bytes = " << getInt("shared_bytes") << "\n";
+  if (auto unit = record.getAs<StringAttr>("unit")) {
+    os << "unit = " << unit.getValue() << "\n";
+    if (auto flops = record.getAs<FloatAttr>("unit_flops_per_point"))
+      os << "unit_flops_per_point = "
+         << llvm::format("%.17g", flops.getValueAsDouble()) << "\n";
+  }
   if (auto words = record.getAs<DenseI32ArrayAttr>("coefficients")) {
     os << "coefficients = ";
     printList(os, words.asArrayRef(), ",", [&](int32_t w) {

@@ -18,6 +18,8 @@
 // CHECK-NEXT: tile = 64,256
 // CHECK-NEXT: block = 128,1,1
 // CHECK-NEXT: shared_bytes = 0
+// CHECK-NEXT: unit = mma.sp.f16
+// CHECK-NEXT: unit_flops_per_point = 192
 // CHECK-NEXT: coefficients = {{([0-9a-f]{8},)+[0-9a-f]{8}$}}
 // CHECK-NEXT: args = in,out,coeffs,sizes
 

@@ -124,7 +124,9 @@ bool parseLaunchDescription(const std::string &path, LaunchDescription &desc,
   static const std::set<std::string> known = {
       "version", "kernel",    "ptx",          "rank",         "element_type",
       "accumulator", "offsets", "weights",    "boundary",     "tile",
-      "block",   "shared_bytes", "coefficients", "args"};
+      "block",   "shared_bytes", "coefficients", "args",
+      // Read by the benchmark scripts (bench/table.py), not by the runner.
+      "unit", "unit_flops_per_point"};
   for (const auto &e : kv)
     if (!known.count(e.first))
       warnings.push_back(where(e.first) + "unknown key '" + e.first +

@@ -135,6 +135,12 @@ void mlir::stencil::emitHostLaunches(Operation *op, Value in, Value out,
                                  llvm::to_vector(llvm::reverse(tile)))),
       b.getNamedAttr("block", b.getDenseI64ArrayAttr({launch.threads, 1, 1})),
       b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(0))};
+  if (!launch.unit.empty()) {
+    record.push_back(
+        b.getNamedAttr("unit", b.getStringAttr(launch.unit)));
+    record.push_back(b.getNamedAttr(
+        "unit_flops_per_point", b.getF64FloatAttr(launch.unitFlopsPerPoint)));
+  }
   if (!launch.coefficients.empty())
     record.push_back(b.getNamedAttr(
         "coefficients", b.getDenseI32ArrayAttr(launch.coefficients)));

@@ -1070,6 +1070,12 @@ LogicalResult ConvertStencilToSpTCPass::convert(
   launch.threads = geo.threads();
   launch.accumulator = "f32";
   launch.coefficients = signedWords;
+  // Per kernel row, one m16n8k32 mma.sp (or two m16n8k16 mma.sync) of
+  // 2 * 16 * 8 * 32 dense-equivalent flops for 16 x 8 outputs.
+  launch.unit = op.isDense() ? "mma.f16" : "mma.sp.f16";
+  launch.unitFlopsPerPoint =
+      double(op.getNumRows()) * 2 * kMmaSpK * kMmaSpM * kMmaSpN /
+      (kMmaSpM * kMmaSpN);
   emitHostLaunches(op.getOperation(), op.getInput(), op.getOutput(),
                    op.getSteps(), launch,
                    symbols, launches);

@@ -1,13 +1,15 @@
 // RUN: stencil-opt %s --convert-stencil-to-cuda-core="threads-x=4 threads-y=2 outputs-per-thread=2" | FileCheck %s --implicit-check-not=stencil.linear --implicit-check-not=stencil.apply
 
 // The launch records: the linear stencil is its own source (the runner
-// checks against it); tiles are innermost first; no coefficient words.
+// checks against it); tiles are innermost first; no coefficient words. The
+// unit: one FMA per point (5 points), one flop per floating-point op of a
+// general body.
 // CHECK:       module attributes {gpu.container_module, stencil.launches = [{
 // CHECK-SAME:    accumulator = "f32", block = array<i64: 8, 1, 1>, boundary = "halo", element_type = "f32", kernel = "star_cuda_core", rank = 2
 // CHECK-SAME:    source = {pattern = #stencil.pattern<star, rank = 2, radius = 1>
-// CHECK-SAME:    steps = 3 : i64, tile = array<i64: 4, 4>}
+// CHECK-SAME:    steps = 3 : i64, tile = array<i64: 4, 4>, unit = "fma.f32", unit_flops_per_point = 1.000000e+01 : f64}
 // CHECK-SAME:    {accumulator = "f64", block = array<i64: 8, 1, 1>, boundary = "halo", element_type = "f64", kernel = "maxabs_cuda_core", rank = 1
-// CHECK-SAME:    tile = array<i64: 16>}]}
+// CHECK-SAME:    tile = array<i64: 16>, unit = "fma.f64", unit_flops_per_point = 1.000000e+00 : f64}]}
 
 // Host: the halo copy, then one launch per step over ceil(N / tile) blocks.
 // CHECK-LABEL: func.func @star

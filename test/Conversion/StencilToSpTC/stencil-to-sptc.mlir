@@ -8,7 +8,10 @@
 // CHECK-SAME:    accumulator = "f32", block = array<i64: 32, 1, 1>, boundary = "halo",
 // CHECK-SAME:    coefficients = array<i32:
 // CHECK-SAME:    element_type = "f16", kernel = "f_sptc", rank = 2
-// CHECK-SAME:    steps = 2 : i64, tile = array<i64: 16, 8>}]}
+// CHECK-SAME:    steps = 2 : i64, tile = array<i64: 16, 8>,
+// One mma.sp of 2 * 16 * 8 * 32 dense-equivalent flops per 16 x 8 outputs
+// and kernel row.
+// CHECK-SAME:    unit = "mma.sp.f16", unit_flops_per_point = 6.400000e+01 : f64}]}
 // The packed coefficients (SPIDER 3.3.2) are a constant global: 128 value
 // words for the one kernel row, then 32 metadata words.
 // CHECK:       memref.global "private" constant @f_sptc_coefficients : memref<160xi32>

@@ -39,6 +39,12 @@ struct StencilKernelLaunch {
   StringRef accumulator;
   /// Words of the `coeffs` argument; a one-word zero buffer when empty.
   ArrayRef<int32_t> coefficients;
+  /// The unit doing the kernel's arithmetic (`mma.sp.f16`, `mma.f16`,
+  /// `mma.f64`, `fma.f32`, `fma.f64`) and the flops it issues there per
+  /// output point and time step (dense-equivalent for `mma.sp`), so that
+  /// a benchmark can set a measurement against that unit's peak.
+  StringRef unit;
+  double unitFlopsPerPoint = 0;
 };
 
 /// Replaces the stencil op `op` (grids `in` and `out`, `steps` time steps,
