@@ -5,6 +5,7 @@
 #include "stencil/Support/MmaSpModel.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/bit.h"
 
 #include <algorithm>
 #include <cassert>
@@ -95,6 +96,35 @@ mlir::stencil::packTCCoefficients(llvm::ArrayRef<uint16_t> kernelBits,
               bits << (16 * (i % 2));
         }
   }
+  return words;
+}
+
+double TCF64CoefficientLayout::getB(llvm::ArrayRef<double> rowWeights,
+                                    int64_t row, int64_t chunk, int64_t k,
+                                    int64_t n) const {
+  int64_t dx = 4 * chunk + k - n - radius;
+  if (dx < -radius || dx > radius)
+    return 0.0;
+  return rowWeights[row * (2 * radius + 1) + dx + radius];
+}
+
+std::vector<uint32_t>
+mlir::stencil::packTCF64Coefficients(llvm::ArrayRef<double> rowWeights,
+                                     int64_t numRows, int64_t radius) {
+  TCF64CoefficientLayout layout{numRows, radius};
+  assert(static_cast<int64_t>(rowWeights.size()) ==
+             numRows * (2 * radius + 1) &&
+         "one weight per row and offset");
+  std::vector<uint32_t> words(layout.size(), 0);
+  for (int64_t o = 0; o < numRows; ++o)
+    for (int64_t c = 0; c < layout.numChunks(); ++c)
+      for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+        MatrixPos pos = getBPosM8N8K4(lane);
+        uint64_t bits = llvm::bit_cast<uint64_t>(
+            layout.getB(rowWeights, o, c, pos.row, pos.col));
+        words[layout.word(o, c, lane)] = static_cast<uint32_t>(bits);
+        words[layout.word(o, c, lane) + 1] = static_cast<uint32_t>(bits >> 32);
+      }
   return words;
 }
 

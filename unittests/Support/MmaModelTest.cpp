@@ -11,9 +11,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "stencil/Support/MmaModel.h"
+#include "stencil/Support/SpTCPacking.h"
 
 #include "gtest/gtest.h"
 
+#include <cstring>
 #include <random>
 #include <set>
 
@@ -131,6 +133,61 @@ TEST(MmaModel, M8N8K4Float64) {
         expected += am[q.row][k] * bm[k][q.col];
       EXPECT_NEAR(d[lane][i], expected, 1e-15);
     }
+}
+
+/// The f64 Tensor Core form (TCF64CoefficientLayout): for two n-tiles of 8
+/// outputs, the K-chunks q = 2j + c of the input rows (A, loaded as the
+/// kernel loads them) times the packed weights of chunk c (B), accumulated
+/// chunk after chunk, equal the 1-D stencil row of asymmetric weights.
+TEST(MmaModel, TCF64ChunksComputeTheStencilRow) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  for (int64_t r : {1, 2, 3, 4, 7}) {
+    const int64_t numRows = 2, nTiles = 2;
+    TCF64CoefficientLayout layout{numRows, r};
+    const int64_t chunks = layout.numChunks();
+    ASSERT_GE(4 * chunks, 8 + 2 * r);
+    std::vector<double> weights(numRows * (2 * r + 1));
+    for (double &w : weights)
+      w = dist(rng);
+    std::vector<uint32_t> words = packTCF64Coefficients(weights, numRows, r);
+    ASSERT_EQ(static_cast<int64_t>(words.size()), layout.size());
+    // 8 rows of inputs from x_0 - r; the chunks of the last n-tile reach
+    // past 8 n-tiles + 2r (those inputs must get zero weight).
+    const int64_t width = 8 * (nTiles - 1) + 4 * chunks;
+    std::vector<std::vector<double>> in(8, std::vector<double>(width));
+    for (auto &row : in)
+      for (double &x : row)
+        x = dist(rng);
+    for (int64_t o = 0; o < numRows; ++o)
+      for (int64_t j = 0; j < nTiles; ++j) {
+        double c[kWarpSize][2] = {}, d[kWarpSize][2];
+        for (int64_t chunk = 0; chunk < chunks; ++chunk) {
+          double a[kWarpSize], b[kWarpSize];
+          for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+            MatrixPos pa = getAPosM8N8K4(lane);
+            a[lane] = in[pa.row][4 * (2 * j + chunk) + pa.col];
+            uint64_t bits =
+                uint64_t(words[layout.word(o, chunk, lane)]) |
+                uint64_t(words[layout.word(o, chunk, lane) + 1]) << 32;
+            std::memcpy(&b[lane], &bits, sizeof(double));
+          }
+          simulateMmaM8N8K4(a, b, c, d);
+          std::memcpy(c, d, sizeof(c));
+        }
+        for (unsigned lane = 0; lane < kWarpSize; ++lane)
+          for (unsigned i = 0; i < 2; ++i) {
+            MatrixPos q = getCPosM8N8K4(lane, i);
+            double expected = 0;
+            for (int64_t dx = -r; dx <= r; ++dx)
+              expected += weights[o * (2 * r + 1) + dx + r] *
+                          in[q.row][r + 8 * j + q.col + dx];
+            EXPECT_NEAR(c[lane][i], expected, 1e-14)
+                << "r " << r << " row " << o << " n-tile " << j << " lane "
+                << lane;
+          }
+      }
+  }
 }
 
 } // namespace

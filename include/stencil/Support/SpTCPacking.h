@@ -81,6 +81,40 @@ std::vector<uint32_t> packTCCoefficients(llvm::ArrayRef<uint16_t> kernelBits,
                                          int64_t numRows,
                                          int64_t rowsPerBlock);
 
+/// f64 dense Tensor Core packing (`--lower-to-tc` on f64 grids, one
+/// `mma.sync.m8n8k4` f64 per K-chunk; MmaModel.h). Unlike the f16 form the
+/// roles are swapped so that each lane stores two consecutive outputs: A
+/// (8 x 4) holds inputs, 8 rows of the grid (or 8 segments in 1-D) by 4
+/// consecutive `x`, B (4 x 8) the weights, and C (8 x 8) 8 rows by 8
+/// consecutive outputs. For a kernel row o with 1-D weights w_o(dx),
+/// |dx| <= r, and an n-tile of 8 outputs starting at x_0, K-chunk c
+/// (0 <= c < C = ceil((8 + 2r) / 4)) holds the inputs x_0 - r + 4c + k,
+/// k < 4, so
+///     B_c[k][n] = w_o(4c + k - n - r)        (zero where |dx| > r),
+/// and Sum_c A_c B_c is the row's contribution to the 8 x 8 outputs. Lane
+/// l = 4g + t holds b_0 = B_c[t][g]; its f64 for row o and chunk c is the
+/// word pair [((o * C + c) * 32 + l) * 2, +2), low word first.
+struct TCF64CoefficientLayout {
+  int64_t numRows = 0;
+  int64_t radius = 0;
+
+  /// K-chunks of 4 inputs per n-tile of 8 outputs.
+  static int64_t getNumChunks(int64_t radius) { return (8 + 2 * radius + 3) / 4; }
+  int64_t numChunks() const { return getNumChunks(radius); }
+  int64_t word(int64_t row, int64_t chunk, unsigned lane) const {
+    return ((row * numChunks() + chunk) * 32 + lane) * 2;
+  }
+  int64_t size() const { return numRows * numChunks() * 64; }
+  /// B_c[k][n] of kernel row `row` (above) from the row-major
+  /// `numRows x (2r + 1)` weights w_o(dx) at [o * (2r + 1) + dx + r].
+  double getB(llvm::ArrayRef<double> rowWeights, int64_t row, int64_t chunk,
+              int64_t k, int64_t n) const;
+};
+
+/// The f64 coefficient buffer (layout above) of the row weights.
+std::vector<uint32_t> packTCF64Coefficients(llvm::ArrayRef<double> rowWeights,
+                                            int64_t numRows, int64_t radius);
+
 /// The innermost offset, relative to the first of the MMA's 16 outputs, of
 /// the input point that row `k` (0..31) of the B operand holds: block
 /// b = k / 2L, logical column c = k % 2L, offset b * L + inputOffsets[c].
