@@ -4,7 +4,8 @@
 #   bench/compile-pipelines.sh OUT_DIR [CHIP (sm_90)]
 # f16 examples go through --lower-to-sptc, --lower-to-tc and
 # --lower-to-cuda-core; the CUDA-core pipeline also gets bf16, f32 and f64
-# variants (the example file with its element type replaced, suffix -TYPE).
+# variants (the example file with its element type replaced, suffix -TYPE),
+# and --lower-to-tc the f64 one.
 # Examples a pipeline rejects are listed with the compiler's diagnostic.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,5 +38,8 @@ for example in "$root"/examples/*.mlir; do
   for type in bf16 f32 f64; do
     sed "s/f16/$type/g" "$example" > "$tmp/$name-$type.src.mlir"
     compile lower-to-cuda-core "$tmp/$name-$type.src.mlir" "$name-$type"
+    if [ "$type" = f64 ]; then
+      compile lower-to-tc "$tmp/$name-$type.src.mlir" "$name-$type"
+    fi
   done
 done

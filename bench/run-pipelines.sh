@@ -39,7 +39,7 @@ fi
 
 "$run" --roofline 2>&1 | tee -a "$log"
 for name in heat-2d box-2d9p box-2d49p box-2d225p heat-3d box-3d27p; do
-  for variant in "sptc/$name" "tc/$name" "cuda-core/$name" "cuda-core/$name-f64"; do
+  for variant in "sptc/$name" "tc/$name" "tc/$name-f64" "cuda-core/$name" "cuda-core/$name-f64"; do
     desc=$art/$variant.launch
     [ -f "$desc" ] || continue
     rank=$(sed -n 's/^rank = //p' "$desc")

@@ -23,12 +23,14 @@ using namespace mlir::stencil;
 /// the kernel and host launches (SPIDER 3.3).
 template <typename Options>
 static void addRowFormKernelPasses(OpPassManager &pm, const Options &options,
-                                   const ConvertStencilToSpTCOptions &convert) {
+                                   const ConvertStencilToSpTCOptions &convert,
+                                   int64_t mTiles = 0) {
   StencilSpTCTileOptions tile;
   tile.warps = options.warps;
   tile.nTiles = options.nTiles;
   tile.subTiles = options.subTiles;
   tile.asyncCopy = options.asyncCopy;
+  tile.mTiles = mTiles;
   pm.addPass(createStencilSpTCTile(tile));
   pm.addPass(createStencilSpTCPack());
   pm.addPass(createConvertStencilToSpTC(convert));
@@ -61,8 +63,9 @@ void mlir::stencil::buildLowerToTCPipeline(OpPassManager &pm,
   pm.addPass(createStencilFoldRowSwap());
 
   // 2. The mma.sync kernel and host launches: the passes of --lower-to-sptc
-  // on stencil.row_gemm.
-  addRowFormKernelPasses(pm, options, ConvertStencilToSpTCOptions());
+  // on stencil.row_gemm (m16n8k16 on f16 grids, m8n8k4 on f64 grids).
+  addRowFormKernelPasses(pm, options, ConvertStencilToSpTCOptions(),
+                         options.mTiles);
 
   // 3. Upstream: NVVM, LLVM, PTX in a gpu.binary; the contract.
   buildStencilGPUEmissionPipeline(pm, options.chip, options.features,

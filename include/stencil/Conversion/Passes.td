@@ -47,7 +47,17 @@ def ConvertStencilToSpTC : Pass<"convert-stencil-to-sptc", "::mlir::ModuleOp"> {
     each (K = 0..15, then 16..31), fed with the very B registers of the
     sparse kernel (`Support/MmaModel.h`); the A operands are the dense
     packed words (8 per lane and row). Everything else below applies to
-    both forms.
+    both forms, except for f64 grids.
+
+    On f64 grids a `stencil.row_gemm` becomes the f64 kernel
+    (`TCF64Kernel.cpp`) on `mma.sync.m8n8k4` f64: A holds 8 rows (8 `y`, or
+    8 segments in 1-D) by 4 consecutive inputs, B the weights of one
+    K-chunk (`TCF64CoefficientLayout`, ceil((8 + 2 r) / 4) chunks per
+    n-tile of 8 outputs), C 8 rows by 8 consecutive outputs. A block stages
+    its tile with the halo in shared memory (pitch 4 mod 8 doubles:
+    conflict-free 64-bit A loads), each warp computes `m_tiles` x `n_tiles`
+    tiles of 8 x 8 outputs, every A fragment feeding the n-tiles that read
+    it; accumulation in f64.
 
 
     Turns every `stencil.sparse_row_gemm` (with `input_offsets`, `tiling`

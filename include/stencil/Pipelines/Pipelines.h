@@ -99,13 +99,19 @@ struct LowerToTCOptions : public PassPipelineOptions<LowerToTCOptions> {
       llvm::cl::desc("Double-buffered cp.async staging of the input: on, "
                      "off or auto (by rank)"),
       llvm::cl::init("auto")};
+  PassOptions::Option<int64_t> mTiles{
+      *this, "m-tiles",
+      llvm::cl::desc("f64 kernel: m-tiles of 8 rows per warp (0: 2)"),
+      llvm::cl::init(0)};
 };
 
 /// `--lower-to-tc`: SPIDER's "w. TC" configuration (section 4.4) on the
 /// dense Tensor Cores. The same decomposition, row-swap folding, tiling,
 /// packing and kernel as `--lower-to-sptc`, without the strided swap and
-/// the 2:4 encoding: each kernel row is two `mma.sync.m16n8k16` (f16, f32
-/// accumulation) fed with the B registers of the sparse kernel.
+/// the 2:4 encoding: on f16 grids each kernel row is two
+/// `mma.sync.m16n8k16` (f32 accumulation) fed with the B registers of the
+/// sparse kernel; on f64 grids each kernel row is one `mma.sync.m8n8k4`
+/// f64 per K-chunk of 4 inputs (TCF64CoefficientLayout).
 void buildLowerToTCPipeline(OpPassManager &pm, const LowerToTCOptions &options);
 
 /// Options of `--lower-to-cuda-core`.

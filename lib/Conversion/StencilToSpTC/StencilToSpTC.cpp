@@ -22,6 +22,9 @@
 #include "stencil/Support/MmaSpModel.h"
 #include "stencil/Support/SpTCPacking.h"
 
+#include "RowForm.h"
+#include "TCF64Kernel.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -140,65 +143,6 @@ struct SpTCGeometry {
 };
 
 using BOperandPlan = SpTCBOperandPlan;
-
-/// The row form a kernel implements: `stencil.sparse_row_gemm` (one
-/// `mma.sp.m16n8k32` per kernel row and column tile) or, for `--lower-to-tc`,
-/// `stencil.row_gemm` (two dense `mma.sync.m16n8k16`, K = 0..15 and
-/// 16..31, fed with the same B registers; Support/MmaModel.h).
-class RowForm {
-  template <typename Fn>
-  auto visit(Fn fn) const {
-    if (auto sparse = dyn_cast<SparseRowGemmOp>(op))
-      return fn(sparse);
-    return fn(cast<RowGemmOp>(op));
-  }
-
-public:
-  explicit RowForm(Operation *op) : op(op) {}
-  static bool classof(Operation *op) {
-    return isa<SparseRowGemmOp, RowGemmOp>(op);
-  }
-
-  Operation *getOperation() const { return op; }
-  bool isDense() const { return isa<RowGemmOp>(op); }
-  Location getLoc() const { return op->getLoc(); }
-  MLIRContext *getContext() const { return op->getContext(); }
-  Value getInput() const { return op->getOperand(0); }
-  Value getOutput() const { return op->getOperand(1); }
-  int64_t getNumRows() const {
-    return visit([](auto form) { return form.getNumRows(); });
-  }
-  int64_t getRowsPerBlock() const {
-    return visit([](auto form) { return int64_t(form.getRowsPerBlock()); });
-  }
-  int64_t getRadius() const {
-    return visit([](auto form) { return int64_t(form.getRadius()); });
-  }
-  int64_t getSteps() const {
-    return visit([](auto form) { return int64_t(form.getSteps()); });
-  }
-  BoundaryKind getBoundary() const {
-    return visit([](auto form) { return form.getBoundary(); });
-  }
-  ArrayRef<int64_t> getRowOffsets() const {
-    return visit([](auto form) { return form.getRowOffsets(); });
-  }
-  std::optional<ArrayRef<int64_t>> getInputOffsets() const {
-    return visit([](auto form) { return form.getInputOffsets(); });
-  }
-  DictionaryAttr getTilingAttr() const {
-    return visit([](auto form) { return form.getTilingAttr(); });
-  }
-  std::optional<ArrayRef<int32_t>> getPackedCoefficients() const {
-    return visit([](auto form) { return form.getPackedCoefficients(); });
-  }
-  InFlightDiagnostic emitOpError(const Twine &message) const {
-    return op->emitOpError(message);
-  }
-
-private:
-  Operation *op;
-};
 
 /// Builds the gpu.func of one row form.
 class SpTCKernelBuilder {
@@ -984,19 +928,29 @@ private:
   LogicalResult convert(RowForm op, gpu::GPUModuleOp gpuModule,
                         SymbolTable &symbols,
                         SmallVectorImpl<Attribute> &launches);
+  /// The f16 kernel (mma.sp, or two mma.sync m16n8k16 per kernel row).
+  LogicalResult buildF16Kernel(RowForm op, int64_t rank, int64_t warps,
+                               int64_t tilesPerWarp, int64_t subTilesPerBlock,
+                               bool useAsyncCopy, ArrayRef<int64_t> radii,
+                               OpBuilder &moduleBuilder, StringRef name,
+                               StencilKernelLaunch &launch);
 };
 } // namespace
 
 /// Checks what the kernel supports; emits a located error otherwise.
 static LogicalResult checkSupported(RowForm op) {
   auto type = cast<MemRefType>(op.getInput().getType());
-  if (!type.getElementType().isF16())
+  bool f64Dense = op.isDense() && type.getElementType().isF64();
+  if (!type.getElementType().isF16() && !f64Dense)
     return op.emitOpError("has element type ")
            << type.getElementType() << ", but the "
-           << (op.isDense() ? "Tensor Core kernel (mma.sync m16n8k16)"
-                            : "Sparse Tensor Core kernel")
-           << " computes on f16 operands (use --lower-to-cuda-core or "
-              "--lower-to-cpu for other element types)";
+           << (op.isDense()
+                   ? "Tensor Core kernels compute on f16 (mma.sync m16n8k16) "
+                     "or f64 (mma.sync m8n8k4)"
+                   : "Sparse Tensor Core kernel computes on f16")
+           << " operands (use --lower-to-cuda-core or --lower-to-cpu for "
+              "other element types"
+           << (op.isDense() ? ")" : ", --lower-to-tc for f64)");
   if (!type.getLayout().isIdentity())
     return op.emitOpError("needs grids with the identity layout");
   if (op.getBoundary() != BoundaryKind::halo)
@@ -1035,6 +989,51 @@ LogicalResult ConvertStencilToSpTCPass::convert(
   for (auto [i, o] : llvm::enumerate(op.getRowOffsets()))
     radii[i % (rank - 1)] =
         std::max<int64_t>(radii[i % (rank - 1)], std::abs(o));
+  auto parent =
+      op.getOperation()->getParentOfType<FunctionOpInterface>();
+  std::string name = (parent ? parent.getName().str() : "stencil") +
+                     (op.isDense() ? "_tc" : "_sptc");
+  OpBuilder moduleBuilder = OpBuilder::atBlockEnd(gpuModule.getBody());
+  StencilKernelLaunch launch;
+  launch.threads = 32 * warps;
+  launch.coefficients = *op.getPackedCoefficients();
+
+  if (gridType.getElementType().isF64()) {
+    // The f64 kernel (TCF64Kernel.h).
+    TCF64Geometry geo(rank, warps, tilesPerWarp,
+                      tiling.getAs<IntegerAttr>("m_tiles")
+                          ? tiling.getAs<IntegerAttr>("m_tiles").getInt()
+                          : 1,
+                      radii);
+    if (geo.smemElements() * 8 > kMaxSharedBytes)
+      return op.emitOpError("needs ")
+             << geo.smemElements() * 8
+             << " bytes of shared memory for its tile, more than "
+             << kMaxSharedBytes << ": use fewer warps, n-tiles or m-tiles";
+    launch.kernel = buildTCF64Kernel(moduleBuilder, op, geo, name);
+    launch.blockTile = geo.tile;
+    launch.accumulator = "f64";
+    // Per kernel row and n-tile, C chunks of 2 * 8 * 8 * 4 flops for 8 x 8
+    // outputs.
+    launch.unit = "mma.f64";
+    launch.unitFlopsPerPoint = double(op.getNumRows()) * geo.chunks * 8;
+  } else {
+    if (failed(buildF16Kernel(op, rank, warps, tilesPerWarp, subTilesPerBlock,
+                              useAsyncCopy, radii, moduleBuilder, name,
+                              launch)))
+      return failure();
+  }
+  SymbolTable(gpuModule).insert(launch.kernel);
+  emitHostLaunches(op.getOperation(), op.getInput(), op.getOutput(),
+                   op.getSteps(), launch, symbols, launches);
+  op.getOperation()->erase();
+  return success();
+}
+
+LogicalResult ConvertStencilToSpTCPass::buildF16Kernel(
+    RowForm op, int64_t rank, int64_t warps, int64_t tilesPerWarp,
+    int64_t subTilesPerBlock, bool useAsyncCopy, ArrayRef<int64_t> radii,
+    OpBuilder &moduleBuilder, StringRef name, StencilKernelLaunch &launch) {
   BOperandPlan plan = planSpTCBOperand(
       *op.getInputOffsets(), op.getRowsPerBlock(), rank,
       SpTCGeometry::innermostTile(rank, warps, tilesPerWarp));
@@ -1050,36 +1049,18 @@ LogicalResult ConvertStencilToSpTCPass::convert(
            << geo.allocatedElements() * 2 << " bytes of shared memory for its tile, more "
            << "than " << kMaxSharedBytes << ": use fewer warps or n-tiles";
 
-  // 2. The packed coefficients (SPIDER 3.3.2) of --stencil-sptc-pack.
-  ArrayRef<int32_t> signedWords = *op.getPackedCoefficients();
-
-  // 3. The kernel.
-  auto parent =
-      op.getOperation()->getParentOfType<FunctionOpInterface>();
-  std::string name = (parent ? parent.getName().str() : "stencil") +
-                     (op.isDense() ? "_tc" : "_sptc");
-  OpBuilder moduleBuilder = OpBuilder::atBlockEnd(gpuModule.getBody());
+  // The kernel; its coefficients are the packed words (SPIDER 3.3.2) of
+  // --stencil-sptc-pack.
   SpTCKernelBuilder kernelBuilder(op, geo, plan, orderedMetadata);
-  gpu::GPUFuncOp kernel = kernelBuilder.build(moduleBuilder, name);
-  SymbolTable(gpuModule).insert(kernel);
-
-  // 4. Host code and launch record.
-  StencilKernelLaunch launch;
-  launch.kernel = kernel;
+  launch.kernel = kernelBuilder.build(moduleBuilder, name);
   launch.blockTile = geo.blockTile;
-  launch.threads = geo.threads();
   launch.accumulator = "f32";
-  launch.coefficients = signedWords;
   // Per kernel row, one m16n8k32 mma.sp (or two m16n8k16 mma.sync) of
   // 2 * 16 * 8 * 32 dense-equivalent flops for 16 x 8 outputs.
   launch.unit = op.isDense() ? "mma.f16" : "mma.sp.f16";
   launch.unitFlopsPerPoint =
       double(op.getNumRows()) * 2 * kMmaSpK * kMmaSpM * kMmaSpN /
       (kMmaSpM * kMmaSpN);
-  emitHostLaunches(op.getOperation(), op.getInput(), op.getOutput(),
-                   op.getSteps(), launch,
-                   symbols, launches);
-  op.getOperation()->erase();
   return success();
 }
 

@@ -1,6 +1,7 @@
 //===- StencilOps.cpp - Stencil dialect operations ------------------------===//
 
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
+#include "stencil/Support/SpTCPacking.h"
 #include "stencil/Support/StencilShape.h"
 
 #include "mlir/IR/Builders.h"
@@ -313,6 +314,11 @@ verifyKernelAttrs(Operation *op, std::optional<ArrayRef<int64_t>> perm,
         return op->emitOpError("'tiling' needs a positive integer '")
                << key << "'";
     }
+    if (auto mTiles = tiling.get("m_tiles")) {
+      auto value = dyn_cast<IntegerAttr>(mTiles);
+      if (!value || value.getInt() < 1)
+        return op->emitOpError("'tiling' needs a positive integer 'm_tiles'");
+    }
     if (!tiling.getAs<BoolAttr>("async_copy"))
       return op->emitOpError("'tiling' needs a boolean 'async_copy'");
   }
@@ -330,12 +336,15 @@ LogicalResult RowGemmOp::verify() {
     return emitOpError("kernels must have shape #rows x ")
            << l << " x " << 2 * l << " (rows_per_block x 2 * rows_per_block), "
            << "got " << type;
-  // The dense packing: per kernel row 32 lanes x 8 words (two m16n8k16 A
-  // operands, Support/SpTCPacking.h).
+  // The dense packing (Support/SpTCPacking.h): per kernel row 32 lanes x 8
+  // words (two m16n8k16 A operands), or for f64 grids 32 lanes x 2 words per
+  // K-chunk (the m8n8k4 B operands).
+  int64_t expectedWords = getNumRows() * 256;
+  if (cast<MemRefType>(getInput().getType()).getElementType().isF64())
+    expectedWords = TCF64CoefficientLayout{getNumRows(), int64_t(getRadius())}.size();
   if (failed(verifyKernelAttrs(*this, getColumnPermutation(),
                                getInputOffsets(), getTilingAttr(),
-                               getPackedCoefficients(), getNumRows() * 256,
-                               l)))
+                               getPackedCoefficients(), expectedWords, l)))
     return failure();
   return verifyRowForm(*this, getInput(), getOutput(), getNumRows(),
                        getRadius(), getRowOffsets(), getBoundary(),

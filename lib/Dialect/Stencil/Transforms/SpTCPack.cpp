@@ -48,6 +48,8 @@ struct StencilSpTCPackPass
             SmallVector<int32_t>(words.begin(), words.end()));
         return WalkResult::advance();
       }
+      if (cast<MemRefType>(dense.getInput().getType()).getElementType().isF64())
+        return packF64(dense);
       // The dense kernels, rounded to f16 (the Tensor Core operands).
       SmallVector<uint16_t> kernelBits;
       for (double v : dense.getKernels().getValues<double>()) {
@@ -64,6 +66,40 @@ struct StencilSpTCPackPass
     });
     if (result.wasInterrupted())
       signalPassFailure();
+  }
+
+  /// The f64 form: the 1-D weights w_o(dx) of every kernel row, read off
+  /// the first output of its Toeplitz block, packed as m8n8k4 B operands
+  /// (TCF64CoefficientLayout).
+  WalkResult packF64(RowGemmOp op) {
+    std::optional<ArrayRef<int64_t>> offsets = op.getInputOffsets();
+    if (!offsets) {
+      op.emitOpError("still has a column permutation: run "
+                     "--stencil-fold-row-swap first");
+      return WalkResult::interrupt();
+    }
+    int64_t r = op.getRadius(), l = op.getRowsPerBlock();
+    int64_t numRows = op.getNumRows();
+    SmallVector<double> kernels(op.getKernels().getValues<double>());
+    SmallVector<double> weights(numRows * (2 * r + 1), 0.0);
+    for (int64_t o = 0; o < numRows; ++o)
+      for (int64_t i = 0; i < l; ++i)
+        for (int64_t c = 0; c < 2 * l; ++c) {
+          double w = kernels[(o * l + i) * 2 * l + c];
+          int64_t dx = (*offsets)[c] - i;
+          if (w == 0.0)
+            continue;
+          if (dx < -r || dx > r) {
+            op.emitOpError("kernel row ")
+                << o << " has a weight at offset " << dx
+                << ", outside its radius " << r;
+            return WalkResult::interrupt();
+          }
+          weights[o * (2 * r + 1) + dx + r] = w;
+        }
+    std::vector<uint32_t> words = packTCF64Coefficients(weights, numRows, r);
+    op.setPackedCoefficients(SmallVector<int32_t>(words.begin(), words.end()));
+    return WalkResult::advance();
   }
 };
 } // namespace

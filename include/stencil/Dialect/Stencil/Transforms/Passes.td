@@ -287,6 +287,15 @@ def StencilSpTCTile : Pass<"stencil-sptc-tile"> {
     4 warps x 4 n-tiles x 8 sub-tiles with `async_copy`; otherwise 4 warps x
     8 n-tiles, one sub-tile, synchronous staging. The dense form
     (`stencil.row_gemm`, for `--lower-to-tc`) is tiled the same way.
+
+    The f64 dense form (`stencil.row_gemm` on f64 grids) runs on
+    `mma.sync.m8n8k4` f64, whose A holds 8 rows (8 consecutive `y`, or 8
+    segments in 1-D) by 4 inputs and whose C holds 8 rows by 8 consecutive
+    outputs (Support/SpTCPacking.h, `TCF64CoefficientLayout`). A warp
+    computes `m_tiles` m-tiles of 8 rows by `n_tiles` n-tiles of 8 outputs
+    along `x`, a block `warps` warps side by side along `x`, with one
+    sub-tile and synchronous staging. Defaults (not yet tuned on a GPU): 4
+    warps x 4 n-tiles (2 in 3-D) x 2 m-tiles.
   }];
   let options = [
     Option<"warps", "warps", "int64_t", /*default=*/"4",
@@ -297,7 +306,9 @@ def StencilSpTCTile : Pass<"stencil-sptc-tile"> {
            "Sub-tiles per block, pipelined (0: 8 in 2-D, 1 otherwise)">,
     Option<"asyncCopy", "async-copy", "std::string", /*default=*/"\"auto\"",
            "on: double-buffered cp.async staging; off: synchronous staging; "
-           "auto: on in 2-D, off otherwise">
+           "auto: on in 2-D, off otherwise">,
+    Option<"mTiles", "m-tiles", "int64_t", /*default=*/"0",
+           "f64 kernel only: m-tiles (of 8 rows) per warp (0: 2)">
   ];
   let dependentDialects = ["::mlir::stencil::StencilDialect"];
 }
