@@ -1,17 +1,39 @@
-//===- Roofline.cu - Device bandwidth and tensor-core throughput -----------===//
+//===- Roofline.cu - Device bandwidth and arithmetic-unit peaks ------------===//
 //
 // `stencil-run --roofline`: measures, on the current device,
 //   (a) memory bandwidth: cuMemcpyDtoDAsync of 1 GiB, timed with CUDA events,
 //       counting read + write bytes (2 GiB per copy);
-//   (b) dense tensor-core throughput: mma.sync.aligned.m16n8k16 f16 x f16 -> f32,
-//       2*16*8*16 = 4096 flop per warp-level instruction;
-//   (c) sparse tensor-core throughput: mma.sp.sync.aligned.m16n8k32 (2:4 sparse
-//       A) f16 x f16 -> f32, counted as the DENSE-EQUIVALENT 2*16*8*32 = 8192
-//       flop per instruction (the flops the instruction stands for, not the
-//       ones it performs, which are half of that).
+//   (b) dense tensor-core f16 throughput: mma.sync.aligned.m16n8k16 f16 x f16
+//       -> f32, 2*16*8*16 = 4096 flop per warp-level instruction;
+//   (c) sparse tensor-core f16 throughput: mma.sp.sync.aligned.m16n8k32 (2:4
+//       sparse A) f16 x f16 -> f32, counted as the DENSE-EQUIVALENT
+//       2*16*8*32 = 8192 flop per instruction (the flops the instruction
+//       stands for, not the ones it performs, which are half of that);
+//   (d) dense tensor-core f64 throughput: mma.sync.aligned.m8n8k4 f64
+//       (2*8*8*4 = 512 flop per instruction, sm_80+), and on sm_90+ the f64
+//       shapes PTX ISA 7.8 added for sm_90: m16n8k4, m16n8k8, m16n8k16;
+//   (e) CUDA-core throughput: fma.rn.f32 (FFMA) and fma.rn.f64 (DFMA), 2 flop
+//       per lane per instruction.
+// Every figure is printed as a human-readable line and as one machine-readable
+//   ROOFLINE unit=bandwidth gbs=<GB/s>
+//   ROOFLINE unit=<unit> tflops=<TFLOP/s>
+// line (units: mma.sp.f16, mma.f16, mma.f64, mma.f64.m16n8k4,
+// mma.f64.m16n8k8, mma.f64.m16n8k16, fma.f32, fma.f64), read by
+// bench/table.py.
+//
+// Every throughput kernel is peakKernel<Op>: each thread runs Op::kChains
+// independent accumulator chains (per warp for the warp-level mma), advanced
+// Op::kUnroll times per loop iteration, and stores their sum only when it
+// equals an unlikely value, so nothing can be optimised away. The grid is one
+// full wave: as many 256-thread blocks as are resident on every SM at once
+// (occupancy API), so no SM idles in a tail.
+//
 // The kernels are compiled by nvcc for sm_80 and sm_90 (CUDA_ARCHITECTURES
-// 80;90); they are launched through the runtime API, which shares the primary
-// context the driver-API code of stencil-run uses.
+// 80;90); the sm_90-only shapes are compiled only for __CUDA_ARCH__ >= 900
+// and are measured only when the device and the code the runtime picked for
+// it (cudaFuncAttributes::ptxVersion) are both sm_90+. They are launched
+// through the runtime API, which shares the primary context the driver-API
+// code of stencil-run uses.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +42,7 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -60,117 +83,356 @@ namespace {
 #define STENCIL_MMA_SP ".sp"
 #endif
 
-// Independent accumulator chains per warp: enough to cover the tensor-core
-// pipeline latency (one mma.sync issues every few cycles per SM sub-partition,
-// latency ~ 20-35 cycles).
-constexpr int kChains = 8;
-
-__global__ void __launch_bounds__(256)
-mmaDenseKernel(int iters, float *sink) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  unsigned lane = threadIdx.x & 31;
-  // Operands: f16x2 words from the lane id (values do not matter for speed,
-  // but must not be compile-time constants).
-  unsigned a0 = 0x3c003c00u ^ lane, a1 = a0 + 1, a2 = a0 + 2, a3 = a0 + 3;
-  unsigned b0 = 0x3c003c00u ^ (lane << 1), b1 = b0 + 1;
-  float acc[kChains][4];
-#pragma unroll
-  for (int c = 0; c < kChains; ++c)
-#pragma unroll
-    for (int r = 0; r < 4; ++r)
-      acc[c][r] = 0.0f;
-  for (int i = 0; i < iters; ++i) {
-#pragma unroll
-    for (int c = 0; c < kChains; ++c) {
-      asm volatile(
-          "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
-          "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-          : "+f"(acc[c][0]), "+f"(acc[c][1]), "+f"(acc[c][2]), "+f"(acc[c][3])
-          : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
-    }
-  }
-  float s = 0.0f;
-#pragma unroll
-  for (int c = 0; c < kChains; ++c)
-    s += acc[c][0] + acc[c][1] + acc[c][2] + acc[c][3];
-  // Practically never true; keeps the results live.
-  if (s == 1234.5f)
-    sink[blockIdx.x * blockDim.x + threadIdx.x] = s;
+#define STENCIL_SM80 1
 #endif
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define STENCIL_SM90 1
+#endif
+
+constexpr int kThreads = 256; // 8 warps per block
+
+// Operand values: derived from the lane id (values do not matter for speed,
+// but must not be compile-time constants).
+__device__ __forceinline__ unsigned f16Word(unsigned lane, unsigned k) {
+  return (0x3c003c00u ^ lane) + k;
+}
+__device__ __forceinline__ double f64Value(unsigned lane, unsigned k) {
+  return 1.0 + 0x1p-20 * double(lane * 8 + k);
 }
 
-__global__ void __launch_bounds__(256)
-mmaSparseKernel(int iters, float *sink) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  unsigned lane = threadIdx.x & 31;
-  // A: 16x32 2:4-sparse, stored compressed as 16x16 f16 = 4 regs per thread.
-  unsigned a0 = 0x3c003c00u ^ lane, a1 = a0 + 1, a2 = a0 + 2, a3 = a0 + 3;
-  // B: 32x8 dense f16 = 4 regs per thread.
-  unsigned b0 = 0x3c003c00u ^ (lane << 1), b1 = b0 + 1, b2 = b0 + 2,
-           b3 = b0 + 3;
-  // Metadata: 2-bit indices of the two kept elements of every group of 4;
-  // nibble 0b0100 = indices {0, 1}. With sparsity selector 0, threads 0,1 of
-  // each group of four supply it (the other lanes' words are ignored).
-  unsigned meta = 0x44444444u;
-  float acc[kChains][4];
+//===----------------------------------------------------------------------===//
+// The measured operations. Each Op has
+//   kChains      independent accumulator chains per thread (the mma ones:
+//                per warp, every lane holding its part of each chain)
+//   kUnroll      repetitions of the kChains instructions per loop iteration
+//   kFlopPerInst flop of one warp-level instruction
+//   kMinSm       the first architecture that has the instruction
+//   State, init(State&, lane), step(State&) = kChains instructions, sum().
+// An Op whose instruction the compiled architecture lacks has an empty step().
+// Enough chains cover the pipeline latency: with >= 4 warps per SM
+// sub-partition, 8 chains give >= 32 independent instructions in flight.
+//===----------------------------------------------------------------------===//
+
+struct MmaF16 {
+  static constexpr int kChains = 8, kUnroll = 1, kMinSm = 80;
+  static constexpr double kFlopPerInst = 2.0 * 16 * 8 * 16;
+  struct State {
+    float acc[kChains][4];
+    unsigned a[4], b[2];
+  };
+  __device__ static __forceinline__ void init(State &s, unsigned lane) {
 #pragma unroll
-  for (int c = 0; c < kChains; ++c)
+    for (int k = 0; k < 4; ++k)
+      s.a[k] = f16Word(lane, k);
 #pragma unroll
-    for (int r = 0; r < 4; ++r)
-      acc[c][r] = 0.0f;
-  for (int i = 0; i < iters; ++i) {
+    for (int k = 0; k < 2; ++k)
+      s.b[k] = f16Word(lane << 1, k);
+  }
+  __device__ static __forceinline__ void step(State &s) {
+#ifdef STENCIL_SM80
 #pragma unroll
-    for (int c = 0; c < kChains; ++c) {
+    for (int c = 0; c < kChains; ++c)
+      asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+                   "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                   : "+f"(s.acc[c][0]), "+f"(s.acc[c][1]), "+f"(s.acc[c][2]),
+                     "+f"(s.acc[c][3])
+                   : "r"(s.a[0]), "r"(s.a[1]), "r"(s.a[2]), "r"(s.a[3]),
+                     "r"(s.b[0]), "r"(s.b[1]));
+#endif
+  }
+};
+
+struct MmaSpF16 {
+  static constexpr int kChains = 8, kUnroll = 1, kMinSm = 80;
+  // Dense-equivalent.
+  static constexpr double kFlopPerInst = 2.0 * 16 * 8 * 32;
+  struct State {
+    float acc[kChains][4];
+    // A: 16x32 2:4-sparse, stored compressed as 16x16 f16 = 4 regs per
+    // thread; B: 32x8 dense f16 = 4 regs per thread.
+    unsigned a[4], b[4], meta;
+  };
+  __device__ static __forceinline__ void init(State &s, unsigned lane) {
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      s.a[k] = f16Word(lane, k);
+      s.b[k] = f16Word(lane << 1, k);
+    }
+    // Metadata: 2-bit indices of the two kept elements of every group of 4;
+    // nibble 0b0100 = indices {0, 1}. With sparsity selector 0, threads 0,1
+    // of each group of four supply it (the other lanes' words are ignored).
+    s.meta = 0x44444444u;
+  }
+  __device__ static __forceinline__ void step(State &s) {
+#ifdef STENCIL_SM80
+#pragma unroll
+    for (int c = 0; c < kChains; ++c)
       asm volatile(
           "mma" STENCIL_MMA_SP ".sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 "
           "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9,%10,%11}, {%0,%1,%2,%3}, "
           "%12, 0x0;\n"
-          : "+f"(acc[c][0]), "+f"(acc[c][1]), "+f"(acc[c][2]), "+f"(acc[c][3])
-          : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), "r"(b2),
-            "r"(b3), "r"(meta));
-    }
-  }
-  float s = 0.0f;
-#pragma unroll
-  for (int c = 0; c < kChains; ++c)
-    s += acc[c][0] + acc[c][1] + acc[c][2] + acc[c][3];
-  if (s == 1234.5f)
-    sink[blockIdx.x * blockDim.x + threadIdx.x] = s;
+          : "+f"(s.acc[c][0]), "+f"(s.acc[c][1]), "+f"(s.acc[c][2]),
+            "+f"(s.acc[c][3])
+          : "r"(s.a[0]), "r"(s.a[1]), "r"(s.a[2]), "r"(s.a[3]), "r"(s.b[0]),
+            "r"(s.b[1]), "r"(s.b[2]), "r"(s.b[3]), "r"(s.meta));
 #endif
-}
-
-struct MmaResult {
-  double ms;
-  double tflops;
+  }
 };
 
-template <typename Kernel>
-MmaResult timeMma(Kernel kernel, int blocks, int threads, int iters,
-                  double flopPerInst, float *sink) {
+// f64 mma.sync fragments (per thread): m8n8k4 A 1, B 1, C/D 2 doubles;
+// m16n8k4 A 2, B 1; m16n8k8 A 4, B 2; m16n8k16 A 8, B 4; C/D 4 doubles.
+template <int NA, int NB, int NC> struct MmaF64State {
+  double acc[8][NC];
+  double a[NA], b[NB];
+};
+template <int NA, int NB, int NC>
+__device__ __forceinline__ void initF64(MmaF64State<NA, NB, NC> &s,
+                                        unsigned lane) {
+#pragma unroll
+  for (int k = 0; k < NA; ++k)
+    s.a[k] = f64Value(lane, k);
+#pragma unroll
+  for (int k = 0; k < NB; ++k)
+    s.b[k] = 0x1p-10 * f64Value(lane, NA + k);
+}
+
+struct MmaF64M8N8K4 {
+  static constexpr int kChains = 8, kUnroll = 1, kMinSm = 80;
+  static constexpr double kFlopPerInst = 2.0 * 8 * 8 * 4;
+  using State = MmaF64State<1, 1, 2>;
+  __device__ static __forceinline__ void init(State &s, unsigned lane) {
+    initF64(s, lane);
+  }
+  __device__ static __forceinline__ void step(State &s) {
+#ifdef STENCIL_SM80
+#pragma unroll
+    for (int c = 0; c < kChains; ++c)
+      asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 "
+                   "{%0,%1}, {%2}, {%3}, {%0,%1};\n"
+                   : "+d"(s.acc[c][0]), "+d"(s.acc[c][1])
+                   : "d"(s.a[0]), "d"(s.b[0]));
+#endif
+  }
+};
+
+struct MmaF64M16N8K4 {
+  static constexpr int kChains = 8, kUnroll = 1, kMinSm = 90;
+  static constexpr double kFlopPerInst = 2.0 * 16 * 8 * 4;
+  using State = MmaF64State<2, 1, 4>;
+  __device__ static __forceinline__ void init(State &s, unsigned lane) {
+    initF64(s, lane);
+  }
+  __device__ static __forceinline__ void step(State &s) {
+#ifdef STENCIL_SM90
+#pragma unroll
+    for (int c = 0; c < kChains; ++c)
+      asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 "
+                   "{%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
+                   : "+d"(s.acc[c][0]), "+d"(s.acc[c][1]), "+d"(s.acc[c][2]),
+                     "+d"(s.acc[c][3])
+                   : "d"(s.a[0]), "d"(s.a[1]), "d"(s.b[0]));
+#endif
+  }
+};
+
+struct MmaF64M16N8K8 {
+  static constexpr int kChains = 8, kUnroll = 1, kMinSm = 90;
+  static constexpr double kFlopPerInst = 2.0 * 16 * 8 * 8;
+  using State = MmaF64State<4, 2, 4>;
+  __device__ static __forceinline__ void init(State &s, unsigned lane) {
+    initF64(s, lane);
+  }
+  __device__ static __forceinline__ void step(State &s) {
+#ifdef STENCIL_SM90
+#pragma unroll
+    for (int c = 0; c < kChains; ++c)
+      asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 "
+                   "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                   : "+d"(s.acc[c][0]), "+d"(s.acc[c][1]), "+d"(s.acc[c][2]),
+                     "+d"(s.acc[c][3])
+                   : "d"(s.a[0]), "d"(s.a[1]), "d"(s.a[2]), "d"(s.a[3]),
+                     "d"(s.b[0]), "d"(s.b[1]));
+#endif
+  }
+};
+
+struct MmaF64M16N8K16 {
+  static constexpr int kChains = 8, kUnroll = 1, kMinSm = 90;
+  static constexpr double kFlopPerInst = 2.0 * 16 * 8 * 16;
+  using State = MmaF64State<8, 4, 4>;
+  __device__ static __forceinline__ void init(State &s, unsigned lane) {
+    initF64(s, lane);
+  }
+  __device__ static __forceinline__ void step(State &s) {
+#ifdef STENCIL_SM90
+#pragma unroll
+    for (int c = 0; c < kChains; ++c)
+      asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 "
+                   "{%0,%1,%2,%3}, {%4,%5,%6,%7,%8,%9,%10,%11}, "
+                   "{%12,%13,%14,%15}, {%0,%1,%2,%3};\n"
+                   : "+d"(s.acc[c][0]), "+d"(s.acc[c][1]), "+d"(s.acc[c][2]),
+                     "+d"(s.acc[c][3])
+                   : "d"(s.a[0]), "d"(s.a[1]), "d"(s.a[2]), "d"(s.a[3]),
+                     "d"(s.a[4]), "d"(s.a[5]), "d"(s.a[6]), "d"(s.a[7]),
+                     "d"(s.b[0]), "d"(s.b[1]), "d"(s.b[2]), "d"(s.b[3]));
+#endif
+  }
+};
+
+// CUDA-core FMA: acc = a * b + acc on every chain. One warp-level FFMA/DFMA
+// issues at most once per cycle per SM sub-partition, as does everything
+// else, so the loop is unrolled 32 times (256 FMAs per iteration) to make its
+// counter/branch overhead negligible (< 2 % of the issue slots).
+struct FmaF32 {
+  static constexpr int kChains = 8, kUnroll = 32, kMinSm = 80;
+  static constexpr double kFlopPerInst = 2.0 * 32;
+  struct State {
+    float acc[kChains];
+    float a, b;
+  };
+  __device__ static __forceinline__ void init(State &s, unsigned lane) {
+    s.a = float(f64Value(lane, 0));
+    s.b = float(0x1p-10 * f64Value(lane, 1));
+  }
+  __device__ static __forceinline__ void step(State &s) {
+#pragma unroll
+    for (int c = 0; c < kChains; ++c)
+      asm volatile("fma.rn.f32 %0, %1, %2, %0;\n"
+                   : "+f"(s.acc[c])
+                   : "f"(s.a), "f"(s.b));
+  }
+};
+
+struct FmaF64 {
+  static constexpr int kChains = 8, kUnroll = 32, kMinSm = 80;
+  static constexpr double kFlopPerInst = 2.0 * 32;
+  struct State {
+    double acc[kChains];
+    double a, b;
+  };
+  __device__ static __forceinline__ void init(State &s, unsigned lane) {
+    s.a = f64Value(lane, 0);
+    s.b = 0x1p-10 * f64Value(lane, 1);
+  }
+  __device__ static __forceinline__ void step(State &s) {
+#pragma unroll
+    for (int c = 0; c < kChains; ++c)
+      asm volatile("fma.rn.f64 %0, %1, %2, %0;\n"
+                   : "+d"(s.acc[c])
+                   : "d"(s.a), "d"(s.b));
+  }
+};
+
+// Zeroes every accumulator of a State (float or double arrays).
+template <typename T, int N> __device__ __forceinline__ void zero(T (&x)[N]) {
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+    x[i] = T(0);
+}
+template <typename T, int N, int M>
+__device__ __forceinline__ void zero(T (&x)[N][M]) {
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+    zero(x[i]);
+}
+template <typename T, int N> __device__ __forceinline__ float total(T (&x)[N]) {
+  float s = 0.0f;
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+    s += float(x[i]);
+  return s;
+}
+template <typename T, int N, int M>
+__device__ __forceinline__ float total(T (&x)[N][M]) {
+  float s = 0.0f;
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+    s += total(x[i]);
+  return s;
+}
+
+template <typename Op>
+__global__ void __launch_bounds__(kThreads) peakKernel(int iters, float *sink) {
+  typename Op::State s;
+  zero(s.acc);
+  Op::init(s, threadIdx.x & 31);
+  for (int i = 0; i < iters; ++i) {
+#pragma unroll
+    for (int u = 0; u < Op::kUnroll; ++u)
+      Op::step(s);
+  }
+  float r = total(s.acc);
+  // Practically never true; keeps the results live.
+  if (r == 1234.5f)
+    sink[blockIdx.x * blockDim.x + threadIdx.x] = r;
+}
+
+struct Peak {
+  bool ran = false;
+  double ms = 0, tflops = 0;
+  int blocks = 0, blocksPerSm = 0, iters = 0, chains = 0, unroll = 0;
+};
+
+int smOf(const cudaDeviceProp &prop) { return prop.major * 10 + prop.minor; }
+
+/// Times peakKernel<Op> (best of 3 after a warm-up) on one full wave of
+/// blocks; `ran` is false (nothing launched) when the device or the code the
+/// runtime chose for it predates Op::kMinSm.
+template <typename Op>
+Peak measurePeak(const cudaDeviceProp &prop, int iters, float *sink) {
+  Peak p;
+  p.iters = iters;
+  p.chains = Op::kChains;
+  p.unroll = Op::kUnroll;
+  cudaFuncAttributes attr;
+  RT_CHECK(cudaFuncGetAttributes(&attr, peakKernel<Op>));
+  if (smOf(prop) < Op::kMinSm || attr.ptxVersion < Op::kMinSm)
+    return p;
+  RT_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &p.blocksPerSm, peakKernel<Op>, kThreads, 0));
+  p.blocksPerSm = std::max(p.blocksPerSm, 1);
+  p.blocks = p.blocksPerSm * prop.multiProcessorCount;
+
   cudaEvent_t start, stop;
   RT_CHECK(cudaEventCreate(&start));
   RT_CHECK(cudaEventCreate(&stop));
   // Warm-up (clocks up, module loaded).
-  kernel<<<blocks, threads>>>(iters / 10 + 1, sink);
+  peakKernel<Op><<<p.blocks, kThreads>>>(iters / 10 + 1, sink);
   RT_CHECK(cudaGetLastError());
   RT_CHECK(cudaDeviceSynchronize());
   double best = 1e30;
   for (int rep = 0; rep < 3; ++rep) {
     RT_CHECK(cudaEventRecord(start));
-    kernel<<<blocks, threads>>>(iters, sink);
+    peakKernel<Op><<<p.blocks, kThreads>>>(iters, sink);
     RT_CHECK(cudaGetLastError());
     RT_CHECK(cudaEventRecord(stop));
     RT_CHECK(cudaEventSynchronize(stop));
     float ms = 0;
     RT_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    if (ms < best)
-      best = ms;
+    best = std::min(best, double(ms));
   }
   RT_CHECK(cudaEventDestroy(start));
   RT_CHECK(cudaEventDestroy(stop));
-  double warps = double(blocks) * (threads / 32);
-  double flop = warps * iters * kChains * flopPerInst;
-  return {best, flop / (best * 1e-3) / 1e12};
+  double warps = double(p.blocks) * (kThreads / 32);
+  double flop = warps * iters * Op::kUnroll * Op::kChains * Op::kFlopPerInst;
+  p.ran = true;
+  p.ms = best;
+  p.tflops = flop / (best * 1e-3) / 1e12;
+  return p;
+}
+
+void printConfig(const Peak &p, const char *per) {
+  std::printf("  %d blocks (%d per SM) x %d threads, %d iterations x %d "
+              "independent chains per %s",
+              p.blocks, p.blocksPerSm, kThreads, p.iters, p.chains, per);
+  if (p.unroll > 1)
+    std::printf(" x %d unrolled", p.unroll);
+  std::printf("\n");
+}
+
+void printMachine(const char *unit, const Peak &p) {
+  std::printf("ROOFLINE unit=%s tflops=%.3f\n", unit, p.tflops);
 }
 
 } // namespace
@@ -215,34 +477,83 @@ int runRoofline(int device, std::size_t copyBytes) {
     std::printf("  memory-bound stencil ceiling (1 read + 1 write per point): "
                 "f16/bf16 %.1f, f32 %.1f, f64 %.1f GStencil/s\n",
                 gbs / 4.0, gbs / 8.0, gbs / 16.0);
+    std::printf("ROOFLINE unit=bandwidth gbs=%.3f\n", gbs);
     DRV_CHECK(cuEventDestroy(start));
     DRV_CHECK(cuEventDestroy(stop));
     DRV_CHECK(cuMemFree(src));
     DRV_CHECK(cuMemFree(dst));
   }
 
-  // (b), (c) Tensor-core throughput.
-  {
-    const int threads = 256; // 8 warps per block
-    const int blocks = prop.multiProcessorCount * 4; // 32 warps per SM
-    const int iters = 16384;
-    float *sink = nullptr;
-    RT_CHECK(cudaMalloc(&sink, sizeof(float) * blocks * threads));
-    MmaResult dense =
-        timeMma(mmaDenseKernel, blocks, threads, iters, 2.0 * 16 * 8 * 16, sink);
-    std::printf("mma.sync m16n8k16 f16*f16+f32: %.3f ms, %.1f TFLOP/s "
-                "(2*16*8*16 flop per instruction)\n",
-                dense.ms, dense.tflops);
-    MmaResult sparse = timeMma(mmaSparseKernel, blocks, threads, iters,
-                               2.0 * 16 * 8 * 32, sink);
-    std::printf("mma.sp   m16n8k32 f16*f16+f32: %.3f ms, %.1f TFLOP/s "
-                "dense-equivalent (2*16*8*32 flop per instruction; %.1f "
-                "TFLOP/s of multiplications actually performed)\n",
-                sparse.ms, sparse.tflops, sparse.tflops / 2);
-    std::printf("  %d blocks x %d threads, %d iterations x %d independent "
-                "chains per warp\n",
-                blocks, threads, iters, kChains);
-    RT_CHECK(cudaFree(sink));
+  // (b)-(e) Arithmetic-unit throughput. The iteration counts give roughly
+  // 5-20 ms per kernel on an A100/H100/H200.
+  float *sink = nullptr;
+  RT_CHECK(cudaMalloc(&sink, sizeof(float) * prop.multiProcessorCount *
+                                 prop.maxThreadsPerMultiProcessor));
+
+  // (b), (c) f16 tensor cores.
+  Peak dense = measurePeak<MmaF16>(prop, 16384, sink);
+  std::printf("mma.sync m16n8k16 f16*f16+f32: %.3f ms, %.1f TFLOP/s "
+              "(2*16*8*16 flop per instruction)\n",
+              dense.ms, dense.tflops);
+  printConfig(dense, "warp");
+  printMachine("mma.f16", dense);
+  Peak sparse = measurePeak<MmaSpF16>(prop, 16384, sink);
+  std::printf("mma.sp   m16n8k32 f16*f16+f32: %.3f ms, %.1f TFLOP/s "
+              "dense-equivalent (2*16*8*32 flop per instruction; %.1f "
+              "TFLOP/s of multiplications actually performed)\n",
+              sparse.ms, sparse.tflops, sparse.tflops / 2);
+  printConfig(sparse, "warp");
+  printMachine("mma.sp.f16", sparse);
+
+  // (d) f64 tensor cores.
+  Peak m8n8k4 = measurePeak<MmaF64M8N8K4>(prop, 16384, sink);
+  std::printf("mma.sync m8n8k4   f64*f64+f64: %.3f ms, %.1f TFLOP/s "
+              "(2*8*8*4 flop per instruction)\n",
+              m8n8k4.ms, m8n8k4.tflops);
+  printConfig(m8n8k4, "warp");
+  printMachine("mma.f64", m8n8k4);
+  struct Sm90Shape {
+    const char *shape, *unit, *flop;
+    Peak (*measure)(const cudaDeviceProp &, int, float *);
+    int iters;
+  };
+  const Sm90Shape sm90Shapes[] = {
+      {"m16n8k4 ", "mma.f64.m16n8k4", "2*16*8*4", measurePeak<MmaF64M16N8K4>,
+       16384},
+      {"m16n8k8 ", "mma.f64.m16n8k8", "2*16*8*8", measurePeak<MmaF64M16N8K8>,
+       8192},
+      {"m16n8k16", "mma.f64.m16n8k16", "2*16*8*16",
+       measurePeak<MmaF64M16N8K16>, 8192},
+  };
+  for (const Sm90Shape &s : sm90Shapes) {
+    Peak p = s.measure(prop, s.iters, sink);
+    if (!p.ran) {
+      std::printf("mma.sync %s f64*f64+f64: skipped (needs sm_90; device is "
+                  "sm_%d%d)\n",
+                  s.shape, prop.major, prop.minor);
+      continue;
+    }
+    std::printf("mma.sync %s f64*f64+f64: %.3f ms, %.1f TFLOP/s (%s flop per "
+                "instruction)\n",
+                s.shape, p.ms, p.tflops, s.flop);
+    printConfig(p, "warp");
+    printMachine(s.unit, p);
   }
+
+  // (e) CUDA cores.
+  Peak ffma = measurePeak<FmaF32>(prop, 4096, sink);
+  std::printf("fma.rn.f32 (FFMA): %.3f ms, %.1f TFLOP/s (2 flop per lane "
+              "per instruction)\n",
+              ffma.ms, ffma.tflops);
+  printConfig(ffma, "thread");
+  printMachine("fma.f32", ffma);
+  Peak dfma = measurePeak<FmaF64>(prop, 2048, sink);
+  std::printf("fma.rn.f64 (DFMA): %.3f ms, %.1f TFLOP/s (2 flop per lane "
+              "per instruction)\n",
+              dfma.ms, dfma.tflops);
+  printConfig(dfma, "thread");
+  printMachine("fma.f64", dfma);
+
+  RT_CHECK(cudaFree(sink));
   return 0;
 }

@@ -4,8 +4,11 @@
 
 #include <cstddef>
 
-/// Measures memory bandwidth and dense/sparse mma throughput on `device`;
-/// prints the figures. Returns the process exit code (0, or 2 on error).
+/// Measures memory bandwidth and the peak throughput of the arithmetic units
+/// the stencil kernels use (f16 mma.sync / mma.sp, f64 mma.sync, f32/f64 FMA)
+/// on `device`; prints the figures, each also as a machine-readable
+/// `ROOFLINE unit=...` line (Roofline.cu). Returns the process exit code (0,
+/// or 2 on error).
 int runRoofline(int device, std::size_t copyBytes);
 
 #endif

@@ -95,8 +95,11 @@ options:
   --ptx FILE           use FILE instead of the description's 'ptx'
   --verbose            print the PTX JIT log and kernel attributes
   --roofline           measure device bandwidth (1 GiB cuMemcpyDtoD, read +
-                       write bytes) and mma.sync m16n8k16 / mma.sp m16n8k32
-                       f16->f32 throughput (sparse counted dense-equivalent)
+                       write bytes) and the peak TFLOP/s of mma.sync m16n8k16
+                       / mma.sp m16n8k32 f16->f32 (sparse counted
+                       dense-equivalent), mma.sync m8n8k4 f64 (sm_90: also
+                       m16n8k4/k8/k16 f64), fma.rn.f32 and fma.rn.f64; one
+                       'ROOFLINE unit=... gbs=|tflops=...' line per figure
   --copy-bytes B       bytes copied by the roofline bandwidth test (1 GiB)
 
 throughput: GStencil/s = T * (all grid points, halo included) / s / 1e9.
