@@ -57,7 +57,9 @@ def ConvertStencilToSpTC : Pass<"convert-stencil-to-sptc", "::mlir::ModuleOp"> {
     its tile with the halo in shared memory (pitch 4 mod 8 doubles:
     conflict-free 64-bit A loads), each warp computes `m_tiles` x `n_tiles`
     tiles of 8 x 8 outputs, every A fragment feeding the n-tiles that read
-    it; accumulation in f64.
+    it; accumulation in f64. With `f64-shape=m16n8k4` (sm_90) two m-tiles
+    (rows g and g + 8) share one `mma.sync.m16n8k4` f64: its fragments are
+    those of two m8n8k4 with the same B (a_1, c_2, c_3 at row g + 8).
 
 
     Turns every `stencil.sparse_row_gemm` (with `input_offsets`, `tiling`
@@ -125,7 +127,11 @@ def ConvertStencilToSpTC : Pass<"convert-stencil-to-sptc", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"orderedMetadata", "ordered-metadata", "bool", /*default=*/"true",
-           "Emit mma.sp::ordered_metadata (PTX ISA 8.5; needs +ptx85)">
+           "Emit mma.sp::ordered_metadata (PTX ISA 8.5; needs +ptx85)">,
+    Option<"f64Shape", "f64-shape", "std::string", /*default=*/"\"m8n8k4\"",
+           "MMA of the f64 kernel: m8n8k4 (sm_80) or m16n8k4 (sm_90: twice "
+           "the f64 Tensor Core rate; emitted as inline PTX, which MLIR's "
+           "nvvm.mma.sync does not verify for f64 yet)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

@@ -1005,6 +1005,10 @@ LogicalResult ConvertStencilToSpTCPass::convert(
                           ? tiling.getAs<IntegerAttr>("m_tiles").getInt()
                           : 1,
                       radii);
+    if (f64Shape != "m8n8k4" && f64Shape != "m16n8k4")
+      return op.emitOpError("f64-shape must be 'm8n8k4' or 'm16n8k4', got '")
+             << f64Shape.getValue() << "'";
+    geo.pairMTiles = f64Shape == "m16n8k4";
     if (geo.smemElements() * 8 > kMaxSharedBytes)
       return op.emitOpError("needs ")
              << geo.smemElements() * 8
@@ -1015,7 +1019,8 @@ LogicalResult ConvertStencilToSpTCPass::convert(
     launch.accumulator = "f64";
     // Per kernel row and n-tile, C chunks of 2 * 8 * 8 * 4 flops for 8 x 8
     // outputs.
-    launch.unit = "mma.f64";
+    launch.unit = geo.pairMTiles && geo.mTiles > 1 ? "mma.f64.m16n8k4"
+                                                   : "mma.f64";
     launch.unitFlopsPerPoint = double(op.getNumRows()) * geo.chunks * 8;
   } else {
     if (failed(buildF16Kernel(op, rank, warps, tilesPerWarp, subTilesPerBlock,

@@ -35,6 +35,8 @@ struct TCF64Geometry {
   /// col) (plane p at z_0 - r_z + p), in 1-D at x_0 - r + rho * segment +
   /// col.
   int64_t planes = 1, rows = 0, pitch = 0;
+  /// Pairs of m-tiles share one `mma.sync.m16n8k4` f64 (sm_90).
+  bool pairMTiles = false;
 
   TCF64Geometry(int64_t rank, int64_t warps, int64_t nTiles, int64_t mTiles,
                 ArrayRef<int64_t> radii);

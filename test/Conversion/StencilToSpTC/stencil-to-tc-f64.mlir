@@ -31,3 +31,13 @@ func.func @f(%in: memref<?x?xf64>, %out: memref<?x?xf64>) {
       steps 2 : memref<?x?xf64>
   return
 }
+
+// RUN: stencil-opt %s --stencil-sptc-tile="warps=1 n-tiles=2 m-tiles=3" --stencil-sptc-pack --convert-stencil-to-sptc="f64-shape=m16n8k4" | FileCheck %s --check-prefix=M16
+
+// With m16n8k4 (sm_90) m-tiles 0 and 1 share one MMA (inline PTX: MLIR's
+// nvvm.mma.sync takes f64 only as m8n8k4), m-tile 2 keeps m8n8k4: 6 of each.
+// M16:           unit = "mma.f64.m16n8k4"
+// M16-COUNT-6:   llvm.inline_asm asm_dialect = att "mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {$0, $1, $2, $3}, {$4, $5}, {$6}, {$7, $8, $9, $10};", "=d,=d,=d,=d,d,d,d,d,d,d,d" {{.*}} : (f64, f64, f64, f64, f64, f64, f64) -> !llvm.struct<(f64, f64, f64, f64)>
+// M16-COUNT-6:   nvvm.mma.sync {{.*}}shape = #nvvm.shape<m = 8, n = 8, k = 4>
+// M16-NOT:       nvvm.mma.sync
+// M16-NOT:       llvm.inline_asm
