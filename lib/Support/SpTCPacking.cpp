@@ -99,6 +99,25 @@ mlir::stencil::packTCCoefficients(llvm::ArrayRef<uint16_t> kernelBits,
   return words;
 }
 
+std::vector<uint32_t>
+mlir::stencil::packLowRankColumnWeights(llvm::ArrayRef<uint16_t> uBits,
+                                        int64_t numTerms, int64_t radius) {
+  assert(static_cast<int64_t>(uBits.size()) == numTerms * (2 * radius + 1) &&
+         "one weight per term and offset");
+  std::vector<uint32_t> words(numTerms * 64, 0);
+  for (int64_t k = 0; k < numTerms; ++k)
+    for (unsigned lane = 0; lane < kWarpSize; ++lane)
+      for (unsigned i = 0; i < 4; ++i) {
+        MatrixPos pos = getBPosM16N8K16(lane, i);
+        int64_t dy = pos.row - pos.col - radius;
+        if (dy < -radius || dy > radius)
+          continue;
+        uint32_t bits = uBits[k * (2 * radius + 1) + dy + radius];
+        words[(k * 32 + lane) * 2 + i / 2] |= bits << (16 * (i % 2));
+      }
+  return words;
+}
+
 double TCF64CoefficientLayout::getB(llvm::ArrayRef<double> rowWeights,
                                     int64_t row, int64_t chunk, int64_t k,
                                     int64_t n) const {

@@ -16,6 +16,7 @@
 #include "gtest/gtest.h"
 
 #include <cmath>
+#include <cstring>
 #include <random>
 
 using namespace mlir::stencil;
@@ -290,3 +291,116 @@ TEST(SpTCPacking, BOperandPlan) {
 }
 
 } // namespace
+
+namespace {
+float roundToHalf(float v) { return fromHalfBits(toHalfBits(v)); }
+} // namespace
+
+TEST(SpTCPacking, LowRankChainThroughMmaModel) {
+  // The low-rank chain (LowRankColumnLayout): stage 1, the dense row form of
+  // v_k on T-tiles p and p + 1 (8 input rows each, from y_0 - h), rounded
+  // to f16; stage 2, one m16n8k16 with A = those accumulators in place and
+  // B = the packed u_k. Sum_k of it is the 2-D stencil of W = Sum u_k v_k^T.
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> dist(-64, 64), inputDist(-128, 128);
+  // The fragment identity the kernel relies on: a_i of m16n8k16 is c_{i%4}
+  // of T-tile i / 4, the T rows being A's columns.
+  for (unsigned lane = 0; lane < kWarpSize; ++lane)
+    for (unsigned i = 0; i < 8; ++i) {
+      MatrixPos a = getAPosM16N8K16(lane, i), c = getCPos(lane, i % 4);
+      EXPECT_EQ(a.row, c.row);
+      EXPECT_EQ(a.col, c.col + 8 * (i / 4));
+    }
+  for (int64_t h = 1; h <= LowRankColumnLayout::kMaxRadius; ++h) {
+    const int64_t terms = 2, n = 2 * h + 1, l = rowsPerBlockFor(h);
+    std::vector<double> u(terms * n), v(terms * n);
+    for (double &w : u)
+      w = dist(rng) / 64.0;
+    for (double &w : v)
+      w = dist(rng) / 64.0;
+    std::vector<uint16_t> rowBits, uBits;
+    for (int64_t k = 0; k < terms; ++k) {
+      KernelMatrix m = buildBandedKernelMatrix(
+          llvm::ArrayRef<double>(v).slice(k * n, n), l, 2 * l);
+      for (double w : m.data)
+        rowBits.push_back(toHalfBits(w));
+    }
+    for (double w : u)
+      uBits.push_back(toHalfBits(w));
+    std::vector<uint32_t> words = packTCCoefficients(rowBits, terms, l);
+    std::vector<uint32_t> columnWords =
+        packLowRankColumnWeights(uBits, terms, h);
+    words.insert(words.end(), columnWords.begin(), columnWords.end());
+    LowRankColumnLayout layout{terms};
+    ASSERT_EQ(static_cast<int64_t>(words.size()), layout.size());
+    std::vector<int64_t> identity;
+    for (int64_t c = 0; c < 2 * l; ++c)
+      identity.push_back(c - h);
+
+    // 16 input rows from y_0 - h (two T-tiles), padded columns.
+    const int64_t pad = h + 2 * l;
+    std::vector<std::vector<double>> x(16);
+    for (auto &row : x)
+      for (int64_t i = 0; i < 16 + 2 * pad; ++i)
+        row.push_back(inputDist(rng) / 128.0);
+
+    float acc[kWarpSize][4] = {};
+    double scale[16][8] = {};
+    for (int64_t k = 0; k < terms; ++k) {
+      // Stage 1 on T-tiles 0 and 1.
+      float t[2][kWarpSize][4];
+      for (int64_t p = 0; p < 2; ++p) {
+        float a[2][kWarpSize][8], b[2][kWarpSize][4], zero[kWarpSize][4] = {},
+                                                        d0[kWarpSize][4];
+        for (unsigned lane = 0; lane < kWarpSize; ++lane)
+          for (unsigned i = 0; i < 8; ++i) {
+            for (unsigned half = 0; half < 2; ++half) {
+              uint32_t word =
+                  words[TCCoefficientLayout::word(k, lane, half, i / 2)];
+              a[half][lane][i] = fromHalfBits(word >> (16 * (i % 2)));
+            }
+            MatrixPos pos = getBPos(lane, i);
+            b[i / 4][lane][i % 4] = x[8 * p + pos.col]
+                                     [pad + getStackedInputOffset(pos.row, l,
+                                                                  identity)];
+          }
+        simulateMmaM16N8K16(a[0], b[0], zero, d0);
+        simulateMmaM16N8K16(a[1], b[1], d0, t[p]);
+      }
+      // Stage 2: A = T in place, rounded to f16.
+      float a2[kWarpSize][8], b2[kWarpSize][4], d[kWarpSize][4];
+      for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+        for (unsigned i = 0; i < 8; ++i)
+          a2[lane][i] = roundToHalf(t[i / 4][lane][i % 4]);
+        for (unsigned i = 0; i < 4; ++i)
+          b2[lane][i] =
+              fromHalfBits(words[layout.word(k, lane, i / 2)] >> (16 * (i % 2)));
+      }
+      simulateMmaM16N8K16(a2, b2, acc, d);
+      std::memcpy(acc, d, sizeof(acc));
+      for (int64_t m = 0; m < 16; ++m)
+        for (int64_t col = 0; col < 8; ++col)
+          for (int64_t i = 0; i < n; ++i)
+            for (int64_t j = 0; j < n; ++j)
+              scale[m][col] += std::fabs(u[k * n + i] * v[k * n + j] *
+                                         x[col + i][pad + m - h + j]);
+    }
+    std::vector<float> out = unpackAccumulatorM16N8K32(acc);
+    for (int64_t m = 0; m < 16; ++m)
+      for (int64_t col = 0; col < 8; ++col) {
+        // Output row y_0 + col, column x_0 + m: the 2-D stencil of W.
+        double expected = 0.0;
+        for (int64_t i = 0; i < n; ++i)
+          for (int64_t j = 0; j < n; ++j) {
+            double w = 0.0;
+            for (int64_t k = 0; k < terms; ++k)
+              w += u[k * n + i] * v[k * n + j];
+            expected += w * x[col + i][pad + m - h + j];
+          }
+        // T rounded to f16 once: at most 2^-11 of Sum_k |u_k| |T_k|.
+        EXPECT_NEAR(out[m * 8 + col], expected,
+                    std::ldexp(1.0, -11) * scale[m][col] + 1e-6)
+            << "h=" << h << " output " << m << " row " << col;
+      }
+  }
+}

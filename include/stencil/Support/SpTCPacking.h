@@ -81,6 +81,37 @@ std::vector<uint32_t> packTCCoefficients(llvm::ArrayRef<uint16_t> kernelBits,
                                          int64_t numRows,
                                          int64_t rowsPerBlock);
 
+/// The low-rank chain (`--lower-to-tc=low-rank`, LoRAStencil, seed 003,
+/// section II-D, eq. 9): a 2-D stencil of radius h with W = Sum_k u_k v_k^T
+/// is Sum_k U_k (X V_k). Stage 1 is the dense row form of v_k (above; kernel
+/// row k, T-tiles of 8 rows starting 8 apart at y_0 - h), stage 2 contracts
+/// 16 rows of T (two T-tiles p, p + 1) into 8 output rows with one
+/// m16n8k16 whose A is T itself: the accumulators c_0..c_3 of T-tiles p and
+/// p + 1, rounded to f16 pairs, are a_0..a_3 and a_4..a_7 (the m16n8k16 C
+/// and A fragments coincide, MmaModel.h), so no value moves between lanes
+/// (the goal of LoRAStencil's butterfly vector swapping, III-D, which the
+/// f64 m8n8k4 fragments need and these do not). Its B (16 x 8) holds
+///     B_k[kk][n] = u_k(kk - n - h)       (zero where |kk - n - h| > h),
+/// which needs 8 + 2h <= 16 rows: h <= 4. Lane l = 4g + t holds b_i at
+/// B[2t + (i & 1) + 8 (i >> 1)][g], as two f16 pairs after the row words:
+/// word TCCoefficientLayout::size(K) + (k * 32 + l) * 2 + p holds
+/// (b_{2p}, b_{2p+1}), low half first.
+struct LowRankColumnLayout {
+  int64_t numTerms = 0;
+  static constexpr int64_t kMaxRadius = 4;
+  int64_t word(int64_t term, unsigned lane, unsigned pair) const {
+    return TCCoefficientLayout::size(numTerms) + (term * 32 + lane) * 2 + pair;
+  }
+  /// All words: the row words of stage 1, then these.
+  int64_t size() const { return TCCoefficientLayout::size(numTerms) + numTerms * 64; }
+};
+
+/// The stage-2 words (LowRankColumnLayout, without the row words before
+/// them) of the `K x (2h + 1)` column weights u, as f16 bit patterns.
+std::vector<uint32_t> packLowRankColumnWeights(llvm::ArrayRef<uint16_t> uBits,
+                                               int64_t numTerms,
+                                               int64_t radius);
+
 /// f64 dense Tensor Core packing (`--lower-to-tc` on f64 grids, one
 /// `mma.sync.m8n8k4` f64 per K-chunk; MmaModel.h). Unlike the f16 form the
 /// roles are swapped so that each lane stores two consecutive outputs: A
