@@ -87,6 +87,16 @@ llvm::SmallVector<int64_t> CudaCoreTiling::outputPosition(int64_t thread,
   return local;
 }
 
+double CudaCoreTiling::computedPointsPerOutput() const {
+  int64_t tilePoints = 1;
+  for (int64_t t : tile)
+    tilePoints *= t;
+  int64_t computed = tilePoints;
+  for (int64_t step = 1; step < steps; ++step)
+    computed += numUnits(step) * unitPoints();
+  return static_cast<double>(computed) / (steps * tilePoints);
+}
+
 int64_t CudaCoreTiling::linearize(llvm::ArrayRef<int64_t> local) const {
   int64_t index = 0;
   for (int64_t d = 0; d < rank; ++d)

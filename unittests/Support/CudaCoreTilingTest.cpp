@@ -280,6 +280,13 @@ TEST(CudaCoreTiling, Geometry2D) {
             (llvm::SmallVector<int64_t>{4 + 4 + 2, 4 + 1}));
   EXPECT_EQ(tiling.sourceOffset(4), 40 * 40);
   EXPECT_EQ(tiling.destOffset(4), 0);
+  // Work: steps 1-3 compute 10 x 4 x 38, 9 x 4 x 36 and 9 x 4 x 34 points
+  // (groups of 4 rows; the last group of 38 or 34 rows overlaps the one
+  // before it), step 4 the 32 x 32 tile.
+  EXPECT_DOUBLE_EQ(tiling.computedPointsPerOutput(),
+                   (1520.0 + 1296 + 1224 + 1024) / (4 * 1024));
+  EXPECT_DOUBLE_EQ(CudaCoreTiling({1, 1}, 32, 8, 4, 1).computedPointsPerOutput(),
+                   1.0);
 }
 
 TEST(CudaCoreTiling, OneStepHasOneBuffer) {

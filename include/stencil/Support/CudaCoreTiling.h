@@ -86,6 +86,11 @@ struct CudaCoreTiling {
   /// outputs + k, thread mod threadsX)` otherwise.
   llvm::SmallVector<int64_t> outputPosition(int64_t thread, int64_t k) const;
 
+  /// Points the block computes per output and time step: 1 for one step;
+  /// with fused steps, the intermediate regions (work units included, the
+  /// overlap of the last row group too) and the tile, over `steps` tiles.
+  double computedPointsPerOutput() const;
+
   /// The row-major index of a local position in one buffer.
   int64_t linearize(llvm::ArrayRef<int64_t> local) const;
 };

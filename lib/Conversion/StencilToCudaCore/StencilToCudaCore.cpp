@@ -547,7 +547,9 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
                          : elementType.isBF16() ? "bf16"
                                                 : "f16";
   launch.unit = elementType.isF64() ? "fma.f64" : "fma.f32";
-  launch.unitFlopsPerPoint = countFlopsPerPoint(op);
+  // Per output and time step, the fused steps' recomputed halo included.
+  launch.unitFlopsPerPoint =
+      countFlopsPerPoint(op) * tiling.computedPointsPerOutput();
   emitHostLaunches(op, input, output, steps, launch, symbols, launches);
   op->erase();
   return success();

@@ -2,16 +2,18 @@
 // RUN: stencil-opt %s --convert-stencil-to-cuda-core="threads-x=4 threads-y=2 outputs-per-thread=3 fused-steps=3" --canonicalize | FileCheck %s --check-prefix=T3
 
 // Temporal blocking: fused-steps=2 kernels compute two time steps per
-// launch. The launch records say so (steps_per_launch); the op's own steps
-// stay exact: 5 steps are two launches of the fused kernel and one of a
-// one-step tail kernel; 6 steps (a multiple) need no tail.
+// launch. The launch records say so (steps_per_launch), and count the
+// recomputed halo in the flops per output and step (2-D: 5 FMAs x (18 units
+// x 3 + 24 outputs) / (2 x 24)); the op's own steps stay exact: 5 steps are
+// two launches of the fused kernel and one of a one-step tail kernel; 6
+// steps (a multiple) need no tail.
 // CHECK:       module attributes {gpu.container_module, stencil.launches = [{
 // CHECK-SAME:    kernel = "star_cuda_core"
-// CHECK-SAME:    steps = 5 : i64, steps_per_launch = 2 : i64, tile = array<i64: 4, 6>}
+// CHECK-SAME:    steps = 5 : i64, steps_per_launch = 2 : i64, tile = array<i64: 4, 6>, unit = "fma.f32", unit_flops_per_point = 1.625000e+01 : f64}
 // CHECK-SAME:    kernel = "maxabs_cuda_core"
-// CHECK-SAME:    steps = 6 : i64, steps_per_launch = 2 : i64, tile = array<i64: 24>}
+// CHECK-SAME:    steps = 6 : i64, steps_per_launch = 2 : i64, tile = array<i64: 24>
 // CHECK-SAME:    kernel = "heat3d_cuda_core"
-// CHECK-SAME:    steps = 2 : i64, steps_per_launch = 2 : i64, tile = array<i64: 4, 6, 1>}]}
+// CHECK-SAME:    steps = 2 : i64, steps_per_launch = 2 : i64, tile = array<i64: 4, 6, 1>
 
 // CHECK-LABEL: func.func @star
 // CHECK:         %[[BUFS:.*]]:2 = scf.for %{{.*}} = %c0 to %c2 step %c1
