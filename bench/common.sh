@@ -19,3 +19,11 @@ grid_for() {
     3:full) echo 256,256,256 ;; 3:odd) echo 257,251,263 ;; 3:seed) echo 768,768,768 ;;
   esac
 }
+
+# The time steps one launch of DESC computes (its steps_per_launch, 1 when
+# absent): steps_per_launch DESC.
+steps_per_launch() {
+  local n
+  n=$(sed -n 's/^steps_per_launch = //p' "$1")
+  echo "${n:-1}"
+}

@@ -5,7 +5,10 @@
 # f16 examples go through --lower-to-sptc, --lower-to-tc and
 # --lower-to-cuda-core; the CUDA-core pipeline also gets bf16, f32 and f64
 # variants (the example file with its element type replaced, suffix -TYPE),
-# and --lower-to-tc the f64 one.
+# and --lower-to-tc the f64 one. cuda-core-tb/ holds the CUDA-core pipeline
+# with temporal blocking for every example and the f64 variants:
+# fused-steps=4, or 2 where four steps' halo does not fit in shared memory
+# (3-D, large f64 radii), or 2 with an 8 x 32 tile (3-D f64).
 # Examples a pipeline rejects are listed with the compiler's diagnostic.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,18 +18,28 @@ chip=${2:-sm_90}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-compile() { # pipeline source name
-  local dir=$out/${1#lower-to-}
+compile() { # pipeline source name [folder [pipeline options]]
+  local dir=$out/${4:-${1#lower-to-}} what="$1${5:+ ($5)}"
   mkdir -p "$dir"
-  if ! "$build/bin/stencil-opt" "$2" --"$1"="chip=$chip" -o "$tmp/$3.mlir" \
-      2> "$tmp/$3.err"; then
-    echo "$1: skipped $3: $(grep -m1 error "$tmp/$3.err")"
+  if ! "$build/bin/stencil-opt" "$2" --"$1"="chip=$chip${5:+ $5}" \
+      -o "$tmp/$3.mlir" 2> "$tmp/$3.err"; then
+    echo "$what: skipped $3: $(grep -m1 error "$tmp/$3.err")"
     return
   fi
   "$build/bin/stencil-translate" --to-ptx "$tmp/$3.mlir" -o "$dir/$3.ptx"
   "$build/bin/stencil-translate" --to-launch "$tmp/$3.mlir" \
     --ptx-file "$3.ptx" -o "$dir/$3.launch"
-  echo "$1: compiled $3"
+  echo "$what: compiled $3"
+}
+
+compile_tb() { # source name: the first of these options that fits
+  rm -f "$out/cuda-core-tb/$2.ptx" "$out/cuda-core-tb/$2.launch"
+  local options
+  for options in fused-steps=4 fused-steps=2 \
+      "fused-steps=2 threads-y=4 outputs-per-thread=2"; do
+    compile lower-to-cuda-core "$1" "$2" cuda-core-tb "$options"
+    if [ -f "$out/cuda-core-tb/$2.launch" ]; then return; fi
+  done
 }
 
 for example in "$root"/examples/*.mlir; do
@@ -34,6 +47,7 @@ for example in "$root"/examples/*.mlir; do
   for pipeline in lower-to-sptc lower-to-tc lower-to-cuda-core; do
     compile "$pipeline" "$example" "$name"
   done
+  compile_tb "$example" "$name"
   grep -q f16 "$example" || continue
   for type in bf16 f32 f64; do
     sed "s/f16/$type/g" "$example" > "$tmp/$name-$type.src.mlir"
@@ -42,4 +56,5 @@ for example in "$root"/examples/*.mlir; do
       compile lower-to-tc "$tmp/$name-$type.src.mlir" "$name-$type"
     fi
   done
+  compile_tb "$tmp/$name-f64.src.mlir" "$name-f64"
 done

@@ -3,8 +3,9 @@
 # #4), from the folders of bench/compile-pipelines.sh. Two modes, so that
 # each fits one call of the device tool:
 #   bench/run-pipelines.sh ART_DIR check   every kernel at a full and an odd
-#                                          size, 3 steps, against the runner's
-#                                          f64 reference
+#                                          size, 3 steps (two launches of a
+#                                          kernel fusing steps), against the
+#                                          runner's f64 reference
 #   bench/run-pipelines.sh ART_DIR table   roofline, then the table stencils
 #                                          at the seeds' sizes for every
 #                                          pipeline and type, and cuDNN
@@ -27,8 +28,10 @@ if [ "$mode" = check ]; then
   for desc in "$art"/*/*.launch; do
     pipeline=$(basename "$(dirname "$desc")")
     rank=$(sed -n 's/^rank = //p' "$desc")
+    steps=3; fused=$(steps_per_launch "$desc")
+    [ "$fused" -gt 1 ] && steps=$((2 * fused))
     for size in full odd; do
-      "$run" "$desc" --grid "$(grid_for "$rank" "$size")" --steps 3 2>&1 \
+      "$run" "$desc" --grid "$(grid_for "$rank" "$size")" --steps "$steps" 2>&1 \
         | grep -E '^RESULT|FAIL|^error' \
         | sed "s|^|$pipeline $(basename "$desc" .launch) $size: |" | tee -a "$log"
     done
@@ -39,11 +42,14 @@ fi
 
 "$run" --roofline 2>&1 | tee -a "$log"
 for name in heat-2d box-2d9p box-2d49p box-2d225p heat-3d box-3d27p; do
-  for variant in "sptc/$name" "tc/$name" "tc/$name-f64" "cuda-core/$name" "cuda-core/$name-f64"; do
+  for variant in "sptc/$name" "tc/$name" "tc/$name-f64" "cuda-core/$name" "cuda-core/$name-f64" \
+                 "cuda-core-tb/$name" "cuda-core-tb/$name-f64"; do
     desc=$art/$variant.launch
     [ -f "$desc" ] || continue
     rank=$(sed -n 's/^rank = //p' "$desc")
     steps=1000; [ "$rank" = 3 ] && steps=100
+    fused=$(steps_per_launch "$desc")
+    steps=$(( (steps + fused - 1) / fused * fused ))
     "$run" "$desc" --grid "$(grid_for "$rank" seed)" --steps "$steps" --check-steps 1 2>&1 \
       | grep -E '^RESULT|FAIL|^error' | sed "s|^|${variant%%/*} $name: |" | tee -a "$log"
   done

@@ -26,6 +26,7 @@ void mlir::stencil::buildLowerToCudaCorePipeline(
   convert.threadsX = options.threadsX;
   convert.threadsY = options.threadsY;
   convert.outputsPerThread = options.outputsPerThread;
+  convert.fusedSteps = options.fusedSteps;
   pm.addPass(createConvertStencilToCudaCore(convert));
 
   // 3. Upstream: NVVM, LLVM, PTX in a gpu.binary; the contract.

@@ -105,6 +105,8 @@ mlir::stencil::emitLaunchDescription(Operation *module, raw_ostream &os,
   }
   os << "boundary = " << getString("boundary") << "\n";
   os << "# time steps in the source op: " << getInt("steps") << "\n";
+  if (int64_t fused = getInt("steps_per_launch"); fused > 1)
+    os << "steps_per_launch = " << fused << "\n";
   os << "tile = ";
   printList(os, getArray("tile"), ",", [&](int64_t v) { os << v; });
   os << "\nblock = ";

@@ -1,5 +1,6 @@
 // RUN: stencil-opt %s --lower-to-cuda-core | FileCheck %s --implicit-check-not=stencil.linear --implicit-check-not=memref. --implicit-check-not=scf. --implicit-check-not=gpu.memcpy --implicit-check-not=mma
 // RUN: stencil-opt %s --lower-to-cuda-core="chip=sm_80 threads-x=64 threads-y=4 outputs-per-thread=2" | FileCheck %s --check-prefix=SM80
+// RUN: stencil-opt %s --lower-to-cuda-core="fused-steps=4" | FileCheck %s --check-prefix=FUSED
 
 // The whole CUDA-core pipeline on an f64 stencil (no Tensor Core path
 // takes f64 sparsely): the host function is in the LLVM dialect and launches
@@ -16,6 +17,24 @@
 // SM80:        tile = array<i64: 64, 8>
 // SM80:        #nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">
 // SM80-SAME:     .target sm_80
+
+// Temporal blocking: the 10 steps are two launches of the 4-step kernel
+// (staging, then three barriers between its four steps) and one of a
+// 2-step tail kernel.
+// FUSED:       stencil.launches = [{
+// FUSED-SAME:    steps = 10 : i64, steps_per_launch = 4 : i64
+// FUSED:       llvm.func @heat2d
+// FUSED:         gpu.launch_func <%{{.*}} : !llvm.ptr> @stencil_cuda_core::@heat2d_cuda_core blocks
+// FUSED:         gpu.launch_func <%{{.*}} : !llvm.ptr> @stencil_cuda_core::@heat2d_cuda_core_tail blocks
+// FUSED:       gpu.binary @stencil_cuda_core
+// FUSED-SAME:    .entry heat2d_cuda_core(
+// FUSED-SAME:    bar.sync
+// FUSED-SAME:    bar.sync
+// FUSED-SAME:    bar.sync
+// FUSED-SAME:    bar.sync
+// FUSED-SAME:    .entry heat2d_cuda_core_tail(
+// FUSED-SAME:    bar.sync
+// FUSED-SAME:    bar.sync
 func.func @heat2d(%in: memref<?x?xf64>, %out: memref<?x?xf64>) {
   stencil.linear %in -> %out pattern <star, rank = 2, radius = 1>
       weights [0.1, 0.2, 0.35, 0.25, 0.1] steps 10 : memref<?x?xf64>

@@ -1,4 +1,5 @@
 // RUN: stencil-opt %s --lower-to-sptc | stencil-translate --to-launch --ptx-file heat.ptx | FileCheck %s
+// RUN: stencil-opt %s --lower-to-cuda-core=fused-steps=2 | stencil-translate --to-launch --ptx-file heat.ptx | FileCheck %s --check-prefix=FUSED
 // RUN: not stencil-translate --to-ptx %s 2>&1 | FileCheck %s --check-prefix=NOPTX
 // RUN: not stencil-translate --to-launch %s 2>&1 | FileCheck %s --check-prefix=NOLAUNCH
 
@@ -22,6 +23,14 @@
 // CHECK-NEXT: unit_flops_per_point = 192
 // CHECK-NEXT: coefficients = {{([0-9a-f]{8},)+[0-9a-f]{8}$}}
 // CHECK-NEXT: args = in,out,coeffs,sizes
+
+// A kernel fusing time steps (temporal blocking) says how many one launch
+// computes; the runner counts each launch as that many steps.
+// FUSED:      kernel = heat_cuda_core
+// FUSED:      boundary = halo
+// FUSED-NEXT: # time steps in the source op: 3
+// FUSED-NEXT: steps_per_launch = 2
+// FUSED-NEXT: tile = 32,32
 
 // NOPTX: error: no gpu.binary with PTX (format = isa) in the module; lower it with a GPU pipeline first
 // NOLAUNCH: error: no 'stencil.launches' attribute: the module was not lowered by a stencil GPU pipeline

@@ -122,7 +122,7 @@ bool parseLaunchDescription(const std::string &path, LaunchDescription &desc,
     return true;
   };
   static const std::set<std::string> known = {
-      "version", "kernel",    "ptx",          "rank",         "element_type",
+      "version", "kernel", "ptx", "rank", "element_type", "steps_per_launch",
       "accumulator", "offsets", "weights",    "boundary",     "tile",
       "block",   "shared_bytes", "coefficients", "args",
       // Read by the benchmark scripts (bench/table.py), not by the runner.
@@ -228,6 +228,16 @@ bool parseLaunchDescription(const std::string &path, LaunchDescription &desc,
       return false;
     }
     desc.block[i] = static_cast<unsigned>(blk[i]);
+  }
+
+  if (kv.count("steps_per_launch")) {
+    if (!parseInt(kv["steps_per_launch"].first, v) || v < 1 || v > 1024) {
+      error = where("steps_per_launch") +
+              "steps_per_launch must be an integer from 1 to 1024, got '" +
+              kv["steps_per_launch"].first + "'";
+      return false;
+    }
+    desc.stepsPerLaunch = static_cast<int>(v);
   }
 
   if (kv.count("shared_bytes")) {

@@ -31,6 +31,8 @@ struct LaunchDescription {
   std::vector<int64_t> tile;   ///< output points per block, innermost first
   unsigned block[3] = {1, 1, 1};
   unsigned sharedBytes = 0;
+  /// Time steps one launch computes (temporal blocking); default 1.
+  int stepsPerLaunch = 1;
   bool hasCoefficients = false;
   std::vector<uint32_t> coefficients;
   /// Argument order: each of "in", "out", "coeffs", "sizes".

@@ -1,7 +1,8 @@
 //===- StencilRun.cpp - run compiled stencil PTX on the GPU ---------------===//
 //
-// stencil-run loads the PTX of one stencil time step through the CUDA driver
-// API, runs T steps (ping-pong, halo boundary), times them with CUDA events,
+// stencil-run loads the PTX of one stencil time step (or of
+// `steps_per_launch` fused steps) through the CUDA driver API, runs T steps
+// (ping-pong, halo boundary), times them with CUDA events,
 // and checks the result against an independent f64 CPU implementation of the
 // stencil (from the description's offsets/weights, not its coefficients).
 // See docs/LaunchDescription.md and bench/README.md.
@@ -70,14 +71,18 @@ const char *kHelp = R"(usage:
 Runs the PTX kernel of one stencil time step described by DESC.launch
 (docs/LaunchDescription.md) for T steps on a dense row-major grid with halo
 boundary (ping-pong; the halo keeps the input values), reports time and
-GStencil/s, and checks the result against an f64 CPU implementation.
+GStencil/s, and checks the result against an f64 CPU implementation. A
+kernel fusing steps (steps_per_launch = F in the description) runs T / F
+launches of F steps each.
 
 options:
   --grid N0,N1[,N2]    grid size, OUTERMOST dimension first (like the .npy
                        shape); the count must equal the description's rank
-  --steps T            timed time steps (default 10)
-  --warmup W           warm-up steps before timing (default 1); they run on
-                       the same buffers, which are then re-initialized
+  --steps T            timed time steps, a multiple of steps_per_launch
+                       (default 10, rounded up to such a multiple)
+  --warmup W           warm-up steps before timing (default 1, rounded up to
+                       whole launches); they run on the same buffers, which
+                       are then re-initialized
   --input X.npy        input grid ('<f2', '<f4' or '<f8', C order, shape =
                        --grid); rounded to the element type
   --seed S             seed of the random input, uniform in [-1, 1) rounded to
@@ -87,7 +92,8 @@ options:
                        saved as '<f4', exactly)
   --no-check           skip the CPU check
   --check-steps K      steps of the separate check run when checking the full
-                       T steps would cost more than --check-limit (default 2)
+                       T steps would cost more than --check-limit (default 2,
+                       rounded up to a multiple of steps_per_launch)
   --check-limit OPS    largest T * points * P (stencil points) checked
                        directly against the timed result (default 2e10)
   --threads N          CPU threads of the reference (default: all)
@@ -122,6 +128,7 @@ struct Options {
   std::string descPath;
   std::vector<int64_t> grid;
   int steps = 10;
+  bool stepsGiven = false;
   int warmup = 1;
   std::string input, saveInput, saveOutput, ptxOverride;
   uint64_t seed = 1;
@@ -182,6 +189,7 @@ Options parseArgs(int argc, char **argv) {
         usageError("--grid expects 1 to 3 comma-separated sizes");
     } else if (a == "--steps") {
       o.steps = static_cast<int>(parseIntArg(a, value(), 1));
+      o.stepsGiven = true;
     } else if (a == "--warmup") {
       o.warmup = static_cast<int>(parseIntArg(a, value(), 0));
     } else if (a == "--input") {
@@ -277,10 +285,11 @@ struct GpuStencil {
     }
   }
 
-  /// Step t reads buf[t % 2] and writes buf[(t + 1) % 2].
-  void launch(int t, CUstream stream) {
+  /// Launch l (of steps_per_launch steps) reads buf[l % 2] and writes
+  /// buf[(l + 1) % 2].
+  void launch(int l, CUstream stream) {
     CU(cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1],
-                      block[2], shared, stream, params[t % 2].data(),
+                      block[2], shared, stream, params[l % 2].data(),
                       nullptr));
   }
 
@@ -289,14 +298,14 @@ struct GpuStencil {
     CU(cuMemcpyHtoD(buf[1], host.data(), bytes));
   }
 
-  /// Runs `steps` steps from `host`; returns the last-written buffer.
-  std::vector<uint8_t> run(const std::vector<uint8_t> &host, int steps) {
+  /// Runs `launches` launches from `host`; returns the last-written buffer.
+  std::vector<uint8_t> run(const std::vector<uint8_t> &host, int launches) {
     upload(host);
-    for (int t = 0; t < steps; ++t)
-      launch(t, nullptr);
+    for (int l = 0; l < launches; ++l)
+      launch(l, nullptr);
     CU(cuCtxSynchronize());
     std::vector<uint8_t> out(bytes);
-    CU(cuMemcpyDtoH(out.data(), buf[steps % 2], bytes));
+    CU(cuMemcpyDtoH(out.data(), buf[launches % 2], bytes));
     return out;
   }
 };
@@ -415,6 +424,16 @@ int main(int argc, char **argv) {
   if (static_cast<int>(opts.grid.size()) != desc.rank)
     usageError("--grid has " + std::to_string(opts.grid.size()) +
                " sizes but the stencil has rank " + std::to_string(desc.rank));
+  // A launch computes steps_per_launch steps: T must be whole launches.
+  const int fused = desc.stepsPerLaunch;
+  if (!opts.stepsGiven)
+    opts.steps = (opts.steps + fused - 1) / fused * fused;
+  if (opts.steps % fused != 0)
+    usageError("--steps " + std::to_string(opts.steps) +
+               " is not a multiple of the kernel's steps_per_launch = " +
+               std::to_string(fused) + " (each launch computes " +
+               std::to_string(fused) + " steps)");
+  const int launches = opts.steps / fused;
   const std::vector<int64_t> &dims = opts.grid;
   size_t points = 1;
   for (int64_t d : dims)
@@ -563,11 +582,12 @@ int main(int argc, char **argv) {
                 "(register spills?)\n",
                 localBytes);
 
-  // Warm-up, then re-initialize both buffers from the input.
+  // Warm-up (whole launches), then re-initialize both buffers from the
+  // input.
   if (opts.warmup > 0) {
     g.upload(hostInput);
-    for (int t = 0; t < opts.warmup; ++t)
-      g.launch(t, nullptr);
+    for (int l = 0; l < (opts.warmup + fused - 1) / fused; ++l)
+      g.launch(l, nullptr);
     CU(cuCtxSynchronize());
   }
   g.upload(hostInput);
@@ -578,17 +598,20 @@ int main(int argc, char **argv) {
   CU(cuEventCreate(&start, CU_EVENT_DEFAULT));
   CU(cuEventCreate(&stop, CU_EVENT_DEFAULT));
   CU(cuEventRecord(start, nullptr));
-  for (int t = 0; t < opts.steps; ++t)
-    g.launch(t, nullptr);
+  for (int l = 0; l < launches; ++l)
+    g.launch(l, nullptr);
   CU(cuEventRecord(stop, nullptr));
   CU(cuEventSynchronize(stop));
   float ms = 0;
   CU(cuEventElapsedTime(&ms, start, stop));
   std::vector<uint8_t> result(g.bytes);
-  CU(cuMemcpyDtoH(result.data(), g.buf[opts.steps % 2], g.bytes));
+  CU(cuMemcpyDtoH(result.data(), g.buf[launches % 2], g.bytes));
   double gstencils =
       static_cast<double>(opts.steps) * points / (ms * 1e-3) / 1e9;
-  std::printf("steps: %d (after %d warm-up)\n", opts.steps, opts.warmup);
+  std::printf("steps: %d (after %d warm-up)", opts.steps, opts.warmup);
+  if (fused > 1)
+    std::printf(", %d launches of %d fused steps", launches, fused);
+  std::printf("\n");
   std::printf("time: %.4f ms total, %.4f ms/step\n", ms, ms / opts.steps);
   std::printf("throughput: %.3f GStencil/s (all grid points counted), "
               "%.1f GB/s effective (1 read + 1 write per point)\n",
@@ -610,12 +633,15 @@ int main(int argc, char **argv) {
     int checkSteps = opts.steps;
     std::vector<double> checked = gpuOut;
     if (work > opts.checkLimit) {
-      checkSteps = std::min(opts.checkSteps, opts.steps);
+      // Whole launches: rounded up to a multiple of steps_per_launch (T is
+      // one).
+      checkSteps = std::min((opts.checkSteps + fused - 1) / fused * fused,
+                            opts.steps);
       std::printf("check: full %d-step check would cost %.3g > %.3g "
                   "operations (--check-limit); checking a separate %d-step "
                   "run from the same input instead (--check-steps)\n",
                   opts.steps, work, opts.checkLimit, checkSteps);
-      checked = unpackElements(g.run(hostInput, checkSteps), et);
+      checked = unpackElements(g.run(hostInput, checkSteps / fused), et);
     }
     CheckResult r = check(desc, opts, dims, input, checked, checkSteps);
     maxErr = r.maxErr;

@@ -149,7 +149,8 @@ def ConvertStencilToCudaCore
     Turns every `stencil.linear` and `stencil.apply` (any element type, 1-3
     dimensions, halo boundary) into a `gpu.func` kernel in the `gpu.module`
     `@stencil_cuda_core` and, in place of the op, host code that launches it
-    once per time step, ping-ponging the two grids (the host side is the one
+    once per time step (or per `fused-steps` steps, see "Temporal blocking"),
+    ping-ponging the two grids (the host side is the one
     of every GPU pipeline, `StencilGPUCommon/HostLaunch.h`). This is the
     pipeline for what the Tensor Core pipelines cannot take: f32 and f64
     grids, non-linear bodies, any pattern (seed 001, section 4: sparse Tensor
@@ -180,6 +181,34 @@ def ConvertStencilToCudaCore
 
     Outputs are stored when they are interior points (halo boundary); the
     bounds checks handle grids that are not a multiple of the tile.
+
+    Temporal blocking (`fused-steps` = t > 1). One launch computes t time
+    steps, as the temporally fused CUDA-core kernels of seed 001 (section
+    3.2.2: t times the work per output for the same global traffic) and
+    EBISU do, with AN5D's overlapped (trapezoid) tiling: the block stages its
+    tile with a halo of `t r_d` per side once, then steps 1 .. t - 1 compute
+    shrinking regions of it in shared memory (step s: the tile grown by
+    `(t - s) r_d` per side), ping-ponging between two shared buffers with a
+    `gpu.barrier` after each step; the last step is the one-step computation
+    above, and only it writes to global memory. Neighbouring blocks
+    recompute the overlap of their halos instead of exchanging it. An
+    intermediate region is split into work units that the threads take in
+    turn: `outputs-per-thread` consecutive points along y (register tiling as
+    above; the last group of a column moves up to stay in the region) or one
+    point in 1-D. Every intermediate point is rounded to the element type
+    (it is stored in shared memory of that type) and, exactly as in a
+    one-step launch, keeps its previous value unless it is an interior grid
+    point, so the halo keeps the input's values and a launch gives bit for
+    bit the result of t one-step launches. Shared memory: two buffers of
+    `prod_d (T_d + 2 t r_d)` elements, at most 48 KiB (a located error
+    suggests a smaller t or tile). 3-D keeps one z plane per block, so the
+    halo planes cost more there than in 2-D.
+
+    The op's `steps` S stay exact: the host code launches the t-step kernel
+    `floor(S / t)` times, then a kernel of the `S mod t` remaining steps
+    (`<name>_tail`, same tiling) once. The launch record describes the
+    t-step kernel (`steps_per_launch`), which is the one a benchmark times,
+    even when S < t leaves it unused by the op's own host code.
   }];
   let options = [
     Option<"threadsX", "threads-x", "int64_t", /*default=*/"32",
@@ -188,7 +217,9 @@ def ConvertStencilToCudaCore
            "Threads of a block along y (along x too in 1-D)">,
     Option<"outputsPerThread", "outputs-per-thread", "int64_t",
            /*default=*/"4",
-           "Outputs per thread, consecutive along y (strided along x in 1-D)">
+           "Outputs per thread, consecutive along y (strided along x in 1-D)">,
+    Option<"fusedSteps", "fused-steps", "int64_t", /*default=*/"1",
+           "Time steps computed per launch (temporal blocking), 1 to 64">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

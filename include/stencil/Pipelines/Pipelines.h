@@ -141,6 +141,10 @@ struct LowerToCudaCoreOptions
       *this, "outputs-per-thread",
       llvm::cl::desc("Outputs per thread (consecutive along y)"),
       llvm::cl::init(4)};
+  PassOptions::Option<int64_t> fusedSteps{
+      *this, "fused-steps",
+      llvm::cl::desc("Time steps computed per launch (temporal blocking)"),
+      llvm::cl::init(1)};
 };
 
 /// `--lower-to-cuda-core`: plain FMA kernels for every element type and

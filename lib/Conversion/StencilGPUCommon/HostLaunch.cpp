@@ -106,18 +106,30 @@ void mlir::stencil::emitHostLaunches(Operation *op, Value in, Value out,
       rank == 3 ? ceilDiv(dims[0], tile[0]) : one};
   gpu::KernelDim3 block{arith::ConstantIndexOp::create(b, launch.threads), one,
                         one};
-  int64_t numLaunches = steps;
-  Value zero = arith::ConstantIndexOp::create(b, 0);
-  scf::ForOp::create(
-      b, zero, arith::ConstantIndexOp::create(b, numLaunches), one,
-      ValueRange{inFlat, outFlat},
-      [&](OpBuilder &lb, Location l, Value, ValueRange buffers) {
-        SmallVector<Value> args = {buffers[0], buffers[1], coefArg};
-        args.append(dims);
-        gpu::LaunchFuncOp::create(lb, l, kernel, grid, block,
-                                  /*dynamicSharedMemorySize=*/Value(), args);
-        scf::YieldOp::create(lb, l, ValueRange{buffers[1], buffers[0]});
-      });
+  // A launch reads buffers[0] and writes buffers[1]; the next one swaps them.
+  auto emitLaunch = [&](OpBuilder &lb, Location l, gpu::GPUFuncOp func,
+                        ValueRange buffers) {
+    SmallVector<Value> args = {buffers[0], buffers[1], coefArg};
+    args.append(dims);
+    gpu::LaunchFuncOp::create(lb, l, func, grid, block,
+                              /*dynamicSharedMemorySize=*/Value(), args);
+  };
+  int64_t numLaunches = steps / launch.stepsPerLaunch;
+  SmallVector<Value> buffers = {inFlat, outFlat};
+  if (numLaunches > 0) {
+    Value zero = arith::ConstantIndexOp::create(b, 0);
+    auto loop = scf::ForOp::create(
+        b, zero, arith::ConstantIndexOp::create(b, numLaunches), one,
+        buffers, [&](OpBuilder &lb, Location l, Value, ValueRange iterArgs) {
+          emitLaunch(lb, l, kernel, iterArgs);
+          scf::YieldOp::create(lb, l, ValueRange{iterArgs[1], iterArgs[0]});
+        });
+    buffers = loop.getResults();
+  }
+  if (launch.tailKernel) {
+    emitLaunch(b, loc, launch.tailKernel, buffers);
+    ++numLaunches;
+  }
   if (numLaunches % 2 == 0)
     gpu::MemcpyOp::create(b, Type(), ValueRange{}, outFlat, inFlat);
   gpu::DeallocOp::create(b, Type(), ValueRange{}, deviceCoef);
@@ -146,6 +158,9 @@ void mlir::stencil::emitHostLaunches(Operation *op, Value in, Value out,
         "coefficients", b.getDenseI32ArrayAttr(launch.coefficients)));
   if (auto source = op->getAttrOfType<DictionaryAttr>(kSourceAttrName))
     record.push_back(b.getNamedAttr("source", source));
+  if (launch.stepsPerLaunch != 1)
+    record.push_back(b.getNamedAttr(
+        "steps_per_launch", b.getI64IntegerAttr(launch.stepsPerLaunch)));
   launches.push_back(b.getDictionaryAttr(record));
 }
 

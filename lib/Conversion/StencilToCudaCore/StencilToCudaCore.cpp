@@ -1,21 +1,28 @@
 //===- StencilToCudaCore.cpp - Lower stencils to CUDA-core kernels --------===//
 //
 // Implements `--convert-stencil-to-cuda-core`; the tiling is described in
-// the pass description (Conversion/Passes.td).
+// the pass description (Conversion/Passes.td) and its arithmetic lives in
+// Support/CudaCoreTiling.h.
 //
-// Kernel outline (one time step), for a block whose first output is
-// (z0, y0, x0):
-//   1. the block stages in[z0 - r_z .., y0 - r_y .., x0 - r_x ..] (tile plus
+// Kernel outline, for a block whose first output is (z0, y0, x0) and t =
+// `fused-steps` time steps per launch (halo h_d = t r_d):
+//   1. the block stages in[z0 - h_z .., y0 - h_y .., x0 - h_x ..] (tile plus
 //      halo) into shared memory, zero outside the grid;
-//   2. each thread computes its outputs from shared memory: register tiling
-//      along y for stencil.linear, the cloned body for stencil.apply;
-//   3. every output that is an interior point is stored.
+//   2. with t > 1, steps 1 .. t - 1 each compute their (shrinking) region of
+//      the tile from one shared buffer into the other, rounded to the
+//      element type; points that are not interior grid points keep their
+//      value (a barrier after each step);
+//   3. each thread computes its outputs of the last step from shared memory:
+//      register tiling along y for stencil.linear, the cloned body for
+//      stencil.apply;
+//   4. every output that is an interior point is stored.
 //
 //===----------------------------------------------------------------------===//
 
 #include "stencil/Conversion/StencilToCudaCore/StencilToCudaCore.h"
 #include "stencil/Conversion/StencilGPUCommon/KernelABI.h"
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
+#include "stencil/Support/CudaCoreTiling.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -40,50 +47,22 @@ using namespace mlir::stencil;
 
 /// The shared memory a block may use without opting in to more.
 static constexpr int64_t kMaxSharedBytes = 48 * 1024;
+/// The most time steps one kernel fuses (each is unrolled in the kernel).
+static constexpr int64_t kMaxFusedSteps = 64;
 static constexpr StringLiteral kGpuModuleName = "stencil_cuda_core";
 
 namespace {
 
-/// The tiling of one kernel (pass description, "Tiling").
-struct CudaCoreGeometry {
-  int64_t rank = 0;
-  int64_t threadsX = 0, threadsY = 0, outputs = 0;
-  /// Halo width along each dimension, outermost first.
-  SmallVector<int64_t> radii;
-  /// Outputs per block along each dimension, outermost first.
-  SmallVector<int64_t> tile;
-  /// The shared-memory tile (tile plus halo) and its row-major strides.
-  SmallVector<int64_t> smemShape, smemStrides;
-  int64_t smemSize = 1;
-
-  int64_t threads() const { return threadsX * threadsY; }
-
-  CudaCoreGeometry(int64_t rank, ArrayRef<int64_t> radii, int64_t threadsX,
-                   int64_t threadsY, int64_t outputs)
-      : rank(rank), threadsX(threadsX), threadsY(threadsY), outputs(outputs),
-        radii(radii) {
-    tile.assign(rank, 1);
-    if (rank == 1) {
-      tile[0] = threads() * outputs;
-    } else {
-      tile[rank - 1] = threadsX;
-      tile[rank - 2] = threadsY * outputs;
-    }
-    for (int64_t d = 0; d < rank; ++d)
-      smemShape.push_back(tile[d] + 2 * radii[d]);
-    smemStrides.assign(rank, 1);
-    for (int64_t d = rank - 2; d >= 0; --d)
-      smemStrides[d] = smemStrides[d + 1] * smemShape[d + 1];
-    smemSize = smemStrides[0] * smemShape[0];
-  }
-};
+/// The shared-memory index of the point `offset` away from point `k` of a
+/// thread's (or a work unit's) points.
+using SmemIndexFn = function_ref<Value(int64_t k, ArrayRef<int64_t> offset)>;
 
 /// Builds the gpu.func of one stencil op.
 class CudaCoreKernelBuilder {
 public:
-  CudaCoreKernelBuilder(Operation *op, const CudaCoreGeometry &geometry,
+  CudaCoreKernelBuilder(Operation *op, const CudaCoreTiling &tiling,
                         Type elementType)
-      : op(op), geo(geometry), elementType(elementType),
+      : op(op), geo(tiling), elementType(elementType),
         accType(elementType.isF64() ? Type(Float64Type::get(op->getContext()))
                                     : Type(Float32Type::get(op->getContext()))) {}
 
@@ -96,16 +75,32 @@ private:
   Value addConst(Value x, int64_t c) { return c ? add(x, cst(c)) : x; }
 
   void stageTile();
-  /// The shared-memory index of the thread's output `k` plus `offset`.
+  /// Steps 1 .. t - 1 of a fused kernel.
+  void computeIntermediateStep(int64_t step);
+  /// The local position of the first point of work unit `unit` of `step`
+  /// (CudaCoreTiling::unitOrigin).
+  SmallVector<Value> unitOrigin(int64_t step, Value unit);
+  /// The shared-memory index of the thread's output `k` plus `offset` in the
+  /// buffer the last step reads.
   Value smemIndex(int64_t k, ArrayRef<int64_t> offset);
   /// The grid coordinates of the thread's output `k`, outermost first.
   SmallVector<Value> outputCoords(int64_t k);
-  SmallVector<Value> computeLinear(LinearOp linear);
-  SmallVector<Value> computeApply(ApplyOp apply);
+  /// The grid coordinates of local position `local` of the shared tile.
+  SmallVector<Value> gridCoords(ArrayRef<Value> local);
+  /// Whether `coords` is an interior point: r_d <= coord_d < N_d - r_d.
+  Value isInterior(ArrayRef<Value> coords);
+  /// `value` rounded to the element type.
+  Value toElementType(Value value);
+  /// The values of `count` points from shared memory (`index`).
+  SmallVector<Value> compute(int64_t count, SmemIndexFn index);
+  SmallVector<Value> computeLinear(LinearOp linear, int64_t count,
+                                   SmemIndexFn index);
+  SmallVector<Value> computeApply(ApplyOp apply, int64_t count,
+                                  SmemIndexFn index);
   void storeOutputs(ArrayRef<Value> values);
 
   Operation *op;
-  const CudaCoreGeometry &geo;
+  const CudaCoreTiling &geo;
   Type elementType, accType;
 
   std::optional<ImplicitLocOpBuilder> b;
@@ -121,7 +116,7 @@ gpu::GPUFuncOp CudaCoreKernelBuilder::build(OpBuilder &moduleBuilder,
   Location loc = op->getLoc();
   StencilKernel kernel =
       createStencilKernel(moduleBuilder, loc, name, elementType, geo.rank,
-                          geo.smemSize, geo.threads());
+                          geo.sharedElements(), geo.threads());
   b.emplace(
       ImplicitLocOpBuilder::atBlockBegin(loc, &kernel.func.getBody().front()));
   in = kernel.in;
@@ -136,18 +131,19 @@ gpu::GPUFuncOp CudaCoreKernelBuilder::build(OpBuilder &moduleBuilder,
 
   stageTile();
   gpu::BarrierOp::create(*b);
-  SmallVector<Value> values;
-  if (auto linear = dyn_cast<LinearOp>(op))
-    values = computeLinear(linear);
-  else
-    values = computeApply(cast<ApplyOp>(op));
-  storeOutputs(values);
+  for (int64_t step = 1; step < geo.steps; ++step) {
+    computeIntermediateStep(step);
+    gpu::BarrierOp::create(*b);
+  }
+  storeOutputs(compute(geo.outputs, [&](int64_t k, ArrayRef<int64_t> offset) {
+    return smemIndex(k, offset);
+  }));
   gpu::ReturnOp::create(*b);
   return kernel.func;
 }
 
 /// Step 1: element e = tid, tid + threads, ... of the shared-memory tile is
-/// in[origin - r + local(e)], zero outside the grid.
+/// in[origin - halo + local(e)], zero outside the grid.
 void CudaCoreKernelBuilder::stageTile() {
   auto loop = scf::ForOp::create(*b, tid, cst(geo.smemSize),
                                  cst(geo.threads()));
@@ -163,7 +159,7 @@ void CudaCoreKernelBuilder::stageTile() {
     if (geo.smemStrides[d] != 1)
       local = arith::DivUIOp::create(*b, local, cst(geo.smemStrides[d]));
     coords.push_back(arith::SubIOp::create(*b, add(origin[d], local),
-                                           cst(geo.radii[d])));
+                                           cst(geo.halo[d])));
     inside = arith::AndIOp::create(
         *b, inside, isWithin(*b, coords.back(), sizes[d], /*margin=*/0));
   }
@@ -182,6 +178,74 @@ void CudaCoreKernelBuilder::stageTile() {
   memref::StoreOp::create(*b, ifOp.getResult(0), smem, ValueRange{e});
 }
 
+SmallVector<Value> CudaCoreKernelBuilder::unitOrigin(int64_t step,
+                                                     Value unit) {
+  int64_t rank = geo.rank;
+  SmallVector<int64_t> lo = geo.regionLo(step);
+  SmallVector<int64_t> shape = geo.regionShape(step);
+  if (rank == 1)
+    return {addConst(unit, lo[0])};
+  SmallVector<Value> local(rank);
+  int64_t groups = geo.numRowGroups(step);
+  Value x = arith::RemUIOp::create(*b, unit, cst(shape[rank - 1]));
+  Value rest = arith::DivUIOp::create(*b, unit, cst(shape[rank - 1]));
+  Value group =
+      rank == 2 ? rest : arith::RemUIOp::create(*b, rest, cst(groups));
+  Value y = mul(group, cst(geo.outputs));
+  // The last group of a column ends at the region's last row.
+  if (shape[rank - 2] % geo.outputs != 0)
+    y = arith::MinUIOp::create(*b, y, cst(shape[rank - 2] - geo.outputs));
+  local[rank - 1] = addConst(x, lo[rank - 1]);
+  local[rank - 2] = addConst(y, lo[rank - 2]);
+  if (rank == 3)
+    local[0] = addConst(arith::DivUIOp::create(*b, rest, cst(groups)), lo[0]);
+  return local;
+}
+
+/// Step 2 (fused steps only): the region of `step` in work units taken
+/// round-robin by the threads, from one shared buffer into the other. As in
+/// a one-step launch, interior grid points get the stencil's value rounded
+/// to the element type and every other point keeps its value (the halo
+/// keeps the input's; points outside the grid are never read by an interior
+/// point).
+void CudaCoreKernelBuilder::computeIntermediateStep(int64_t step) {
+  int64_t rank = geo.rank;
+  auto loop = scf::ForOp::create(*b, tid, cst(geo.numUnits(step)),
+                                 cst(geo.threads()));
+  OpBuilder::InsertionGuard guard(*b);
+  b->setInsertionPointToStart(loop.getBody());
+  SmallVector<Value> local = unitOrigin(step, loop.getInductionVar());
+  Value base;
+  for (int64_t d = 0; d < rank; ++d) {
+    Value term = geo.smemStrides[d] == 1
+                     ? local[d]
+                     : mul(local[d], cst(geo.smemStrides[d]));
+    base = base ? add(base, term) : term;
+  }
+  // Points of a unit follow along y (one point in 1-D).
+  int64_t pointStride = rank == 1 ? 0 : geo.smemStrides[rank - 2];
+  int64_t source = geo.sourceOffset(step), dest = geo.destOffset(step);
+  SmallVector<Value> values =
+      compute(geo.unitPoints(), [&](int64_t k, ArrayRef<int64_t> offset) {
+        int64_t constant = source + k * pointStride;
+        for (int64_t d = 0; d < rank; ++d)
+          constant += offset[d] * geo.smemStrides[d];
+        return addConst(base, constant);
+      });
+  for (auto [k, value] : llvm::enumerate(values)) {
+    SmallVector<Value> pointLocal(local);
+    if (rank > 1)
+      pointLocal[rank - 2] = addConst(local[rank - 2], k);
+    Value interior = isInterior(gridCoords(pointLocal));
+    Value point = addConst(base, k * pointStride);
+    Value old = memref::LoadOp::create(*b, smem,
+                                       ValueRange{addConst(point, source)});
+    Value next =
+        arith::SelectOp::create(*b, interior, toElementType(value), old);
+    memref::StoreOp::create(*b, next, smem, ValueRange{addConst(point, dest)});
+  }
+}
+
 SmallVector<Value> CudaCoreKernelBuilder::outputCoords(int64_t k) {
   SmallVector<Value> coords(origin);
   int64_t rank = geo.rank;
@@ -195,13 +259,37 @@ SmallVector<Value> CudaCoreKernelBuilder::outputCoords(int64_t k) {
   return coords;
 }
 
+SmallVector<Value> CudaCoreKernelBuilder::gridCoords(ArrayRef<Value> local) {
+  SmallVector<Value> coords;
+  for (int64_t d = 0; d < geo.rank; ++d)
+    coords.push_back(arith::SubIOp::create(*b, add(origin[d], local[d]),
+                                           cst(geo.halo[d])));
+  return coords;
+}
+
+Value CudaCoreKernelBuilder::isInterior(ArrayRef<Value> coords) {
+  Value interior;
+  for (int64_t d = 0; d < geo.rank; ++d) {
+    Value inDim = isWithin(*b, coords[d], sizes[d], geo.radii[d]);
+    interior = interior ? arith::AndIOp::create(*b, interior, inDim) : inDim;
+  }
+  return interior;
+}
+
+Value CudaCoreKernelBuilder::toElementType(Value value) {
+  return value.getType() == elementType
+             ? value
+             : arith::TruncFOp::create(*b, elementType, value).getResult();
+}
+
 Value CudaCoreKernelBuilder::smemIndex(int64_t k, ArrayRef<int64_t> offset) {
   // Local position of output k: (0, ty * outputs + k, tx) in 2-D and 3-D,
-  // tid + k * threads in 1-D; plus the halo and the offset.
+  // tid + k * threads in 1-D; plus the halo and the offset
+  // (CudaCoreTiling::outputPosition), in the buffer of the last step.
   int64_t rank = geo.rank;
-  int64_t constant = 0;
+  int64_t constant = geo.sourceOffset(geo.steps);
   for (int64_t d = 0; d < rank; ++d)
-    constant += (geo.radii[d] + offset[d]) * geo.smemStrides[d];
+    constant += (geo.halo[d] + offset[d]) * geo.smemStrides[d];
   Value thread;
   if (rank == 1) {
     thread = tid;
@@ -213,13 +301,23 @@ Value CudaCoreKernelBuilder::smemIndex(int64_t k, ArrayRef<int64_t> offset) {
   return addConst(thread, constant);
 }
 
-/// Step 2, stencil.linear: register tiling along y (pass description).
-SmallVector<Value> CudaCoreKernelBuilder::computeLinear(LinearOp linear) {
+SmallVector<Value> CudaCoreKernelBuilder::compute(int64_t count,
+                                                  SmemIndexFn index) {
+  if (auto linear = dyn_cast<LinearOp>(op))
+    return computeLinear(linear, count, index);
+  return computeApply(cast<ApplyOp>(op), count, index);
+}
+
+/// Step 3, stencil.linear: register tiling along y (pass description): the
+/// `count` points are consecutive along y (independent points in 1-D).
+SmallVector<Value> CudaCoreKernelBuilder::computeLinear(LinearOp linear,
+                                                        int64_t count,
+                                                        SmemIndexFn index) {
   PatternAttr pattern = linear.getPattern();
   ArrayRef<double> weights = linear.getWeights();
   int64_t rank = geo.rank;
   Value zero = arith::ConstantOp::create(*b, b->getZeroAttr(accType));
-  SmallVector<Value> acc(geo.outputs, zero);
+  SmallVector<Value> acc(count, zero);
   auto extend = [&](Value v) -> Value {
     return v.getType() == accType ? v
                                   : arith::ExtFOp::create(*b, accType, v);
@@ -232,10 +330,10 @@ SmallVector<Value> CudaCoreKernelBuilder::computeLinear(LinearOp linear) {
     return LLVM::FMAOp::create(*b, weight, extend(v), a);
   };
   if (rank == 1) {
-    for (int64_t k = 0; k < geo.outputs; ++k)
+    for (int64_t k = 0; k < count; ++k)
       for (unsigned i = 0; i < pattern.getNumPoints(); ++i) {
         Value v = memref::LoadOp::create(
-            *b, smem, ValueRange{smemIndex(k, pattern.getPoint(i))});
+            *b, smem, ValueRange{index(k, pattern.getPoint(i))});
         acc[k] = fma(weights[i], v, acc[k]);
       }
     return acc;
@@ -250,11 +348,11 @@ SmallVector<Value> CudaCoreKernelBuilder::computeLinear(LinearOp linear) {
   }
   for (const auto &[column, rows] : columns) {
     int64_t dyMin = rows.begin()->first, dyMax = rows.rbegin()->first;
-    // Input row iy (relative to the thread's first output) feeds output k
-    // through dy = iy - k.
-    for (int64_t iy = dyMin; iy < geo.outputs + dyMax; ++iy) {
+    // Input row iy (relative to the first point) feeds point k through
+    // dy = iy - k.
+    for (int64_t iy = dyMin; iy < count + dyMax; ++iy) {
       SmallVector<std::pair<int64_t, double>> uses;
-      for (int64_t k = 0; k < geo.outputs; ++k) {
+      for (int64_t k = 0; k < count; ++k) {
         auto it = rows.find(iy - k);
         if (it != rows.end())
           uses.push_back({k, it->second});
@@ -263,8 +361,8 @@ SmallVector<Value> CudaCoreKernelBuilder::computeLinear(LinearOp linear) {
         continue;
       SmallVector<int64_t> offset(column);
       offset[rank - 2] = iy;
-      Value v = memref::LoadOp::create(*b, smem,
-                                       ValueRange{smemIndex(0, offset)});
+      Value v =
+          memref::LoadOp::create(*b, smem, ValueRange{index(0, offset)});
       for (auto [k, w] : uses)
         acc[k] = fma(w, v, acc[k]);
     }
@@ -272,17 +370,18 @@ SmallVector<Value> CudaCoreKernelBuilder::computeLinear(LinearOp linear) {
   return acc;
 }
 
-/// Step 2, stencil.apply: the body, once per output, reading shared memory.
-SmallVector<Value> CudaCoreKernelBuilder::computeApply(ApplyOp apply) {
+/// Step 3, stencil.apply: the body, once per point, reading shared memory.
+SmallVector<Value> CudaCoreKernelBuilder::computeApply(ApplyOp apply,
+                                                       int64_t count,
+                                                       SmemIndexFn index) {
   SmallVector<Value> values;
-  for (int64_t k = 0; k < geo.outputs; ++k) {
+  for (int64_t k = 0; k < count; ++k) {
     IRMapping mapping;
     for (Operation &bodyOp : apply.getBody().front()) {
       if (auto access = dyn_cast<AccessOp>(bodyOp)) {
         mapping.map(access.getResult(),
                     memref::LoadOp::create(
-                        *b, smem,
-                        ValueRange{smemIndex(k, access.getOffset())})
+                        *b, smem, ValueRange{index(k, access.getOffset())})
                         .getResult());
         continue;
       }
@@ -296,20 +395,13 @@ SmallVector<Value> CudaCoreKernelBuilder::computeApply(ApplyOp apply) {
   return values;
 }
 
-/// Step 3: the interior outputs, r_d <= coord_d < N_d - r_d.
+/// Step 4: the interior outputs, r_d <= coord_d < N_d - r_d.
 void CudaCoreKernelBuilder::storeOutputs(ArrayRef<Value> values) {
   for (auto [k, value] : llvm::enumerate(values)) {
     SmallVector<Value> coords = outputCoords(k);
-    // Interior: r_d <= coord_d < N_d - r_d.
-    Value interior;
-    for (int64_t d = 0; d < geo.rank; ++d) {
-      Value inDim = isWithin(*b, coords[d], sizes[d], geo.radii[d]);
-      interior = interior ? arith::AndIOp::create(*b, interior, inDim) : inDim;
-    }
+    Value interior = isInterior(coords);
     Value linear = getLinearIndex(*b, coords, sizes);
-    Value stored = value.getType() == elementType
-                       ? value
-                       : arith::TruncFOp::create(*b, elementType, value);
+    Value stored = toElementType(value);
     scf::IfOp::create(*b, interior, [&](OpBuilder &then, Location loc) {
       memref::StoreOp::create(then, loc, stored, out, ValueRange{linear});
       scf::YieldOp::create(then, loc);
@@ -350,6 +442,18 @@ static double countFlopsPerPoint(Operation *op) {
   return flops;
 }
 
+/// Builds the kernel of `op` computing `tiling.steps` steps per launch and
+/// adds it to `gpuModule`.
+static gpu::GPUFuncOp buildKernel(Operation *op, const CudaCoreTiling &tiling,
+                                  Type elementType, gpu::GPUModuleOp gpuModule,
+                                  StringRef name) {
+  OpBuilder moduleBuilder = OpBuilder::atBlockEnd(gpuModule.getBody());
+  CudaCoreKernelBuilder kernelBuilder(op, tiling, elementType);
+  gpu::GPUFuncOp kernel = kernelBuilder.build(moduleBuilder, name);
+  SymbolTable(gpuModule).insert(kernel);
+  return kernel;
+}
+
 LogicalResult ConvertStencilToCudaCorePass::convert(
     Operation *op, gpu::GPUModuleOp gpuModule, SymbolTable &symbols,
     SmallVectorImpl<Attribute> &launches) {
@@ -385,23 +489,41 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
     return op->emitOpError("needs threads-x, threads-y and "
                            "outputs-per-thread >= 1 and at most 1024 threads "
                            "per block");
-  CudaCoreGeometry geo(rank, radii, threadsX, threadsY, outputsPerThread);
+  if (fusedSteps < 1 || fusedSteps > kMaxFusedSteps)
+    return op->emitOpError("needs 1 <= fused-steps <= ")
+           << kMaxFusedSteps << " (each fused step is unrolled in the kernel)";
+  CudaCoreTiling tiling(radii, threadsX, threadsY, outputsPerThread,
+                        fusedSteps);
   Type elementType = gridType.getElementType();
-  int64_t bytes = geo.smemSize * elementType.getIntOrFloatBitWidth() / 8;
-  if (bytes > kMaxSharedBytes)
+  int64_t bytes =
+      tiling.sharedElements() * elementType.getIntOrFloatBitWidth() / 8;
+  if (bytes > kMaxSharedBytes && fusedSteps == 1)
     return op->emitOpError("needs ")
            << bytes << " bytes of shared memory for its tile, more than "
            << kMaxSharedBytes
            << ": use fewer threads or outputs-per-thread";
+  if (bytes > kMaxSharedBytes)
+    return op->emitOpError("needs ")
+           << bytes << " bytes of shared memory for fused-steps=" << fusedSteps.getValue()
+           << " (two buffers of the tile with a halo of " << fusedSteps.getValue()
+           << " x the radius per side), more than " << kMaxSharedBytes
+           << ": use a smaller fused-steps, or fewer threads or "
+              "outputs-per-thread";
 
-  // 2. The kernel.
+  // 2. The kernel of `fused-steps` steps, and one for the steps left over
+  // (S mod t) when t does not divide the op's S.
   auto parent = op->getParentOfType<FunctionOpInterface>();
   std::string name =
       (parent ? parent.getName().str() : "stencil") + "_cuda_core";
-  OpBuilder moduleBuilder = OpBuilder::atBlockEnd(gpuModule.getBody());
-  CudaCoreKernelBuilder kernelBuilder(op, geo, elementType);
-  gpu::GPUFuncOp kernel = kernelBuilder.build(moduleBuilder, name);
-  SymbolTable(gpuModule).insert(kernel);
+  gpu::GPUFuncOp kernel =
+      buildKernel(op, tiling, elementType, gpuModule, name);
+  gpu::GPUFuncOp tailKernel;
+  if (int64_t tailSteps = steps % fusedSteps; fusedSteps > 1 && tailSteps) {
+    CudaCoreTiling tailTiling(radii, threadsX, threadsY, outputsPerThread,
+                              tailSteps);
+    tailKernel = buildKernel(op, tailTiling, elementType, gpuModule,
+                             name + "_tail");
+  }
 
   // 3. Host code and launch record; a linear stencil is its own source.
   if (auto linear = dyn_cast<LinearOp>(op)) {
@@ -414,8 +536,10 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
   }
   StencilKernelLaunch launch;
   launch.kernel = kernel;
-  launch.blockTile = geo.tile;
-  launch.threads = geo.threads();
+  launch.blockTile = tiling.tile;
+  launch.threads = tiling.threads();
+  launch.stepsPerLaunch = fusedSteps;
+  launch.tailKernel = tailKernel;
   launch.accumulator = elementType.isF64() ? "f64" : "f32";
   if (isa<ApplyOp>(op))
     launch.accumulator = elementType.isF64()   ? "f64"
@@ -423,7 +547,9 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
                          : elementType.isBF16() ? "bf16"
                                                 : "f16";
   launch.unit = elementType.isF64() ? "fma.f64" : "fma.f32";
-  launch.unitFlopsPerPoint = countFlopsPerPoint(op);
+  // Per output and time step, the fused steps' recomputed halo included.
+  launch.unitFlopsPerPoint =
+      countFlopsPerPoint(op) * tiling.computedPointsPerOutput();
   emitHostLaunches(op, input, output, steps, launch, symbols, launches);
   op->erase();
   return success();

@@ -2,9 +2,10 @@
 //
 // What every GPU pipeline of the stencil compiler emits around its kernel:
 // the `gpu.module` holding the kernels, the host code that replaces a
-// stencil op (device coefficients, the halo copy, one launch per time step
-// ping-ponging the two grids, the final copy) and the launch record in the
-// module attribute `stencil.launches` (docs/LaunchDescription.md).
+// stencil op (device coefficients, the halo copy, one launch per time step,
+// or per `stepsPerLaunch` fused steps, ping-ponging the two grids, the final
+// copy) and the launch record in the module attribute `stencil.launches`
+// (docs/LaunchDescription.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +36,11 @@ struct StencilKernelLaunch {
   SmallVector<int64_t> blockTile;
   /// Threads per block (one-dimensional).
   int64_t threads = 0;
+  /// Time steps one launch of `kernel` computes (temporal blocking).
+  int64_t stepsPerLaunch = 1;
+  /// The kernel of the last `steps mod stepsPerLaunch` steps (same ABI,
+  /// tile and block); null when `stepsPerLaunch` divides `steps`.
+  gpu::GPUFuncOp tailKernel;
   /// The accumulation type, for the runner's tolerance ("f32" or "f64").
   StringRef accumulator;
   /// Words of the `coeffs` argument; a one-word zero buffer when empty.
@@ -48,8 +54,10 @@ struct StencilKernelLaunch {
 };
 
 /// Replaces the stencil op `op` (grids `in` and `out`, `steps` time steps,
-/// halo boundary) by host code launching `launch.kernel`, and appends its
-/// launch record to `launches`. Does not erase `op`.
+/// halo boundary) by host code launching `launch.kernel` `steps /
+/// launch.stepsPerLaunch` times, then `launch.tailKernel` once if there is
+/// one, and appends the launch record of `launch.kernel` to `launches`. Does
+/// not erase `op`.
 void emitHostLaunches(Operation *op, Value in, Value out, int64_t steps,
                       const StencilKernelLaunch &launch, SymbolTable &symbols,
                       SmallVectorImpl<Attribute> &launches);

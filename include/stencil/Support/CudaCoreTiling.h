@@ -1,0 +1,101 @@
+//===- CudaCoreTiling.h - Tiling of the CUDA-core kernels -------*- C++ -*-===//
+//
+// IR-free geometry of the kernels of `--convert-stencil-to-cuda-core`: the
+// outputs of a thread block, its shared-memory tile with the halo, and, with
+// temporal blocking (`fused-steps` t > 1), the region of the tile each fused
+// step computes and how the block's threads split that region into work
+// units. The kernel builder emits exactly this schedule; the unit tests run
+// it on the CPU against step-by-step launches.
+//
+// Coordinates are outermost first. "Local" positions index one shared-memory
+// buffer: local 0 is grid point `blockOrigin - halo`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_SUPPORT_CUDACORETILING_H
+#define STENCIL_SUPPORT_CUDACORETILING_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+
+namespace mlir {
+namespace stencil {
+
+/// The tiling of one CUDA-core kernel computing `steps` time steps per launch
+/// (pass description of `--convert-stencil-to-cuda-core`).
+///
+/// Step s (1-based) reads shared buffer `(s - 1) mod 2` and writes buffer
+/// `s mod 2` over its region: the tile grown by `(steps - s) r_d` per side,
+/// local positions `[s r_d, s r_d + T_d + 2 (steps - s) r_d)`. Every point of
+/// that region only reads points of the region of step s - 1 (the staged
+/// tile for s = 1), so the last step computes the tile from the input tile
+/// with a halo of `steps r_d` (overlapped, or trapezoid, tiling).
+struct CudaCoreTiling {
+  CudaCoreTiling(llvm::ArrayRef<int64_t> radii, int64_t threadsX,
+                 int64_t threadsY, int64_t outputs, int64_t steps);
+
+  int64_t rank = 0;
+  int64_t threadsX = 0, threadsY = 0, outputs = 0;
+  /// Time steps per launch.
+  int64_t steps = 1;
+  /// Radius r_d of the stencil along each dimension.
+  llvm::SmallVector<int64_t> radii;
+  /// Outputs per block along each dimension (T_d).
+  llvm::SmallVector<int64_t> tile;
+  /// Halo of the staged input tile along each dimension: steps * r_d.
+  llvm::SmallVector<int64_t> halo;
+  /// One shared-memory buffer (T_d + 2 halo_d) and its row-major strides.
+  llvm::SmallVector<int64_t> smemShape, smemStrides;
+  /// Elements of one buffer.
+  int64_t smemSize = 1;
+
+  int64_t threads() const { return threadsX * threadsY; }
+  /// One buffer for a single step, two (ping-pong) for fused steps.
+  int64_t numBuffers() const { return steps > 1 ? 2 : 1; }
+  /// Elements of the kernel's workgroup memory.
+  int64_t sharedElements() const { return numBuffers() * smemSize; }
+
+  /// First element of the buffer step `step` reads, and of the one it writes.
+  int64_t sourceOffset(int64_t step) const {
+    return ((step - 1) % 2) * smemSize;
+  }
+  int64_t destOffset(int64_t step) const { return (step % 2) * smemSize; }
+
+  /// The region step `step` computes: first local position and extent.
+  llvm::SmallVector<int64_t> regionLo(int64_t step) const;
+  llvm::SmallVector<int64_t> regionShape(int64_t step) const;
+
+  /// The work units of an intermediate step (`step < steps`), which the
+  /// threads take round-robin (unit u: thread u mod threads). In 1-D a unit
+  /// is one point. Otherwise a unit is `outputs` consecutive points along y
+  /// (register tiling); units run along x fastest, then over the groups of
+  /// `outputs` rows, then along z, and the last group of a column starts at
+  /// `extent_y - outputs` so that it stays in the region (it recomputes rows
+  /// of the group before it).
+  int64_t unitPoints() const { return rank == 1 ? 1 : outputs; }
+  int64_t numRowGroups(int64_t step) const;
+  int64_t numUnits(int64_t step) const;
+  /// The local position of the first point of unit `unit`; its points follow
+  /// along y (dimension rank - 2).
+  llvm::SmallVector<int64_t> unitOrigin(int64_t step, int64_t unit) const;
+
+  /// The local position of output `k` of thread `thread` in the last step:
+  /// `halo + (thread + k threads)` in 1-D, `halo + (0, (thread / threadsX)
+  /// outputs + k, thread mod threadsX)` otherwise.
+  llvm::SmallVector<int64_t> outputPosition(int64_t thread, int64_t k) const;
+
+  /// Points the block computes per output and time step: 1 for one step;
+  /// with fused steps, the intermediate regions (work units included, the
+  /// overlap of the last row group too) and the tile, over `steps` tiles.
+  double computedPointsPerOutput() const;
+
+  /// The row-major index of a local position in one buffer.
+  int64_t linearize(llvm::ArrayRef<int64_t> local) const;
+};
+
+} // namespace stencil
+} // namespace mlir
+
+#endif // STENCIL_SUPPORT_CUDACORETILING_H

@@ -1,0 +1,105 @@
+//===- CudaCoreTiling.cpp - Tiling of the CUDA-core kernels ---------------===//
+
+#include "stencil/Support/CudaCoreTiling.h"
+
+#include <algorithm>
+
+using namespace mlir::stencil;
+
+CudaCoreTiling::CudaCoreTiling(llvm::ArrayRef<int64_t> radii,
+                               int64_t threadsX, int64_t threadsY,
+                               int64_t outputs, int64_t steps)
+    : rank(radii.size()), threadsX(threadsX), threadsY(threadsY),
+      outputs(outputs), steps(steps), radii(radii) {
+  tile.assign(rank, 1);
+  if (rank == 1) {
+    tile[0] = threads() * outputs;
+  } else {
+    tile[rank - 1] = threadsX;
+    tile[rank - 2] = threadsY * outputs;
+  }
+  for (int64_t d = 0; d < rank; ++d) {
+    halo.push_back(steps * radii[d]);
+    smemShape.push_back(tile[d] + 2 * halo[d]);
+  }
+  smemStrides.assign(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    smemStrides[d] = smemStrides[d + 1] * smemShape[d + 1];
+  smemSize = smemStrides[0] * smemShape[0];
+}
+
+llvm::SmallVector<int64_t> CudaCoreTiling::regionLo(int64_t step) const {
+  llvm::SmallVector<int64_t> lo;
+  for (int64_t r : radii)
+    lo.push_back(step * r);
+  return lo;
+}
+
+llvm::SmallVector<int64_t> CudaCoreTiling::regionShape(int64_t step) const {
+  llvm::SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < rank; ++d)
+    shape.push_back(tile[d] + 2 * (steps - step) * radii[d]);
+  return shape;
+}
+
+int64_t CudaCoreTiling::numRowGroups(int64_t step) const {
+  int64_t extentY = regionShape(step)[rank - 2];
+  return (extentY + outputs - 1) / outputs;
+}
+
+int64_t CudaCoreTiling::numUnits(int64_t step) const {
+  llvm::SmallVector<int64_t> shape = regionShape(step);
+  if (rank == 1)
+    return shape[0];
+  int64_t units = numRowGroups(step);
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != rank - 2)
+      units *= shape[d];
+  return units;
+}
+
+llvm::SmallVector<int64_t> CudaCoreTiling::unitOrigin(int64_t step,
+                                                      int64_t unit) const {
+  llvm::SmallVector<int64_t> local = regionLo(step);
+  llvm::SmallVector<int64_t> shape = regionShape(step);
+  if (rank == 1) {
+    local[0] += unit;
+    return local;
+  }
+  int64_t groups = numRowGroups(step);
+  int64_t x = unit % shape[rank - 1], rest = unit / shape[rank - 1];
+  local[rank - 1] += x;
+  local[rank - 2] += std::min(rest % groups * outputs, shape[rank - 2] - outputs);
+  if (rank == 3)
+    local[0] += rest / groups;
+  return local;
+}
+
+llvm::SmallVector<int64_t> CudaCoreTiling::outputPosition(int64_t thread,
+                                                          int64_t k) const {
+  llvm::SmallVector<int64_t> local(halo);
+  if (rank == 1) {
+    local[0] += thread + k * threads();
+    return local;
+  }
+  local[rank - 1] += thread % threadsX;
+  local[rank - 2] += thread / threadsX * outputs + k;
+  return local;
+}
+
+double CudaCoreTiling::computedPointsPerOutput() const {
+  int64_t tilePoints = 1;
+  for (int64_t t : tile)
+    tilePoints *= t;
+  int64_t computed = tilePoints;
+  for (int64_t step = 1; step < steps; ++step)
+    computed += numUnits(step) * unitPoints();
+  return static_cast<double>(computed) / (steps * tilePoints);
+}
+
+int64_t CudaCoreTiling::linearize(llvm::ArrayRef<int64_t> local) const {
+  int64_t index = 0;
+  for (int64_t d = 0; d < rank; ++d)
+    index += local[d] * smemStrides[d];
+  return index;
+}

@@ -1,0 +1,321 @@
+//===- CudaCoreTilingTest.cpp - The CUDA-core kernel schedule on the CPU --===//
+//
+// Runs the schedule of CudaCoreTiling (staging, fused steps over shrinking
+// regions in two ping-pong buffers, work units, the last step's outputs)
+// block by block on the CPU, the way the kernel of
+// `--convert-stencil-to-cuda-core` does, and checks that t fused steps per
+// launch give bit for bit the grid of one-step launches (halo boundary, every
+// step rounded to f32), for 1-D, 2-D and 3-D grids that are not multiples of
+// the tile, smaller than the tile, or without interior.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stencil/Support/CudaCoreTiling.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+using namespace mlir::stencil;
+
+namespace {
+
+using Point = std::vector<int64_t>;
+
+/// A stencil: offsets (outermost first) and weights.
+struct Stencil {
+  std::vector<Point> offsets;
+  std::vector<double> weights;
+
+  int64_t rank() const { return offsets.front().size(); }
+  llvm::SmallVector<int64_t> radii() const {
+    llvm::SmallVector<int64_t> r(rank(), 0);
+    for (const Point &o : offsets)
+      for (int64_t d = 0; d < rank(); ++d)
+        r[d] = std::max<int64_t>(r[d], std::abs(o[d]));
+    return r;
+  }
+};
+
+/// A dense row-major grid.
+struct Grid {
+  Point dims;
+  std::vector<double> values;
+
+  int64_t index(const Point &p) const {
+    int64_t i = 0;
+    for (size_t d = 0; d < dims.size(); ++d)
+      i = i * dims[d] + p[d];
+    return i;
+  }
+  bool contains(const Point &p) const {
+    for (size_t d = 0; d < dims.size(); ++d)
+      if (p[d] < 0 || p[d] >= dims[d])
+        return false;
+    return true;
+  }
+};
+
+/// Every point of the box [0, shape), row-major order.
+std::vector<Point> allPoints(const Point &shape) {
+  std::vector<Point> points;
+  int64_t count = 1;
+  for (int64_t n : shape)
+    count *= n;
+  for (int64_t i = 0; i < count; ++i) {
+    Point p(shape.size());
+    int64_t rest = i;
+    for (int64_t d = shape.size() - 1; d >= 0; --d) {
+      p[d] = rest % shape[d];
+      rest /= shape[d];
+    }
+    points.push_back(p);
+  }
+  return points;
+}
+
+bool isInterior(const Point &p, const Point &dims,
+                llvm::ArrayRef<int64_t> radii) {
+  for (size_t d = 0; d < dims.size(); ++d)
+    if (p[d] < radii[d] || p[d] >= dims[d] - radii[d])
+      return false;
+  return true;
+}
+
+/// The stencil at one point, in a fixed order, rounded to f32 (the
+/// element type of these tests). `read` gives the value at an offset.
+template <typename Read>
+double applyAt(const Stencil &s, Read read) {
+  double sum = 0;
+  for (size_t i = 0; i < s.offsets.size(); ++i)
+    sum += s.weights[i] * read(s.offsets[i]);
+  return static_cast<float>(sum);
+}
+
+/// One time step as one launch computes it (the runner's reference): the
+/// interior gets the stencil, the rest keeps `out`'s value.
+void referenceStep(const Stencil &s, const Grid &in, Grid &out) {
+  llvm::SmallVector<int64_t> radii = s.radii();
+  for (const Point &p : allPoints(in.dims)) {
+    if (!isInterior(p, in.dims, radii))
+      continue;
+    out.values[out.index(p)] = applyAt(s, [&](const Point &o) {
+      Point q(p);
+      for (size_t d = 0; d < q.size(); ++d)
+        q[d] += o[d];
+      return in.values[in.index(q)];
+    });
+  }
+}
+
+/// One launch of the kernel of `tiling`: every block runs the schedule.
+void tiledLaunch(const Stencil &s, const CudaCoreTiling &tiling,
+                 const Grid &in, Grid &out) {
+  int64_t rank = tiling.rank;
+  Point blocks(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    blocks[d] = (in.dims[d] + tiling.tile[d] - 1) / tiling.tile[d];
+  const double unset = std::numeric_limits<double>::quiet_NaN();
+  for (const Point &block : allPoints(blocks)) {
+    // Grid coordinates of local position 0 of a buffer.
+    Point corner(rank);
+    for (int64_t d = 0; d < rank; ++d)
+      corner[d] = block[d] * tiling.tile[d] - tiling.halo[d];
+    auto toGrid = [&](Point local) {
+      for (int64_t d = 0; d < rank; ++d)
+        local[d] += corner[d];
+      return local;
+    };
+    // Reads of a buffer must stay inside it and find a written value.
+    std::vector<double> smem(tiling.sharedElements(), unset);
+    auto read = [&](int64_t buffer, const Point &local) {
+      for (int64_t d = 0; d < rank; ++d) {
+        EXPECT_GE(local[d], 0);
+        EXPECT_LT(local[d], tiling.smemShape[d]);
+      }
+      double v = smem.at(buffer + tiling.linearize(local));
+      EXPECT_FALSE(std::isnan(v)) << "read of a value no step wrote";
+      return v;
+    };
+    // 1. Staging: zero outside the grid.
+    for (const Point &local : allPoints(Point(tiling.smemShape.begin(),
+                                              tiling.smemShape.end()))) {
+      Point g = toGrid(local);
+      smem[tiling.linearize(local)] =
+          in.contains(g) ? in.values[in.index(g)] : 0.0;
+    }
+    // 2. Intermediate steps over their regions, unit by unit.
+    for (int64_t step = 1; step < tiling.steps; ++step) {
+      int64_t source = tiling.sourceOffset(step);
+      int64_t dest = tiling.destOffset(step);
+      std::fill(smem.begin() + dest, smem.begin() + dest + tiling.smemSize,
+                unset);
+      llvm::SmallVector<int64_t> lo = tiling.regionLo(step);
+      llvm::SmallVector<int64_t> shape = tiling.regionShape(step);
+      std::vector<bool> covered(tiling.smemSize, false);
+      for (int64_t unit = 0; unit < tiling.numUnits(step); ++unit) {
+        for (int64_t k = 0; k < tiling.unitPoints(); ++k) {
+          llvm::SmallVector<int64_t> origin = tiling.unitOrigin(step, unit);
+          Point local(origin.begin(), origin.end());
+          if (rank > 1)
+            local[rank - 2] += k;
+          for (int64_t d = 0; d < rank; ++d) {
+            ASSERT_GE(local[d], lo[d]);
+            ASSERT_LT(local[d], lo[d] + shape[d]);
+          }
+          double v = read(source, local);
+          if (isInterior(toGrid(local), in.dims, tiling.radii))
+            v = applyAt(s, [&](const Point &o) {
+              Point q(local);
+              for (int64_t d = 0; d < rank; ++d)
+                q[d] += o[d];
+              return read(source, q);
+            });
+          smem[dest + tiling.linearize(local)] = v;
+          covered[tiling.linearize(local)] = true;
+        }
+      }
+      for (const Point &p : allPoints(Point(shape.begin(), shape.end()))) {
+        Point local(p);
+        for (int64_t d = 0; d < rank; ++d)
+          local[d] += lo[d];
+        EXPECT_TRUE(covered[tiling.linearize(local)]) << "step " << step;
+      }
+    }
+    // 3-4. The last step: each thread's outputs, interior ones stored.
+    int64_t source = tiling.sourceOffset(tiling.steps);
+    for (int64_t thread = 0; thread < tiling.threads(); ++thread) {
+      for (int64_t k = 0; k < tiling.outputs; ++k) {
+        llvm::SmallVector<int64_t> position =
+            tiling.outputPosition(thread, k);
+        Point local(position.begin(), position.end());
+        Point g = toGrid(local);
+        if (!in.contains(g) || !isInterior(g, in.dims, tiling.radii))
+          continue;
+        out.values[out.index(g)] = applyAt(s, [&](const Point &o) {
+          Point q(local);
+          for (int64_t d = 0; d < rank; ++d)
+            q[d] += o[d];
+          return read(source, q);
+        });
+      }
+    }
+  }
+}
+
+/// A deterministic input in [-1, 1).
+Grid makeInput(const Point &dims) {
+  Grid g{dims, {}};
+  int64_t count = 1;
+  for (int64_t n : dims)
+    count *= n;
+  uint64_t state = 12345;
+  for (int64_t i = 0; i < count; ++i) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    g.values.push_back(static_cast<float>((state >> 11) * 0x1p-52 - 1.0));
+  }
+  return g;
+}
+
+/// `steps` steps as the host code runs them: floor(steps / t) launches of
+/// the t-step kernel, then one of the (steps mod t)-step kernel, ping-pong
+/// after the halo copy. Compared with `steps` one-step launches.
+void expectSameAsOneStepLaunches(const Stencil &s, const Point &dims,
+                                 int64_t fused, int64_t steps) {
+  SCOPED_TRACE(::testing::Message() << "rank " << dims.size() << ", grid "
+                                    << dims[0] << "..., fused " << fused
+                                    << ", steps " << steps);
+  Grid input = makeInput(dims);
+  Grid a = input, b = input;
+  for (int64_t t = 0; t < steps; ++t) {
+    referenceStep(s, a, b);
+    std::swap(a, b);
+  }
+
+  CudaCoreTiling full(s.radii(), /*threadsX=*/4, /*threadsY=*/2,
+                      /*outputs=*/3, fused);
+  CudaCoreTiling tail(s.radii(), 4, 2, 3, std::max<int64_t>(steps % fused, 1));
+  Grid x = input, y = input;
+  for (int64_t l = 0; l < steps / fused; ++l) {
+    tiledLaunch(s, full, x, y);
+    std::swap(x, y);
+  }
+  if (steps % fused) {
+    tiledLaunch(s, tail, x, y);
+    std::swap(x, y);
+  }
+  for (size_t i = 0; i < a.values.size(); ++i)
+    ASSERT_EQ(x.values[i], a.values[i]) << "at linear index " << i;
+}
+
+const Stencil kAsymmetric1D = {{{-2}, {-1}, {0}, {1}},
+                               {0.125, 0.25, 0.5, 0.0625}};
+// r_y = 2, r_x = 1: the region and the row groups differ along y and x.
+const Stencil kAsymmetric2D = {{{-2, 0}, {-1, 1}, {0, -1}, {0, 0}, {1, 0}},
+                               {0.1, 0.15, 0.2, 0.4, 0.15}};
+const Stencil kAsymmetric3D = {
+    {{-1, 0, 0}, {0, -1, 1}, {0, 0, -2}, {0, 0, 0}, {0, 1, 0}, {1, 0, 1}},
+    {0.1, 0.15, 0.05, 0.4, 0.2, 0.1}};
+
+TEST(CudaCoreTiling, Geometry2D) {
+  // The default tiling (32 x 8 threads, 4 outputs) of a radius-1 stencil
+  // fusing 4 steps: a 32 x 32 tile with a halo of 4 per side.
+  CudaCoreTiling tiling({1, 1}, 32, 8, 4, 4);
+  EXPECT_EQ(tiling.tile, (llvm::SmallVector<int64_t>{32, 32}));
+  EXPECT_EQ(tiling.halo, (llvm::SmallVector<int64_t>{4, 4}));
+  EXPECT_EQ(tiling.smemShape, (llvm::SmallVector<int64_t>{40, 40}));
+  EXPECT_EQ(tiling.sharedElements(), 2 * 40 * 40);
+  // Step 1 computes 38 x 38 points: 10 groups of rows (the last one starts
+  // at row 34) times 38 columns.
+  EXPECT_EQ(tiling.regionLo(1), (llvm::SmallVector<int64_t>{1, 1}));
+  EXPECT_EQ(tiling.regionShape(1), (llvm::SmallVector<int64_t>{38, 38}));
+  EXPECT_EQ(tiling.numUnits(1), 10 * 38);
+  EXPECT_EQ(tiling.unitOrigin(1, 9 * 38 + 5),
+            (llvm::SmallVector<int64_t>{1 + 34, 1 + 5}));
+  // The last step is the tile: the thread mapping of a one-step kernel.
+  EXPECT_EQ(tiling.regionShape(4), (llvm::SmallVector<int64_t>{32, 32}));
+  EXPECT_EQ(tiling.outputPosition(33, 2),
+            (llvm::SmallVector<int64_t>{4 + 4 + 2, 4 + 1}));
+  EXPECT_EQ(tiling.sourceOffset(4), 40 * 40);
+  EXPECT_EQ(tiling.destOffset(4), 0);
+  // Work: steps 1-3 compute 10 x 4 x 38, 9 x 4 x 36 and 9 x 4 x 34 points
+  // (groups of 4 rows; the last group of 38 or 34 rows overlaps the one
+  // before it), step 4 the 32 x 32 tile.
+  EXPECT_DOUBLE_EQ(tiling.computedPointsPerOutput(),
+                   (1520.0 + 1296 + 1224 + 1024) / (4 * 1024));
+  EXPECT_DOUBLE_EQ(CudaCoreTiling({1, 1}, 32, 8, 4, 1).computedPointsPerOutput(),
+                   1.0);
+}
+
+TEST(CudaCoreTiling, OneStepHasOneBuffer) {
+  CudaCoreTiling tiling({0, 2, 1}, 32, 8, 4, 1);
+  EXPECT_EQ(tiling.halo, (llvm::SmallVector<int64_t>{0, 2, 1}));
+  EXPECT_EQ(tiling.sharedElements(), 1 * 36 * 34);
+  EXPECT_EQ(tiling.sourceOffset(1), 0);
+}
+
+TEST(CudaCoreTiling, FusedSteps1D) {
+  for (int64_t n : {1, 3, 5, 24, 50, 97})
+    for (int64_t fused = 1; fused <= 4; ++fused)
+      for (int64_t steps : {1, 2, 3, 5, 8})
+        expectSameAsOneStepLaunches(kAsymmetric1D, {n}, fused, steps);
+}
+
+TEST(CudaCoreTiling, FusedSteps2D) {
+  for (Point dims : {Point{1, 1}, Point{4, 3}, Point{5, 3}, Point{13, 29},
+                     Point{40, 17}})
+    for (int64_t fused = 1; fused <= 4; ++fused)
+      for (int64_t steps : {1, 3, 4, 7})
+        expectSameAsOneStepLaunches(kAsymmetric2D, dims, fused, steps);
+}
+
+TEST(CudaCoreTiling, FusedSteps3D) {
+  for (Point dims : {Point{2, 3, 5}, Point{5, 9, 11}, Point{7, 13, 6}})
+    for (int64_t fused = 1; fused <= 3; ++fused)
+      for (int64_t steps : {1, 2, 5})
+        expectSameAsOneStepLaunches(kAsymmetric3D, dims, fused, steps);
+}
+
+} // namespace
