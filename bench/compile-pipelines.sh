@@ -8,7 +8,9 @@
 # and --lower-to-tc the f64 one. cuda-core-tb/ holds the CUDA-core pipeline
 # with temporal blocking for every example and the f64 variants:
 # fused-steps=4, or 2 where four steps' halo does not fit in shared memory
-# (3-D, large f64 radii), or 2 with an 8 x 32 tile (3-D f64).
+# (3-D, large f64 radii), or 2 with an 8 x 32 tile (3-D f64). tc-lowrank/
+# holds --lower-to-tc low-rank=true for the examples whose weight matrix
+# has low rank (the others keep the direct kernel there and are dropped).
 # Examples a pipeline rejects are listed with the compiler's diagnostic.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -48,6 +50,12 @@ for example in "$root"/examples/*.mlir; do
     compile "$pipeline" "$example" "$name"
   done
   compile_tb "$example" "$name"
+  compile lower-to-tc "$example" "$name" tc-lowrank low-rank=true
+  if [ -f "$out/tc-lowrank/$name.launch" ] &&
+      ! grep -q '^chain_abs_sum' "$out/tc-lowrank/$name.launch"; then
+    echo "  (not of low rank: dropped from tc-lowrank)"
+    rm -f "$out/tc-lowrank/$name.ptx" "$out/tc-lowrank/$name.launch"
+  fi
   grep -q f16 "$example" || continue
   for type in bf16 f32 f64; do
     sed "s/f16/$type/g" "$example" > "$tmp/$name-$type.src.mlir"

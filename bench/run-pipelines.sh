@@ -10,7 +10,7 @@
 #                                          at the seeds' sizes for every
 #                                          pipeline and type, and cuDNN
 # Logs go to $OUT (or /tmp/pipelines-out); `table` ends with the RESULT lines.
-# Status: written after the 2026-11-22 session's last GPU run; not yet run.
+# Status: check mode run on an H100 (session 3, 2026-11-22).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 art=${1:?usage: run-pipelines.sh ART_DIR check|table}
@@ -40,14 +40,21 @@ if [ "$mode" = check ]; then
   exit 0
 fi
 
+# Time steps per measurement: the seeds' grids (10240^2, 768^3) with
+# TABLE_STEPS_2D / _3D steps (default 200 / 40, fewer than the seeds'
+# 1000 / 100 so that the slowest baselines fit one device call; a kernel's
+# time per step does not depend on T beyond the first launches).
+table_steps_2d=${TABLE_STEPS_2D:-200}
+table_steps_3d=${TABLE_STEPS_3D:-40}
 "$run" --roofline 2>&1 | tee -a "$log"
 for name in heat-2d box-2d9p box-2d49p box-2d225p heat-3d box-3d27p; do
-  for variant in "sptc/$name" "tc/$name" "tc/$name-f64" "cuda-core/$name" "cuda-core/$name-f64" \
+  for variant in "sptc/$name" "tc/$name" "tc-lowrank/$name" "tc/$name-f64" \
+                 "cuda-core/$name" "cuda-core/$name-f64" \
                  "cuda-core-tb/$name" "cuda-core-tb/$name-f64"; do
     desc=$art/$variant.launch
     [ -f "$desc" ] || continue
     rank=$(sed -n 's/^rank = //p' "$desc")
-    steps=1000; [ "$rank" = 3 ] && steps=100
+    steps=$table_steps_2d; [ "$rank" = 3 ] && steps=$table_steps_3d
     fused=$(steps_per_launch "$desc")
     steps=$(( (steps + fused - 1) / fused * fused ))
     "$run" "$desc" --grid "$(grid_for "$rank" seed)" --steps "$steps" --check-steps 1 2>&1 \
@@ -56,7 +63,7 @@ for name in heat-2d box-2d9p box-2d49p box-2d225p heat-3d box-3d27p; do
   for dtype in f16 f64; do
     desc=$art/sptc/$name.launch
     rank=$(sed -n 's/^rank = //p' "$desc")
-    steps=1000; [ "$rank" = 3 ] && steps=100
+    steps=$table_steps_2d; [ "$rank" = 3 ] && steps=$table_steps_3d
     python3 "$root/bench/cudnn_baseline.py" "$desc" --grid "$(grid_for "$rank" seed)" \
       --steps "$steps" --dtype "$dtype" 2>&1 | grep -E '^RESULT|Error|error' \
       | sed "s|^|cudnn-$dtype $name: |" | tee -a "$log"

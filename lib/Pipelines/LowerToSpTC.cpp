@@ -57,8 +57,12 @@ void mlir::stencil::buildLowerToSpTCPipeline(OpPassManager &pm,
 
 void mlir::stencil::buildLowerToTCPipeline(OpPassManager &pm,
                                            const LowerToTCOptions &options) {
-  // 1. Stencil -> matrix form (SPIDER 3.1.1), no swap: dense operands.
+  // 1. Stencil -> matrix form (SPIDER 3.1.1), no swap: dense operands; with
+  // low-rank, 2-D stencils of low rank first become U_k X V_k chains
+  // (LoRAStencil II-D), which decompose into row forms with column weights.
   pm.addPass(createStencilLinearize());
+  if (options.lowRank)
+    pm.addPass(createStencilLowRank());
   pm.addPass(createStencilDecompose());
   pm.addPass(createStencilFoldRowSwap());
 

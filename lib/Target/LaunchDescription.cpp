@@ -118,6 +118,9 @@ mlir::stencil::emitLaunchDescription(Operation *module, raw_ostream &os,
       os << "unit_flops_per_point = "
          << llvm::format("%.17g", flops.getValueAsDouble()) << "\n";
   }
+  if (auto chain = record.getAs<FloatAttr>("chain_abs_sum"))
+    os << "chain_abs_sum = "
+       << llvm::format("%.17g", chain.getValueAsDouble()) << "\n";
   if (auto words = record.getAs<DenseI32ArrayAttr>("coefficients")) {
     os << "coefficients = ";
     printList(os, words.asArrayRef(), ",", [&](int32_t w) {

@@ -124,7 +124,7 @@ bool parseLaunchDescription(const std::string &path, LaunchDescription &desc,
   static const std::set<std::string> known = {
       "version", "kernel", "ptx", "rank", "element_type", "steps_per_launch",
       "accumulator", "offsets", "weights",    "boundary",     "tile",
-      "block",   "shared_bytes", "coefficients", "args",
+      "block",   "shared_bytes", "coefficients", "args", "chain_abs_sum",
       // Read by the benchmark scripts (bench/table.py), not by the runner.
       "unit", "unit_flops_per_point"};
   for (const auto &e : kv)
@@ -238,6 +238,18 @@ bool parseLaunchDescription(const std::string &path, LaunchDescription &desc,
       return false;
     }
     desc.stepsPerLaunch = static_cast<int>(v);
+  }
+
+  if (kv.count("chain_abs_sum")) {
+    double s = 0;
+    if (!parseDouble(kv["chain_abs_sum"].first, s) || !(s >= 0) ||
+        !std::isfinite(s)) {
+      error = where("chain_abs_sum") +
+              "chain_abs_sum must be a finite number >= 0, got '" +
+              kv["chain_abs_sum"].first + "'";
+      return false;
+    }
+    desc.chainAbsSum = s;
   }
 
   if (kv.count("shared_bytes")) {

@@ -33,6 +33,9 @@ struct LaunchDescription {
   unsigned sharedBytes = 0;
   /// Time steps one launch computes (temporal blocking); default 1.
   int stepsPerLaunch = 1;
+  /// Sum_k |u_k|_1 |v_k|_1 of a kernel that rounds an intermediate product
+  /// to the element type (the low-rank chain); 0 when it does not.
+  double chainAbsSum = 0;
   bool hasCoefficients = false;
   std::vector<uint32_t> coefficients;
   /// Argument order: each of "in", "out", "coeffs", "sizes".

@@ -117,6 +117,8 @@ accumulator, eta = subnormal spacing of the element type):
   per step  d   = S*M*(2u + u + 2*P*u_acc + P*2^-53) + eta
             (both results rounded once: 2u; weights possibly rounded to the
              element type: u; accumulation: 2*P*u_acc; CPU f64 sum: P*2^-53)
+            + C*M*(3u + 2*P*u_acc) for a chain rounding an intermediate
+            product (launch description field chain_abs_sum = C)
   step t    e_t = S*e_{t-1} + d,  e_0 = 0
   tol_T     = d * (1 + S + ... + S^(T-1))
 PASS when every point's |gpu - cpu| <= tol_T (NaN/Inf fails).
@@ -344,6 +346,10 @@ CheckResult check(const LaunchDescription &desc, const Options &opts,
   double d = S * r.maxAbs *
                  (2 * u + u + 2 * P * uAcc + P * std::ldexp(1.0, -53)) +
              subnormalSpacing(desc.elementType);
+  // A chain rounding T_k = X V_k to the element type, its factors u_k and
+  // v_k rounded separately: u + 2u + the accumulation of both stages, scaled
+  // by C = Sum_k |u_k|_1 |v_k|_1 (>= S).
+  d += desc.chainAbsSum * r.maxAbs * (3 * u + 2 * P * uAcc);
   double geometric = 0, power = 1;
   for (int t = 0; t < steps; ++t) {
     geometric += power;

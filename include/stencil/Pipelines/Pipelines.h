@@ -103,6 +103,13 @@ struct LowerToTCOptions : public PassPipelineOptions<LowerToTCOptions> {
       *this, "m-tiles",
       llvm::cl::desc("f64 kernel: m-tiles of 8 rows per warp (0: 2)"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> lowRank{
+      *this, "low-rank",
+      llvm::cl::desc("Take 2-D stencils of low rank through the low-rank "
+                     "chain Sum_k U_k X V_k (LoRAStencil; --stencil-low-rank "
+                     "decides per stencil and warns when the rank is too "
+                     "high; radius <= 4, f16)"),
+      llvm::cl::init(false)};
 };
 
 /// `--lower-to-tc`: SPIDER's "w. TC" configuration (section 4.4) on the

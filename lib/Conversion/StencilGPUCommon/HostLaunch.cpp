@@ -153,6 +153,9 @@ void mlir::stencil::emitHostLaunches(Operation *op, Value in, Value out,
     record.push_back(b.getNamedAttr(
         "unit_flops_per_point", b.getF64FloatAttr(launch.unitFlopsPerPoint)));
   }
+  if (launch.chainAbsSum > 0)
+    record.push_back(b.getNamedAttr("chain_abs_sum",
+                                    b.getF64FloatAttr(launch.chainAbsSum)));
   if (!launch.coefficients.empty())
     record.push_back(b.getNamedAttr(
         "coefficients", b.getDenseI32ArrayAttr(launch.coefficients)));

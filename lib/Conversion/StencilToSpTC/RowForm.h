@@ -52,6 +52,12 @@ public:
   BoundaryKind getBoundary() const {
     return visit([](auto form) { return form.getBoundary(); });
   }
+  /// The outer radius h of a low-rank chain (a `stencil.row_gemm` with
+  /// `column_weights`), 0 otherwise.
+  int64_t getColumnRadius() const {
+    auto dense = dyn_cast<RowGemmOp>(op);
+    return dense ? dense.getColumnRadius() : 0;
+  }
   ArrayRef<int64_t> getRowOffsets() const {
     return visit([](auto form) { return form.getRowOffsets(); });
   }

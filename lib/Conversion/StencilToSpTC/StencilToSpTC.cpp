@@ -103,9 +103,11 @@ struct SpTCGeometry {
     return rank == 1 ? kMmaSpM * kMmaSpN * nTiles * warps : kMmaSpM * warps;
   }
 
+  /// `extraRows` rows follow the halo along y (the low-rank chain's last
+  /// T-tile reaches 8 - 2h rows past it).
   SpTCGeometry(int64_t rank, int64_t warps, int64_t nTiles, int64_t subTiles,
                int64_t rowsPerBlock, ArrayRef<int64_t> radii, int64_t pad,
-               int64_t pitch)
+               int64_t pitch, int64_t extraRows = 0)
       : rank(rank), warps(warps), nTiles(nTiles), rowsPerBlock(rowsPerBlock),
         radii(radii), subTiles(subTiles), subDim(rank == 1 ? 0 : rank - 2),
         pad(pad) {
@@ -120,6 +122,8 @@ struct SpTCGeometry {
     blockTile[subDim] *= subTiles;
     for (int64_t d = 0; d + 1 < rank; ++d)
       smemShape.push_back(tile[d] + 2 * radii[d]);
+    if (rank >= 2)
+      smemShape[rank - 2] += extraRows;
     smemShape.push_back(pitch);
     smemStrides.assign(rank, 1);
     for (int64_t d = rank - 2; d >= 0; --d)
@@ -187,7 +191,15 @@ private:
   Value swapsHalves(Value e);
 
   void loadCoefficients();
+  SmallVector<Value> getLaneOffsets();
+  SmallVector<Value, 4> loadBOperand(ArrayRef<Value> laneOffsets,
+                                     int64_t offset);
+  SmallVector<Value, 4> mmaM16N8K16(ArrayRef<Value> a, ArrayRef<Value> bRegs,
+                                    ArrayRef<Value> c);
+  SmallVector<Value, 4> mmaDenseRow(ArrayRef<Value> aRow,
+                                    ArrayRef<Value> bRegs, ArrayRef<Value> c);
   void computeAndStore();
+  void computeLowRankAndStore();
   void storeOutputs(ArrayRef<SmallVector<Value, 4>> acc);
   void storeTransposed(ArrayRef<SmallVector<Value, 4>> acc);
   void storeScalar(ArrayRef<SmallVector<Value, 4>> acc);
@@ -628,16 +640,8 @@ void SpTCKernelBuilder::buildAsyncPipeline(
   origin = savedOrigin;
 }
 
-/// Steps 3 and 4: the MMAs, then the interior stores.
-void SpTCKernelBuilder::computeAndStore() {
-  MLIRContext *ctx = b->getContext();
-  Type f16 = b->getF16Type();
-  Type f32 = b->getF32Type();
-  auto pairType = VectorType::get({2}, f16);
-  auto resultType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
-  ArrayRef<int64_t> rowOffsets = op.getRowOffsets();
-  int64_t outerRank = geo.rank - 1;
-
+/// The lane's part of every B address: one per load (pair).
+SmallVector<Value> SpTCKernelBuilder::getLaneOffsets() {
   // The lane's part of every B address (pass description, "Row swap"):
   // b_i of lane (g, t) holds row k_i = 2t + (i & 1) + 8 (i >> 1) of B, the
   // input at innermost offset dx(k_i) (the folded row swap), so its address
@@ -673,6 +677,71 @@ void SpTCKernelBuilder::computeAndStore() {
     }
     laneOffsets.push_back(add(rowBase, swizzleColumn(add(columnBase, dx))));
   }
+  return laneOffsets;
+}
+
+/// The B operand (b_0..b_7 as four f16 pairs) at `offset` from the lane's
+/// addresses.
+SmallVector<Value, 4>
+SpTCKernelBuilder::loadBOperand(ArrayRef<Value> laneOffsets, int64_t offset) {
+  auto pairType = VectorType::get({2}, b->getF16Type());
+  SmallVector<Value, 4> bRegs;
+  if (plan.paired) {
+    for (unsigned p = 0; p < 4; ++p)
+      bRegs.push_back(vector::LoadOp::create(
+          *b, pairType, smem, ValueRange{addConst(laneOffsets[p], offset)},
+          /*nontemporal=*/false, llvm::MaybeAlign(4)));
+    return bRegs;
+  }
+  SmallVector<Value> bValues;
+  for (unsigned i = 0; i < 8; ++i)
+    bValues.push_back(memref::LoadOp::create(
+        *b, smem, ValueRange{addConst(laneOffsets[i], offset)}));
+  for (unsigned p = 0; p < 4; ++p)
+    bRegs.push_back(vector::FromElementsOp::create(
+        *b, pairType, ValueRange{bValues[2 * p], bValues[2 * p + 1]}));
+  return bRegs;
+}
+
+/// One `mma.sync.m16n8k16` f16 x f16 + f32: D = A B + C.
+SmallVector<Value, 4> SpTCKernelBuilder::mmaM16N8K16(ArrayRef<Value> a,
+                                                     ArrayRef<Value> bRegs,
+                                                     ArrayRef<Value> c) {
+  Type f32 = b->getF32Type();
+  auto resultType =
+      LLVM::LLVMStructType::getLiteral(b->getContext(), {f32, f32, f32, f32});
+  auto mma = NVVM::MmaOp::create(
+      *b, resultType, a, bRegs, c, ArrayRef<int64_t>{kMmaSpM, kMmaSpN, 16},
+      std::nullopt, std::nullopt,
+      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::f16, NVVM::MMATypes::f16},
+      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                     NVVM::MMALayout::col});
+  SmallVector<Value, 4> d;
+  for (unsigned i = 0; i < 4; ++i)
+    d.push_back(
+        LLVM::ExtractValueOp::create(*b, mma.getRes(), ArrayRef<int64_t>{i}));
+  return d;
+}
+
+/// The dense form of one kernel row: K = 0..15 with b_0..b_3, then 16..31
+/// with b_4..b_7 (Support/MmaModel.h).
+SmallVector<Value, 4> SpTCKernelBuilder::mmaDenseRow(ArrayRef<Value> aRow,
+                                                     ArrayRef<Value> bRegs,
+                                                     ArrayRef<Value> c) {
+  SmallVector<Value, 4> d = mmaM16N8K16(aRow.slice(0, 4), bRegs.slice(0, 2), c);
+  return mmaM16N8K16(aRow.slice(4, 4), bRegs.slice(2, 2), d);
+}
+
+/// Steps 3 and 4: the MMAs, then the interior stores.
+void SpTCKernelBuilder::computeAndStore() {
+  if (op.getColumnRadius() > 0)
+    return computeLowRankAndStore();
+  MLIRContext *ctx = b->getContext();
+  Type f32 = b->getF32Type();
+  auto resultType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+  ArrayRef<int64_t> rowOffsets = op.getRowOffsets();
+  int64_t outerRank = geo.rank - 1;
+  SmallVector<Value> laneOffsets = getLaneOffsets();
 
   Value zero = arith::ConstantOp::create(*b, b->getZeroAttr(f32));
   SmallVector<SmallVector<Value, 4>> acc(geo.nTiles,
@@ -696,42 +765,10 @@ void SpTCKernelBuilder::computeAndStore() {
   }
   for (const auto &[key, pairs] : uses) {
     int64_t offset = geo.constantOffset(key.first, key.second);
-    SmallVector<Value, 4> bRegs;
-    if (plan.paired) {
-      for (unsigned p = 0; p < 4; ++p)
-        bRegs.push_back(vector::LoadOp::create(
-            *b, pairType, smem, ValueRange{addConst(laneOffsets[p], offset)},
-            /*nontemporal=*/false, llvm::MaybeAlign(4)));
-    } else {
-      SmallVector<Value> bValues;
-      for (unsigned i = 0; i < 8; ++i)
-        bValues.push_back(memref::LoadOp::create(
-            *b, smem, ValueRange{addConst(laneOffsets[i], offset)}));
-      for (unsigned p = 0; p < 4; ++p)
-        bRegs.push_back(vector::FromElementsOp::create(
-            *b, pairType, ValueRange{bValues[2 * p], bValues[2 * p + 1]}));
-    }
+    SmallVector<Value, 4> bRegs = loadBOperand(laneOffsets, offset);
     for (auto [o, j] : pairs) {
-      Value result;
       if (op.isDense()) {
-        // K = 0..15 with b_0..b_3, then K = 16..31 with b_4..b_7.
-        std::array<NVVM::MMATypes, 2> types = {NVVM::MMATypes::f16,
-                                               NVVM::MMATypes::f16};
-        std::array<NVVM::MMALayout, 2> layouts = {NVVM::MMALayout::row,
-                                                  NVVM::MMALayout::col};
-        SmallVector<Value, 4> c(acc[j]);
-        for (unsigned half = 0; half < 2; ++half) {
-          auto mma = NVVM::MmaOp::create(
-              *b, resultType, ArrayRef<Value>(aRegs[o]).slice(4 * half, 4),
-              ArrayRef<Value>(bRegs).slice(2 * half, 2), c,
-              ArrayRef<int64_t>{kMmaSpM, kMmaSpN, 16}, std::nullopt,
-              std::nullopt, types, layouts);
-          result = mma.getRes();
-          for (unsigned i = 0; i < 4; ++i)
-            c[i] = LLVM::ExtractValueOp::create(*b, result,
-                                                ArrayRef<int64_t>{i});
-        }
-        acc[j].assign(c.begin(), c.end());
+        acc[j] = mmaDenseRow(aRegs[o], bRegs, acc[j]);
         continue;
       }
       auto mma = NVVM::MmaSpOp::create(
@@ -748,6 +785,63 @@ void SpTCKernelBuilder::computeAndStore() {
     }
   }
 
+  storeOutputs(acc);
+}
+
+/// Steps 3 and 4 of a low-rank chain (`column_weights`; LoRAStencil, seed
+/// 003, eq. 9; the math and the fragment identity are in
+/// Support/SpTCPacking.h, LowRankColumnLayout, checked by the mma model in
+/// SpTCPackingTest). Stage 1: T-tile q (q = 0..n-tiles, rows y_0 - h + 8q
+/// .. + 7, the shared tile's rows 8q + n) of term k is the dense row form
+/// of V_k on the B operand at shift 8q - h, which every term shares. Stage
+/// 2: output n-tile p accumulates one m16n8k16 per term whose A is T-tiles
+/// p and p + 1 rounded to f16 pairs in place and whose B is u_k.
+void SpTCKernelBuilder::computeLowRankAndStore() {
+  Type f16 = b->getF16Type();
+  Type f32 = b->getF32Type();
+  auto pairType = VectorType::get({2}, f16);
+  int64_t terms = op.getNumRows(), h = op.getColumnRadius();
+  SmallVector<Value> laneOffsets = getLaneOffsets();
+  Value zero = arith::ConstantOp::create(*b, b->getZeroAttr(f32));
+  SmallVector<Value, 4> zeros(4, zero);
+
+  // Stage 1: t[k][q] = (c_0, c_1) and (c_2, c_3) of T-tile q as f16 pairs.
+  auto toPair = [&](Value x, Value y) -> Value {
+    return vector::FromElementsOp::create(
+        *b, pairType,
+        ValueRange{arith::TruncFOp::create(*b, f16, x),
+                   arith::TruncFOp::create(*b, f16, y)});
+  };
+  SmallVector<SmallVector<std::array<Value, 2>>> t(terms);
+  for (int64_t q = 0; q <= geo.nTiles; ++q) {
+    SmallVector<Value, 4> bRegs =
+        loadBOperand(laneOffsets, geo.constantOffset(0, kMmaSpN * q - h));
+    for (int64_t k = 0; k < terms; ++k) {
+      SmallVector<Value, 4> c = mmaDenseRow(aRegs[k], bRegs, zeros);
+      t[k].push_back({toPair(c[0], c[1]), toPair(c[2], c[3])});
+    }
+  }
+
+  // Stage 2, with the lane's u_k words (b_0, b_1) and (b_2, b_3).
+  LowRankColumnLayout layout{terms};
+  SmallVector<SmallVector<Value, 4>> acc(geo.nTiles, zeros);
+  for (int64_t k = 0; k < terms; ++k) {
+    Value words = vector::LoadOp::create(
+        *b, VectorType::get({2}, b->getI32Type()), coef,
+        ValueRange{addConst(mul(lane, cst(2)), layout.word(k, 0, 0))},
+        /*nontemporal=*/false, llvm::MaybeAlign(8));
+    Value halves =
+        vector::BitCastOp::create(*b, VectorType::get({4}, f16), words);
+    SmallVector<Value, 2> uRegs;
+    for (int64_t p = 0; p < 2; ++p)
+      uRegs.push_back(vector::ShuffleOp::create(
+          *b, halves, halves, ArrayRef<int64_t>{2 * p, 2 * p + 1}));
+    for (int64_t p = 0; p < geo.nTiles; ++p) {
+      SmallVector<Value, 4> a = {t[k][p][0], t[k][p][1], t[k][p + 1][0],
+                                 t[k][p + 1][1]};
+      acc[p] = mmaM16N8K16(a, uRegs, acc[p]);
+    }
+  }
   storeOutputs(acc);
 }
 
@@ -955,6 +1049,10 @@ static LogicalResult checkSupported(RowForm op) {
     return op.emitOpError("needs grids with the identity layout");
   if (op.getBoundary() != BoundaryKind::halo)
     return op.emitOpError("supports only the 'halo' boundary");
+  if (op.getColumnRadius() > 0 && !type.getElementType().isF16())
+    return op.emitOpError("is a low-rank chain on ")
+           << type.getElementType()
+           << " grids; its kernel computes on f16 (m16n8k16)";
   if (!op.getInputOffsets())
     return op.emitOpError("still has a column permutation: run "
                           "--stencil-fold-row-swap first");
@@ -989,6 +1087,9 @@ LogicalResult ConvertStencilToSpTCPass::convert(
   for (auto [i, o] : llvm::enumerate(op.getRowOffsets()))
     radii[i % (rank - 1)] =
         std::max<int64_t>(radii[i % (rank - 1)], std::abs(o));
+  // A low-rank chain reaches h rows along y through its column weights.
+  if (op.getColumnRadius() > 0)
+    radii[0] = op.getColumnRadius();
   auto parent =
       op.getOperation()->getParentOfType<FunctionOpInterface>();
   std::string name = (parent ? parent.getName().str() : "stencil") +
@@ -1042,11 +1143,10 @@ LogicalResult ConvertStencilToSpTCPass::buildF16Kernel(
   BOperandPlan plan = planSpTCBOperand(
       *op.getInputOffsets(), op.getRowsPerBlock(), rank,
       SpTCGeometry::innermostTile(rank, warps, tilesPerWarp));
+  int64_t h = op.getColumnRadius();
   SpTCGeometry geo(rank, warps, tilesPerWarp, subTilesPerBlock,
-                   op.getRowsPerBlock(),
-                   radii,
-                   plan.pad,
-                   plan.pitch);
+                   op.getRowsPerBlock(), radii, plan.pad, plan.pitch,
+                   /*extraRows=*/h > 0 ? kMmaSpN - 2 * h : 0);
   geo.asyncCopy = useAsyncCopy;
   geo.swizzleBit = plan.swizzleBit;
   if (geo.allocatedElements() * 2 > kMaxSharedBytes)
@@ -1066,6 +1166,28 @@ LogicalResult ConvertStencilToSpTCPass::buildF16Kernel(
   launch.unitFlopsPerPoint =
       double(op.getNumRows()) * 2 * kMmaSpK * kMmaSpM * kMmaSpN /
       (kMmaSpM * kMmaSpN);
+  if (h > 0) {
+    // The chain rounds T_k = X V_k to f16: Sum_k |u_k|_1 |v_k|_1 bounds it
+    // (row 0 of kernel matrix k holds every weight of v_k once).
+    auto dense = cast<RowGemmOp>(op.getOperation());
+    SmallVector<double> u(dense.getColumnWeightsAttr().getValues<double>());
+    SmallVector<double> kernels(dense.getKernels().getValues<double>());
+    int64_t n = 2 * h + 1, l = op.getRowsPerBlock();
+    for (int64_t k = 0; k < op.getNumRows(); ++k) {
+      double uNorm = 0, vNorm = 0;
+      for (int64_t i = 0; i < n; ++i)
+        uNorm += std::abs(u[k * n + i]);
+      for (int64_t c = 0; c < 2 * l; ++c)
+        vNorm += std::abs(kernels[k * l * 2 * l + c]);
+      launch.chainAbsSum += uNorm * vNorm;
+    }
+    // Per term: stage 1 on n-tiles + 1 T-tiles (K = 32) and stage 2 on
+    // n-tiles output tiles (K = 16), for n-tiles x 16 x 8 outputs.
+    launch.unitFlopsPerPoint =
+        double(op.getNumRows()) *
+        (2.0 * kMmaSpK * (tilesPerWarp + 1) + 2.0 * 16 * tilesPerWarp) /
+        tilesPerWarp;
+  }
   return success();
 }
 

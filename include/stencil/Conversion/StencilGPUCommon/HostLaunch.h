@@ -51,6 +51,10 @@ struct StencilKernelLaunch {
   /// a benchmark can set a measurement against that unit's peak.
   StringRef unit;
   double unitFlopsPerPoint = 0;
+  /// For a kernel that rounds an intermediate product to the element type
+  /// (the low-rank chain), Sum_k |u_k|_1 |v_k|_1 of its factors, which
+  /// scales that rounding in the runner's tolerance; 0 otherwise.
+  double chainAbsSum = 0;
 };
 
 /// Replaces the stencil op `op` (grids `in` and `out`, `steps` time steps,

@@ -283,6 +283,12 @@ static LogicalResult verifyRowForm(Operation *op, Value input, Value output,
 // RowGemmOp
 //===----------------------------------------------------------------------===//
 
+int64_t RowGemmOp::getColumnRadius() {
+  auto columns = getColumnWeightsAttr();
+  return columns ? (cast<ShapedType>(columns.getType()).getDimSize(1) - 1) / 2
+                 : 0;
+}
+
 int64_t RowGemmOp::getNumRows() {
   auto type = cast<ShapedType>(getKernels().getType());
   return type.getRank() == 3 ? type.getDimSize(0) : 0;
@@ -342,6 +348,25 @@ LogicalResult RowGemmOp::verify() {
   int64_t expectedWords = getNumRows() * 256;
   if (cast<MemRefType>(getInput().getType()).getElementType().isF64())
     expectedWords = TCF64CoefficientLayout{getNumRows(), int64_t(getRadius())}.size();
+  if (auto columns = getColumnWeightsAttr()) {
+    auto columnsType = cast<ShapedType>(columns.getType());
+    if (cast<MemRefType>(getInput().getType()).getRank() != 2)
+      return emitOpError("has column_weights (a low-rank chain), which "
+                         "needs 2-D grids");
+    if (columnsType.getRank() != 2 ||
+        columnsType.getDimSize(0) != getNumRows() ||
+        columnsType.getDimSize(1) % 2 != 1)
+      return emitOpError("column_weights must have shape ")
+             << getNumRows() << " x (2h + 1) (one column vector per kernel "
+             << "row), got " << columns.getType();
+    if (getColumnRadius() > LowRankColumnLayout::kMaxRadius)
+      return emitOpError("column_weights of radius ")
+             << getColumnRadius() << ": the low-rank chain reaches at most "
+             << LowRankColumnLayout::kMaxRadius << " rows (8 + 2h <= 16)";
+    if (llvm::any_of(getRowOffsets(), [](int64_t o) { return o != 0; }))
+      return emitOpError("has column_weights, so every row offset must be 0");
+    expectedWords = LowRankColumnLayout{getNumRows()}.size();
+  }
   if (failed(verifyKernelAttrs(*this, getColumnPermutation(),
                                getInputOffsets(), getTilingAttr(),
                                getPackedCoefficients(), expectedWords, l)))

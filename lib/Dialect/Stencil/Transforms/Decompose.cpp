@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stencil/Dialect/Stencil/Transforms/Passes.h"
+#include "stencil/Support/SpTCPacking.h"
 #include "stencil/Support/SparseKernel.h"
 #include "stencil/Support/StencilShape.h"
 
@@ -42,6 +43,7 @@ struct StencilDecomposePass
 
 private:
   LogicalResult decompose(IRRewriter &rewriter, LinearOp op);
+  LogicalResult decompose(IRRewriter &rewriter, LowRankOp op);
 };
 } // namespace
 
@@ -114,11 +116,60 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
       rewriter.getI64IntegerAttr(l), rewriter.getI64IntegerAttr(shift),
       rewriter.getDenseI64ArrayAttr(rowOffsets),
       DenseElementsAttr::get(kernelsType, ArrayRef<double>(kernels)),
+      /*column_weights=*/DenseFPElementsAttr(),
       /*column_permutation=*/DenseI64ArrayAttr(),
       /*input_offsets=*/DenseI64ArrayAttr(), /*tiling=*/DictionaryAttr(),
       /*packed_coefficients=*/DenseI32ArrayAttr(), op.getStepsAttr(),
       op.getBoundaryAttr(), op.getBoundaryValueAttr());
   rowGemm->setAttr(kSourceAttrName, source);
+  return success();
+}
+
+/// The low-rank chain (LoRAStencil, seed 003, eq. 9): V_k becomes kernel
+/// row k (at row offset 0) of a `stencil.row_gemm` and u_k its column
+/// weights, so Sum_k U_k (X V_k) runs on the dense row-form kernel.
+LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
+                                              LowRankOp op) {
+  if (op.getBoundary() != BoundaryKind::halo)
+    return op.emitOpError("has a '")
+           << stringifyBoundaryKind(op.getBoundary())
+           << "' boundary; the matrix form supports only 'halo' (use "
+              "--lower-to-cpu for periodic and dirichlet boundaries)";
+  int64_t h = op.getRadius();
+  if (h > LowRankColumnLayout::kMaxRadius)
+    return op.emitOpError("has radius ")
+           << h << ", but the low-rank Tensor Core chain reaches at most "
+           << LowRankColumnLayout::kMaxRadius
+           << " rows (its 16-row stage-2 MMA needs 8 + 2h <= 16); use the "
+              "direct form (no low-rank) for this stencil";
+  int64_t l = rowsPerBlock ? int64_t(rowsPerBlock) : defaultRowsPerBlock(h);
+  if (l == 0 || l % 2 != 0 || l < 2 * h + 2 || kMmaRows % l != 0)
+    return op.emitOpError("rows-per-block=")
+           << l << " must be even, at least 2r + 2 = " << 2 * h + 2
+           << " and divide " << kMmaRows;
+  int64_t terms = op.getRank(), n = 2 * h + 1;
+  SmallVector<double> v(op.getV().getValues<double>());
+  SmallVector<double> kernels;
+  for (int64_t k = 0; k < terms; ++k) {
+    KernelMatrix m = buildBandedKernelMatrix(
+        ArrayRef<double>(v).slice(k * n, n), l, 2 * l);
+    kernels.append(m.data.begin(), m.data.end());
+  }
+  auto kernelsType =
+      RankedTensorType::get({terms, l, 2 * l}, rewriter.getF64Type());
+  rewriter.setInsertionPoint(op);
+  auto rowGemm = rewriter.replaceOpWithNewOp<RowGemmOp>(
+      op, op.getInput(), op.getOutput(), rewriter.getI64IntegerAttr(h),
+      rewriter.getI64IntegerAttr(l), rewriter.getI64IntegerAttr(0),
+      rewriter.getDenseI64ArrayAttr(SmallVector<int64_t>(terms, 0)),
+      DenseElementsAttr::get(kernelsType, ArrayRef<double>(kernels)),
+      op.getUAttr(),
+      /*column_permutation=*/DenseI64ArrayAttr(),
+      /*input_offsets=*/DenseI64ArrayAttr(), /*tiling=*/DictionaryAttr(),
+      /*packed_coefficients=*/DenseI32ArrayAttr(), op.getStepsAttr(),
+      op.getBoundaryAttr(), op.getBoundaryValueAttr());
+  if (auto source = op->getAttr(kSourceAttrName))
+    rowGemm->setAttr(kSourceAttrName, source);
   return success();
 }
 
@@ -138,6 +189,11 @@ void StencilDecomposePass::runOnOperation() {
   getOperation()->walk([&](LinearOp op) { ops.push_back(op); });
   IRRewriter rewriter(&getContext());
   for (LinearOp op : ops)
+    if (failed(decompose(rewriter, op)))
+      return signalPassFailure();
+  SmallVector<LowRankOp> lowRankOps;
+  getOperation()->walk([&](LowRankOp op) { lowRankOps.push_back(op); });
+  for (LowRankOp op : lowRankOps)
     if (failed(decompose(rewriter, op)))
       return signalPassFailure();
 }

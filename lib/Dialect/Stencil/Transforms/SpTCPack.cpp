@@ -18,6 +18,14 @@ namespace stencil {
 using namespace mlir;
 using namespace mlir::stencil;
 
+/// `v` rounded to f16 (the Tensor Core operands), as its bit pattern.
+static uint16_t toHalfBits(double v) {
+  APFloat half(v);
+  bool losesInfo;
+  half.convert(APFloat::IEEEhalf(), APFloat::rmNearestTiesToEven, &losesInfo);
+  return half.bitcastToAPInt().getZExtValue();
+}
+
 namespace {
 struct StencilSpTCPackPass
     : public stencil::impl::StencilSpTCPackBase<StencilSpTCPackPass> {
@@ -52,14 +60,18 @@ struct StencilSpTCPackPass
         return packF64(dense);
       // The dense kernels, rounded to f16 (the Tensor Core operands).
       SmallVector<uint16_t> kernelBits;
-      for (double v : dense.getKernels().getValues<double>()) {
-        APFloat half(v);
-        bool losesInfo;
-        half.convert(APFloat::IEEEhalf(), APFloat::rmNearestTiesToEven,
-                     &losesInfo);
-        kernelBits.push_back(half.bitcastToAPInt().getZExtValue());
-      }
+      for (double v : dense.getKernels().getValues<double>())
+        kernelBits.push_back(toHalfBits(v));
       words = packTCCoefficients(kernelBits, dense.getNumRows(), l);
+      // A low-rank chain: the stage-2 B operands follow.
+      if (auto columns = dense.getColumnWeightsAttr()) {
+        SmallVector<uint16_t> columnBits;
+        for (double v : columns.getValues<double>())
+          columnBits.push_back(toHalfBits(v));
+        std::vector<uint32_t> columnWords = packLowRankColumnWeights(
+            columnBits, dense.getNumRows(), dense.getColumnRadius());
+        words.insert(words.end(), columnWords.begin(), columnWords.end());
+      }
       dense.setPackedCoefficients(
           SmallVector<int32_t>(words.begin(), words.end()));
       return WalkResult::advance();
@@ -72,6 +84,11 @@ struct StencilSpTCPackPass
   /// the first output of its Toeplitz block, packed as m8n8k4 B operands
   /// (TCF64CoefficientLayout).
   WalkResult packF64(RowGemmOp op) {
+    if (op.getColumnWeightsAttr()) {
+      op.emitOpError("is a low-rank chain on f64 grids; its kernel computes "
+                     "on f16 (m16n8k16)");
+      return WalkResult::interrupt();
+    }
     std::optional<ArrayRef<int64_t>> offsets = op.getInputOffsets();
     if (!offsets) {
       op.emitOpError("still has a column permutation: run "

@@ -40,9 +40,16 @@ struct StencilStridedSwapPass
 
   void runOnOperation() override {
     WalkResult result = getOperation()->walk([&](RowGemmOp op) {
-      // 1. Already permuted: nothing to do.
+      // 1. Already permuted: nothing to do. A low-rank chain has no sparse
+      // kernel (its stage 2 multiplies by the dense T).
       if (op.getColumnPermutation())
         return WalkResult::advance();
+      if (op.getColumnWeightsAttr()) {
+        op.emitOpError("is a low-rank chain (column_weights), which runs on "
+                       "the dense Tensor Cores only (--lower-to-tc "
+                       "low-rank=true)");
+        return WalkResult::interrupt();
+      }
 
       // 2. Swap the columns of every kernel matrix and check 2:4.
       int64_t l = op.getRowsPerBlock();

@@ -411,3 +411,39 @@ func.func @low_rank_finite(%in: memref<?x?xf32>, %out: memref<?x?xf32>) {
       v dense<[[1.0, 2.0, 1.0]]> : tensor<1x3xf64> : memref<?x?xf32>
   return
 }
+
+// -----
+
+func.func @row_gemm_column_weights_shape(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  // expected-error @+1 {{'stencil.row_gemm' op column_weights must have shape 1 x (2h + 1) (one column vector per kernel row), got 'tensor<2x3xf64>'}}
+  stencil.row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [0]
+      kernels dense<0.0> : tensor<1x2x4xf64> column_weights dense<1.0> : tensor<2x3xf64> : memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @row_gemm_column_weights_radius(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  // expected-error @+1 {{'stencil.row_gemm' op column_weights of radius 5: the low-rank chain reaches at most 4 rows (8 + 2h <= 16)}}
+  stencil.row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [0]
+      kernels dense<0.0> : tensor<1x2x4xf64> column_weights dense<1.0> : tensor<1x11xf64> : memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @row_gemm_column_weights_offsets(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  // expected-error @+1 {{'stencil.row_gemm' op has column_weights, so every row offset must be 0}}
+  stencil.row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [1]
+      kernels dense<0.0> : tensor<1x2x4xf64> column_weights dense<1.0> : tensor<1x3xf64> : memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @row_gemm_column_weights_rank(%in: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
+  // expected-error @+1 {{'stencil.row_gemm' op has column_weights (a low-rank chain), which needs 2-D grids}}
+  stencil.row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [0, 0]
+      kernels dense<0.0> : tensor<1x2x4xf64> column_weights dense<1.0> : tensor<1x3xf64> : memref<?x?x?xf16>
+  return
+}

@@ -25,3 +25,12 @@ func.func @odd_rows(%in: memref<?xf16>, %out: memref<?xf16>) {
       kernels dense<0.0> : tensor<1x3x6xf64> : memref<?xf16>
   return
 }
+
+// -----
+
+func.func @low_rank_chain(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  // expected-error @+1 {{'stencil.row_gemm' op is a low-rank chain (column_weights), which runs on the dense Tensor Cores only (--lower-to-tc low-rank=true)}}
+  stencil.row_gemm %in -> %out radius 1 rows_per_block 4 row_offsets [0]
+      kernels dense<0.0> : tensor<1x4x8xf64> column_weights dense<1.0> : tensor<1x3xf64> : memref<?x?xf16>
+  return
+}

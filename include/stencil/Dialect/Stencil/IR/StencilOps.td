@@ -252,6 +252,21 @@ def Stencil_RowGemmOp : Stencil_Op<"row_gemm", [
     place of `column_permutation` (`--stencil-fold-row-swap`), `tiling`
     (`--stencil-sptc-tile`) and `packed_coefficients`
     (`--stencil-sptc-pack`: the dense f16 A operands, `Support/SpTCPacking.h`).
+
+    With `column_weights` (a `K x (2h + 1)` f64 tensor, 2-D only) the op is
+    the low-rank chain of LoRAStencil (seed 003, section II-D, eq. 9) that
+    `--stencil-decompose` makes of a `stencil.low_rank`: kernel row `k` (all
+    `row_offsets` zero) is `V_k`, the row product `T_k = X V_k`, and its
+    results are combined along the outer dimension by `u_k =
+    column_weights[k]` instead of being summed at one offset:
+
+    ```
+    out[y][x0 + i] = sum_k sum_{dy=-h..h} u_k[dy + h] * T_k[y + dy][x0 + i]
+    ```
+
+    `h` is the outer radius (at most 4, the reach of the kernel's 16-row
+    stage-2 MMA, `LowRankColumnLayout`); `packed_coefficients` then holds the
+    stage-2 words after the row words.
   }];
   let arguments = (ins
     Stencil_Grid:$input,
@@ -261,6 +276,7 @@ def Stencil_RowGemmOp : Stencil_Op<"row_gemm", [
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntMinValue<0>]>, "0">:$column_shift,
     DenseI64ArrayAttr:$row_offsets,
     F64ElementsAttr:$kernels,
+    OptionalAttr<F64ElementsAttr>:$column_weights,
     OptionalAttr<DenseI64ArrayAttr>:$column_permutation,
     OptionalAttr<DenseI64ArrayAttr>:$input_offsets,
     OptionalAttr<DictionaryAttr>:$tiling,
@@ -277,6 +293,7 @@ def Stencil_RowGemmOp : Stencil_Op<"row_gemm", [
     (`column_permutation` $column_permutation^)?
     (`input_offsets` $input_offsets^)?
     `kernels` $kernels
+    (`column_weights` $column_weights^)?
     (`tiling` $tiling^)?
     (`packed` $packed_coefficients^)?
     (`steps` $steps^)?
@@ -287,6 +304,8 @@ def Stencil_RowGemmOp : Stencil_Op<"row_gemm", [
   let extraClassDeclaration = [{
     /// The number of kernel rows (matrices).
     int64_t getNumRows();
+    /// The outer radius h of a low-rank chain (0 without column weights).
+    int64_t getColumnRadius();
   }];
 }
 
