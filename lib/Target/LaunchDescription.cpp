@@ -102,6 +102,8 @@ mlir::stencil::emitLaunchDescription(Operation *module, raw_ostream &os,
                 [&](double w) { os << llvm::format("%.17g", w); });
       os << "\n";
     }
+    if (auto body = source.getAs<StringAttr>("body"))
+      os << "body = " << body.getValue() << "\n";
   }
   os << "boundary = " << getString("boundary") << "\n";
   os << "# time steps in the source op: " << getInt("steps") << "\n";

@@ -3,6 +3,7 @@
 #include "HostUtil.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -414,20 +415,25 @@ void interiorBounds(const ReferenceStencil &s, std::vector<int64_t> &lo,
                     std::vector<int64_t> &hi) {
   lo.assign(s.rank, 0);
   hi.assign(s.rank, 0);
-  // The dialect's halo has the symmetric width r_d = max |o_d| on both
-  // sides (docs/Rationale.md), even for an asymmetric pattern.
   for (int d = 0; d < s.rank; ++d) {
+    hi[d] = s.dims[d] - 1;
+    if (s.boundary != Boundary::Halo)
+      continue;
+    // The dialect's halo has the symmetric width r_d = max |o_d| on both
+    // sides (docs/Rationale.md), even for an asymmetric pattern.
     int64_t r = 0;
     for (const auto &o : s.offsets)
       r = std::max<int64_t>(r, o[d] < 0 ? -o[d] : o[d]);
     lo[d] = r;
-    hi[d] = s.dims[d] - 1 - r;
+    hi[d] -= r;
   }
 }
 
 std::vector<double> runReference(const ReferenceStencil &s,
                                  const std::vector<double> &input, int steps,
-                                 unsigned threads, double &maxAbs) {
+                                 unsigned threads, double &maxAbs,
+                                 const BodyRounding &rounding,
+                                 double *bodyBound) {
   // Pad to 3-D: (D0, D1, D2), the last contiguous.
   int pad = 3 - s.rank;
   int64_t D[3] = {1, 1, 1};
@@ -440,18 +446,24 @@ std::vector<double> runReference(const ReferenceStencil &s,
     lo[pad + d] = lo0[d];
     hi[pad + d] = hi0[d];
   }
+  // Offsets padded to 3-D, their linear distance, and the radius per dim.
   size_t P = s.offsets.size();
+  std::vector<std::array<int64_t, 3>> off(P, {0, 0, 0});
   std::vector<int64_t> delta(P);
+  int64_t radius[3] = {0, 0, 0};
   for (size_t i = 0; i < P; ++i) {
-    int64_t o[3] = {0, 0, 0};
     for (int d = 0; d < s.rank; ++d)
-      o[pad + d] = s.offsets[i][d];
-    delta[i] = (o[0] * D[1] + o[1]) * D[2] + o[2];
+      off[i][pad + d] = s.offsets[i][d];
+    for (int d = 0; d < 3; ++d)
+      radius[d] = std::max<int64_t>(radius[d], std::abs(off[i][d]));
+    delta[i] = (off[i][0] * D[1] + off[i][1]) * D[2] + off[i][2];
   }
 
   maxAbs = 0;
   for (double v : input)
     maxAbs = std::max(maxAbs, std::fabs(v));
+  if (s.boundary == Boundary::Dirichlet)
+    maxAbs = std::max(maxAbs, std::fabs(s.dirichletValue));
   std::vector<double> a = input, b = input;
   bool empty = lo[0] > hi[0] || lo[1] > hi[1] || lo[2] > hi[2];
   int64_t rows = empty ? 0 : (hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1);
@@ -459,28 +471,61 @@ std::vector<double> runReference(const ReferenceStencil &s,
     threads = 1;
   threads = static_cast<unsigned>(
       std::max<int64_t>(1, std::min<int64_t>(threads, rows)));
-  std::vector<double> threadMax(threads, 0.0);
+  std::vector<double> threadMax(threads, 0.0), threadBound(threads, 0.0);
+  double inputBound = 0; // the previous step's bound (general bodies)
   for (int t = 0; t < steps && !empty; ++t) {
     const double *src = a.data();
     double *dst = b.data();
     auto work = [&](unsigned id) {
       int64_t r0 = rows * id / threads, r1 = rows * (id + 1) / threads;
-      double m = threadMax[id];
+      double m = threadMax[id], bound = 0;
       int64_t ny = hi[1] - lo[1] + 1;
+      std::vector<double> values(P);
       for (int64_t r = r0; r < r1; ++r) {
         int64_t z = lo[0] + r / ny, y = lo[1] + r % ny;
         int64_t base = (z * D[1] + y) * D[2];
+        bool rowInside = z >= radius[0] && z < D[0] - radius[0] &&
+                         y >= radius[1] && y < D[1] - radius[1];
         for (int64_t x = lo[2]; x <= hi[2]; ++x) {
           const double *c = src + base + x;
+          bool inside = rowInside && x >= radius[2] && x < D[2] - radius[2];
+          // The neighbours; outside the grid they wrap (periodic) or read
+          // the Dirichlet value (the halo boundary never reads outside).
+          for (size_t i = 0; i < P; ++i) {
+            if (inside) {
+              values[i] = c[delta[i]];
+              continue;
+            }
+            int64_t p[3] = {z + off[i][0], y + off[i][1], x + off[i][2]};
+            bool outside = false;
+            for (int d = 0; d < 3; ++d) {
+              if (p[d] >= 0 && p[d] < D[d])
+                continue;
+              outside = true;
+              p[d] = ((p[d] % D[d]) + D[d]) % D[d];
+            }
+            values[i] = outside && s.boundary == Boundary::Dirichlet
+                            ? s.dirichletValue
+                            : src[(p[0] * D[1] + p[1]) * D[2] + p[2]];
+          }
           double sum = 0.0;
-          for (size_t i = 0; i < P; ++i)
-            sum += s.weights[i] * c[delta[i]];
+          if (s.body) {
+            double e = 0;
+            sum = s.body->evaluateWithBound(values.data(), inputBound,
+                                            rounding.u, rounding.eta, e);
+            double v = roundTo(s.elementType, sum);
+            bound = std::max(bound, e + std::fabs(v - sum));
+          } else {
+            for (size_t i = 0; i < P; ++i)
+              sum += s.weights[i] * values[i];
+          }
           double v = roundTo(s.elementType, sum);
           dst[base + x] = v;
           m = std::max(m, std::fabs(v));
         }
       }
       threadMax[id] = m;
+      threadBound[id] = bound;
     };
     if (threads == 1) {
       work(0);
@@ -492,9 +537,15 @@ std::vector<double> runReference(const ReferenceStencil &s,
         th.join();
     }
     std::swap(a, b);
+    double stepBound = 0;
+    for (double e : threadBound)
+      stepBound = std::max(stepBound, e);
+    inputBound = stepBound;
   }
   for (double m : threadMax)
     maxAbs = std::max(maxAbs, m);
+  if (bodyBound)
+    *bodyBound = inputBound;
   return a;
 }
 

@@ -2,6 +2,8 @@
 #ifndef STENCIL_RUN_HOSTUTIL_H
 #define STENCIL_RUN_HOSTUTIL_H
 
+#include "BodyExpr.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -48,28 +50,58 @@ bool writeNpy(const std::string &path, const std::vector<int64_t> &shape,
 /// NumPy dtype used to save values of type t (bf16 has none: '<f4', exact).
 const char *npyDtypeFor(ElemType t);
 
-/// The CPU reference: straightforward f64 stencil, halo boundary.
+/// The boundary conditions of docs/Rationale.md.
+enum class Boundary {
+  Halo,     ///< only interior points are computed; the halo keeps its values
+  Periodic, ///< every point is computed; neighbour indices wrap
+  Dirichlet ///< every point is computed; neighbours outside read a constant
+};
+
+/// The CPU reference: a straightforward f64 stencil, linear (offsets and
+/// weights) or general (a body expression over its accesses).
 struct ReferenceStencil {
   int rank = 0;
   std::vector<int64_t> dims; ///< grid, outermost first
+  /// Linear stencil: the points and one weight each. General body: the
+  /// body's accesses (BodyExpr::accesses()) and no weights.
   std::vector<std::vector<int64_t>> offsets;
   std::vector<double> weights;
+  const BodyExpr *body = nullptr;
   ElemType elementType = ElemType::F16;
+  Boundary boundary = Boundary::Halo;
+  /// The value a Dirichlet boundary reads outside the grid (representable
+  /// in the element type).
+  double dirichletValue = 0;
 };
 
 /// Lower/upper (inclusive) bounds of the points written by a step, per dim,
 /// outermost first: r_d <= i_d < N_d - r_d with r_d = max |o_d|, the
-/// dialect's symmetric halo (points whose whole neighbourhood is inside).
+/// dialect's symmetric halo (points whose whole neighbourhood is inside),
+/// for the halo boundary; every point for the others.
 void interiorBounds(const ReferenceStencil &s, std::vector<int64_t> &lo,
                     std::vector<int64_t> &hi);
 
+/// For a general body: the unit roundoff and absolute floor of each rounded
+/// operation of the GPU's evaluation, for BodyExpr::evaluateWithBound.
+struct BodyRounding {
+  double u = 0;
+  double eta = 0;
+};
+
 /// Runs `steps` steps from `input` (ping-pong, both buffers start as the
-/// input, the halo keeps the input values), rounding to the element type after
-/// every step. Returns the final grid; `maxAbs` gets max |value| over the
-/// input and every step's result. Uses `threads` threads.
+/// input; with the halo boundary the halo keeps the input values), rounding
+/// to the element type after every step. Returns the final grid; `maxAbs`
+/// gets max |value| over the input, every step's result and the Dirichlet
+/// value. For a general body, `bodyBound` (if given) gets the bound of the
+/// running error analysis on |GPU - reference| after the last step: each
+/// step starts from the previous step's bound (0 for the input) and adds the
+/// body's rounding (`rounding`) and the reference's own rounding of the
+/// result to the element type. Uses `threads` threads.
 std::vector<double> runReference(const ReferenceStencil &s,
                                  const std::vector<double> &input, int steps,
-                                 unsigned threads, double &maxAbs);
+                                 unsigned threads, double &maxAbs,
+                                 const BodyRounding &rounding = {},
+                                 double *bodyBound = nullptr);
 
 } // namespace stencil_run
 

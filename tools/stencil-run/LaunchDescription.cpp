@@ -125,6 +125,7 @@ bool parseLaunchDescription(const std::string &path, LaunchDescription &desc,
       "version", "kernel", "ptx", "rank", "element_type", "steps_per_launch",
       "accumulator", "offsets", "weights",    "boundary",     "tile",
       "block",   "shared_bytes", "coefficients", "args", "chain_abs_sum",
+      "body",
       // Read by the benchmark scripts (bench/table.py), not by the runner.
       "unit", "unit_flops_per_point"};
   for (const auto &e : kv)
@@ -133,9 +134,19 @@ bool parseLaunchDescription(const std::string &path, LaunchDescription &desc,
                          "' ignored");
 
   for (const char *k : {"version", "kernel", "ptx", "rank", "element_type",
-                        "offsets", "weights", "boundary", "tile", "block"})
+                        "boundary", "tile", "block"})
     if (!require(k))
       return false;
+  // A linear stencil gives offsets and weights, a general one its body.
+  if (kv.count("body") && (kv.count("offsets") || kv.count("weights"))) {
+    error = where("body") + "a description has either 'body' or "
+                            "'offsets'/'weights', not both";
+    return false;
+  }
+  if (!kv.count("body"))
+    for (const char *k : {"offsets", "weights"})
+      if (!require(k))
+        return false;
 
   int64_t v;
   if (!parseInt(kv["version"].first, v) || v != 1) {
@@ -173,33 +184,57 @@ bool parseLaunchDescription(const std::string &path, LaunchDescription &desc,
                                                          : ElemType::F32;
   }
 
-  for (const std::string &pt : split(kv["offsets"].first, ';')) {
-    std::vector<int64_t> o;
-    if (!parseIntList(pt, o) || static_cast<int>(o.size()) != desc.rank) {
-      error = where("offsets") + "bad offset '" + pt + "' (need " +
-              std::to_string(desc.rank) + " integers, dims outermost first)";
+  if (kv.count("body")) {
+    std::string bodyError;
+    if (!desc.body.parse(kv["body"].first, desc.rank, bodyError)) {
+      error = where("body") + bodyError;
       return false;
     }
-    desc.offsets.push_back(o);
-  }
-  for (const std::string &w : split(kv["weights"].first, ',')) {
-    double x;
-    if (!parseDouble(w, x)) {
-      error = where("weights") + "bad weight '" + w + "'";
+    desc.hasBody = true;
+    desc.offsets = desc.body.accesses();
+  } else {
+    for (const std::string &pt : split(kv["offsets"].first, ';')) {
+      std::vector<int64_t> o;
+      if (!parseIntList(pt, o) || static_cast<int>(o.size()) != desc.rank) {
+        error = where("offsets") + "bad offset '" + pt + "' (need " +
+                std::to_string(desc.rank) +
+                " integers, dims outermost first)";
+        return false;
+      }
+      desc.offsets.push_back(o);
+    }
+    for (const std::string &w : split(kv["weights"].first, ',')) {
+      double x;
+      if (!parseDouble(w, x)) {
+        error = where("weights") + "bad weight '" + w + "'";
+        return false;
+      }
+      desc.weights.push_back(x);
+    }
+    if (desc.weights.size() != desc.offsets.size()) {
+      error = where("weights") + std::to_string(desc.weights.size()) +
+              " weights for " + std::to_string(desc.offsets.size()) +
+              " offsets";
       return false;
     }
-    desc.weights.push_back(x);
-  }
-  if (desc.weights.size() != desc.offsets.size()) {
-    error = where("weights") + std::to_string(desc.weights.size()) +
-            " weights for " + std::to_string(desc.offsets.size()) + " offsets";
-    return false;
   }
 
-  desc.boundary = kv["boundary"].first;
-  if (desc.boundary != "halo") {
-    error = where("boundary") + "boundary '" + desc.boundary +
-            "' is not supported by stencil-run (only 'halo')";
+  // halo | periodic | dirichlet(v)
+  const std::string &boundary = kv["boundary"].first;
+  const std::string dirichlet = "dirichlet(";
+  if (boundary == "halo") {
+    desc.boundary = Boundary::Halo;
+  } else if (boundary == "periodic") {
+    desc.boundary = Boundary::Periodic;
+  } else if (boundary.rfind(dirichlet, 0) == 0 && boundary.back() == ')' &&
+             parseDouble(trim(boundary.substr(
+                             dirichlet.size(),
+                             boundary.size() - dirichlet.size() - 1)),
+                         desc.dirichletValue)) {
+    desc.boundary = Boundary::Dirichlet;
+  } else {
+    error = where("boundary") + "unknown boundary '" + boundary +
+            "' (halo, periodic or dirichlet(v) with a finite v)";
     return false;
   }
 

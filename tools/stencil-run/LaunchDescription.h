@@ -26,8 +26,13 @@ struct LaunchDescription {
   ElemType accumulator = ElemType::F32;
   /// Stencil points, `rank` coordinates each, outermost dimension first.
   std::vector<std::vector<int64_t>> offsets;
-  std::vector<double> weights; ///< one per offset
-  std::string boundary;        ///< "halo"
+  std::vector<double> weights; ///< one per offset (linear stencils)
+  /// A general (non-linear) stencil's per-point expression (BodyExpr); then
+  /// `offsets` are its accesses and `weights` is empty.
+  bool hasBody = false;
+  BodyExpr body;
+  Boundary boundary = Boundary::Halo;
+  double dirichletValue = 0; ///< as written (not rounded)
   std::vector<int64_t> tile;   ///< output points per block, innermost first
   unsigned block[3] = {1, 1, 1};
   unsigned sharedBytes = 0;

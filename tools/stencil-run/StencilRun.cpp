@@ -2,9 +2,10 @@
 //
 // stencil-run loads the PTX of one stencil time step (or of
 // `steps_per_launch` fused steps) through the CUDA driver API, runs T steps
-// (ping-pong, halo boundary), times them with CUDA events,
-// and checks the result against an independent f64 CPU implementation of the
-// stencil (from the description's offsets/weights, not its coefficients).
+// (ping-pong; halo, periodic or Dirichlet boundary), times them with CUDA
+// events, and checks the result against an independent f64 CPU
+// implementation of the stencil (from the description's offsets/weights or
+// general body, never from its coefficients).
 // See docs/LaunchDescription.md and bench/README.md.
 //
 // Plain C++17 + CUDA driver API: no LLVM/MLIR dependency.
@@ -69,9 +70,11 @@ const char *kHelp = R"(usage:
   stencil-run --roofline [--device D] [--copy-bytes B]
 
 Runs the PTX kernel of one stencil time step described by DESC.launch
-(docs/LaunchDescription.md) for T steps on a dense row-major grid with halo
-boundary (ping-pong; the halo keeps the input values), reports time and
-GStencil/s, and checks the result against an f64 CPU implementation. A
+(docs/LaunchDescription.md) for T steps on a dense row-major grid
+(ping-pong; with the halo boundary the halo keeps the input values;
+periodic and dirichlet(v) compute every point), reports time and
+GStencil/s, and checks the result against an f64 CPU implementation of the
+description's offsets/weights or general body. A
 kernel fusing steps (steps_per_launch = F in the description) runs T / F
 launches of F steps each.
 
@@ -121,6 +124,10 @@ accumulator, eta = subnormal spacing of the element type):
             product (launch description field chain_abs_sum = C)
   step t    e_t = S*e_{t-1} + d,  e_0 = 0
   tol_T     = d * (1 + S + ... + S^(T-1))
+general body (description key 'body'): a running error analysis of the body
+per point (tools/stencil-run/BodyExpr.h), every operation rounded with
+u + 2^-53 (+ 2^-24 for f16/bf16, which may compute in f32), each step
+starting from the previous step's bound; tol_T = that bound after T steps
 PASS when every point's |gpu - cpu| <= tol_T (NaN/Inf fails).
 
 exit status: 0 ok/PASS, 1 check FAIL, 2 usage, file or CUDA error.
@@ -321,6 +328,10 @@ struct CheckResult {
   bool pass = false;
 };
 
+CheckResult compare(const std::vector<int64_t> &dims,
+                    const std::vector<double> &cpu,
+                    const std::vector<double> &gpu, CheckResult r);
+
 /// Compares `gpu` with `steps` steps of the CPU reference.
 CheckResult check(const LaunchDescription &desc, const Options &opts,
                   const std::vector<int64_t> &dims,
@@ -331,17 +342,33 @@ CheckResult check(const LaunchDescription &desc, const Options &opts,
   ref.dims = dims;
   ref.offsets = desc.offsets;
   ref.weights = desc.weights;
+  ref.body = desc.hasBody ? &desc.body : nullptr;
   ref.elementType = desc.elementType;
+  ref.boundary = desc.boundary;
+  ref.dirichletValue = roundTo(desc.elementType, desc.dirichletValue);
   unsigned threads = opts.threads ? opts.threads
                                   : std::max(1u, std::thread::hardware_concurrency());
   CheckResult r;
+  double u = unitRoundoff(desc.elementType);
+  if (desc.hasBody) {
+    // The body runs in the element type; f16/bf16 operations may be done in
+    // f32 and rounded again (u + 2^-24); the reference's own f64 evaluation
+    // adds 2^-53 per operation.
+    BodyRounding rounding;
+    rounding.u = u + std::ldexp(1.0, -53) +
+                 (elemTypeBytes(desc.elementType) < 4 ? std::ldexp(1.0, -24)
+                                                      : 0.0);
+    rounding.eta = subnormalSpacing(desc.elementType);
+    std::vector<double> cpu = runReference(ref, input, steps, threads,
+                                           r.maxAbs, rounding, &r.tol);
+    return compare(dims, cpu, gpu, r);
+  }
   std::vector<double> cpu = runReference(ref, input, steps, threads, r.maxAbs);
 
   double S = 0;
   for (double w : desc.weights)
     S += std::fabs(w);
   double P = static_cast<double>(desc.weights.size());
-  double u = unitRoundoff(desc.elementType);
   double uAcc = unitRoundoff(desc.accumulator);
   double d = S * r.maxAbs *
                  (2 * u + u + 2 * P * uAcc + P * std::ldexp(1.0, -53)) +
@@ -356,7 +383,14 @@ CheckResult check(const LaunchDescription &desc, const Options &opts,
     power *= S;
   }
   r.tol = d * geometric;
+  return compare(dims, cpu, gpu, r);
+}
 
+/// Compares `gpu` with the reference `cpu` within `r.tol`; fills the rest of
+/// `r`.
+CheckResult compare(const std::vector<int64_t> &dims,
+                    const std::vector<double> &cpu,
+                    const std::vector<double> &gpu, CheckResult r) {
   bool finite = true;
   for (size_t i = 0; i < cpu.size(); ++i) {
     double e = std::fabs(gpu[i] - cpu[i]);

@@ -6,7 +6,10 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Format.h"
 
 using namespace mlir;
 using namespace mlir::stencil;
@@ -32,6 +35,16 @@ static StringRef getTypeName(Type type) {
   if (type.isF32())
     return "f32";
   return "f64";
+}
+
+/// `halo`, `periodic` or `dirichlet(v)`, as a launch description spells it.
+static std::string getBoundaryName(const StencilKernelLaunch &launch) {
+  if (launch.boundary != BoundaryKind::dirichlet)
+    return stringifyBoundaryKind(launch.boundary).str();
+  std::string name;
+  llvm::raw_string_ostream(name)
+      << "dirichlet(" << llvm::format("%.17g", launch.boundaryValue) << ")";
+  return name;
 }
 
 void mlir::stencil::emitHostLaunches(Operation *op, Value in, Value out,
@@ -141,7 +154,7 @@ void mlir::stencil::emitHostLaunches(Operation *op, Value in, Value out,
       b.getNamedAttr("element_type",
                      b.getStringAttr(getTypeName(gridType.getElementType()))),
       b.getNamedAttr("accumulator", b.getStringAttr(launch.accumulator)),
-      b.getNamedAttr("boundary", b.getStringAttr("halo")),
+      b.getNamedAttr("boundary", b.getStringAttr(getBoundaryName(launch))),
       b.getNamedAttr("steps", b.getI64IntegerAttr(steps)),
       b.getNamedAttr("tile", b.getDenseI64ArrayAttr(
                                  llvm::to_vector(llvm::reverse(tile)))),
@@ -175,4 +188,98 @@ void mlir::stencil::appendLaunchRecords(ModuleOp module,
   all.append(launches.begin(), launches.end());
   module->setAttr(kLaunchesAttrName,
                   ArrayAttr::get(module.getContext(), all));
+}
+
+namespace {
+/// Prints a body value as an expression; see printBodyExpression.
+class BodyExpressionPrinter {
+public:
+  BodyExpressionPrinter(ApplyOp apply, raw_ostream &os)
+      : apply(apply), os(os) {}
+
+  /// Prints `value`; false at the first op without a spelling (`unsupported`)
+  /// or when the text grows past the limit.
+  bool print(Value value) {
+    Operation *op = value.getDefiningOp();
+    // A value from outside the region has no spelling either.
+    if (!op || !apply->isProperAncestor(op))
+      return fail(op ? op : apply.getOperation());
+    if (auto access = dyn_cast<AccessOp>(op)) {
+      std::string text = "a(";
+      llvm::raw_string_ostream textStream(text);
+      llvm::interleave(access.getOffset(), textStream, ",");
+      return write(text + ")");
+    }
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      auto attr = dyn_cast<FloatAttr>(constant.getValue());
+      if (!attr || !attr.getValue().isFinite())
+        return fail(op);
+      std::string text;
+      llvm::raw_string_ostream(text)
+          << llvm::format("%.17g", attr.getValueAsDouble());
+      // A negative literal in parentheses: the grammar has unary minus.
+      return write(text[0] == '-' ? "(" + text + ")" : text);
+    }
+    if (auto neg = dyn_cast<arith::NegFOp>(op))
+      return write("(-") && print(neg.getOperand()) && write(")");
+    if (auto abs = dyn_cast<math::AbsFOp>(op))
+      return call("abs", abs->getOperands());
+    if (auto fma = dyn_cast<math::FmaOp>(op))
+      return call("fma", fma->getOperands());
+    if (isa<arith::MaximumFOp, arith::MaxNumFOp>(op))
+      return call("max", op->getOperands());
+    if (isa<arith::MinimumFOp, arith::MinNumFOp>(op))
+      return call("min", op->getOperands());
+    StringRef symbol = llvm::TypeSwitch<Operation *, StringRef>(op)
+                           .Case([](arith::AddFOp) { return " + "; })
+                           .Case([](arith::SubFOp) { return " - "; })
+                           .Case([](arith::MulFOp) { return " * "; })
+                           .Case([](arith::DivFOp) { return " / "; })
+                           .Default([](Operation *) { return ""; });
+    if (symbol.empty())
+      return fail(op);
+    return write("(") && print(op->getOperand(0)) && write(symbol) &&
+           print(op->getOperand(1)) && write(")");
+  }
+
+  Operation *unsupported = nullptr;
+  static constexpr size_t kMaxLength = 64 * 1024;
+
+private:
+  bool fail(Operation *op) {
+    unsupported = op;
+    return false;
+  }
+  bool write(const Twine &text) {
+    std::string s = text.str();
+    written += s.size();
+    if (written > kMaxLength)
+      return false;
+    os << s;
+    return true;
+  }
+  bool call(StringRef name, ValueRange operands) {
+    if (!write(name + "("))
+      return false;
+    for (auto [i, operand] : llvm::enumerate(operands))
+      if ((i && !write(", ")) || !print(operand))
+        return false;
+    return write(")");
+  }
+
+  ApplyOp apply;
+  raw_ostream &os;
+  size_t written = 0;
+};
+} // namespace
+
+FailureOr<Operation *> mlir::stencil::printBodyExpression(ApplyOp apply,
+                                                          raw_ostream &os) {
+  auto yield = cast<YieldOp>(apply.getBody().front().getTerminator());
+  BodyExpressionPrinter printer(apply, os);
+  if (printer.print(yield.getValue()))
+    return static_cast<Operation *>(nullptr);
+  if (printer.unsupported)
+    return printer.unsupported;
+  return failure();
 }

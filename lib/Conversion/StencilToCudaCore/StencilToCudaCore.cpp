@@ -7,15 +7,20 @@
 // Kernel outline, for a block whose first output is (z0, y0, x0) and t =
 // `fused-steps` time steps per launch (halo h_d = t r_d):
 //   1. the block stages in[z0 - h_z .., y0 - h_y .., x0 - h_x ..] (tile plus
-//      halo) into shared memory, zero outside the grid;
+//      halo) into shared memory; outside the grid it stages zero (halo
+//      boundary: never read by a computed point), the wrapped point
+//      (periodic) or the boundary value (Dirichlet);
 //   2. with t > 1, steps 1 .. t - 1 each compute their (shrinking) region of
 //      the tile from one shared buffer into the other, rounded to the
-//      element type; points that are not interior grid points keep their
-//      value (a barrier after each step);
+//      element type; points the boundary does not compute keep their value
+//      (the halo: the input's; outside the grid under Dirichlet: the
+//      boundary value; periodic computes every position, each being the
+//      value of its wrapped grid point) (a barrier after each step);
 //   3. each thread computes its outputs of the last step from shared memory:
 //      register tiling along y for stencil.linear, the cloned body for
 //      stencil.apply;
-//   4. every output that is an interior point is stored.
+//   4. every output the boundary computes is stored: the interior
+//      r_d <= i_d < N_d - r_d (halo), every grid point (the others).
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,8 +66,10 @@ using SmemIndexFn = function_ref<Value(int64_t k, ArrayRef<int64_t> offset)>;
 class CudaCoreKernelBuilder {
 public:
   CudaCoreKernelBuilder(Operation *op, const CudaCoreTiling &tiling,
-                        Type elementType)
-      : op(op), geo(tiling), elementType(elementType),
+                        Type elementType, BoundaryKind boundary,
+                        double boundaryValue)
+      : op(op), geo(tiling), elementType(elementType), boundary(boundary),
+        boundaryValue(boundaryValue),
         accType(elementType.isF64() ? Type(Float64Type::get(op->getContext()))
                                     : Type(Float32Type::get(op->getContext()))) {}
 
@@ -87,8 +94,15 @@ private:
   SmallVector<Value> outputCoords(int64_t k);
   /// The grid coordinates of local position `local` of the shared tile.
   SmallVector<Value> gridCoords(ArrayRef<Value> local);
-  /// Whether `coords` is an interior point: r_d <= coord_d < N_d - r_d.
-  Value isInterior(ArrayRef<Value> coords);
+  /// Whether the boundary computes the point at `coords` (which may lie
+  /// outside the grid, in a fused step's region): the interior
+  /// r_d <= coord_d < N_d - r_d (halo), every grid point (Dirichlet), every
+  /// position (periodic).
+  Value isComputed(ArrayRef<Value> coords);
+  /// Whether `coords` is a grid point the boundary computes (the outputs).
+  Value isStored(ArrayRef<Value> coords);
+  /// Whether every coords_d lies in [margin_d, N_d - margin_d).
+  Value isWithinAll(ArrayRef<Value> coords, ArrayRef<int64_t> margins);
   /// `value` rounded to the element type.
   Value toElementType(Value value);
   /// The values of `count` points from shared memory (`index`).
@@ -101,7 +115,10 @@ private:
 
   Operation *op;
   const CudaCoreTiling &geo;
-  Type elementType, accType;
+  Type elementType;
+  BoundaryKind boundary;
+  double boundaryValue;
+  Type accType;
 
   std::optional<ImplicitLocOpBuilder> b;
   Value in, out, smem;
@@ -143,7 +160,9 @@ gpu::GPUFuncOp CudaCoreKernelBuilder::build(OpBuilder &moduleBuilder,
 }
 
 /// Step 1: element e = tid, tid + threads, ... of the shared-memory tile is
-/// in[origin - halo + local(e)], zero outside the grid.
+/// in[origin - halo + local(e)]; outside the grid: zero (halo), the boundary
+/// value (Dirichlet), or in at the coordinates wrapped modulo N_d (periodic;
+/// a fused kernel's halo may wrap more than once).
 void CudaCoreKernelBuilder::stageTile() {
   auto loop = scf::ForOp::create(*b, tid, cst(geo.smemSize),
                                  cst(geo.threads()));
@@ -158,24 +177,42 @@ void CudaCoreKernelBuilder::stageTile() {
       local = arith::RemUIOp::create(*b, local, cst(geo.smemStrides[d - 1]));
     if (geo.smemStrides[d] != 1)
       local = arith::DivUIOp::create(*b, local, cst(geo.smemStrides[d]));
-    coords.push_back(arith::SubIOp::create(*b, add(origin[d], local),
-                                           cst(geo.halo[d])));
-    inside = arith::AndIOp::create(
-        *b, inside, isWithin(*b, coords.back(), sizes[d], /*margin=*/0));
+    Value coord =
+        arith::SubIOp::create(*b, add(origin[d], local), cst(geo.halo[d]));
+    if (boundary == BoundaryKind::periodic) {
+      // ((c mod N) + N) mod N, with the signed remainder of c >= -halo.
+      Value rem = arith::RemSIOp::create(*b, coord, sizes[d]);
+      Value negative = arith::CmpIOp::create(*b, arith::CmpIPredicate::slt,
+                                             rem, cst(0));
+      coord = arith::SelectOp::create(*b, negative, add(rem, sizes[d]), rem);
+    } else {
+      inside = arith::AndIOp::create(
+          *b, inside, isWithin(*b, coord, sizes[d], /*margin=*/0));
+    }
+    coords.push_back(coord);
   }
   Value linear = getLinearIndex(*b, coords, sizes);
-  auto ifOp = scf::IfOp::create(
-      *b, inside,
-      [&](OpBuilder &then, Location loc) {
-        Value v = memref::LoadOp::create(then, loc, in, ValueRange{linear});
-        scf::YieldOp::create(then, loc, v);
-      },
-      [&](OpBuilder &otherwise, Location loc) {
-        Value zero = arith::ConstantOp::create(
-            otherwise, loc, otherwise.getZeroAttr(elementType));
-        scf::YieldOp::create(otherwise, loc, zero);
-      });
-  memref::StoreOp::create(*b, ifOp.getResult(0), smem, ValueRange{e});
+  Value value;
+  if (boundary == BoundaryKind::periodic) {
+    value = memref::LoadOp::create(*b, in, ValueRange{linear});
+  } else {
+    double outsideValue =
+        boundary == BoundaryKind::dirichlet ? boundaryValue : 0.0;
+    auto ifOp = scf::IfOp::create(
+        *b, inside,
+        [&](OpBuilder &then, Location loc) {
+          Value v = memref::LoadOp::create(then, loc, in, ValueRange{linear});
+          scf::YieldOp::create(then, loc, v);
+        },
+        [&](OpBuilder &otherwise, Location loc) {
+          Value outside = arith::ConstantOp::create(
+              otherwise, loc,
+              otherwise.getFloatAttr(elementType, outsideValue));
+          scf::YieldOp::create(otherwise, loc, outside);
+        });
+    value = ifOp.getResult(0);
+  }
+  memref::StoreOp::create(*b, value, smem, ValueRange{e});
 }
 
 SmallVector<Value> CudaCoreKernelBuilder::unitOrigin(int64_t step,
@@ -204,10 +241,11 @@ SmallVector<Value> CudaCoreKernelBuilder::unitOrigin(int64_t step,
 
 /// Step 2 (fused steps only): the region of `step` in work units taken
 /// round-robin by the threads, from one shared buffer into the other. As in
-/// a one-step launch, interior grid points get the stencil's value rounded
-/// to the element type and every other point keeps its value (the halo
-/// keeps the input's; points outside the grid are never read by an interior
-/// point).
+/// a one-step launch, the points the boundary computes get the stencil's
+/// value rounded to the element type and every other point keeps its value
+/// (halo: the halo keeps the input's, and points outside the grid are never
+/// read by an interior point; Dirichlet: points outside the grid keep the
+/// boundary value).
 void CudaCoreKernelBuilder::computeIntermediateStep(int64_t step) {
   int64_t rank = geo.rank;
   auto loop = scf::ForOp::create(*b, tid, cst(geo.numUnits(step)),
@@ -236,12 +274,14 @@ void CudaCoreKernelBuilder::computeIntermediateStep(int64_t step) {
     SmallVector<Value> pointLocal(local);
     if (rank > 1)
       pointLocal[rank - 2] = addConst(local[rank - 2], k);
-    Value interior = isInterior(gridCoords(pointLocal));
     Value point = addConst(base, k * pointStride);
-    Value old = memref::LoadOp::create(*b, smem,
-                                       ValueRange{addConst(point, source)});
-    Value next =
-        arith::SelectOp::create(*b, interior, toElementType(value), old);
+    Value next = toElementType(value);
+    if (boundary != BoundaryKind::periodic) {
+      Value computed = isComputed(gridCoords(pointLocal));
+      Value old = memref::LoadOp::create(
+          *b, smem, ValueRange{addConst(point, source)});
+      next = arith::SelectOp::create(*b, computed, next, old);
+    }
     memref::StoreOp::create(*b, next, smem, ValueRange{addConst(point, dest)});
   }
 }
@@ -267,13 +307,28 @@ SmallVector<Value> CudaCoreKernelBuilder::gridCoords(ArrayRef<Value> local) {
   return coords;
 }
 
-Value CudaCoreKernelBuilder::isInterior(ArrayRef<Value> coords) {
-  Value interior;
+Value CudaCoreKernelBuilder::isWithinAll(ArrayRef<Value> coords,
+                                         ArrayRef<int64_t> margins) {
+  Value all;
   for (int64_t d = 0; d < geo.rank; ++d) {
-    Value inDim = isWithin(*b, coords[d], sizes[d], geo.radii[d]);
-    interior = interior ? arith::AndIOp::create(*b, interior, inDim) : inDim;
+    Value inDim = isWithin(*b, coords[d], sizes[d], margins[d]);
+    all = all ? arith::AndIOp::create(*b, all, inDim) : inDim;
   }
-  return interior;
+  return all;
+}
+
+Value CudaCoreKernelBuilder::isComputed(ArrayRef<Value> coords) {
+  assert(boundary != BoundaryKind::periodic &&
+         "periodic computes every position");
+  return boundary == BoundaryKind::halo
+             ? isWithinAll(coords, geo.radii)
+             : isWithinAll(coords, SmallVector<int64_t>(geo.rank, 0));
+}
+
+Value CudaCoreKernelBuilder::isStored(ArrayRef<Value> coords) {
+  return boundary == BoundaryKind::halo
+             ? isWithinAll(coords, geo.radii)
+             : isWithinAll(coords, SmallVector<int64_t>(geo.rank, 0));
 }
 
 Value CudaCoreKernelBuilder::toElementType(Value value) {
@@ -395,11 +450,11 @@ SmallVector<Value> CudaCoreKernelBuilder::computeApply(ApplyOp apply,
   return values;
 }
 
-/// Step 4: the interior outputs, r_d <= coord_d < N_d - r_d.
+/// Step 4: the outputs the boundary computes (isStored).
 void CudaCoreKernelBuilder::storeOutputs(ArrayRef<Value> values) {
   for (auto [k, value] : llvm::enumerate(values)) {
     SmallVector<Value> coords = outputCoords(k);
-    Value interior = isInterior(coords);
+    Value interior = isStored(coords);
     Value linear = getLinearIndex(*b, coords, sizes);
     Value stored = toElementType(value);
     scf::IfOp::create(*b, interior, [&](OpBuilder &then, Location loc) {
@@ -445,10 +500,12 @@ static double countFlopsPerPoint(Operation *op) {
 /// Builds the kernel of `op` computing `tiling.steps` steps per launch and
 /// adds it to `gpuModule`.
 static gpu::GPUFuncOp buildKernel(Operation *op, const CudaCoreTiling &tiling,
-                                  Type elementType, gpu::GPUModuleOp gpuModule,
-                                  StringRef name) {
+                                  Type elementType, BoundaryKind boundary,
+                                  double boundaryValue,
+                                  gpu::GPUModuleOp gpuModule, StringRef name) {
   OpBuilder moduleBuilder = OpBuilder::atBlockEnd(gpuModule.getBody());
-  CudaCoreKernelBuilder kernelBuilder(op, tiling, elementType);
+  CudaCoreKernelBuilder kernelBuilder(op, tiling, elementType, boundary,
+                                      boundaryValue);
   gpu::GPUFuncOp kernel = kernelBuilder.build(moduleBuilder, name);
   SymbolTable(gpuModule).insert(kernel);
   return kernel;
@@ -462,10 +519,13 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
   auto gridType = cast<MemRefType>(input.getType());
   int64_t rank = gridType.getRank();
   BoundaryKind boundary;
+  std::optional<double> boundaryValue;
   int64_t steps;
   SmallVector<int64_t> radii(rank, 0);
   if (auto linear = dyn_cast<LinearOp>(op)) {
     boundary = linear.getBoundary();
+    if (auto value = linear.getBoundaryValue())
+      boundaryValue = value->convertToDouble();
     steps = linear.getSteps();
     PatternAttr pattern = linear.getPattern();
     for (unsigned i = 0; i < pattern.getNumPoints(); ++i)
@@ -474,14 +534,11 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
   } else {
     auto apply = cast<ApplyOp>(op);
     boundary = apply.getBoundary();
+    if (auto value = apply.getBoundaryValue())
+      boundaryValue = value->convertToDouble();
     steps = apply.getSteps();
     radii = apply.getRadii();
   }
-  if (boundary != BoundaryKind::halo)
-    return op->emitOpError("has boundary '")
-           << stringifyBoundaryKind(boundary)
-           << "', but the CUDA-core kernel supports only the 'halo' boundary "
-              "(use --lower-to-cpu for the others)";
   if (!gridType.getLayout().isIdentity())
     return op->emitOpError("needs grids with the identity layout");
   if (threadsX < 1 || threadsY < 1 || outputsPerThread < 1 ||
@@ -516,25 +573,50 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
   std::string name =
       (parent ? parent.getName().str() : "stencil") + "_cuda_core";
   gpu::GPUFuncOp kernel =
-      buildKernel(op, tiling, elementType, gpuModule, name);
+      buildKernel(op, tiling, elementType, boundary,
+                  boundaryValue.value_or(0.0), gpuModule, name);
   gpu::GPUFuncOp tailKernel;
   if (int64_t tailSteps = steps % fusedSteps; fusedSteps > 1 && tailSteps) {
     CudaCoreTiling tailTiling(radii, threadsX, threadsY, outputsPerThread,
                               tailSteps);
-    tailKernel = buildKernel(op, tailTiling, elementType, gpuModule,
+    tailKernel = buildKernel(op, tailTiling, elementType, boundary,
+                             boundaryValue.value_or(0.0), gpuModule,
                              name + "_tail");
   }
 
-  // 3. Host code and launch record; a linear stencil is its own source.
+  // 3. Host code and launch record. The record's source is what the runner
+  // checks against: a linear stencil's pattern and weights, a general
+  // body's expression (without one, the kernel can only be timed).
+  Builder builder(op->getContext());
   if (auto linear = dyn_cast<LinearOp>(op)) {
-    Builder builder(op->getContext());
     op->setAttr(kSourceAttrName,
                 builder.getDictionaryAttr(
                     {builder.getNamedAttr("pattern", linear.getPatternAttr()),
                      builder.getNamedAttr("weights",
                                           linear.getWeightsAttr())}));
+  } else {
+    std::string body;
+    llvm::raw_string_ostream os(body);
+    FailureOr<Operation *> unsupported =
+        printBodyExpression(cast<ApplyOp>(op), os);
+    if (succeeded(unsupported) && !*unsupported)
+      op->setAttr(kSourceAttrName,
+                  builder.getDictionaryAttr({builder.getNamedAttr(
+                      "body", builder.getStringAttr(body))}));
+    else if (succeeded(unsupported))
+      op->emitWarning("the launch record has no body expression for the "
+                      "runner's reference ('")
+          << (*unsupported)->getName()
+          << "' has none): stencil-run can time this kernel but not check "
+             "it";
+    else
+      op->emitWarning("the launch record has no body expression for the "
+                      "runner's reference (the expression is too large): "
+                      "stencil-run can time this kernel but not check it");
   }
   StencilKernelLaunch launch;
+  launch.boundary = boundary;
+  launch.boundaryValue = boundaryValue.value_or(0.0);
   launch.kernel = kernel;
   launch.blockTile = tiling.tile;
   launch.threads = tiling.threads();

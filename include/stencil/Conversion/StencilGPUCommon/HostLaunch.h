@@ -12,6 +12,8 @@
 #ifndef STENCIL_CONVERSION_STENCILGPUCOMMON_HOSTLAUNCH_H
 #define STENCIL_CONVERSION_STENCILGPUCOMMON_HOSTLAUNCH_H
 
+#include "stencil/Dialect/Stencil/IR/StencilDialect.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
@@ -38,6 +40,9 @@ struct StencilKernelLaunch {
   int64_t threads = 0;
   /// Time steps one launch of `kernel` computes (temporal blocking).
   int64_t stepsPerLaunch = 1;
+  /// The boundary the kernel implements, and a Dirichlet boundary's value.
+  BoundaryKind boundary = BoundaryKind::halo;
+  double boundaryValue = 0;
   /// The kernel of the last `steps mod stepsPerLaunch` steps (same ABI,
   /// tile and block); null when `stepsPerLaunch` divides `steps`.
   gpu::GPUFuncOp tailKernel;
@@ -57,14 +62,23 @@ struct StencilKernelLaunch {
   double chainAbsSum = 0;
 };
 
-/// Replaces the stencil op `op` (grids `in` and `out`, `steps` time steps,
-/// halo boundary) by host code launching `launch.kernel` `steps /
+/// Replaces the stencil op `op` (grids `in` and `out`, `steps` time steps)
+/// by host code launching `launch.kernel` `steps /
 /// launch.stepsPerLaunch` times, then `launch.tailKernel` once if there is
 /// one, and appends the launch record of `launch.kernel` to `launches`. Does
 /// not erase `op`.
 void emitHostLaunches(Operation *op, Value in, Value out, int64_t steps,
                       const StencilKernelLaunch &launch, SymbolTable &symbols,
                       SmallVectorImpl<Attribute> &launches);
+
+/// Prints the body of `apply` as the expression of a launch description's
+/// `body` key (docs/LaunchDescription.md), which the runner's reference
+/// evaluates: `a(o_0, ..)` for `stencil.access [o]`, f64 literals for
+/// constants, `+ - * /`, unary `-`, `max`, `min`, `abs` and `fma` for the
+/// arith/math ops of the same meaning. Returns the first op that has no
+/// such spelling (nullptr when the whole body was printed), or failure when
+/// the expression (the body's DAG unfolded into a tree) would exceed 64 KiB.
+FailureOr<Operation *> printBodyExpression(ApplyOp apply, raw_ostream &os);
 
 /// Appends the records of `launches` to the module's `stencil.launches`.
 void appendLaunchRecords(ModuleOp module, ArrayRef<Attribute> launches);
