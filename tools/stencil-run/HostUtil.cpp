@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <random>
 #include <thread>
 
 namespace stencil_run {
@@ -84,21 +85,32 @@ double subnormalSpacing(ElemType t) {
   return std::ldexp(1.0, f.emin - (f.precision - 1));
 }
 
+namespace {
+/// 2^k for -1022 <= k <= 1023, from its bits.
+double pow2(int k) {
+  uint64_t bits = static_cast<uint64_t>(k + 1023) << 52;
+  double v;
+  std::memcpy(&v, &bits, 8);
+  return v;
+}
+} // namespace
+
 double roundTo(ElemType t, double x) {
   if (t == ElemType::F64 || !std::isfinite(x) || x == 0.0)
     return x;
   if (t == ElemType::F32)
     return static_cast<double>(static_cast<float>(x)); // RNE
   Format f = formatOf(t);
-  int e2;
-  std::frexp(x, &e2); // |x| = m * 2^e2, m in [0.5, 1)
-  int e = std::max(e2 - 1, f.emin);
-  // x / 2^(e-p+1) is exact (power-of-two scaling, no over/underflow here);
+  // The quantum of x in the target format: 2^(e - p + 1) with e the
+  // exponent of x (from its bits: x is a nonzero finite double) clamped to
+  // the smallest normal's. Scaling by powers of two is exact here, and
   // nearbyint rounds to nearest even in the default rounding mode.
-  double quantum = std::ldexp(1.0, e - (f.precision - 1));
-  double r = std::nearbyint(x / quantum) * quantum;
-  double maxFinite =
-      std::ldexp(2.0 - std::ldexp(1.0, 1 - f.precision), f.emax);
+  uint64_t bits;
+  std::memcpy(&bits, &x, 8);
+  int e = static_cast<int>((bits >> 52) & 0x7ff) - 1023;
+  int q = std::max(e, f.emin) - (f.precision - 1);
+  double r = std::nearbyint(x * pow2(-q)) * pow2(q);
+  double maxFinite = (2.0 - pow2(1 - f.precision)) * pow2(f.emax);
   if (std::fabs(r) > maxFinite)
     return std::copysign(std::numeric_limits<double>::infinity(), x);
   return r;
@@ -149,67 +161,121 @@ double decodeBF16(uint16_t bits) {
   return f;
 }
 
+void parallelRanges(size_t n, unsigned threads,
+                    const std::function<void(size_t, size_t)> &fn,
+                    size_t minPerThread) {
+  size_t usable = std::max<size_t>(
+      1, std::min<size_t>(threads, n / std::max<size_t>(1, minPerThread)));
+  if (usable <= 1) {
+    fn(0, n);
+    return;
+  }
+  std::vector<std::thread> pool;
+  for (size_t id = 0; id < usable; ++id)
+    pool.emplace_back(fn, n * id / usable, n * (id + 1) / usable);
+  for (auto &th : pool)
+    th.join();
+}
+
+namespace {
+/// decodeF16 of every bit pattern.
+const std::vector<double> &f16Table() {
+  static const std::vector<double> table = [] {
+    std::vector<double> t(1 << 16);
+    for (uint32_t bits = 0; bits < t.size(); ++bits)
+      t[bits] = decodeF16(static_cast<uint16_t>(bits));
+    return t;
+  }();
+  return table;
+}
+} // namespace
+
 std::vector<uint8_t> packElements(const std::vector<double> &values,
-                                  ElemType t) {
+                                  ElemType t, unsigned threads) {
   unsigned b = elemTypeBytes(t);
   std::vector<uint8_t> out(values.size() * b);
-  for (size_t i = 0; i < values.size(); ++i) {
-    uint8_t *p = out.data() + i * b;
-    switch (t) {
-    case ElemType::F16: {
-      uint16_t h = encodeF16(values[i]);
-      std::memcpy(p, &h, 2);
-      break;
+  parallelRanges(values.size(), threads, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      uint8_t *p = out.data() + i * b;
+      switch (t) {
+      case ElemType::F16: {
+        uint16_t h = encodeF16(values[i]);
+        std::memcpy(p, &h, 2);
+        break;
+      }
+      case ElemType::BF16: {
+        uint16_t h = encodeBF16(values[i]);
+        std::memcpy(p, &h, 2);
+        break;
+      }
+      case ElemType::F32: {
+        float f = static_cast<float>(values[i]);
+        std::memcpy(p, &f, 4);
+        break;
+      }
+      case ElemType::F64:
+        std::memcpy(p, &values[i], 8);
+        break;
+      }
     }
-    case ElemType::BF16: {
-      uint16_t h = encodeBF16(values[i]);
-      std::memcpy(p, &h, 2);
-      break;
-    }
-    case ElemType::F32: {
-      float f = static_cast<float>(values[i]);
-      std::memcpy(p, &f, 4);
-      break;
-    }
-    case ElemType::F64:
-      std::memcpy(p, &values[i], 8);
-      break;
-    }
-  }
+  });
   return out;
 }
 
 std::vector<double> unpackElements(const std::vector<uint8_t> &bytes,
-                                   ElemType t) {
+                                   ElemType t, unsigned threads) {
   unsigned b = elemTypeBytes(t);
   std::vector<double> out(bytes.size() / b);
-  for (size_t i = 0; i < out.size(); ++i) {
-    const uint8_t *p = bytes.data() + i * b;
-    switch (t) {
-    case ElemType::F16: {
-      uint16_t h;
-      std::memcpy(&h, p, 2);
-      out[i] = decodeF16(h);
-      break;
+  const double *f16 = t == ElemType::F16 ? f16Table().data() : nullptr;
+  parallelRanges(out.size(), threads, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      const uint8_t *p = bytes.data() + i * b;
+      switch (t) {
+      case ElemType::F16: {
+        uint16_t h;
+        std::memcpy(&h, p, 2);
+        out[i] = f16[h];
+        break;
+      }
+      case ElemType::BF16: {
+        uint16_t h;
+        std::memcpy(&h, p, 2);
+        out[i] = decodeBF16(h);
+        break;
+      }
+      case ElemType::F32: {
+        float f;
+        std::memcpy(&f, p, 4);
+        out[i] = f;
+        break;
+      }
+      case ElemType::F64:
+        std::memcpy(&out[i], p, 8);
+        break;
+      }
     }
-    case ElemType::BF16: {
-      uint16_t h;
-      std::memcpy(&h, p, 2);
-      out[i] = decodeBF16(h);
-      break;
-    }
-    case ElemType::F32: {
-      float f;
-      std::memcpy(&f, p, 4);
-      out[i] = f;
-      break;
-    }
-    case ElemType::F64:
-      std::memcpy(&out[i], p, 8);
-      break;
-    }
-  }
+  });
   return out;
+}
+
+std::vector<double> randomInput(size_t n, ElemType t, uint64_t seed,
+                                unsigned threads) {
+  constexpr unsigned kChunkBits = 16;
+  size_t chunks = (n + (size_t(1) << kChunkBits) - 1) >> kChunkBits;
+  std::vector<double> values(n);
+  parallelRanges(
+      chunks, threads,
+      [&](size_t begin, size_t end) {
+    for (size_t c = begin; c < end; ++c) {
+      std::mt19937_64 rng(seed + c * 0x9E3779B97F4A7C15ull);
+      size_t last = std::min(n, (c + 1) << kChunkBits);
+      for (size_t i = c << kChunkBits; i < last; ++i)
+        values[i] =
+            roundTo(t, std::ldexp(static_cast<double>(rng() >> 11), -52) - 1.0);
+    }
+      },
+      /*minPerThread=*/1);
+  return values;
 }
 
 //===----------------------------------------------------------------------===//
@@ -489,6 +555,15 @@ std::vector<double> runReference(const ReferenceStencil &s,
         for (int64_t x = lo[2]; x <= hi[2]; ++x) {
           const double *c = src + base + x;
           bool inside = rowInside && x >= radius[2] && x < D[2] - radius[2];
+          if (inside && !s.body) { // the common case, without the gather
+            double sum = 0.0;
+            for (size_t i = 0; i < P; ++i)
+              sum += s.weights[i] * c[delta[i]];
+            double v = roundTo(s.elementType, sum);
+            dst[base + x] = v;
+            m = std::max(m, std::fabs(v));
+            continue;
+          }
           // The neighbours; outside the grid they wrap (periodic) or read
           // the Dirichlet value (the halo boundary never reads outside).
           for (size_t i = 0; i < P; ++i) {

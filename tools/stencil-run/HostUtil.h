@@ -5,6 +5,7 @@
 #include "BodyExpr.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -32,11 +33,26 @@ double decodeF16(uint16_t bits);
 uint16_t encodeBF16(double v);
 double decodeBF16(uint16_t bits);
 
-/// values (representable in t) -> little-endian element bytes, and back.
+/// values (representable in t) -> little-endian element bytes, and back;
+/// `threads` threads share the work.
 std::vector<uint8_t> packElements(const std::vector<double> &values,
-                                  ElemType t);
+                                  ElemType t, unsigned threads = 1);
 std::vector<double> unpackElements(const std::vector<uint8_t> &bytes,
-                                   ElemType t);
+                                   ElemType t, unsigned threads = 1);
+
+/// Runs fn(begin, end) on up to `threads` threads over consecutive ranges
+/// of [0, n), each of at least `minPerThread` items (on the calling thread
+/// when that leaves one range).
+void parallelRanges(size_t n, unsigned threads,
+                    const std::function<void(size_t, size_t)> &fn,
+                    size_t minPerThread = size_t(1) << 16);
+
+/// n values uniform in [-1, 1) rounded to t. Point i takes the
+/// (i mod 2^16)-th draw of a mt19937_64 seeded with seed + (i >> 16) *
+/// 0x9E3779B97F4A7C15 (53 random bits each), so the grid depends on the
+/// seed only, not on `threads`.
+std::vector<double> randomInput(size_t n, ElemType t, uint64_t seed,
+                                unsigned threads);
 
 /// NumPy .npy (format 1.0/2.0/3.0), dtypes '<f2', '<f4', '<f8', C order.
 bool readNpy(const std::string &path, std::vector<int64_t> &shape,

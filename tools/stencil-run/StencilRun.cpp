@@ -99,7 +99,8 @@ options:
                        rounded up to a multiple of steps_per_launch)
   --check-limit OPS    largest T * points * P (stencil points) checked
                        directly against the timed result (default 2e10)
-  --threads N          CPU threads of the reference (default: all)
+  --threads N          CPU threads of the host work: input, packing, the
+                       reference (default: all)
   --device D           CUDA device ordinal (default 0)
   --ptx FILE           use FILE instead of the description's 'ptx'
   --verbose            print the PTX JIT log and kernel attributes
@@ -479,6 +480,10 @@ int main(int argc, char **argv) {
   for (int64_t d : dims)
     points *= static_cast<size_t>(d);
   ElemType et = desc.elementType;
+  // Host work (input, packing, the reference) on --threads threads.
+  const unsigned hostThreads =
+      opts.threads ? opts.threads
+                   : std::max(1u, std::thread::hardware_concurrency());
 
   // Input.
   std::vector<double> input;
@@ -503,17 +508,14 @@ int main(int argc, char **argv) {
     else
       std::printf("input: %s (%s)\n", opts.input.c_str(), dtype.c_str());
   } else {
-    std::mt19937_64 rng(opts.seed);
-    input.resize(points);
-    for (double &v : input) // uniform in [-1, 1): 53 random bits
-      v = roundTo(et, std::ldexp(static_cast<double>(rng() >> 11), -52) - 1.0);
+    input = randomInput(points, et, opts.seed, hostThreads);
     std::printf("input: random uniform [-1, 1), seed %llu, rounded to %s\n",
                 static_cast<unsigned long long>(opts.seed), elemTypeName(et));
   }
   if (!opts.saveInput.empty() &&
       !writeNpy(opts.saveInput, dims, input, npyDtypeFor(et), error))
     fatal(error);
-  std::vector<uint8_t> hostInput = packElements(input, et);
+  std::vector<uint8_t> hostInput = packElements(input, et, hostThreads);
 
   // Device, context, module.
   CU(cuInit(0));
@@ -659,7 +661,7 @@ int main(int argc, char **argv) {
               2.0 * elemTypeBytes(et) * opts.steps * points / (ms * 1e-3) /
                   1e9);
 
-  std::vector<double> gpuOut = unpackElements(result, et);
+  std::vector<double> gpuOut = unpackElements(result, et, hostThreads);
   if (!opts.saveOutput.empty() &&
       !writeNpy(opts.saveOutput, dims, gpuOut, npyDtypeFor(et), error))
     fatal(error);
@@ -681,7 +683,8 @@ int main(int argc, char **argv) {
                   "operations (--check-limit); checking a separate %d-step "
                   "run from the same input instead (--check-steps)\n",
                   opts.steps, work, opts.checkLimit, checkSteps);
-      checked = unpackElements(g.run(hostInput, checkSteps / fused), et);
+      checked = unpackElements(g.run(hostInput, checkSteps / fused), et,
+                               hostThreads);
     }
     CheckResult r = check(desc, opts, dims, input, checked, checkSteps);
     maxErr = r.maxErr;

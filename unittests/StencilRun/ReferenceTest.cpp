@@ -259,3 +259,42 @@ TEST(LaunchDescriptionTest, BoundaryAndBody) {
 }
 
 } // namespace
+
+namespace {
+
+/// roundTo against GCC's correctly rounded double -> _Float16 conversion,
+/// and its bf16 rounding against a frexp/nearbyint formulation, over random
+/// magnitudes from the subnormals to overflow, and the parallel input, pack
+/// and unpack paths.
+TEST(HostUtilTest, RoundingAndPacking) {
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> mantissa(-2.0, 2.0);
+  std::uniform_int_distribution<int> exponent(-30, 17);
+  for (int i = 0; i < 200000; ++i) {
+    double x = std::ldexp(mantissa(rng), exponent(rng));
+    EXPECT_EQ(roundTo(ElemType::F16, x),
+              static_cast<double>(static_cast<_Float16>(x)))
+        << x;
+    int e2;
+    std::frexp(x, &e2);
+    double quantum = std::ldexp(1.0, std::max(e2 - 1, -126) - 7);
+    EXPECT_EQ(roundTo(ElemType::BF16, x), std::nearbyint(x / quantum) * quantum)
+        << x;
+  }
+  EXPECT_EQ(roundTo(ElemType::F16, 65520.0), INFINITY); // halfway to 2^16
+  EXPECT_EQ(roundTo(ElemType::F16, 65519.0), 65504.0);
+
+  std::vector<double> a = randomInput(300001, ElemType::F16, 5, 1);
+  EXPECT_EQ(a, randomInput(300001, ElemType::F16, 5, 4));
+  EXPECT_NE(a, randomInput(300001, ElemType::F16, 6, 4));
+  for (double v : a)
+    ASSERT_TRUE(v >= -1.0 && v <= 1.0 && roundTo(ElemType::F16, v) == v);
+  for (ElemType t : {ElemType::F16, ElemType::BF16, ElemType::F32,
+                     ElemType::F64}) {
+    std::vector<double> v = randomInput(200003, t, 9, 3);
+    EXPECT_EQ(unpackElements(packElements(v, t, 3), t, 2), v);
+    EXPECT_EQ(packElements(v, t, 3), packElements(v, t, 1));
+  }
+}
+
+} // namespace
