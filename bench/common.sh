@@ -15,7 +15,7 @@ build_runner() {
 grid_for() {
   case "$1:$2" in
     1:full) echo 16777216 ;; 1:odd) echo 16777259 ;; 1:seed) echo 10240000 ;;
-    2:full) echo 4096,4096 ;; 2:odd) echo 10007,9973 ;; 2:seed) echo 10240,10240 ;;
+    2:full) echo 4096,4096 ;; 2:odd) echo 4099,2053 ;; 2:seed) echo 10240,10240 ;;
     3:full) echo 256,256,256 ;; 3:odd) echo 257,251,263 ;; 3:seed) echo 768,768,768 ;;
   esac
 }

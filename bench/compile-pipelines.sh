@@ -11,6 +11,10 @@
 # (3-D, large f64 radii), or 2 with an 8 x 32 tile (3-D f64). tc-lowrank/
 # holds --lower-to-tc low-rank=true for the examples whose weight matrix
 # has low rank (the others keep the direct kernel there and are dropped).
+# cuda-core-bc/ holds the CUDA-core pipeline on periodic and Dirichlet
+# variants (suffix -periodic, -dirichlet: the example with `boundary
+# periodic` / `boundary dirichlet(0.5)`) of BOUNDARY_EXAMPLES, one step per
+# launch and (suffix -tb) fused-steps=2.
 # Examples a pipeline rejects are listed with the compiler's diagnostic.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,6 +47,20 @@ compile_tb() { # source name: the first of these options that fits
     if [ -f "$out/cuda-core-tb/$2.launch" ]; then return; fi
   done
 }
+
+boundary_examples=${BOUNDARY_EXAMPLES:-"heat-1d 1d7p heat-2d box-2d49p general-2d heat-3d box-3d27p"}
+for name in $boundary_examples; do
+  for boundary in periodic 'dirichlet(0.5)'; do
+    suffix=${boundary%%(*}
+    sed -e "s/\] : memref/] boundary $boundary : memref/" \
+        -e "s/-> %out : memref/-> %out boundary $boundary : memref/" \
+        "$root/examples/$name.mlir" > "$tmp/$name-$suffix.src.mlir"
+    grep -q "boundary $suffix" "$tmp/$name-$suffix.src.mlir" ||
+      { echo "cannot add a boundary to $name"; exit 1; }
+    compile lower-to-cuda-core "$tmp/$name-$suffix.src.mlir" "$name-$suffix" cuda-core-bc
+    compile lower-to-cuda-core "$tmp/$name-$suffix.src.mlir" "$name-$suffix-tb" cuda-core-bc fused-steps=2
+  done
+done
 
 for example in "$root"/examples/*.mlir; do
   name=$(basename "$example" .mlir)

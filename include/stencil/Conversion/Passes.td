@@ -147,7 +147,7 @@ def ConvertStencilToCudaCore
   let summary = "Lower stencil ops to plain FMA GPU kernels (CUDA cores)";
   let description = [{
     Turns every `stencil.linear` and `stencil.apply` (any element type, 1-3
-    dimensions, halo boundary) into a `gpu.func` kernel in the `gpu.module`
+    dimensions, any boundary) into a `gpu.func` kernel in the `gpu.module`
     `@stencil_cuda_core` and, in place of the op, host code that launches it
     once per time step (or per `fused-steps` steps, see "Temporal blocking"),
     ping-ponging the two grids (the host side is the one
@@ -162,8 +162,10 @@ def ConvertStencilToCudaCore
     outputs-per-thread` consecutive outputs, each thread's outputs
     `threads-x x threads-y` apart). The block first stages its input tile
     with the halo (`r_d` on each side) in shared memory, consecutive threads
-    reading consecutive `x` (coalesced), zero outside the grid (never read
-    by an interior output), then computes from shared memory.
+    reading consecutive `x` (coalesced), then computes from shared memory.
+    Outside the grid it stages zero for the `halo` boundary (never read by
+    an interior output), the input at the coordinates wrapped modulo `N_d`
+    for `periodic`, and the boundary value for `dirichlet(v)`.
 
     Register tiling (`stencil.linear`). A thread's `outputs-per-thread`
     outputs are consecutive along `y`: for each distinct `(dz, dx)` column
@@ -173,14 +175,23 @@ def ConvertStencilToCudaCore
     libdevice). Shared-memory loads per
     output: `(columns x (outputs + 2 r_y)) / outputs` instead of the number
     of points. The weights are constants of the kernel; accumulation is f32
-    (f64 for f64 grids), rounded to the element type when stored.
+    (f64 for f64 grids), rounded to the element type when stored. After
+    each column an empty volatile `llvm.inline_asm` reading the accumulators
+    keeps that column's loads and FMAs together: LLVM would otherwise sink
+    every FMA below all the loads and keep every loaded value live (box
+    15 x 15 in f64 spilled).
 
     General bodies (`stencil.apply`): each output clones the body, every
     `stencil.access` a shared-memory load, computing in the element type as
     the op says.
 
-    Outputs are stored when they are interior points (halo boundary); the
-    bounds checks handle grids that are not a multiple of the tile.
+    Outputs are stored when they are interior points (`halo`) or grid
+    points (`periodic`, `dirichlet`); the bounds checks handle grids that
+    are not a multiple of the tile. The launch record carries the boundary
+    and, for a general body, the body as an expression the runner's
+    reference evaluates (docs/LaunchDescription.md, key `body`); a body with
+    an op that has no such spelling gets a warning (the kernel can be timed
+    but not checked).
 
     Temporal blocking (`fused-steps` = t > 1). One launch computes t time
     steps, as the temporally fused CUDA-core kernels of seed 001 (section
@@ -198,8 +209,10 @@ def ConvertStencilToCudaCore
     point in 1-D. Every intermediate point is rounded to the element type
     (it is stored in shared memory of that type) and, exactly as in a
     one-step launch, keeps its previous value unless it is an interior grid
-    point, so the halo keeps the input's values and a launch gives bit for
-    bit the result of t one-step launches. Shared memory: two buffers of
+    point (any grid point under `dirichlet`, so points outside the grid keep
+    the boundary value; every position under `periodic`, each being the
+    value of its wrapped grid point), so the halo keeps the input's values
+    and a launch gives bit for bit the result of t one-step launches. Shared memory: two buffers of
     `prod_d (T_d + 2 t r_d)` elements, at most 48 KiB (a located error
     suggests a smaller t or tile). 3-D keeps one z plane per block, so the
     halo planes cost more there than in 2-D.
