@@ -27,6 +27,7 @@ void mlir::stencil::buildLowerToCudaCorePipeline(
   convert.threadsY = options.threadsY;
   convert.outputsPerThread = options.outputsPerThread;
   convert.fusedSteps = options.fusedSteps;
+  convert.planes = options.planes;
   pm.addPass(createConvertStencilToCudaCore(convert));
 
   // 3. Upstream: NVVM, LLVM, PTX in a gpu.binary; the contract.

@@ -8,9 +8,11 @@ using namespace mlir::stencil;
 
 CudaCoreTiling::CudaCoreTiling(llvm::ArrayRef<int64_t> radii,
                                int64_t threadsX, int64_t threadsY,
-                               int64_t outputs, int64_t steps)
+                               int64_t outputs, int64_t steps,
+                               int64_t planes)
     : rank(radii.size()), threadsX(threadsX), threadsY(threadsY),
-      outputs(outputs), steps(steps), radii(radii) {
+      outputs(outputs), planes(radii.size() == 3 ? planes : 1), steps(steps),
+      radii(radii) {
   tile.assign(rank, 1);
   if (rank == 1) {
     tile[0] = threads() * outputs;
@@ -18,6 +20,8 @@ CudaCoreTiling::CudaCoreTiling(llvm::ArrayRef<int64_t> radii,
     tile[rank - 1] = threadsX;
     tile[rank - 2] = threadsY * outputs;
   }
+  if (rank == 3)
+    tile[0] = this->planes;
   for (int64_t d = 0; d < rank; ++d) {
     halo.push_back(steps * radii[d]);
     smemShape.push_back(tile[d] + 2 * halo[d]);
@@ -83,7 +87,9 @@ llvm::SmallVector<int64_t> CudaCoreTiling::outputPosition(int64_t thread,
     return local;
   }
   local[rank - 1] += thread % threadsX;
-  local[rank - 2] += thread / threadsX * outputs + k;
+  local[rank - 2] += thread / threadsX * outputs + k % outputs;
+  if (rank == 3)
+    local[0] += k / outputs;
   return local;
 }
 

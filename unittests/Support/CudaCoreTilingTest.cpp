@@ -187,7 +187,7 @@ void tiledLaunch(const Stencil &s, const CudaCoreTiling &tiling,
     // 3-4. The last step: each thread's outputs, interior ones stored.
     int64_t source = tiling.sourceOffset(tiling.steps);
     for (int64_t thread = 0; thread < tiling.threads(); ++thread) {
-      for (int64_t k = 0; k < tiling.outputs; ++k) {
+      for (int64_t k = 0; k < tiling.outputsPerThread(); ++k) {
         llvm::SmallVector<int64_t> position =
             tiling.outputPosition(thread, k);
         Point local(position.begin(), position.end());
@@ -223,10 +223,12 @@ Grid makeInput(const Point &dims) {
 /// the t-step kernel, then one of the (steps mod t)-step kernel, ping-pong
 /// after the halo copy. Compared with `steps` one-step launches.
 void expectSameAsOneStepLaunches(const Stencil &s, const Point &dims,
-                                 int64_t fused, int64_t steps) {
+                                 int64_t fused, int64_t steps,
+                                 int64_t planes = 1) {
   SCOPED_TRACE(::testing::Message() << "rank " << dims.size() << ", grid "
                                     << dims[0] << "..., fused " << fused
-                                    << ", steps " << steps);
+                                    << ", steps " << steps << ", planes "
+                                    << planes);
   Grid input = makeInput(dims);
   Grid a = input, b = input;
   for (int64_t t = 0; t < steps; ++t) {
@@ -235,8 +237,9 @@ void expectSameAsOneStepLaunches(const Stencil &s, const Point &dims,
   }
 
   CudaCoreTiling full(s.radii(), /*threadsX=*/4, /*threadsY=*/2,
-                      /*outputs=*/3, fused);
-  CudaCoreTiling tail(s.radii(), 4, 2, 3, std::max<int64_t>(steps % fused, 1));
+                      /*outputs=*/3, fused, planes);
+  CudaCoreTiling tail(s.radii(), 4, 2, 3, std::max<int64_t>(steps % fused, 1),
+                      planes);
   Grid x = input, y = input;
   for (int64_t l = 0; l < steps / fused; ++l) {
     tiledLaunch(s, full, x, y);
@@ -316,6 +319,31 @@ TEST(CudaCoreTiling, FusedSteps3D) {
     for (int64_t fused = 1; fused <= 3; ++fused)
       for (int64_t steps : {1, 2, 5})
         expectSameAsOneStepLaunches(kAsymmetric3D, dims, fused, steps);
+}
+
+// Several output planes per block: z extents that are not multiples of the
+// planes, smaller than them, and one plane.
+TEST(CudaCoreTiling, PlanesPerBlock3D) {
+  for (Point dims : {Point{1, 3, 5}, Point{2, 3, 5}, Point{5, 9, 11},
+                     Point{9, 7, 6}})
+    for (int64_t planes : {2, 3, 4})
+      for (int64_t fused = 1; fused <= 3; ++fused)
+        for (int64_t steps : {1, 2, 5})
+          expectSameAsOneStepLaunches(kAsymmetric3D, dims, fused, steps,
+                                      planes);
+}
+
+TEST(CudaCoreTiling, PlanesGeometry) {
+  // Heat-3D with the default 32 x 8 threads, 4 outputs and 8 planes: a
+  // 8 x 32 x 32 tile staged as 10 x 34 x 34; each thread has 32 outputs.
+  CudaCoreTiling tiling({1, 1, 1}, 32, 8, 4, 1, 8);
+  EXPECT_EQ(tiling.tile, (llvm::SmallVector<int64_t>{8, 32, 32}));
+  EXPECT_EQ(tiling.smemShape, (llvm::SmallVector<int64_t>{10, 34, 34}));
+  EXPECT_EQ(tiling.outputsPerThread(), 32);
+  EXPECT_EQ(tiling.outputPosition(33, 4 * 5 + 2),
+            (llvm::SmallVector<int64_t>{1 + 5, 1 + 4 + 2, 1 + 1}));
+  // Planes only exist in 3-D.
+  EXPECT_EQ(CudaCoreTiling({1, 1}, 32, 8, 4, 1, 8).planes, 1);
 }
 
 } // namespace

@@ -158,9 +158,14 @@ def ConvertStencilToCudaCore
 
     Tiling. A block of `threads-x x threads-y` threads computes a tile of
     `threads-x` outputs along `x` by `threads-y x outputs-per-thread` along
-    `y` (one `z` plane in 3-D; in 1-D, `threads-x x threads-y x
-    outputs-per-thread` consecutive outputs, each thread's outputs
-    `threads-x x threads-y` apart). The block first stages its input tile
+    `y` (in 1-D, `threads-x x threads-y x outputs-per-thread` consecutive
+    outputs, each thread's outputs `threads-x x threads-y` apart). In 3-D the
+    tile has `planes` z planes, computed one after the other by the same
+    threads, so that the `2 r_z` staged halo planes serve `planes` output
+    planes: global loads per output along z drop from `1 + 2 r_z` to
+    `(planes + 2 r_z) / planes` (for Heat-3D and 8 planes, 3 -> 1.25). By
+    default the pass takes the most of 8, 4, 2 planes whose tile (with the
+    halo of `fused-steps`) fits in 48 KiB of shared memory. The block first stages its input tile
     with the halo (`r_d` on each side) in shared memory, consecutive threads
     reading consecutive `x` (coalesced), then computes from shared memory.
     Outside the grid it stages zero for the `halo` boundary (never read by
@@ -214,8 +219,9 @@ def ConvertStencilToCudaCore
     value of its wrapped grid point), so the halo keeps the input's values
     and a launch gives bit for bit the result of t one-step launches. Shared memory: two buffers of
     `prod_d (T_d + 2 t r_d)` elements, at most 48 KiB (a located error
-    suggests a smaller t or tile). 3-D keeps one z plane per block, so the
-    halo planes cost more there than in 2-D.
+    suggests a smaller t or tile). In 3-D the halo planes cost more than in
+    2-D (`P + 2 t r_z` staged planes for `P` output planes), so fewer planes
+    fit with fused steps.
 
     The op's `steps` S stay exact: the host code launches the t-step kernel
     `floor(S / t)` times, then a kernel of the `S mod t` remaining steps
@@ -232,7 +238,10 @@ def ConvertStencilToCudaCore
            /*default=*/"4",
            "Outputs per thread, consecutive along y (strided along x in 1-D)">,
     Option<"fusedSteps", "fused-steps", "int64_t", /*default=*/"1",
-           "Time steps computed per launch (temporal blocking), 1 to 64">
+           "Time steps computed per launch (temporal blocking), 1 to 64">,
+    Option<"planes", "planes", "int64_t", /*default=*/"0",
+           "Output z planes per block of a 3-D stencil (0: the most of 8, 4, "
+           "2, 1 whose tile fits in 48 KiB of shared memory)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

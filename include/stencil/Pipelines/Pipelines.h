@@ -152,6 +152,11 @@ struct LowerToCudaCoreOptions
       *this, "fused-steps",
       llvm::cl::desc("Time steps computed per launch (temporal blocking)"),
       llvm::cl::init(1)};
+  PassOptions::Option<int64_t> planes{
+      *this, "planes",
+      llvm::cl::desc("Output z planes per block of a 3-D stencil (0: the "
+                     "most of 8, 4, 2, 1 that fits in shared memory)"),
+      llvm::cl::init(0)};
 };
 
 /// `--lower-to-cuda-core`: plain FMA kernels for every element type and

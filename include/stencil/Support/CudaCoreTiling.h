@@ -32,12 +32,20 @@ namespace stencil {
 /// that region only reads points of the region of step s - 1 (the staged
 /// tile for s = 1), so the last step computes the tile from the input tile
 /// with a halo of `steps r_d` (overlapped, or trapezoid, tiling).
+///
+/// In 3-D a block computes `planes` consecutive z planes of outputs, so that
+/// the `2 halo_z` staged halo planes are shared by `planes` output planes
+/// (loads per output `(planes + 2 halo_z) / planes` along z instead of
+/// `1 + 2 halo_z`).
 struct CudaCoreTiling {
   CudaCoreTiling(llvm::ArrayRef<int64_t> radii, int64_t threadsX,
-                 int64_t threadsY, int64_t outputs, int64_t steps);
+                 int64_t threadsY, int64_t outputs, int64_t steps,
+                 int64_t planes = 1);
 
   int64_t rank = 0;
   int64_t threadsX = 0, threadsY = 0, outputs = 0;
+  /// Output planes along z per block (3-D; 1 otherwise).
+  int64_t planes = 1;
   /// Time steps per launch.
   int64_t steps = 1;
   /// Radius r_d of the stencil along each dimension.
@@ -52,6 +60,9 @@ struct CudaCoreTiling {
   int64_t smemSize = 1;
 
   int64_t threads() const { return threadsX * threadsY; }
+  /// Outputs of one thread in the last step: `outputs` consecutive points
+  /// along y in each of the `planes` planes.
+  int64_t outputsPerThread() const { return outputs * planes; }
   /// One buffer for a single step, two (ping-pong) for fused steps.
   int64_t numBuffers() const { return steps > 1 ? 2 : 1; }
   /// Elements of the kernel's workgroup memory.
@@ -81,9 +92,11 @@ struct CudaCoreTiling {
   /// along y (dimension rank - 2).
   llvm::SmallVector<int64_t> unitOrigin(int64_t step, int64_t unit) const;
 
-  /// The local position of output `k` of thread `thread` in the last step:
-  /// `halo + (thread + k threads)` in 1-D, `halo + (0, (thread / threadsX)
-  /// outputs + k, thread mod threadsX)` otherwise.
+  /// The local position of output `k` (< outputsPerThread()) of thread
+  /// `thread` in the last step: `halo + (thread + k threads)` in 1-D,
+  /// `halo + ((thread / threadsX) outputs + k, thread mod threadsX)` in 2-D,
+  /// `halo + (k / outputs, (thread / threadsX) outputs + k mod outputs,
+  /// thread mod threadsX)` in 3-D.
   llvm::SmallVector<int64_t> outputPosition(int64_t thread, int64_t k) const;
 
   /// Points the block computes per output and time step: 1 for one step;

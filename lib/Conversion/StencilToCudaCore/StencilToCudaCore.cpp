@@ -90,7 +90,8 @@ private:
   /// The shared-memory index of the thread's output `k` plus `offset` in the
   /// buffer the last step reads.
   Value smemIndex(int64_t k, ArrayRef<int64_t> offset);
-  /// The grid coordinates of the thread's output `k`, outermost first.
+  /// The grid coordinates of the thread's output `k` (< outputsPerThread),
+  /// outermost first.
   SmallVector<Value> outputCoords(int64_t k);
   /// The grid coordinates of local position `local` of the shared tile.
   SmallVector<Value> gridCoords(ArrayRef<Value> local);
@@ -111,7 +112,8 @@ private:
                                    SmemIndexFn index);
   SmallVector<Value> computeApply(ApplyOp apply, int64_t count,
                                   SmemIndexFn index);
-  void storeOutputs(ArrayRef<Value> values);
+  /// Stores outputs `first`, `first + 1`, ... of the thread.
+  void storeOutputs(int64_t first, ArrayRef<Value> values);
   /// An empty `asm volatile` reading `values` (see computeLinear).
   void emitOrderingFence(ValueRange values);
 
@@ -154,9 +156,14 @@ gpu::GPUFuncOp CudaCoreKernelBuilder::build(OpBuilder &moduleBuilder,
     computeIntermediateStep(step);
     gpu::BarrierOp::create(*b);
   }
-  storeOutputs(compute(geo.outputs, [&](int64_t k, ArrayRef<int64_t> offset) {
-    return smemIndex(k, offset);
-  }));
+  // The last step, plane by plane (one plane but in 3-D).
+  for (int64_t plane = 0; plane < geo.planes; ++plane) {
+    int64_t first = plane * geo.outputs;
+    storeOutputs(first, compute(geo.outputs,
+                                [&](int64_t k, ArrayRef<int64_t> offset) {
+                                  return smemIndex(first + k, offset);
+                                }));
+  }
   gpu::ReturnOp::create(*b);
   return kernel.func;
 }
@@ -295,8 +302,10 @@ SmallVector<Value> CudaCoreKernelBuilder::outputCoords(int64_t k) {
     coords[0] = add(origin[0], addConst(tid, k * geo.threads()));
   } else {
     coords[rank - 1] = add(origin[rank - 1], tx);
-    coords[rank - 2] =
-        add(origin[rank - 2], addConst(mul(ty, cst(geo.outputs)), k));
+    coords[rank - 2] = add(origin[rank - 2],
+                           addConst(mul(ty, cst(geo.outputs)), k % geo.outputs));
+    if (rank == 3)
+      coords[0] = addConst(origin[0], k / geo.outputs);
   }
   return coords;
 }
@@ -340,9 +349,10 @@ Value CudaCoreKernelBuilder::toElementType(Value value) {
 }
 
 Value CudaCoreKernelBuilder::smemIndex(int64_t k, ArrayRef<int64_t> offset) {
-  // Local position of output k: (0, ty * outputs + k, tx) in 2-D and 3-D,
-  // tid + k * threads in 1-D; plus the halo and the offset
-  // (CudaCoreTiling::outputPosition), in the buffer of the last step.
+  // Local position of output k: (ty * outputs + k, tx) in 2-D, (k / outputs,
+  // ty * outputs + k mod outputs, tx) in 3-D, tid + k * threads in 1-D; plus
+  // the halo and the offset (CudaCoreTiling::outputPosition), in the buffer
+  // of the last step.
   int64_t rank = geo.rank;
   int64_t constant = geo.sourceOffset(geo.steps);
   for (int64_t d = 0; d < rank; ++d)
@@ -353,7 +363,9 @@ Value CudaCoreKernelBuilder::smemIndex(int64_t k, ArrayRef<int64_t> offset) {
     constant += k * geo.threads();
   } else {
     thread = add(mul(ty, cst(geo.outputs * geo.smemStrides[rank - 2])), tx);
-    constant += k * geo.smemStrides[rank - 2];
+    constant += (k % geo.outputs) * geo.smemStrides[rank - 2];
+    if (rank == 3)
+      constant += (k / geo.outputs) * geo.smemStrides[0];
   }
   return addConst(thread, constant);
 }
@@ -474,9 +486,10 @@ SmallVector<Value> CudaCoreKernelBuilder::computeApply(ApplyOp apply,
 }
 
 /// Step 4: the outputs the boundary computes (isStored).
-void CudaCoreKernelBuilder::storeOutputs(ArrayRef<Value> values) {
-  for (auto [k, value] : llvm::enumerate(values)) {
-    SmallVector<Value> coords = outputCoords(k);
+void CudaCoreKernelBuilder::storeOutputs(int64_t first,
+                                         ArrayRef<Value> values) {
+  for (auto [i, value] : llvm::enumerate(values)) {
+    SmallVector<Value> coords = outputCoords(first + i);
     Value interior = isStored(coords);
     Value linear = getLinearIndex(*b, coords, sizes);
     Value stored = toElementType(value);
@@ -572,23 +585,39 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
   if (fusedSteps < 1 || fusedSteps > kMaxFusedSteps)
     return op->emitOpError("needs 1 <= fused-steps <= ")
            << kMaxFusedSteps << " (each fused step is unrolled in the kernel)";
-  CudaCoreTiling tiling(radii, threadsX, threadsY, outputsPerThread,
-                        fusedSteps);
+  if (planes < 0 || (planes > 1 && rank != 3))
+    return op->emitOpError("needs planes >= 0 (0: automatic), and 1 or 0 "
+                           "for a ")
+           << rank << "-D stencil (planes are z planes of a 3-D tile)";
   Type elementType = gridType.getElementType();
-  int64_t bytes =
-      tiling.sharedElements() * elementType.getIntOrFloatBitWidth() / 8;
+  auto sharedBytes = [&](const CudaCoreTiling &t) {
+    return t.sharedElements() * elementType.getIntOrFloatBitWidth() / 8;
+  };
+  // Automatic planes (3-D): the most of 8, 4, 2 whose tile fits.
+  int64_t tilePlanes = planes == 0 ? 1 : planes.getValue();
+  if (planes == 0 && rank == 3)
+    for (int64_t candidate : {8, 4, 2})
+      if (sharedBytes(CudaCoreTiling(radii, threadsX, threadsY,
+                                     outputsPerThread, fusedSteps,
+                                     candidate)) <= kMaxSharedBytes) {
+        tilePlanes = candidate;
+        break;
+      }
+  CudaCoreTiling tiling(radii, threadsX, threadsY, outputsPerThread,
+                        fusedSteps, tilePlanes);
+  int64_t bytes = sharedBytes(tiling);
   if (bytes > kMaxSharedBytes && fusedSteps == 1)
     return op->emitOpError("needs ")
            << bytes << " bytes of shared memory for its tile, more than "
            << kMaxSharedBytes
-           << ": use fewer threads or outputs-per-thread";
+           << ": use fewer threads, outputs-per-thread or planes";
   if (bytes > kMaxSharedBytes)
     return op->emitOpError("needs ")
            << bytes << " bytes of shared memory for fused-steps=" << fusedSteps.getValue()
            << " (two buffers of the tile with a halo of " << fusedSteps.getValue()
            << " x the radius per side), more than " << kMaxSharedBytes
-           << ": use a smaller fused-steps, or fewer threads or "
-              "outputs-per-thread";
+           << ": use a smaller fused-steps, or fewer threads, "
+              "outputs-per-thread or planes";
 
   // 2. The kernel of `fused-steps` steps, and one for the steps left over
   // (S mod t) when t does not divide the op's S.
@@ -601,7 +630,7 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
   gpu::GPUFuncOp tailKernel;
   if (int64_t tailSteps = steps % fusedSteps; fusedSteps > 1 && tailSteps) {
     CudaCoreTiling tailTiling(radii, threadsX, threadsY, outputsPerThread,
-                              tailSteps);
+                              tailSteps, tilePlanes);
     tailKernel = buildKernel(op, tailTiling, elementType, boundary,
                              boundaryValue.value_or(0.0), gpuModule,
                              name + "_tail");

@@ -1,5 +1,5 @@
-// RUN: stencil-opt %s --convert-stencil-to-cuda-core="threads-x=4 threads-y=2 outputs-per-thread=3 fused-steps=2" --canonicalize | FileCheck %s
-// RUN: stencil-opt %s --convert-stencil-to-cuda-core="threads-x=4 threads-y=2 outputs-per-thread=3 fused-steps=3" --canonicalize | FileCheck %s --check-prefix=T3
+// RUN: stencil-opt %s --convert-stencil-to-cuda-core="threads-x=4 threads-y=2 outputs-per-thread=3 fused-steps=2 planes=1" --canonicalize | FileCheck %s
+// RUN: stencil-opt %s --convert-stencil-to-cuda-core="threads-x=4 threads-y=2 outputs-per-thread=3 fused-steps=3 planes=1" --canonicalize | FileCheck %s --check-prefix=T3
 
 // Temporal blocking: fused-steps=2 kernels compute two time steps per
 // launch. The launch records say so (steps_per_launch), and count the
@@ -107,7 +107,7 @@ func.func @heat3d(%in: memref<?x?x?xf32>, %out: memref<?x?x?xf32>) {
 // CHECK-NOT:       arith.maximumf
 // CHECK:           gpu.return
 
-// 3-D: one z plane per block with two planes of halo, (1 + 4) x (6 + 4) x
+// 3-D (planes=1): one z plane per block with two planes of halo, (1 + 4) x (6 + 4) x
 // (4 + 4) staged; step 1 computes 3 x 8 x 6 points: 3 planes x 3 row groups
 // x 6 columns = 54 units.
 // CHECK:       gpu.func @heat3d_cuda_core

@@ -1,5 +1,6 @@
 // RUN: stencil-opt %s --split-input-file --convert-stencil-to-cuda-core -verify-diagnostics
 // RUN: not stencil-opt %s --split-input-file --convert-stencil-to-cuda-core="threads-x=64 threads-y=32" 2>&1 | FileCheck %s --check-prefix=THREADS
+// RUN: not stencil-opt %s --split-input-file --convert-stencil-to-cuda-core="planes=2" 2>&1 | FileCheck %s --check-prefix=PLANES
 
 // What the CUDA-core kernel cannot take gets a located error.
 
@@ -7,7 +8,7 @@
 
 // 5 x (8 x 4 + 24) x 32 f64 (z, y, x): the halo of radius 12 along y.
 func.func @too_large(%in: memref<?x?x?xf64>, %out: memref<?x?x?xf64>) {
-  // expected-error @+1 {{'stencil.linear' op needs 71680 bytes of shared memory for its tile, more than 49152: use fewer threads or outputs-per-thread}}
+  // expected-error @+1 {{'stencil.linear' op needs 71680 bytes of shared memory for its tile, more than 49152: use fewer threads, outputs-per-thread or planes}}
   stencil.linear %in -> %out pattern <[[-2, 0, 0], [2, 0, 0], [0, 12, 0]]>
       weights [1., 2., 3.] : memref<?x?x?xf64>
   return
@@ -24,5 +25,15 @@ func.func @no_reference(%in: memref<?xf32>, %out: memref<?xf32>) {
     %e = math.exp %a : f32
     stencil.yield %e : f32
   }
+  return
+}
+
+// -----
+
+// Planes only exist in 3-D (RUN line PLANES).
+// PLANES: stencil-to-cuda-core-invalid.mlir:{{[0-9]+}}:3: error: 'stencil.linear' op needs planes >= 0 (0: automatic), and 1 or 0 for a 2-D stencil (planes are z planes of a 3-D tile)
+func.func @planes_2d(%in: memref<?x?xf32>, %out: memref<?x?xf32>) {
+  stencil.linear %in -> %out pattern <star, rank = 2, radius = 1>
+      weights [1., 2., 3., 4., 5.] : memref<?x?xf32>
   return
 }
