@@ -41,6 +41,7 @@ public:
         break;
       case BodyExpr::Op::Neg:
       case BodyExpr::Op::Abs:
+      case BodyExpr::Op::Round:
         break;
       case BodyExpr::Op::Fma:
         depth -= 2;
@@ -82,7 +83,7 @@ private:
   void emit(Op op, double value = 0, int access = 0) {
     expr.code.push_back({op, value, access});
     if (op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Div ||
-        op == Op::Fma)
+        op == Op::Fma || op == Op::Round)
       ++expr.numRounded;
   }
 
@@ -207,10 +208,10 @@ private:
       emit(name == "max" ? Op::Max : Op::Min);
       return true;
     }
-    if (name == "abs") {
+    if (name == "abs" || name == "rnd") {
       if (!parseArgs(1))
         return false;
-      emit(Op::Abs);
+      emit(name == "abs" ? Op::Abs : Op::Round);
       return true;
     }
     if (name == "fma") {
@@ -276,6 +277,9 @@ double BodyExpr::evaluateWithBound(const double *values, double inputError,
       break;
     case Op::Abs:
       v[sp - 1] = std::fabs(v[sp - 1]);
+      break;
+    case Op::Round: // the value is the exact one; only the bound grows
+      e[sp - 1] = rounded(v[sp - 1], e[sp - 1]);
       break;
     case Op::Fma: {
       double x = v[sp - 3], y = v[sp - 2], z = v[sp - 1];

@@ -11,10 +11,11 @@
 //   unary   := '-' unary | primary
 //   primary := number | 'a' '(' int (',' int)* ')' | '(' expr ')'
 //            | ('max' | 'min') '(' expr ',' expr ')' | 'abs' '(' expr ')'
-//            | 'fma' '(' expr ',' expr ',' expr ')'
+//            | 'fma' '(' expr ',' expr ',' expr ')' | 'rnd' '(' expr ')'
 //
 // `a(o_0, .., o_{R-1})` is the input at the point's offset o (outermost
-// dimension first). The expression is compiled to a postfix program and
+// dimension first). `rnd(x)` is x rounded to the evaluation's precision (a
+// body computing in a wider type than the grid's converts back with it). The expression is compiled to a postfix program and
 // evaluated in f64. `evaluateWithBound` also propagates a rigorous bound on
 // the difference between the GPU's evaluation (every operation rounded to a
 // precision with unit roundoff u) and the exact value (a running error
@@ -26,6 +27,7 @@
 //            |y| <= E_y)
 //   fma:     A = that of x * y, plus E_z
 //   max, min: max(E_x, E_y);  -x, |x|: E_x (exact operations)
+//   rnd:     A = E_x
 // and a rounded operation adds u (|v| + A) + eta (eta: subnormal spacing).
 //
 // Plain C++17: stencil-run builds without LLVM/MLIR.
@@ -51,7 +53,8 @@ public:
   const std::vector<std::vector<int64_t>> &accesses() const {
     return accessList;
   }
-  /// The number of floating-point operations that round (+, -, *, /, fma).
+  /// The number of floating-point operations that round (+, -, *, /, fma,
+  /// rnd).
   int roundedOps() const { return numRounded; }
 
   /// The body's value from the values of `accesses()`.
@@ -63,7 +66,9 @@ public:
                            double eta, double &bound) const;
 
 private:
-  enum class Op { Const, Access, Add, Sub, Mul, Div, Neg, Max, Min, Abs, Fma };
+  enum class Op {
+    Const, Access, Add, Sub, Mul, Div, Neg, Max, Min, Abs, Fma, Round
+  };
   struct Instr {
     Op op;
     double value = 0; // Const

@@ -104,6 +104,30 @@ TEST(BodyExprTest, BoundCoversAnF32Evaluation) {
   }
 }
 
+/// rnd(x) keeps the value and adds one rounding to the bound: an f16 body
+/// computing a product in f32 and rounding it once to f16.
+TEST(BodyExprTest, RoundingOfAWiderBody) {
+  BodyExpr body;
+  std::string error;
+  ASSERT_TRUE(body.parse("rnd(a(0) * a(1))", 1, error)) << error;
+  EXPECT_EQ(body.roundedOps(), 2);
+  const double u = std::ldexp(1.0, -11), eta = std::ldexp(1.0, -24);
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  for (int trial = 0; trial < 20000; ++trial) {
+    _Float16 x = static_cast<_Float16>(value(rng));
+    _Float16 y = static_cast<_Float16>(value(rng));
+    double xs[] = {static_cast<double>(x), static_cast<double>(y)};
+    double bound = 0;
+    double exact = body.evaluateWithBound(xs, 0, u, eta, bound);
+    EXPECT_EQ(exact, xs[0] * xs[1]);
+    // The GPU: the product in f32, rounded to f16.
+    double gpu = static_cast<double>(static_cast<_Float16>(
+        static_cast<float>(x) * static_cast<float>(y)));
+    EXPECT_LE(std::fabs(gpu - exact), bound);
+  }
+}
+
 /// The brute-force value of a linear 2-D stencil at (y, x).
 double bruteForce2D(const std::vector<double> &g, int64_t ny, int64_t nx,
                     const std::vector<std::vector<int64_t>> &offsets,

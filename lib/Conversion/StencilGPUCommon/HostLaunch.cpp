@@ -224,6 +224,23 @@ public:
       return write("(-") && print(neg.getOperand()) && write(")");
     if (auto abs = dyn_cast<math::AbsFOp>(op))
       return call("abs", abs->getOperands());
+    // Widening is exact; narrowing rounds (to the element type: a body
+    // takes and yields the grid's type).
+    if (auto ext = dyn_cast<arith::ExtFOp>(op))
+      return print(ext.getIn());
+    if (auto trunc = dyn_cast<arith::TruncFOp>(op)) {
+      // A rounding coarser than the element type's is not one `rnd`
+      // describes.
+      auto precision = [](Type type) {
+        return llvm::APFloat::semanticsPrecision(
+            cast<FloatType>(type).getFloatSemantics());
+      };
+      if (precision(trunc.getType()) <
+          precision(
+              cast<MemRefType>(apply.getInput().getType()).getElementType()))
+        return fail(op);
+      return call("rnd", trunc->getOperands());
+    }
     if (auto fma = dyn_cast<math::FmaOp>(op))
       return call("fma", fma->getOperands());
     if (isa<arith::MaximumFOp, arith::MaxNumFOp>(op))

@@ -10,6 +10,8 @@
 // CHECK-SAME:    boundary = "periodic", element_type = "f32", kernel = "periodic_cuda_core"
 // CHECK-SAME:    boundary = "dirichlet(-0.25)", element_type = "f64", kernel = "dirichlet_cuda_core"
 // CHECK-SAME:    source = {body = "(max(a(-1), a(2)) - (0.5 * a(0)))"}
+// CHECK-SAME:    boundary = "halo", element_type = "f16", kernel = "widened_cuda_core"
+// CHECK-SAME:    source = {body = "rnd((a(0,1) * a(-1,0)))"}
 
 // Periodic staging: ((c rem N) + N) rem N per dimension, then an
 // unconditional load; the outputs are stored at every grid point
@@ -74,3 +76,19 @@ func.func @dirichlet(%in: memref<?xf64>, %out: memref<?xf64>) {
 // FUSED:         arith.maximumf
 // FUSED:         arith.select
 // FUSED:         gpu.barrier
+
+// A body that computes in f32 on an f16 grid: the widening is transparent
+// in the recorded expression, the narrowing a rounding (rnd).
+// CHECK-LABEL: gpu.func @widened_cuda_core
+func.func @widened(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  stencil.apply %in -> %out : memref<?x?xf16> {
+    %a = stencil.access [0, 1] : f16
+    %b = stencil.access [-1, 0] : f16
+    %wa = arith.extf %a : f16 to f32
+    %wb = arith.extf %b : f16 to f32
+    %p = arith.mulf %wa, %wb : f32
+    %r = arith.truncf %p : f32 to f16
+    stencil.yield %r : f16
+  }
+  return
+}

@@ -75,7 +75,8 @@ void emitHostLaunches(Operation *op, Value in, Value out, int64_t steps,
 /// `body` key (docs/LaunchDescription.md), which the runner's reference
 /// evaluates: `a(o_0, ..)` for `stencil.access [o]`, f64 literals for
 /// constants, `+ - * /`, unary `-`, `max`, `min`, `abs` and `fma` for the
-/// arith/math ops of the same meaning. Returns the first op that has no
+/// arith/math ops of the same meaning; `arith.extf` is transparent and
+/// `arith.truncf` becomes `rnd(x)` (a rounding). Returns the first op that has no
 /// such spelling (nullptr when the whole body was printed), or failure when
 /// the expression (the body's DAG unfolded into a tree) would exceed 64 KiB.
 FailureOr<Operation *> printBodyExpression(ApplyOp apply, raw_ostream &os);
