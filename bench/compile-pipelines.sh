@@ -5,7 +5,7 @@
 # f16 examples go through --lower-to-sptc, --lower-to-tc and
 # --lower-to-cuda-core; the CUDA-core pipeline also gets bf16, f32 and f64
 # variants (the example file with its element type replaced, suffix -TYPE),
-# and --lower-to-tc the f64 one. cuda-core-tb/ holds the CUDA-core pipeline
+# and --lower-to-tc the bf16 and f64 ones. cuda-core-tb/ holds the CUDA-core pipeline
 # with temporal blocking for every example and the f64 variants:
 # fused-steps=4, or 2 where four steps' halo does not fit in shared memory
 # (3-D, large f64 radii), or 2 with an 8 x 32 tile (3-D f64). tc-lowrank/
@@ -78,7 +78,7 @@ for example in "$root"/examples/*.mlir; do
   for type in bf16 f32 f64; do
     sed "s/f16/$type/g" "$example" > "$tmp/$name-$type.src.mlir"
     compile lower-to-cuda-core "$tmp/$name-$type.src.mlir" "$name-$type"
-    if [ "$type" = f64 ]; then
+    if [ "$type" = f64 ] || [ "$type" = bf16 ]; then
       compile lower-to-tc "$tmp/$name-$type.src.mlir" "$name-$type"
     fi
   done

@@ -46,7 +46,7 @@ ELEMENT_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8}
 # cudnn_baseline.py prints torch's dtype names.
 TORCH_TYPES = {"float16": "f16", "bfloat16": "bf16", "float32": "f32",
                "float64": "f64"}
-UNIT_ORDER = ["mma.sp.f16", "mma.f16", "mma.f64", "mma.f64.m16n8k4",
+UNIT_ORDER = ["mma.sp.f16", "mma.f16", "mma.bf16", "mma.f64", "mma.f64.m16n8k4",
               "mma.f64.m16n8k8", "mma.f64.m16n8k16", "fma.f32", "fma.f64"]
 
 ROOFLINE_RE = re.compile(r"^ROOFLINE unit=(\S+) (gbs|tflops)=(\S+)\s*$")

@@ -17,7 +17,7 @@ func.func @non_linear(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
 // -----
 
 func.func @f64_grid(%in: memref<?x?xf64>, %out: memref<?x?xf64>) {
-  // expected-error @+1 {{'stencil.sparse_row_gemm' op has element type 'f64', but the Sparse Tensor Core kernel computes on f16 operands (use --lower-to-cuda-core or --lower-to-cpu for other element types, --lower-to-tc for f64)}}
+  // expected-error @+1 {{'stencil.sparse_row_gemm' op has element type 'f64', but the Sparse Tensor Core kernel computes on f16 operands (use --lower-to-cuda-core or --lower-to-cpu for other element types, --lower-to-tc for bf16 and f64)}}
   stencil.linear %in -> %out pattern <star, rank = 2, radius = 1> weights [1., 2., 3., 4., 5.] : memref<?x?xf64>
   return
 }

@@ -3,7 +3,7 @@
 // What the dense Tensor Core pipeline cannot take yet gets a located error.
 
 func.func @f32_grid(%in: memref<?x?xf32>, %out: memref<?x?xf32>) {
-  // expected-error @+1 {{'stencil.row_gemm' op has element type 'f32', but the Tensor Core kernels compute on f16 (mma.sync m16n8k16) or f64 (mma.sync m8n8k4) operands (use --lower-to-cuda-core or --lower-to-cpu for other element types)}}
+  // expected-error @+1 {{'stencil.row_gemm' op has element type 'f32', but the Tensor Core kernels compute on f16 or bf16 (mma.sync m16n8k16) or f64 (mma.sync m8n8k4, m16n8k4 on sm_90) operands (use --lower-to-cuda-core or --lower-to-cpu for other element types)}}
   stencil.linear %in -> %out pattern <star, rank = 2, radius = 1> weights [1., 2., 3., 4., 5.] : memref<?x?xf32>
   return
 }

@@ -3,8 +3,9 @@
 // `stencil-run --roofline`: measures, on the current device,
 //   (a) memory bandwidth: cuMemcpyDtoDAsync of 1 GiB, timed with CUDA events,
 //       counting read + write bytes (2 GiB per copy);
-//   (b) dense tensor-core f16 throughput: mma.sync.aligned.m16n8k16 f16 x f16
-//       -> f32, 2*16*8*16 = 4096 flop per warp-level instruction;
+//   (b) dense tensor-core f16 and bf16 throughput: mma.sync.aligned.m16n8k16
+//       f16 x f16 (bf16 x bf16) -> f32, 2*16*8*16 = 4096 flop per warp-level
+//       instruction;
 //   (c) sparse tensor-core f16 throughput: mma.sp.sync.aligned.m16n8k32 (2:4
 //       sparse A) f16 x f16 -> f32, counted as the DENSE-EQUIVALENT
 //       2*16*8*32 = 8192 flop per instruction (the flops the instruction
@@ -17,7 +18,7 @@
 // Every figure is printed as a human-readable line and as one machine-readable
 //   ROOFLINE unit=bandwidth gbs=<GB/s>
 //   ROOFLINE unit=<unit> tflops=<TFLOP/s>
-// line (units: mma.sp.f16, mma.f16, mma.f64, mma.f64.m16n8k4,
+// line (units: mma.sp.f16, mma.f16, mma.bf16, mma.f64, mma.f64.m16n8k4,
 // mma.f64.m16n8k8, mma.f64.m16n8k16, fma.f32, fma.f64), read by
 // bench/table.py.
 //
@@ -114,7 +115,9 @@ __device__ __forceinline__ double f64Value(unsigned lane, unsigned k) {
 // sub-partition, 8 chains give >= 32 independent instructions in flight.
 //===----------------------------------------------------------------------===//
 
-struct MmaF16 {
+/// mma.sync m16n8k16 with f16 (or, BF16, bf16) operands and f32
+/// accumulators.
+template <bool BF16> struct MmaM16N8K16 {
   static constexpr int kChains = 8, kUnroll = 1, kMinSm = 80;
   static constexpr double kFlopPerInst = 2.0 * 16 * 8 * 16;
   struct State {
@@ -122,26 +125,39 @@ struct MmaF16 {
     unsigned a[4], b[2];
   };
   __device__ static __forceinline__ void init(State &s, unsigned lane) {
+    // f16 or bf16 pairs near 1.0.
+    unsigned base = BF16 ? 0x3f803f80u : 0x3c003c00u;
 #pragma unroll
     for (int k = 0; k < 4; ++k)
-      s.a[k] = f16Word(lane, k);
+      s.a[k] = (base ^ lane) + k;
 #pragma unroll
     for (int k = 0; k < 2; ++k)
-      s.b[k] = f16Word(lane << 1, k);
+      s.b[k] = (base ^ (lane << 1)) + k;
   }
   __device__ static __forceinline__ void step(State &s) {
 #ifdef STENCIL_SM80
 #pragma unroll
-    for (int c = 0; c < kChains; ++c)
-      asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
-                   "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-                   : "+f"(s.acc[c][0]), "+f"(s.acc[c][1]), "+f"(s.acc[c][2]),
-                     "+f"(s.acc[c][3])
-                   : "r"(s.a[0]), "r"(s.a[1]), "r"(s.a[2]), "r"(s.a[3]),
-                     "r"(s.b[0]), "r"(s.b[1]));
+    for (int c = 0; c < kChains; ++c) {
+      if constexpr (BF16)
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+                     "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                     : "+f"(s.acc[c][0]), "+f"(s.acc[c][1]),
+                       "+f"(s.acc[c][2]), "+f"(s.acc[c][3])
+                     : "r"(s.a[0]), "r"(s.a[1]), "r"(s.a[2]), "r"(s.a[3]),
+                       "r"(s.b[0]), "r"(s.b[1]));
+      else
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+                     "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                     : "+f"(s.acc[c][0]), "+f"(s.acc[c][1]),
+                       "+f"(s.acc[c][2]), "+f"(s.acc[c][3])
+                     : "r"(s.a[0]), "r"(s.a[1]), "r"(s.a[2]), "r"(s.a[3]),
+                       "r"(s.b[0]), "r"(s.b[1]));
+    }
 #endif
   }
 };
+using MmaF16 = MmaM16N8K16<false>;
+using MmaBF16 = MmaM16N8K16<true>;
 
 struct MmaSpF16 {
   static constexpr int kChains = 8, kUnroll = 1, kMinSm = 80;
@@ -497,6 +513,12 @@ int runRoofline(int device, std::size_t copyBytes) {
               dense.ms, dense.tflops);
   printConfig(dense, "warp");
   printMachine("mma.f16", dense);
+  Peak denseBF16 = measurePeak<MmaBF16>(prop, 16384, sink);
+  std::printf("mma.sync m16n8k16 bf16*bf16+f32: %.3f ms, %.1f TFLOP/s "
+              "(2*16*8*16 flop per instruction)\n",
+              denseBF16.ms, denseBF16.tflops);
+  printConfig(denseBF16, "warp");
+  printMachine("mma.bf16", denseBF16);
   Peak sparse = measurePeak<MmaSpF16>(prop, 16384, sink);
   std::printf("mma.sp   m16n8k32 f16*f16+f32: %.3f ms, %.1f TFLOP/s "
               "dense-equivalent (2*16*8*32 flop per instruction; %.1f "

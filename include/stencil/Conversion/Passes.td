@@ -46,8 +46,10 @@ def ConvertStencilToSpTC : Pass<"convert-stencil-to-sptc", "::mlir::ModuleOp"> {
     kernel in `@stencil_tc` whose kernel rows are two `mma.sync.m16n8k16`
     each (K = 0..15, then 16..31), fed with the very B registers of the
     sparse kernel (`Support/MmaModel.h`); the A operands are the dense
-    packed words (8 per lane and row). Everything else below applies to
-    both forms, except for f64 grids.
+    packed words (8 per lane and row). On bf16 grids the dense form uses
+    `mma.sync.m16n8k16` with bf16 operands (same fragments; NVVM takes the
+    operand pairs as i32). Everything else below applies to both forms,
+    except for f64 grids.
 
     On f64 grids a `stencil.row_gemm` becomes the f64 kernel
     (`TCF64Kernel.cpp`) on `mma.sync.m8n8k4` f64: A holds 8 rows (8 `y`, or

@@ -153,7 +153,9 @@ class SpTCKernelBuilder {
 public:
   SpTCKernelBuilder(RowForm op, const SpTCGeometry &geometry,
                     const BOperandPlan &plan, bool orderedMetadata)
-      : op(op), geo(geometry), plan(plan), orderedMetadata(orderedMetadata) {}
+      : op(op), geo(geometry), plan(plan), orderedMetadata(orderedMetadata),
+        elemType(cast<MemRefType>(op.getInput().getType()).getElementType()) {
+  }
 
   gpu::GPUFuncOp build(OpBuilder &moduleBuilder, StringRef name);
 
@@ -208,6 +210,8 @@ private:
   const SpTCGeometry &geo;
   const BOperandPlan &plan;
   bool orderedMetadata;
+  /// The grid's and the MMA operands' type: f16, or bf16 (dense form).
+  Type elemType;
 
   std::optional<ImplicitLocOpBuilder> b;
   Value in, out, coef, smem;
@@ -227,7 +231,7 @@ gpu::GPUFuncOp SpTCKernelBuilder::build(OpBuilder &moduleBuilder,
                                         StringRef name) {
   Location loc = op.getLoc();
   StencilKernel kernel = createStencilKernel(
-      moduleBuilder, loc, name, Float16Type::get(op.getContext()), geo.rank,
+      moduleBuilder, loc, name, elemType, geo.rank,
       geo.allocatedElements(), geo.threads());
   gpu::GPUFuncOp func = kernel.func;
   b.emplace(ImplicitLocOpBuilder::atBlockBegin(loc, &func.getBody().front()));
@@ -289,7 +293,7 @@ gpu::GPUFuncOp SpTCKernelBuilder::build(OpBuilder &moduleBuilder,
       b->setInsertionPointToStart(&next.getElseRegion().front());
       Value zeros = arith::ConstantOp::create(
           *b, DenseElementsAttr::get(cast<ShapedType>(types.front()),
-                                     b->getZeroAttr(b->getF16Type())));
+                                     b->getZeroAttr(elemType)));
       scf::YieldOp::create(*b, SmallVector<Value>(types.size(), zeros));
     }
     origin = subOrigin(sub);
@@ -325,7 +329,6 @@ Value SpTCKernelBuilder::swapsHalves(Value e) {
 
 /// Step 1: the lane's A values (4 words per row) and metadata.
 void SpTCKernelBuilder::loadCoefficients() {
-  Type f16 = b->getF16Type();
   Type i32 = b->getI32Type();
   int64_t numRows = op.getNumRows();
   SpTCCoefficientLayout layout{numRows};
@@ -345,7 +348,7 @@ void SpTCKernelBuilder::loadCoefficients() {
           ValueRange{addConst(laneWords, first)},
           /*nontemporal=*/false, llvm::MaybeAlign(16));
       Value pairs =
-          vector::BitCastOp::create(*b, VectorType::get({8}, f16), words);
+          vector::BitCastOp::create(*b, VectorType::get({8}, elemType), words);
       for (int64_t j = 0; j < 4; ++j)
         regs.push_back(vector::ShuffleOp::create(
             *b, pairs, pairs, ArrayRef<int64_t>{2 * j, 2 * j + 1}));
@@ -389,10 +392,9 @@ SpTCKernelBuilder::locateVector(Value e, ArrayRef<Value> tileOrigin) {
 /// grid and the rows are 16-byte aligned (N_x % 8 == 0), guarded scalar
 /// loads otherwise. `e` is the vector's index in the shared-memory tile.
 Value SpTCKernelBuilder::loadVector(Value e, ArrayRef<Value> tileOrigin) {
-  Type f16 = b->getF16Type();
   const int64_t vec = SpTCGeometry::kVector;
-  auto vecType = VectorType::get({vec}, f16);
-  Value zero = arith::ConstantOp::create(*b, b->getZeroAttr(f16));
+  auto vecType = VectorType::get({vec}, elemType);
+  Value zero = arith::ConstantOp::create(*b, b->getZeroAttr(elemType));
   Value zeroIndex = cst(0);
   int64_t rank = geo.rank;
   Value nx = sizes[rank - 1];
@@ -459,7 +461,7 @@ Value SpTCKernelBuilder::loadVector(Value e, ArrayRef<Value> tileOrigin) {
 /// The thread's vectors of a tile: vector tid + k * threads, for every k
 /// (zero past the tile's end).
 SmallVector<Value> SpTCKernelBuilder::loadTile(ArrayRef<Value> tileOrigin) {
-  auto vecType = VectorType::get({SpTCGeometry::kVector}, b->getF16Type());
+  auto vecType = VectorType::get({SpTCGeometry::kVector}, elemType);
   SmallVector<Value> vectors;
   for (int64_t k = 0; k < vectorsPerThread(); ++k) {
     Value e = addConst(tid, k * geo.threads());
@@ -478,7 +480,7 @@ SmallVector<Value> SpTCKernelBuilder::loadTile(ArrayRef<Value> tileOrigin) {
     scf::YieldOp::create(
         *b, arith::ConstantOp::create(
                 *b, DenseElementsAttr::get(vecType,
-                                           b->getZeroAttr(b->getF16Type())))
+                                           b->getZeroAttr(elemType)))
                 .getResult());
     vectors.push_back(ifOp.getResult(0));
   }
@@ -684,7 +686,7 @@ SmallVector<Value> SpTCKernelBuilder::getLaneOffsets() {
 /// addresses.
 SmallVector<Value, 4>
 SpTCKernelBuilder::loadBOperand(ArrayRef<Value> laneOffsets, int64_t offset) {
-  auto pairType = VectorType::get({2}, b->getF16Type());
+  auto pairType = VectorType::get({2}, elemType);
   SmallVector<Value, 4> bRegs;
   if (plan.paired) {
     for (unsigned p = 0; p < 4; ++p)
@@ -703,17 +705,25 @@ SpTCKernelBuilder::loadBOperand(ArrayRef<Value> laneOffsets, int64_t offset) {
   return bRegs;
 }
 
-/// One `mma.sync.m16n8k16` f16 x f16 + f32: D = A B + C.
+/// One `mma.sync.m16n8k16` f16 x f16 + f32 (or bf16 x bf16 + f32, whose
+/// operand registers NVVM takes as i32): D = A B + C.
 SmallVector<Value, 4> SpTCKernelBuilder::mmaM16N8K16(ArrayRef<Value> a,
                                                      ArrayRef<Value> bRegs,
                                                      ArrayRef<Value> c) {
   Type f32 = b->getF32Type();
   auto resultType =
       LLVM::LLVMStructType::getLiteral(b->getContext(), {f32, f32, f32, f32});
+  NVVM::MMATypes type = NVVM::MMATypes::f16;
+  SmallVector<Value> aOperands(a), bOperands(bRegs);
+  if (elemType.isBF16()) {
+    type = NVVM::MMATypes::bf16;
+    for (Value &reg : llvm::concat<Value>(aOperands, bOperands))
+      reg = LLVM::BitcastOp::create(*b, b->getI32Type(), reg);
+  }
   auto mma = NVVM::MmaOp::create(
-      *b, resultType, a, bRegs, c, ArrayRef<int64_t>{kMmaSpM, kMmaSpN, 16},
-      std::nullopt, std::nullopt,
-      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::f16, NVVM::MMATypes::f16},
+      *b, resultType, aOperands, bOperands, c,
+      ArrayRef<int64_t>{kMmaSpM, kMmaSpN, 16}, std::nullopt, std::nullopt,
+      std::array<NVVM::MMATypes, 2>{type, type},
       std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
                                      NVVM::MMALayout::col});
   SmallVector<Value, 4> d;
@@ -797,9 +807,8 @@ void SpTCKernelBuilder::computeAndStore() {
 /// 2: output n-tile p accumulates one m16n8k16 per term whose A is T-tiles
 /// p and p + 1 rounded to f16 pairs in place and whose B is u_k.
 void SpTCKernelBuilder::computeLowRankAndStore() {
-  Type f16 = b->getF16Type();
   Type f32 = b->getF32Type();
-  auto pairType = VectorType::get({2}, f16);
+  auto pairType = VectorType::get({2}, elemType);
   int64_t terms = op.getNumRows(), h = op.getColumnRadius();
   SmallVector<Value> laneOffsets = getLaneOffsets();
   Value zero = arith::ConstantOp::create(*b, b->getZeroAttr(f32));
@@ -809,8 +818,8 @@ void SpTCKernelBuilder::computeLowRankAndStore() {
   auto toPair = [&](Value x, Value y) -> Value {
     return vector::FromElementsOp::create(
         *b, pairType,
-        ValueRange{arith::TruncFOp::create(*b, f16, x),
-                   arith::TruncFOp::create(*b, f16, y)});
+        ValueRange{arith::TruncFOp::create(*b, elemType, x),
+                   arith::TruncFOp::create(*b, elemType, y)});
   };
   SmallVector<SmallVector<std::array<Value, 2>>> t(terms);
   for (int64_t q = 0; q <= geo.nTiles; ++q) {
@@ -831,7 +840,7 @@ void SpTCKernelBuilder::computeLowRankAndStore() {
         ValueRange{addConst(mul(lane, cst(2)), layout.word(k, 0, 0))},
         /*nontemporal=*/false, llvm::MaybeAlign(8));
     Value halves =
-        vector::BitCastOp::create(*b, VectorType::get({4}, f16), words);
+        vector::BitCastOp::create(*b, VectorType::get({4}, elemType), words);
     SmallVector<Value, 2> uRegs;
     for (int64_t p = 0; p < 2; ++p)
       uRegs.push_back(vector::ShuffleOp::create(
@@ -867,7 +876,6 @@ void SpTCKernelBuilder::storeOutputs(ArrayRef<SmallVector<Value, 4>> acc) {
 /// The outputs of the thread and its neighbours, transposed so that each
 /// thread stores four consecutive ones (rows 4-element aligned).
 void SpTCKernelBuilder::storeTransposed(ArrayRef<SmallVector<Value, 4>> acc) {
-  Type f16 = b->getF16Type();
   // c_i of lane (g, t) is output (m, n) = (g + 8 (i >> 1),
   // 2t + (i & 1)): one f16 per store, half a sector used. A 4 x 4 transpose
   // over the lanes of groups 4h .. 4h + 3 (same t) gives lane (4h + k, t)
@@ -876,7 +884,7 @@ void SpTCKernelBuilder::storeTransposed(ArrayRef<SmallVector<Value, 4>> acc) {
   // group g ^ 1 (lane ^ 4) the outputs of the other parity of k, then with
   // group g ^ 2 (lane ^ 8) those of the other half.
   Type i32 = b->getI32Type();
-  auto pairType2 = VectorType::get({2}, f16);
+  auto pairType2 = VectorType::get({2}, elemType);
   Value bit0 = arith::CmpIOp::create(
       *b, arith::CmpIPredicate::ne,
       arith::AndIOp::create(*b, groupId, cst(1)), cst(0));
@@ -910,7 +918,7 @@ void SpTCKernelBuilder::storeTransposed(ArrayRef<SmallVector<Value, 4>> acc) {
   for (int64_t j = 0; j < geo.nTiles; ++j) {
     SmallVector<Value, 4> v;
     for (unsigned i = 0; i < 4; ++i)
-      v.push_back(arith::TruncFOp::create(*b, f16, acc[j][i]));
+      v.push_back(arith::TruncFOp::create(*b, elemType, acc[j][i]));
     // Stage 1: keep c_k with k & 1 == g & 1, trade the others.
     Value keep0 = select(bit0, v[1], v[0]), keep1 = select(bit0, v[3], v[2]);
     Value got = shuffleXor(makePair(select(bit0, v[0], v[1]),
@@ -983,7 +991,6 @@ void SpTCKernelBuilder::storeTransposed(ArrayRef<SmallVector<Value, 4>> acc) {
 /// One store per output, c_i of lane (g, t) at (m, n) = (g + 8 (i >> 1),
 /// 2t + (i & 1)).
 void SpTCKernelBuilder::storeScalar(ArrayRef<SmallVector<Value, 4>> acc) {
-  Type f16 = b->getF16Type();
   Value nBase = mul(threadInGroup, cst(2));
   for (int64_t j = 0; j < geo.nTiles; ++j) {
     for (unsigned i = 0; i < 4; ++i) {
@@ -1002,7 +1009,7 @@ void SpTCKernelBuilder::storeScalar(ArrayRef<SmallVector<Value, 4>> acc) {
                             : inDim;
       }
       Value linear = getLinearIndex(*b, coords, sizes);
-      Value value = arith::TruncFOp::create(*b, f16, acc[j][i]);
+      Value value = arith::TruncFOp::create(*b, elemType, acc[j][i]);
       scf::IfOp::create(*b, interior, [&](OpBuilder &then, Location loc) {
         memref::StoreOp::create(then, loc, value, out, ValueRange{linear});
         scf::YieldOp::create(then, loc);
@@ -1034,25 +1041,27 @@ private:
 /// Checks what the kernel supports; emits a located error otherwise.
 static LogicalResult checkSupported(RowForm op) {
   auto type = cast<MemRefType>(op.getInput().getType());
-  bool f64Dense = op.isDense() && type.getElementType().isF64();
-  if (!type.getElementType().isF16() && !f64Dense)
+  Type elementType = type.getElementType();
+  bool denseType =
+      op.isDense() && (elementType.isF64() || elementType.isBF16());
+  if (!elementType.isF16() && !denseType)
     return op.emitOpError("has element type ")
-           << type.getElementType() << ", but the "
+           << elementType << ", but the "
            << (op.isDense()
-                   ? "Tensor Core kernels compute on f16 (mma.sync m16n8k16) "
-                     "or f64 (mma.sync m8n8k4)"
+                   ? "Tensor Core kernels compute on f16 or bf16 (mma.sync "
+                     "m16n8k16) or f64 (mma.sync m8n8k4, m16n8k4 on sm_90)"
                    : "Sparse Tensor Core kernel computes on f16")
            << " operands (use --lower-to-cuda-core or --lower-to-cpu for "
               "other element types"
-           << (op.isDense() ? ")" : ", --lower-to-tc for f64)");
+           << (op.isDense() ? ")" : ", --lower-to-tc for bf16 and f64)");
   if (!type.getLayout().isIdentity())
     return op.emitOpError("needs grids with the identity layout");
   if (op.getBoundary() != BoundaryKind::halo)
     return op.emitOpError("supports only the 'halo' boundary");
-  if (op.getColumnRadius() > 0 && !type.getElementType().isF16())
+  if (op.getColumnRadius() > 0 && elementType.isF64())
     return op.emitOpError("is a low-rank chain on ")
-           << type.getElementType()
-           << " grids; its kernel computes on f16 (m16n8k16)";
+           << elementType
+           << " grids; its kernel computes on f16 or bf16 (m16n8k16)";
   if (!op.getInputOffsets())
     return op.emitOpError("still has a column permutation: run "
                           "--stencil-fold-row-swap first");
@@ -1162,7 +1171,10 @@ LogicalResult ConvertStencilToSpTCPass::buildF16Kernel(
   launch.accumulator = "f32";
   // Per kernel row, one m16n8k32 mma.sp (or two m16n8k16 mma.sync) of
   // 2 * 16 * 8 * 32 dense-equivalent flops for 16 x 8 outputs.
-  launch.unit = op.isDense() ? "mma.f16" : "mma.sp.f16";
+  bool bf16 = cast<MemRefType>(op.getInput().getType())
+                  .getElementType()
+                  .isBF16();
+  launch.unit = !op.isDense() ? "mma.sp.f16" : bf16 ? "mma.bf16" : "mma.f16";
   launch.unitFlopsPerPoint =
       double(op.getNumRows()) * 2 * kMmaSpK * kMmaSpM * kMmaSpN /
       (kMmaSpM * kMmaSpN);

@@ -1,7 +1,7 @@
 // RUN: stencil-opt %s --split-input-file --stencil-sptc-tile --stencil-sptc-pack --convert-stencil-to-sptc -verify-diagnostics
 
 func.func @f32_grid(%in: memref<?x?xf32>, %out: memref<?x?xf32>) {
-  // expected-error @+1 {{'stencil.sparse_row_gemm' op has element type 'f32', but the Sparse Tensor Core kernel computes on f16 operands (use --lower-to-cuda-core or --lower-to-cpu for other element types, --lower-to-tc for f64)}}
+  // expected-error @+1 {{'stencil.sparse_row_gemm' op has element type 'f32', but the Sparse Tensor Core kernel computes on f16 operands (use --lower-to-cuda-core or --lower-to-cpu for other element types, --lower-to-tc for bf16 and f64)}}
   stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [0]
       input_offsets [0, 1, 2, 3]
       values dense<0.0> : tensor<1x2x2xf16> indices dense<[[[0, 1], [0, 1]]]> : tensor<1x2x2xi8> : memref<?x?xf32>

@@ -18,12 +18,14 @@ namespace stencil {
 using namespace mlir;
 using namespace mlir::stencil;
 
-/// `v` rounded to f16 (the Tensor Core operands), as its bit pattern.
-static uint16_t toHalfBits(double v) {
-  APFloat half(v);
+/// `v` rounded to the 16-bit operand type `type` (f16 or bf16) of the
+/// Tensor Core kernels, as its bit pattern.
+static uint16_t toOperandBits(double v, Type type) {
+  APFloat value(v);
   bool losesInfo;
-  half.convert(APFloat::IEEEhalf(), APFloat::rmNearestTiesToEven, &losesInfo);
-  return half.bitcastToAPInt().getZExtValue();
+  value.convert(cast<FloatType>(type).getFloatSemantics(),
+                APFloat::rmNearestTiesToEven, &losesInfo);
+  return value.bitcastToAPInt().getZExtValue();
 }
 
 namespace {
@@ -56,18 +58,21 @@ struct StencilSpTCPackPass
             SmallVector<int32_t>(words.begin(), words.end()));
         return WalkResult::advance();
       }
-      if (cast<MemRefType>(dense.getInput().getType()).getElementType().isF64())
+      Type elementType =
+          cast<MemRefType>(dense.getInput().getType()).getElementType();
+      if (elementType.isF64())
         return packF64(dense);
-      // The dense kernels, rounded to f16 (the Tensor Core operands).
+      // The dense kernels, rounded to the grid's type (f16 or bf16: the
+      // Tensor Core operands; the layout is that of 16-bit elements).
       SmallVector<uint16_t> kernelBits;
       for (double v : dense.getKernels().getValues<double>())
-        kernelBits.push_back(toHalfBits(v));
+        kernelBits.push_back(toOperandBits(v, elementType));
       words = packTCCoefficients(kernelBits, dense.getNumRows(), l);
       // A low-rank chain: the stage-2 B operands follow.
       if (auto columns = dense.getColumnWeightsAttr()) {
         SmallVector<uint16_t> columnBits;
         for (double v : columns.getValues<double>())
-          columnBits.push_back(toHalfBits(v));
+          columnBits.push_back(toOperandBits(v, elementType));
         std::vector<uint32_t> columnWords = packLowRankColumnWeights(
             columnBits, dense.getNumRows(), dense.getColumnRadius());
         words.insert(words.end(), columnWords.begin(), columnWords.end());
@@ -86,7 +91,7 @@ struct StencilSpTCPackPass
   WalkResult packF64(RowGemmOp op) {
     if (op.getColumnWeightsAttr()) {
       op.emitOpError("is a low-rank chain on f64 grids; its kernel computes "
-                     "on f16 (m16n8k16)");
+                     "on f16 or bf16 (m16n8k16)");
       return WalkResult::interrupt();
     }
     std::optional<ArrayRef<int64_t>> offsets = op.getInputOffsets();

@@ -1,4 +1,4 @@
-// RUN: stencil-opt %s --stencil-sptc-pack | FileCheck %s
+// RUN: stencil-opt %s --split-input-file --stencil-sptc-pack | FileCheck %s
 
 // The dense form: one kernel row, L = 2, so eight 2 x 4 matrices stacked on
 // the diagonal of the 16 x 32 operand, the A of two m16n8k16 MMAs; 8 words
@@ -15,5 +15,19 @@ func.func @dense(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
       input_offsets [0, 1, 2, 3]
       kernels dense<[[[1.0, 0.5, 0.0, 0.0], [0.0, 2.0, 0.0, 0.0]]]> : tensor<1x2x4xf64>
       : memref<?x?xf16>
+  return
+}
+
+// -----
+
+// A bf16 grid: the same layout with bf16 bit patterns, (1.0, 0.5) ->
+// 0x3F003F80 = 1056980864.
+// CHECK-LABEL: func.func @dense_bf16
+// CHECK: packed [1056980864, 0, 0, 0, 0, 1056980864, 0, 0, 0,
+func.func @dense_bf16(%in: memref<?x?xbf16>, %out: memref<?x?xbf16>) {
+  stencil.row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [0]
+      input_offsets [0, 1, 2, 3]
+      kernels dense<[[[1.0, 0.5, 0.0, 0.0], [0.0, 2.0, 0.0, 0.0]]]> : tensor<1x2x4xf64>
+      : memref<?x?xbf16>
   return
 }
