@@ -82,6 +82,13 @@ private:
   Value addConst(Value x, int64_t c) { return c ? add(x, cst(c)) : x; }
 
   void stageTile();
+  /// The grid coordinate of local position `local` of the tile along
+  /// dimension `d`: wrapped (periodic), or with `inside` and-ed with its
+  /// being in the grid (the other boundaries).
+  Value stagingCoord(int64_t d, Value local, Value &inside);
+  /// smem[smemIndex] = in[linear] where `inside` (always, periodic), else
+  /// the value outside the grid.
+  void stageElement(Value linear, Value inside, Value smemIndex);
   /// Steps 1 .. t - 1 of a fused kernel.
   void computeIntermediateStep(int64_t step);
   /// The local position of the first point of work unit `unit` of `step`
@@ -168,39 +175,74 @@ gpu::GPUFuncOp CudaCoreKernelBuilder::build(OpBuilder &moduleBuilder,
   return kernel.func;
 }
 
-/// Step 1: element e = tid, tid + threads, ... of the shared-memory tile is
-/// in[origin - halo + local(e)]; outside the grid: zero (halo), the boundary
-/// value (Dirichlet), or in at the coordinates wrapped modulo N_d (periodic;
-/// a fused kernel's halo may wrap more than once).
+/// Step 1: local position p of the shared-memory tile gets
+/// in[origin - halo + p]; outside the grid: zero (halo), the boundary value
+/// (Dirichlet), or in at the coordinates wrapped modulo N_d (periodic; a
+/// fused kernel's halo may wrap more than once). In 1-D the threads stride
+/// over the tile; otherwise thread (tx, ty) takes rows ty, ty + threads-y,
+/// ... of the tile (the outer dimensions flattened) and in each row the
+/// columns tx, tx + threads-x, ...: coalesced, and the row's coordinates and
+/// bounds are computed once per row instead of once per element.
 void CudaCoreKernelBuilder::stageTile() {
-  auto loop = scf::ForOp::create(*b, tid, cst(geo.smemSize),
-                                 cst(geo.threads()));
-  OpBuilder::InsertionGuard guard(*b);
-  b->setInsertionPointToStart(loop.getBody());
-  Value e = loop.getInductionVar();
-  Value inside = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
-  SmallVector<Value> coords;
-  for (int64_t d = 0; d < geo.rank; ++d) {
-    Value local = e;
-    if (d > 0)
-      local = arith::RemUIOp::create(*b, local, cst(geo.smemStrides[d - 1]));
-    if (geo.smemStrides[d] != 1)
-      local = arith::DivUIOp::create(*b, local, cst(geo.smemStrides[d]));
-    Value coord =
-        arith::SubIOp::create(*b, add(origin[d], local), cst(geo.halo[d]));
-    if (boundary == BoundaryKind::periodic) {
-      // ((c mod N) + N) mod N, with the signed remainder of c >= -halo.
-      Value rem = arith::RemSIOp::create(*b, coord, sizes[d]);
-      Value negative = arith::CmpIOp::create(*b, arith::CmpIPredicate::slt,
-                                             rem, cst(0));
-      coord = arith::SelectOp::create(*b, negative, add(rem, sizes[d]), rem);
-    } else {
-      inside = arith::AndIOp::create(
-          *b, inside, isWithin(*b, coord, sizes[d], /*margin=*/0));
-    }
-    coords.push_back(coord);
+  int64_t rank = geo.rank;
+  Value alwaysInside = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
+  if (rank == 1) {
+    auto loop = scf::ForOp::create(*b, tid, cst(geo.smemSize),
+                                   cst(geo.threads()));
+    OpBuilder::InsertionGuard guard(*b);
+    b->setInsertionPointToStart(loop.getBody());
+    Value e = loop.getInductionVar();
+    Value inside = alwaysInside;
+    Value x = stagingCoord(0, e, inside);
+    stageElement(x, inside, e);
+    return;
   }
-  Value linear = getLinearIndex(*b, coords, sizes);
+  int64_t rowLength = geo.smemShape[rank - 1];
+  auto rowLoop = scf::ForOp::create(*b, ty, cst(geo.smemSize / rowLength),
+                                    cst(geo.threadsY));
+  OpBuilder::InsertionGuard guard(*b);
+  b->setInsertionPointToStart(rowLoop.getBody());
+  Value row = rowLoop.getInductionVar();
+  Value rowInside = alwaysInside;
+  SmallVector<Value> coords;
+  for (int64_t d = 0; d < rank - 1; ++d) {
+    Value local = row;
+    if (d > 0)
+      local = arith::RemUIOp::create(*b, local, cst(geo.smemShape[d]));
+    if (d < rank - 2)
+      local = arith::DivUIOp::create(*b, local, cst(geo.smemShape[d + 1]));
+    coords.push_back(stagingCoord(d, local, rowInside));
+  }
+  coords.push_back(cst(0));
+  Value rowBase = getLinearIndex(*b, coords, sizes);
+  Value smemRow = mul(row, cst(rowLength));
+  auto columnLoop =
+      scf::ForOp::create(*b, tx, cst(rowLength), cst(geo.threadsX));
+  b->setInsertionPointToStart(columnLoop.getBody());
+  Value column = columnLoop.getInductionVar();
+  Value inside = rowInside;
+  Value x = stagingCoord(rank - 1, column, inside);
+  stageElement(add(rowBase, x), inside, add(smemRow, column));
+}
+
+Value CudaCoreKernelBuilder::stagingCoord(int64_t d, Value local,
+                                          Value &inside) {
+  Value coord =
+      arith::SubIOp::create(*b, add(origin[d], local), cst(geo.halo[d]));
+  if (boundary != BoundaryKind::periodic) {
+    inside = arith::AndIOp::create(
+        *b, inside, isWithin(*b, coord, sizes[d], /*margin=*/0));
+    return coord;
+  }
+  // ((c mod N) + N) mod N, with the signed remainder of c >= -halo.
+  Value rem = arith::RemSIOp::create(*b, coord, sizes[d]);
+  Value negative =
+      arith::CmpIOp::create(*b, arith::CmpIPredicate::slt, rem, cst(0));
+  return arith::SelectOp::create(*b, negative, add(rem, sizes[d]), rem);
+}
+
+void CudaCoreKernelBuilder::stageElement(Value linear, Value inside,
+                                         Value smemIndex) {
   Value value;
   if (boundary == BoundaryKind::periodic) {
     value = memref::LoadOp::create(*b, in, ValueRange{linear});
@@ -221,7 +263,7 @@ void CudaCoreKernelBuilder::stageTile() {
         });
     value = ifOp.getResult(0);
   }
-  memref::StoreOp::create(*b, value, smem, ValueRange{e});
+  memref::StoreOp::create(*b, value, smem, ValueRange{smemIndex});
 }
 
 SmallVector<Value> CudaCoreKernelBuilder::unitOrigin(int64_t step,

@@ -49,7 +49,8 @@ func.func @heat3d(%in: memref<?x?x?xf32>, %out: memref<?x?x?xf32>) {
 }
 
 // The fused 2-D kernel: the tile (6 x 4) with a halo of 2 x 1 per side is
-// staged once, in the first of two shared buffers of 10 x 8 elements. Step
+// staged once (10 rows by threads-y, 8 columns by threads-x), in the first
+// of two shared buffers of 10 x 8 elements. Step
 // 1 computes the 8 x 6 region (the tile grown by one radius) into the
 // second buffer: 3 groups of 3 rows (the last one starts at row 5) times 6
 // columns = 18 work units over 8 threads, register-tiled along y (8 shared
@@ -59,9 +60,10 @@ func.func @heat3d(%in: memref<?x?x?xf32>, %out: memref<?x?x?xf32>) {
 // CHECK:       gpu.func @star_cuda_core(%[[IN:.*]]: memref<?xf16>, %[[OUT:.*]]: memref<?xf16>, %{{.*}}: memref<?xi32>, %{{.*}}: index, %{{.*}}: index)
 // CHECK-SAME:      workgroup(%[[SMEM:.*]] : memref<160xf16, #gpu.address_space<workgroup>>) kernel
 // CHECK:           %[[TID:.*]] = gpu.thread_id x
-// CHECK:           scf.for %[[E:.*]] = %[[TID]] to %c80 step %c8 {
-// CHECK:             memref.load %[[IN]]
-// CHECK:             memref.store %{{.*}}, %[[SMEM]][%[[E]]]
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %c10 step %c2 {
+// CHECK:             scf.for %{{.*}} = %{{.*}} to %c8 step %c4 {
+// CHECK:               memref.load %[[IN]]
+// CHECK:               memref.store %{{.*}}, %[[SMEM]]
 // CHECK:           gpu.barrier
 // CHECK:           scf.for %[[U:.*]] = %[[TID]] to %c18 step %c8 {
 // CHECK:             %[[X:.*]] = arith.remui %[[U]], %c6
@@ -108,11 +110,12 @@ func.func @heat3d(%in: memref<?x?x?xf32>, %out: memref<?x?x?xf32>) {
 // CHECK:           gpu.return
 
 // 3-D (planes=1): one z plane per block with two planes of halo, (1 + 4) x (6 + 4) x
-// (4 + 4) staged; step 1 computes 3 x 8 x 6 points: 3 planes x 3 row groups
+// (4 + 4) staged (50 rows of 8); step 1 computes 3 x 8 x 6 points: 3 planes x 3 row groups
 // x 6 columns = 54 units.
 // CHECK:       gpu.func @heat3d_cuda_core
 // CHECK-SAME:      workgroup(%{{.*}} : memref<800xf32, #gpu.address_space<workgroup>>)
-// CHECK:           scf.for %{{.*}} = %{{.*}} to %c400 step %c8
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %c50 step %c2
+// CHECK:             scf.for %{{.*}} = %{{.*}} to %c8 step %c4
 // CHECK:           gpu.barrier
 // CHECK:           scf.for %{{.*}} = %{{.*}} to %c54 step %c8
 // CHECK:           gpu.barrier

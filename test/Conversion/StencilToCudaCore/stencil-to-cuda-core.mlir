@@ -19,8 +19,9 @@
 // CHECK:         scf.for
 // CHECK:           gpu.launch_func @stencil_cuda_core::@star_cuda_core blocks in (%[[GX]], %[[GY]], %{{.*}}) threads in (%c8, %{{.*}}, %{{.*}})
 
-// Kernel: stage (4 + 2) x (4 + 2) elements with the halo, 8 threads
-// striding over them (zero outside the grid), then register tiling along y:
+// Kernel: stage (4 + 2) x (4 + 2) elements with the halo, thread (tx, ty)
+// taking rows ty, ty + 2, ... and in each the columns tx, tx + 4 (zero
+// outside the grid), then register tiling along y:
 // the column dx = 0 is read once for rows -1 .. 2 (4 loads), the columns
 // dx = +-1 for rows 0 .. 1 (2 loads each): 8 shared loads, 10 fma, for the
 // thread's 2 outputs.
@@ -28,10 +29,15 @@
 // CHECK:         gpu.func @star_cuda_core(%[[IN:.*]]: memref<?xf32>, %[[OUT:.*]]: memref<?xf32>, %{{.*}}: memref<?xi32>, %{{.*}}: index, %{{.*}}: index)
 // CHECK-SAME:      workgroup(%[[SMEM:.*]] : memref<36xf32, #gpu.address_space<workgroup>>) kernel
 // CHECK:           %[[TID:.*]] = gpu.thread_id x
-// CHECK:           scf.for %[[E:.*]] = %[[TID]] to %c36 step %c8 {
-// CHECK:             scf.if %{{.*}} -> (f32) {
-// CHECK:               memref.load %[[IN]]
-// CHECK:             memref.store %{{.*}}, %[[SMEM]][%[[E]]]
+// CHECK:           %[[TX:.*]] = arith.remui %[[TID]], %c4
+// CHECK:           %[[TY:.*]] = arith.divui %[[TID]], %c4
+// CHECK:           scf.for %[[ROW:.*]] = %[[TY]] to %c6 step %c2 {
+// CHECK:             %[[SROW:.*]] = arith.muli %[[ROW]], %c6
+// CHECK:             scf.for %[[COL:.*]] = %[[TX]] to %{{.*}} step %{{.*}} {
+// CHECK:               %[[E:.*]] = arith.addi %[[SROW]], %[[COL]]
+// CHECK:               scf.if %{{.*}} -> (f32) {
+// CHECK:                 memref.load %[[IN]]
+// CHECK:               memref.store %{{.*}}, %[[SMEM]][%[[E]]]
 // After each column, an empty volatile asm reading the two accumulators
 // keeps the column's loads and FMAs in place (computeLinear).
 // CHECK:           gpu.barrier
