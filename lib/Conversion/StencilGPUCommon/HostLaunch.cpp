@@ -201,9 +201,11 @@ public:
   /// or when the text grows past the limit.
   bool print(Value value) {
     Operation *op = value.getDefiningOp();
-    // A value from outside the region has no spelling either.
-    if (!op || !apply->isProperAncestor(op))
-      return fail(op ? op : apply.getOperation());
+    // From outside the region only constants have a spelling.
+    if (!op)
+      return fail(apply.getOperation());
+    if (!apply->isProperAncestor(op) && !isa<arith::ConstantOp>(op))
+      return fail(op);
     if (auto access = dyn_cast<AccessOp>(op)) {
       std::string text = "a(";
       llvm::raw_string_ostream textStream(text);

@@ -36,6 +36,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
 #include <map>
@@ -506,9 +508,16 @@ void CudaCoreKernelBuilder::emitOrderingFence(ValueRange values) {
 SmallVector<Value> CudaCoreKernelBuilder::computeApply(ApplyOp apply,
                                                        int64_t count,
                                                        SmemIndexFn index) {
+  // Constants the body uses from above are cloned into the kernel (convert()
+  // rejects any other value from above).
+  IRMapping constants;
+  SetVector<Value> fromAbove;
+  getUsedValuesDefinedAbove(apply.getBody(), fromAbove);
+  for (Value value : fromAbove)
+    b->clone(*value.getDefiningOp(), constants);
   SmallVector<Value> values;
   for (int64_t k = 0; k < count; ++k) {
-    IRMapping mapping;
+    IRMapping mapping(constants);
     for (Operation &bodyOp : apply.getBody().front()) {
       if (auto access = dyn_cast<AccessOp>(bodyOp)) {
         mapping.map(access.getResult(),
@@ -619,6 +628,18 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
   }
   if (!gridType.getLayout().isIdentity())
     return op->emitOpError("needs grids with the identity layout");
+  if (auto apply = dyn_cast<ApplyOp>(op)) {
+    SetVector<Value> fromAbove;
+    getUsedValuesDefinedAbove(apply.getBody(), fromAbove);
+    for (Value value : fromAbove)
+      if (!matchPattern(value, m_Constant()))
+        return op->emitOpError("has a body that uses a value defined "
+                               "outside it, which is not a constant: the "
+                               "kernel cannot take it (use --lower-to-cpu, "
+                               "or compute it in the body)")
+                   .attachNote(value.getLoc())
+               << "the value is defined here";
+  }
   if (threadsX < 1 || threadsY < 1 || outputsPerThread < 1 ||
       threadsX * threadsY > 1024)
     return op->emitOpError("needs threads-x, threads-y and "

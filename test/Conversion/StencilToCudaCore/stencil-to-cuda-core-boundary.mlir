@@ -12,6 +12,8 @@
 // CHECK-SAME:    source = {body = "(max(a(-1), a(2)) - (0.5 * a(0)))"}
 // CHECK-SAME:    boundary = "halo", element_type = "f16", kernel = "widened_cuda_core"
 // CHECK-SAME:    source = {body = "rnd((a(0,1) * a(-1,0)))"}
+// CHECK-SAME:    kernel = "from_above_cuda_core"
+// CHECK-SAME:    source = {body = "(0.25 * max(a(1), a(-1)))"}
 
 // Periodic staging: ((c rem N) + N) rem N per dimension, then an
 // unconditional load; the outputs are stored at every grid point
@@ -89,6 +91,25 @@ func.func @widened(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
     %p = arith.mulf %wa, %wb : f32
     %r = arith.truncf %p : f32 to f16
     stencil.yield %r : f16
+  }
+  return
+}
+
+// A constant defined outside the body is cloned into the kernel and
+// printed in the body expression.
+// CHECK-LABEL: gpu.func @from_above_cuda_core
+// CHECK:           gpu.barrier
+// CHECK:           arith.constant 2.500000e-01 : f32
+// CHECK:           arith.maximumf
+// CHECK:           arith.mulf
+func.func @from_above(%in: memref<?xf32>, %out: memref<?xf32>) {
+  %k = arith.constant 0.25 : f32
+  stencil.apply %in -> %out : memref<?xf32> {
+    %a = stencil.access [1] : f32
+    %b = stencil.access [-1] : f32
+    %c = arith.maximumf %a, %b : f32
+    %m = arith.mulf %k, %c : f32
+    stencil.yield %m : f32
   }
   return
 }

@@ -51,3 +51,20 @@ func.func @narrowed(%in: memref<?xf32>, %out: memref<?xf32>) {
   }
   return
 }
+
+// -----
+
+// A body that reads a value from outside (not a constant): the kernel has no
+// argument for it.
+// expected-note @+1 {{the value is defined here}}
+func.func @from_above(%in: memref<?xf32>, %out: memref<?xf32>, %k: f32) {
+  // expected-error @+1 {{'stencil.apply' op has a body that uses a value defined outside it, which is not a constant: the kernel cannot take it (use --lower-to-cpu, or compute it in the body)}}
+  stencil.apply %in -> %out : memref<?xf32> {
+    %a = stencil.access [1] : f32
+    %b = stencil.access [-1] : f32
+    %c = arith.maximumf %a, %b : f32
+    %m = arith.mulf %k, %c : f32
+    stencil.yield %m : f32
+  }
+  return
+}
