@@ -136,23 +136,22 @@ template <bool BF16> struct MmaM16N8K16 {
   }
   __device__ static __forceinline__ void step(State &s) {
 #ifdef STENCIL_SM80
+// The asm string must be a literal: one statement per operand type.
+#define STENCIL_MMA_M16N8K16(TYPE)                                            \
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32." TYPE "." TYPE ".f32 " \
+               "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"     \
+               : "+f"(s.acc[c][0]), "+f"(s.acc[c][1]), "+f"(s.acc[c][2]),    \
+                 "+f"(s.acc[c][3])                                           \
+               : "r"(s.a[0]), "r"(s.a[1]), "r"(s.a[2]), "r"(s.a[3]),         \
+                 "r"(s.b[0]), "r"(s.b[1]))
 #pragma unroll
     for (int c = 0; c < kChains; ++c) {
       if constexpr (BF16)
-        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
-                     "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-                     : "+f"(s.acc[c][0]), "+f"(s.acc[c][1]),
-                       "+f"(s.acc[c][2]), "+f"(s.acc[c][3])
-                     : "r"(s.a[0]), "r"(s.a[1]), "r"(s.a[2]), "r"(s.a[3]),
-                       "r"(s.b[0]), "r"(s.b[1]));
+        STENCIL_MMA_M16N8K16("bf16");
       else
-        asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
-                     "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-                     : "+f"(s.acc[c][0]), "+f"(s.acc[c][1]),
-                       "+f"(s.acc[c][2]), "+f"(s.acc[c][3])
-                     : "r"(s.a[0]), "r"(s.a[1]), "r"(s.a[2]), "r"(s.a[3]),
-                       "r"(s.b[0]), "r"(s.b[1]));
+        STENCIL_MMA_M16N8K16("f16");
     }
+#undef STENCIL_MMA_M16N8K16
 #endif
   }
 };

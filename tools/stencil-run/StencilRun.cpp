@@ -320,6 +320,13 @@ struct GpuStencil {
   }
 };
 
+/// Threads of the host work (input, packing, the reference): --threads, or
+/// all.
+unsigned hostThreads(const Options &opts) {
+  return opts.threads ? opts.threads
+                      : std::max(1u, std::thread::hardware_concurrency());
+}
+
 struct CheckResult {
   double maxErr = 0;
   double tol = 0;
@@ -347,8 +354,7 @@ CheckResult check(const LaunchDescription &desc, const Options &opts,
   ref.elementType = desc.elementType;
   ref.boundary = desc.boundary;
   ref.dirichletValue = roundTo(desc.elementType, desc.dirichletValue);
-  unsigned threads = opts.threads ? opts.threads
-                                  : std::max(1u, std::thread::hardware_concurrency());
+  unsigned threads = hostThreads(opts);
   CheckResult r;
   double u = unitRoundoff(desc.elementType);
   if (desc.hasBody) {
@@ -481,9 +487,7 @@ int main(int argc, char **argv) {
     points *= static_cast<size_t>(d);
   ElemType et = desc.elementType;
   // Host work (input, packing, the reference) on --threads threads.
-  const unsigned hostThreads =
-      opts.threads ? opts.threads
-                   : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned threads = hostThreads(opts);
 
   // Input.
   std::vector<double> input;
@@ -508,14 +512,14 @@ int main(int argc, char **argv) {
     else
       std::printf("input: %s (%s)\n", opts.input.c_str(), dtype.c_str());
   } else {
-    input = randomInput(points, et, opts.seed, hostThreads);
+    input = randomInput(points, et, opts.seed, threads);
     std::printf("input: random uniform [-1, 1), seed %llu, rounded to %s\n",
                 static_cast<unsigned long long>(opts.seed), elemTypeName(et));
   }
   if (!opts.saveInput.empty() &&
       !writeNpy(opts.saveInput, dims, input, npyDtypeFor(et), error))
     fatal(error);
-  std::vector<uint8_t> hostInput = packElements(input, et, hostThreads);
+  std::vector<uint8_t> hostInput = packElements(input, et, threads);
 
   // Device, context, module.
   CU(cuInit(0));
@@ -661,7 +665,7 @@ int main(int argc, char **argv) {
               2.0 * elemTypeBytes(et) * opts.steps * points / (ms * 1e-3) /
                   1e9);
 
-  std::vector<double> gpuOut = unpackElements(result, et, hostThreads);
+  std::vector<double> gpuOut = unpackElements(result, et, threads);
   if (!opts.saveOutput.empty() &&
       !writeNpy(opts.saveOutput, dims, gpuOut, npyDtypeFor(et), error))
     fatal(error);
@@ -684,7 +688,7 @@ int main(int argc, char **argv) {
                   "run from the same input instead (--check-steps)\n",
                   opts.steps, work, opts.checkLimit, checkSteps);
       checked = unpackElements(g.run(hostInput, checkSteps / fused), et,
-                               hostThreads);
+                               threads);
     }
     CheckResult r = check(desc, opts, dims, input, checked, checkSteps);
     maxErr = r.maxErr;

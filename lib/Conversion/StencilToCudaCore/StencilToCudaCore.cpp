@@ -104,13 +104,11 @@ private:
   SmallVector<Value> outputCoords(int64_t k);
   /// The grid coordinates of local position `local` of the shared tile.
   SmallVector<Value> gridCoords(ArrayRef<Value> local);
-  /// Whether the boundary computes the point at `coords` (which may lie
+  /// Whether a one-step launch writes the point at `coords` (which may lie
   /// outside the grid, in a fused step's region): the interior
-  /// r_d <= coord_d < N_d - r_d (halo), every grid point (Dirichlet), every
-  /// position (periodic).
-  Value isComputed(ArrayRef<Value> coords);
-  /// Whether `coords` is a grid point the boundary computes (the outputs).
-  Value isStored(ArrayRef<Value> coords);
+  /// r_d <= coord_d < N_d - r_d (halo), every grid point (the others). A
+  /// fused periodic step computes every position of its region instead.
+  Value isWritten(ArrayRef<Value> coords);
   /// Whether every coords_d lies in [margin_d, N_d - margin_d).
   Value isWithinAll(ArrayRef<Value> coords, ArrayRef<int64_t> margins);
   /// `value` rounded to the element type.
@@ -330,7 +328,7 @@ void CudaCoreKernelBuilder::computeIntermediateStep(int64_t step) {
     Value point = addConst(base, k * pointStride);
     Value next = toElementType(value);
     if (boundary != BoundaryKind::periodic) {
-      Value computed = isComputed(gridCoords(pointLocal));
+      Value computed = isWritten(gridCoords(pointLocal));
       Value old = memref::LoadOp::create(
           *b, smem, ValueRange{addConst(point, source)});
       next = arith::SelectOp::create(*b, computed, next, old);
@@ -372,15 +370,7 @@ Value CudaCoreKernelBuilder::isWithinAll(ArrayRef<Value> coords,
   return all;
 }
 
-Value CudaCoreKernelBuilder::isComputed(ArrayRef<Value> coords) {
-  assert(boundary != BoundaryKind::periodic &&
-         "periodic computes every position");
-  return boundary == BoundaryKind::halo
-             ? isWithinAll(coords, geo.radii)
-             : isWithinAll(coords, SmallVector<int64_t>(geo.rank, 0));
-}
-
-Value CudaCoreKernelBuilder::isStored(ArrayRef<Value> coords) {
+Value CudaCoreKernelBuilder::isWritten(ArrayRef<Value> coords) {
   return boundary == BoundaryKind::halo
              ? isWithinAll(coords, geo.radii)
              : isWithinAll(coords, SmallVector<int64_t>(geo.rank, 0));
@@ -536,12 +526,12 @@ SmallVector<Value> CudaCoreKernelBuilder::computeApply(ApplyOp apply,
   return values;
 }
 
-/// Step 4: the outputs the boundary computes (isStored).
+/// Step 4: the outputs the boundary computes (isWritten).
 void CudaCoreKernelBuilder::storeOutputs(int64_t first,
                                          ArrayRef<Value> values) {
   for (auto [i, value] : llvm::enumerate(values)) {
     SmallVector<Value> coords = outputCoords(first + i);
-    Value interior = isStored(coords);
+    Value interior = isWritten(coords);
     Value linear = getLinearIndex(*b, coords, sizes);
     Value stored = toElementType(value);
     scf::IfOp::create(*b, interior, [&](OpBuilder &then, Location loc) {
