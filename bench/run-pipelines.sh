@@ -23,20 +23,27 @@ log=$out/$mode.txt
 source "$root/bench/common.sh"
 build_runner "$out"
 echo "== device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)" | tee -a "$log"
+start=$(date +%s)
+# Seconds since the mode started, printed after each section so that a run
+# cut at the device tool's limit shows where the time went.
+elapsed() { echo "== $1: $(( $(date +%s) - start )) s" | tee -a "$log"; }
 
 if [ "$mode" = check ]; then
   # CHECK_FOLDERS limits the check to some pipelines' folders.
-  for desc in $(for f in ${CHECK_FOLDERS:-$(ls "$art")}; do ls "$art/$f"/*.launch; done); do
-    pipeline=$(basename "$(dirname "$desc")")
-    rank=$(sed -n 's/^rank = //p' "$desc")
-    steps=3; fused=$(steps_per_launch "$desc")
-    [ "$fused" -gt 1 ] && steps=$((2 * fused))
-    for size in full odd; do
-      "$run" "$desc" --grid "$(grid_for "$rank" "$size")" --steps "$steps" 2>&1 \
-        | grep -E '^RESULT|FAIL|^error' \
-        | sed "s|^|$pipeline $(basename "$desc" .launch) $size: |" | tee -a "$log"
+  for pipeline in ${CHECK_FOLDERS:-$(ls "$art")}; do
+    for desc in "$art/$pipeline"/*.launch; do
+      rank=$(sed -n 's/^rank = //p' "$desc")
+      steps=3; fused=$(steps_per_launch "$desc")
+      [ "$fused" -gt 1 ] && steps=$((2 * fused))
+      for size in full odd; do
+        "$run" "$desc" --grid "$(grid_for "$rank" "$size")" --steps "$steps" 2>&1 \
+          | grep -E '^RESULT|FAIL|^error' \
+          | sed "s|^|$pipeline $(basename "$desc" .launch) $size: |" | tee -a "$log"
+      done
     done
+    elapsed "$pipeline"
   done
+  elapsed "check done"
   echo "== $(grep -c 'check=PASS' "$log") PASS, $(grep -c 'FAIL' "$log") FAIL" | tee -a "$log"
   exit 0
 fi
@@ -48,6 +55,7 @@ fi
 table_steps_2d=${TABLE_STEPS_2D:-200}
 table_steps_3d=${TABLE_STEPS_3D:-40}
 "$run" --roofline 2>&1 | tee -a "$log"
+elapsed roofline
 for name in heat-2d box-2d9p box-2d49p box-2d225p heat-3d box-3d27p; do
   for variant in "sptc/$name" "tc/$name" "tc-lowrank/$name" "tc/$name-f64" \
                  "cuda-core/$name" "cuda-core/$name-f64" \
@@ -71,6 +79,7 @@ for name in heat-2d box-2d9p box-2d49p box-2d225p heat-3d box-3d27p; do
       --steps "$steps" --dtype "$dtype" 2>&1 | grep -E '^RESULT|Error|error' \
       | sed "s|^|cudnn-$dtype $name: |" | tee -a "$log"
   done
+  elapsed "$name"
 done
 echo "== summary"
 grep RESULT "$log"

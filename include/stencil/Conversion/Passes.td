@@ -168,11 +168,11 @@ def ConvertStencilToCudaCore
     `(planes + 2 r_z) / planes` (for Heat-3D and 8 planes, 3 -> 1.25). By
     default the pass takes the most of 8, 4, 2 planes whose tile (with the
     halo of `fused-steps`) fits in 48 KiB of shared memory. The block first stages its input tile
-    with the halo (`r_d` on each side) in shared memory, thread `(tx, ty)`
-    taking the tile's rows `ty, ty + threads-y, ...` (the outer dimensions
-    flattened) and in each the columns `tx, tx + threads-x, ...`
-    (coalesced; a row's coordinates and bounds are computed once), then
-    computes from shared memory.
+    with the halo (`r_d` on each side) in shared memory, thread `tid`
+    taking the row-major positions `tid, tid + threads, ...` (coalesced,
+    evenly spread) in groups of 8 whose loads are all issued before their
+    stores (one load latency per group, not per element), then computes
+    from shared memory.
     Outside the grid it stages zero for the `halo` boundary (never read by
     an interior output), the input at the coordinates wrapped modulo `N_d`
     for `periodic`, and the boundary value for `dirichlet(v)`.

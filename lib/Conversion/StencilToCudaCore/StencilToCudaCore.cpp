@@ -56,6 +56,9 @@ using namespace mlir::stencil;
 static constexpr int64_t kMaxSharedBytes = 48 * 1024;
 /// The most time steps one kernel fuses (each is unrolled in the kernel).
 static constexpr int64_t kMaxFusedSteps = 64;
+/// The global loads a thread issues before storing them to shared memory
+/// while staging (stageTile).
+static constexpr int64_t kStagingLoadsInFlight = 8;
 static constexpr StringLiteral kGpuModuleName = "stencil_cuda_core";
 
 namespace {
@@ -88,9 +91,10 @@ private:
   /// dimension `d`: wrapped (periodic), or with `inside` and-ed with its
   /// being in the grid (the other boundaries).
   Value stagingCoord(int64_t d, Value local, Value &inside);
-  /// smem[smemIndex] = in[linear] where `inside` (always, periodic), else
-  /// the value outside the grid.
-  void stageElement(Value linear, Value inside, Value smemIndex);
+  /// in[linear] where `inside` (periodic: where `valid`, or always if it is
+  /// null, as the coordinates are wrapped into the grid), else the value
+  /// outside the grid.
+  Value loadElement(Value linear, Value inside, Value valid);
   /// Steps 1 .. t - 1 of a fused kernel.
   void computeIntermediateStep(int64_t step);
   /// The local position of the first point of work unit `unit` of `step`
@@ -178,51 +182,98 @@ gpu::GPUFuncOp CudaCoreKernelBuilder::build(OpBuilder &moduleBuilder,
 /// Step 1: local position p of the shared-memory tile gets
 /// in[origin - halo + p]; outside the grid: zero (halo), the boundary value
 /// (Dirichlet), or in at the coordinates wrapped modulo N_d (periodic; a
-/// fused kernel's halo may wrap more than once). In 1-D the threads stride
-/// over the tile; otherwise thread (tx, ty) takes rows ty, ty + threads-y,
-/// ... of the tile (the outer dimensions flattened) and in each row the
-/// columns tx, tx + threads-x, ...: coalesced, and the row's coordinates and
-/// bounds are computed once per row instead of once per element.
+/// fused kernel's halo may wrap more than once).
+///
+/// Thread `tid` stages the row-major positions e = tid + j * threads (evenly
+/// spread, coalesced), in groups of kStagingLoadsInFlight: a group's loads
+/// are all issued before its stores, so that a thread waits for one global
+/// load latency per group instead of one per element (a loop with one load
+/// and one store per iteration serialized them; on Heat-2D f16 the staging
+/// then dominated the kernel). Within a group, the positions' row and column
+/// follow from the group's first one by constants and one carry, so a
+/// position costs no division.
 void CudaCoreKernelBuilder::stageTile() {
   int64_t rank = geo.rank;
-  Value alwaysInside = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
-  if (rank == 1) {
-    auto loop = scf::ForOp::create(*b, tid, cst(geo.smemSize),
-                                   cst(geo.threads()));
-    OpBuilder::InsertionGuard guard(*b);
-    b->setInsertionPointToStart(loop.getBody());
-    Value e = loop.getInductionVar();
-    Value inside = alwaysInside;
-    Value x = stagingCoord(0, e, inside);
-    stageElement(x, inside, e);
+  int64_t total = geo.smemSize;
+  int64_t threads = geo.threads();
+  int64_t rowLength = geo.smemShape[rank - 1];
+  int64_t perThread = llvm::divideCeil(total, threads);
+  // As few groups as the limit allows, balanced (9 positions: 5 + 4, not
+  // 8 + 1), so that few positions past the tile cost address arithmetic.
+  int64_t groups = llvm::divideCeil(perThread, kStagingLoadsInFlight);
+  int64_t group = llvm::divideCeil(perThread, groups);
+  // Positions past the tile exist only when the groups overshoot it.
+  bool guard = groups * group * threads > total;
+
+  auto stageGroup = [&](Value first) {
+    Value row0, column0;
+    if (rank > 1) {
+      row0 = arith::DivUIOp::create(*b, first, cst(rowLength));
+      column0 = arith::RemUIOp::create(*b, first, cst(rowLength));
+    }
+    SmallVector<Value> values, valid, positions;
+    for (int64_t j = 0; j < group; ++j) {
+      Value e = addConst(first, j * threads);
+      // Null when every position of the groups is in the tile.
+      Value isValid;
+      if (guard)
+        isValid = arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, e,
+                                        cst(total));
+      Value inside =
+          isValid ? isValid
+                  : arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
+      Value linear;
+      if (rank == 1) {
+        linear = stagingCoord(0, e, inside);
+      } else {
+        // column = column0 + j * threads mod L, carrying into the row.
+        int64_t step = (j * threads) % rowLength;
+        Value column = addConst(column0, step);
+        Value row = addConst(row0, (j * threads) / rowLength);
+        if (step != 0) {
+          Value carry = arith::CmpIOp::create(*b, arith::CmpIPredicate::uge,
+                                              column, cst(rowLength));
+          column = arith::SelectOp::create(
+              *b, carry, addConst(column, -rowLength), column);
+          row = arith::SelectOp::create(*b, carry, addConst(row, 1), row);
+        }
+        SmallVector<Value> coords;
+        for (int64_t d = 0; d < rank - 1; ++d) {
+          Value local = row;
+          if (d > 0)
+            local = arith::RemUIOp::create(*b, local, cst(geo.smemShape[d]));
+          if (d < rank - 2)
+            local =
+                arith::DivUIOp::create(*b, local, cst(geo.smemShape[d + 1]));
+          coords.push_back(stagingCoord(d, local, inside));
+        }
+        coords.push_back(stagingCoord(rank - 1, column, inside));
+        linear = getLinearIndex(*b, coords, sizes);
+      }
+      values.push_back(loadElement(linear, inside, isValid));
+      valid.push_back(isValid);
+      positions.push_back(e);
+    }
+    for (auto [value, isValid, e] : llvm::zip(values, valid, positions)) {
+      if (!guard) {
+        memref::StoreOp::create(*b, value, smem, ValueRange{e});
+        continue;
+      }
+      auto ifOp = scf::IfOp::create(*b, isValid, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard insertion(*b);
+      b->setInsertionPointToStart(ifOp.thenBlock());
+      memref::StoreOp::create(*b, value, smem, ValueRange{e});
+    }
+  };
+
+  if (groups == 1) {
+    stageGroup(tid);
     return;
   }
-  int64_t rowLength = geo.smemShape[rank - 1];
-  auto rowLoop = scf::ForOp::create(*b, ty, cst(geo.smemSize / rowLength),
-                                    cst(geo.threadsY));
-  OpBuilder::InsertionGuard guard(*b);
-  b->setInsertionPointToStart(rowLoop.getBody());
-  Value row = rowLoop.getInductionVar();
-  Value rowInside = alwaysInside;
-  SmallVector<Value> coords;
-  for (int64_t d = 0; d < rank - 1; ++d) {
-    Value local = row;
-    if (d > 0)
-      local = arith::RemUIOp::create(*b, local, cst(geo.smemShape[d]));
-    if (d < rank - 2)
-      local = arith::DivUIOp::create(*b, local, cst(geo.smemShape[d + 1]));
-    coords.push_back(stagingCoord(d, local, rowInside));
-  }
-  coords.push_back(cst(0));
-  Value rowBase = getLinearIndex(*b, coords, sizes);
-  Value smemRow = mul(row, cst(rowLength));
-  auto columnLoop =
-      scf::ForOp::create(*b, tx, cst(rowLength), cst(geo.threadsX));
-  b->setInsertionPointToStart(columnLoop.getBody());
-  Value column = columnLoop.getInductionVar();
-  Value inside = rowInside;
-  Value x = stagingCoord(rank - 1, column, inside);
-  stageElement(add(rowBase, x), inside, add(smemRow, column));
+  auto loop = scf::ForOp::create(*b, cst(0), cst(groups), cst(1));
+  OpBuilder::InsertionGuard insertion(*b);
+  b->setInsertionPointToStart(loop.getBody());
+  stageGroup(add(tid, mul(loop.getInductionVar(), cst(group * threads))));
 }
 
 Value CudaCoreKernelBuilder::stagingCoord(int64_t d, Value local,
@@ -241,29 +292,30 @@ Value CudaCoreKernelBuilder::stagingCoord(int64_t d, Value local,
   return arith::SelectOp::create(*b, negative, add(rem, sizes[d]), rem);
 }
 
-void CudaCoreKernelBuilder::stageElement(Value linear, Value inside,
-                                         Value smemIndex) {
-  Value value;
+Value CudaCoreKernelBuilder::loadElement(Value linear, Value inside,
+                                         Value valid) {
+  // Periodic coordinates are always in the grid: only positions past the
+  // tile skip the load.
+  Value load = inside;
   if (boundary == BoundaryKind::periodic) {
-    value = memref::LoadOp::create(*b, in, ValueRange{linear});
-  } else {
-    double outsideValue =
-        boundary == BoundaryKind::dirichlet ? boundaryValue : 0.0;
-    auto ifOp = scf::IfOp::create(
-        *b, inside,
-        [&](OpBuilder &then, Location loc) {
-          Value v = memref::LoadOp::create(then, loc, in, ValueRange{linear});
-          scf::YieldOp::create(then, loc, v);
-        },
-        [&](OpBuilder &otherwise, Location loc) {
-          Value outside = arith::ConstantOp::create(
-              otherwise, loc,
-              otherwise.getFloatAttr(elementType, outsideValue));
-          scf::YieldOp::create(otherwise, loc, outside);
-        });
-    value = ifOp.getResult(0);
+    if (!valid)
+      return memref::LoadOp::create(*b, in, ValueRange{linear});
+    load = valid;
   }
-  memref::StoreOp::create(*b, value, smem, ValueRange{smemIndex});
+  double outsideValue =
+      boundary == BoundaryKind::dirichlet ? boundaryValue : 0.0;
+  auto ifOp = scf::IfOp::create(
+      *b, load,
+      [&](OpBuilder &then, Location loc) {
+        Value v = memref::LoadOp::create(then, loc, in, ValueRange{linear});
+        scf::YieldOp::create(then, loc, v);
+      },
+      [&](OpBuilder &otherwise, Location loc) {
+        Value outside = arith::ConstantOp::create(
+            otherwise, loc, otherwise.getFloatAttr(elementType, outsideValue));
+        scf::YieldOp::create(otherwise, loc, outside);
+      });
+  return ifOp.getResult(0);
 }
 
 SmallVector<Value> CudaCoreKernelBuilder::unitOrigin(int64_t step,

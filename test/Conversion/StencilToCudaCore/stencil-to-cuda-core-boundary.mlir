@@ -15,21 +15,24 @@
 // CHECK-SAME:    kernel = "from_above_cuda_core"
 // CHECK-SAME:    source = {body = "(0.25 * max(a(1), a(-1)))"}
 
-// Periodic staging: ((c rem N) + N) rem N per dimension, then an
-// unconditional load; the outputs are stored at every grid point
-// (0 <= c < N, margin 0).
+// Periodic staging: ((c rem N) + N) rem N per dimension, then a load that
+// only a position past the 36 of the tile skips (never a grid bound); the
+// outputs are stored at every grid point (0 <= c < N, margin 0).
 // CHECK-LABEL: gpu.func @periodic_cuda_core
 // CHECK-SAME:      (%[[IN:.*]]: memref<?xf32>, %[[OUT:.*]]: memref<?xf32>, %{{.*}}: memref<?xi32>, %[[N0:.*]]: index, %[[N1:.*]]: index)
-// CHECK:           scf.for
-// CHECK:             %[[R0:.*]] = arith.remsi %{{.*}}, %[[N0]] : index
-// CHECK:             %[[NEG0:.*]] = arith.cmpi slt, %[[R0]], %c0
-// CHECK:             %[[UP0:.*]] = arith.addi %[[R0]], %[[N0]]
-// CHECK:             arith.select %[[NEG0]], %[[UP0]], %[[R0]]
-// CHECK:             %[[R1:.*]] = arith.remsi %{{.*}}, %[[N1]] : index
-// CHECK-NOT:         scf.if
-// CHECK:             memref.load %[[IN]]
+// CHECK:           %[[TID:.*]] = gpu.thread_id x
+// CHECK:           %[[OK:.*]] = arith.cmpi ult, %[[TID]], %c36
+// CHECK-NEXT:      %[[C1:.*]] = arith.constant 1
+// CHECK:           %[[R0:.*]] = arith.remsi %{{.*}}, %[[N0]] : index
+// CHECK:           %[[NEG0:.*]] = arith.cmpi slt, %[[R0]], %c0
+// CHECK:           %[[UP0:.*]] = arith.addi %[[R0]], %[[N0]]
+// CHECK:           arith.select %[[NEG0]], %[[UP0]], %[[R0]]
+// CHECK:           %[[R1:.*]] = arith.remsi %{{.*}}, %[[N1]] : index
+// CHECK-NOT:       scf.if
+// CHECK:           scf.if %[[OK]] -> (f32) {
+// CHECK-NEXT:        memref.load %[[IN]]
 // CHECK:           gpu.barrier
-// CHECK:           %[[HI:.*]] = arith.subi %[[N0]], %c0 : index
+// CHECK:           %[[HI:.*]] = arith.subi %[[N0]], %c0{{(_[0-9]+)?}} : index
 // CHECK-NEXT:      arith.cmpi slt, %{{.*}}, %[[HI]]
 // CHECK:           scf.if
 // CHECK-NEXT:        memref.store %{{.*}}, %[[OUT]]

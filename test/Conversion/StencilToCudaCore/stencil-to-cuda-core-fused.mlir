@@ -49,8 +49,9 @@ func.func @heat3d(%in: memref<?x?x?xf32>, %out: memref<?x?x?xf32>) {
 }
 
 // The fused 2-D kernel: the tile (6 x 4) with a halo of 2 x 1 per side is
-// staged once (10 rows by threads-y, 8 columns by threads-x), in the first
-// of two shared buffers of 10 x 8 elements. Step
+// staged once (80 positions, 10 per thread, in two groups of 5 loads
+// issued before their stores; no position past the tile, so no guard), in
+// the first of two shared buffers of 10 x 8 elements. Step
 // 1 computes the 8 x 6 region (the tile grown by one radius) into the
 // second buffer: 3 groups of 3 rows (the last one starts at row 5) times 6
 // columns = 18 work units over 8 threads, register-tiled along y (8 shared
@@ -60,10 +61,14 @@ func.func @heat3d(%in: memref<?x?x?xf32>, %out: memref<?x?x?xf32>) {
 // CHECK:       gpu.func @star_cuda_core(%[[IN:.*]]: memref<?xf16>, %[[OUT:.*]]: memref<?xf16>, %{{.*}}: memref<?xi32>, %{{.*}}: index, %{{.*}}: index)
 // CHECK-SAME:      workgroup(%[[SMEM:.*]] : memref<160xf16, #gpu.address_space<workgroup>>) kernel
 // CHECK:           %[[TID:.*]] = gpu.thread_id x
-// CHECK:           scf.for %{{.*}} = %{{.*}} to %c10 step %c2 {
-// CHECK:             scf.for %{{.*}} = %{{.*}} to %c8 step %c4 {
-// CHECK:               memref.load %[[IN]]
-// CHECK:               memref.store %{{.*}}, %[[SMEM]]
+// CHECK:           scf.for %[[GROUP:.*]] = %c0 to %c2 step %c1 {
+// CHECK:             %[[FIRST:.*]] = arith.muli %[[GROUP]], %c40
+// CHECK:             arith.addi %[[TID]], %[[FIRST]]
+// CHECK-NOT:           arith.cmpi ult, %{{.*}}, %c80
+// CHECK-COUNT-5:       memref.load %[[IN]]
+// CHECK-NOT:           memref.load %[[IN]]
+// CHECK-COUNT-5:       memref.store %{{.*}}, %[[SMEM]]
+// CHECK-NEXT:        }
 // CHECK:           gpu.barrier
 // CHECK:           scf.for %[[U:.*]] = %[[TID]] to %c18 step %c8 {
 // CHECK:             %[[X:.*]] = arith.remui %[[U]], %c6
@@ -96,11 +101,15 @@ func.func @heat3d(%in: memref<?x?x?xf32>, %out: memref<?x?x?xf32>) {
 // CHECK:           gpu.return
 
 // 1-D, a general body (radius 2): units are single points; step 1 computes
-// 24 + 2 x 2 points from the staged 24 + 2 x 4.
+// 24 + 2 x 2 points from the staged 24 + 2 x 4 (4 per thread: one group,
+// no guard, no loop).
 // CHECK:       gpu.func @maxabs_cuda_core
+// CHECK-SAME:      (%[[IN1:.*]]: memref<?xf64>, %{{.*}}: memref<?xf64>
 // CHECK-SAME:      workgroup(%[[SMEM1:.*]] : memref<64xf64, #gpu.address_space<workgroup>>)
-// CHECK:           scf.for %{{.*}} = %{{.*}} to %c32 step %c8
-// CHECK:           gpu.barrier
+// CHECK-NOT:       scf.for
+// CHECK-COUNT-4:   memref.load %[[IN1]]
+// CHECK-COUNT-4:   memref.store %{{.*}}, %[[SMEM1]]
+// CHECK-NEXT:      gpu.barrier
 // CHECK:           scf.for %{{.*}} = %{{.*}} to %c28 step %c8
 // CHECK:             arith.maximumf
 // CHECK:             arith.select
@@ -110,12 +119,19 @@ func.func @heat3d(%in: memref<?x?x?xf32>, %out: memref<?x?x?xf32>) {
 // CHECK:           gpu.return
 
 // 3-D (planes=1): one z plane per block with two planes of halo, (1 + 4) x (6 + 4) x
-// (4 + 4) staged (50 rows of 8); step 1 computes 3 x 8 x 6 points: 3 planes x 3 row groups
+// (4 + 4) staged (400 positions, 50 per thread in 7 groups of 8 loads; a
+// position's plane and row follow from its row of the flattened tile, row / 10
+// and row mod 10); step 1 computes 3 x 8 x 6 points: 3 planes x 3 row groups
 // x 6 columns = 54 units.
 // CHECK:       gpu.func @heat3d_cuda_core
-// CHECK-SAME:      workgroup(%{{.*}} : memref<800xf32, #gpu.address_space<workgroup>>)
-// CHECK:           scf.for %{{.*}} = %{{.*}} to %c50 step %c2
-// CHECK:             scf.for %{{.*}} = %{{.*}} to %c8 step %c4
+// CHECK-SAME:      (%[[IN3:.*]]: memref<?xf32>, %{{.*}}: memref<?xf32>
+// CHECK-SAME:      workgroup(%[[SMEM3:.*]] : memref<800xf32, #gpu.address_space<workgroup>>)
+// CHECK:           scf.for %{{.*}} = %c0 to %c7 step %c1
+// CHECK:             arith.divui %{{.*}}, %c10
+// CHECK:             arith.remui %{{.*}}, %c10
+// CHECK-COUNT-8:       memref.load %[[IN3]]
+// CHECK-COUNT-8:       memref.store %{{.*}}, %[[SMEM3]]
+// CHECK-NEXT:        }
 // CHECK:           gpu.barrier
 // CHECK:           scf.for %{{.*}} = %{{.*}} to %c54 step %c8
 // CHECK:           gpu.barrier

@@ -31,15 +31,33 @@
 // CHECK:           %[[TID:.*]] = gpu.thread_id x
 // CHECK:           %[[TX:.*]] = arith.remui %[[TID]], %c4
 // CHECK:           %[[TY:.*]] = arith.divui %[[TID]], %c4
-// CHECK:           scf.for %[[ROW:.*]] = %[[TY]] to %c6 step %c2 {
-// CHECK:             %[[SROW:.*]] = arith.muli %[[ROW]], %c6
-// CHECK:             scf.for %[[COL:.*]] = %[[TX]] to %{{.*}} step %{{.*}} {
-// CHECK:               %[[E:.*]] = arith.addi %[[SROW]], %[[COL]]
-// CHECK:               scf.if %{{.*}} -> (f32) {
-// CHECK:                 memref.load %[[IN]]
-// CHECK:               memref.store %{{.*}}, %[[SMEM]][%[[E]]]
-// After each column, an empty volatile asm reading the two accumulators
-// keeps the column's loads and FMAs in place (computeLinear).
+// Staging: the 6 x 6 tile's 36 positions, tid + 8 j (j < 5) per thread,
+// all five loads issued before the stores; position 8 j + tid is row
+// tid / 6 + 8 j / 6 plus a carry, column tid mod 6 + 8 j mod 6 minus it.
+// CHECK:           %[[ROW0:.*]] = arith.divui %[[TID]], %c6
+// CHECK:           %[[COL0:.*]] = arith.remui %[[TID]], %c6
+// CHECK:           %[[OK0:.*]] = arith.cmpi ult, %[[TID]], %c36
+// CHECK:           %[[V0:.*]] = scf.if %{{.*}} -> (f32) {
+// CHECK-NEXT:        memref.load %[[IN]]
+// CHECK:           %[[E1:.*]] = arith.addi %[[TID]], %c8
+// CHECK:           %[[OK1:.*]] = arith.cmpi ult, %[[E1]], %c36
+// CHECK:           %[[COL1:.*]] = arith.addi %[[COL0]], %c2
+// CHECK:           %[[ROW1:.*]] = arith.addi %[[ROW0]], %c1
+// CHECK:           %[[CARRY1:.*]] = arith.cmpi uge, %[[COL1]], %c6
+// CHECK:           arith.select %[[CARRY1]], %{{.*}}, %[[COL1]]
+// CHECK:           %[[ROW1C:.*]] = arith.addi %[[ROW1]], %c1
+// CHECK:           arith.select %[[CARRY1]], %[[ROW1C]], %[[ROW1]]
+// CHECK:           %[[V1:.*]] = scf.if %{{.*}} -> (f32) {
+// CHECK-NEXT:        memref.load %[[IN]]
+// CHECK-NOT:       memref.store
+// CHECK-COUNT-3:   memref.load %[[IN]]
+// CHECK-NOT:       memref.load %[[IN]]
+// CHECK:           scf.if %[[OK0]] {
+// CHECK-NEXT:        memref.store %[[V0]], %[[SMEM]][%[[TID]]]
+// CHECK:           scf.if %[[OK1]] {
+// CHECK-NEXT:        memref.store %[[V1]], %[[SMEM]][%[[E1]]]
+// CHECK-COUNT-3:   memref.store %{{.*}}, %[[SMEM]]
+// CHECK-NOT:       scf.for
 // CHECK:           gpu.barrier
 // CHECK-COUNT-2:   memref.load %[[SMEM]]
 // CHECK:           llvm.inline_asm has_side_effects "", "f,f" %{{.*}}, %{{.*}} : (f32, f32) -> ()
