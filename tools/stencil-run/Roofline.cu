@@ -46,6 +46,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 namespace {
 
@@ -94,9 +95,11 @@ namespace {
 constexpr int kThreads = 256; // 8 warps per block
 
 // Operand values: derived from the lane id (values do not matter for speed,
-// but must not be compile-time constants).
-__device__ __forceinline__ unsigned f16Word(unsigned lane, unsigned k) {
-  return (0x3c003c00u ^ lane) + k;
+// but must not be compile-time constants). A word of two 16-bit values near
+// 1.0: f16 (0x3c00), or bf16 (0x3f80).
+__device__ __forceinline__ unsigned f16Word(unsigned lane, unsigned k,
+                                            bool bf16 = false) {
+  return ((bf16 ? 0x3f803f80u : 0x3c003c00u) ^ lane) + k;
 }
 __device__ __forceinline__ double f64Value(unsigned lane, unsigned k) {
   return 1.0 + 0x1p-20 * double(lane * 8 + k);
@@ -125,14 +128,12 @@ template <bool BF16> struct MmaM16N8K16 {
     unsigned a[4], b[2];
   };
   __device__ static __forceinline__ void init(State &s, unsigned lane) {
-    // f16 or bf16 pairs near 1.0.
-    unsigned base = BF16 ? 0x3f803f80u : 0x3c003c00u;
 #pragma unroll
     for (int k = 0; k < 4; ++k)
-      s.a[k] = (base ^ lane) + k;
+      s.a[k] = f16Word(lane, k, BF16);
 #pragma unroll
     for (int k = 0; k < 2; ++k)
-      s.b[k] = (base ^ (lane << 1)) + k;
+      s.b[k] = f16Word(lane << 1, k, BF16);
   }
   __device__ static __forceinline__ void step(State &s) {
 #ifdef STENCIL_SM80
@@ -450,6 +451,18 @@ void printMachine(const char *unit, const Peak &p) {
   std::printf("ROOFLINE unit=%s tflops=%.3f\n", unit, p.tflops);
 }
 
+/// Prints a measured peak: "<label>: <ms> ms, <rate> TFLOP/s (<flop> flop
+/// per [lane per ]instruction)", its launch configuration and its ROOFLINE
+/// line for `unit`. `perLane`: a CUDA-core instruction (counted per lane,
+/// chains per thread), else a warp-level MMA.
+void reportPeak(const std::string &label, const char *flop, bool perLane,
+                const char *unit, const Peak &p) {
+  std::printf("%s: %.3f ms, %.1f TFLOP/s (%s flop per %sinstruction)\n",
+              label.c_str(), p.ms, p.tflops, flop, perLane ? "lane per " : "");
+  printConfig(p, perLane ? "thread" : "warp");
+  printMachine(unit, p);
+}
+
 } // namespace
 
 int runRoofline(int device, std::size_t copyBytes) {
@@ -506,18 +519,10 @@ int runRoofline(int device, std::size_t copyBytes) {
                                  prop.maxThreadsPerMultiProcessor));
 
   // (b), (c) f16 tensor cores.
-  Peak dense = measurePeak<MmaF16>(prop, 16384, sink);
-  std::printf("mma.sync m16n8k16 f16*f16+f32: %.3f ms, %.1f TFLOP/s "
-              "(2*16*8*16 flop per instruction)\n",
-              dense.ms, dense.tflops);
-  printConfig(dense, "warp");
-  printMachine("mma.f16", dense);
-  Peak denseBF16 = measurePeak<MmaBF16>(prop, 16384, sink);
-  std::printf("mma.sync m16n8k16 bf16*bf16+f32: %.3f ms, %.1f TFLOP/s "
-              "(2*16*8*16 flop per instruction)\n",
-              denseBF16.ms, denseBF16.tflops);
-  printConfig(denseBF16, "warp");
-  printMachine("mma.bf16", denseBF16);
+  reportPeak("mma.sync m16n8k16 f16*f16+f32", "2*16*8*16", false, "mma.f16",
+             measurePeak<MmaF16>(prop, 16384, sink));
+  reportPeak("mma.sync m16n8k16 bf16*bf16+f32", "2*16*8*16", false,
+             "mma.bf16", measurePeak<MmaBF16>(prop, 16384, sink));
   Peak sparse = measurePeak<MmaSpF16>(prop, 16384, sink);
   std::printf("mma.sp   m16n8k32 f16*f16+f32: %.3f ms, %.1f TFLOP/s "
               "dense-equivalent (2*16*8*32 flop per instruction; %.1f "
@@ -527,12 +532,8 @@ int runRoofline(int device, std::size_t copyBytes) {
   printMachine("mma.sp.f16", sparse);
 
   // (d) f64 tensor cores.
-  Peak m8n8k4 = measurePeak<MmaF64M8N8K4>(prop, 16384, sink);
-  std::printf("mma.sync m8n8k4   f64*f64+f64: %.3f ms, %.1f TFLOP/s "
-              "(2*8*8*4 flop per instruction)\n",
-              m8n8k4.ms, m8n8k4.tflops);
-  printConfig(m8n8k4, "warp");
-  printMachine("mma.f64", m8n8k4);
+  reportPeak("mma.sync m8n8k4   f64*f64+f64", "2*8*8*4", false, "mma.f64",
+             measurePeak<MmaF64M8N8K4>(prop, 16384, sink));
   struct Sm90Shape {
     const char *shape, *unit, *flop;
     Peak (*measure)(const cudaDeviceProp &, int, float *);
@@ -554,26 +555,15 @@ int runRoofline(int device, std::size_t copyBytes) {
                   s.shape, prop.major, prop.minor);
       continue;
     }
-    std::printf("mma.sync %s f64*f64+f64: %.3f ms, %.1f TFLOP/s (%s flop per "
-                "instruction)\n",
-                s.shape, p.ms, p.tflops, s.flop);
-    printConfig(p, "warp");
-    printMachine(s.unit, p);
+    reportPeak(std::string("mma.sync ") + s.shape + " f64*f64+f64", s.flop,
+               false, s.unit, p);
   }
 
   // (e) CUDA cores.
-  Peak ffma = measurePeak<FmaF32>(prop, 4096, sink);
-  std::printf("fma.rn.f32 (FFMA): %.3f ms, %.1f TFLOP/s (2 flop per lane "
-              "per instruction)\n",
-              ffma.ms, ffma.tflops);
-  printConfig(ffma, "thread");
-  printMachine("fma.f32", ffma);
-  Peak dfma = measurePeak<FmaF64>(prop, 2048, sink);
-  std::printf("fma.rn.f64 (DFMA): %.3f ms, %.1f TFLOP/s (2 flop per lane "
-              "per instruction)\n",
-              dfma.ms, dfma.tflops);
-  printConfig(dfma, "thread");
-  printMachine("fma.f64", dfma);
+  reportPeak("fma.rn.f32 (FFMA)", "2", true, "fma.f32",
+             measurePeak<FmaF32>(prop, 4096, sink));
+  reportPeak("fma.rn.f64 (DFMA)", "2", true, "fma.f64",
+             measurePeak<FmaF64>(prop, 2048, sink));
 
   RT_CHECK(cudaFree(sink));
   return 0;

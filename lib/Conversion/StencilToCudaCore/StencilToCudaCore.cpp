@@ -205,6 +205,9 @@ void CudaCoreKernelBuilder::stageTile() {
   // Positions past the tile exist only when the groups overshoot it.
   bool guard = groups * group * threads > total;
 
+  // Without the guard every position is in the tile: `inside` starts true.
+  Value alwaysInside =
+      guard ? Value() : arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
   auto stageGroup = [&](Value first) {
     Value row0, column0;
     if (rank > 1) {
@@ -219,9 +222,7 @@ void CudaCoreKernelBuilder::stageTile() {
       if (guard)
         isValid = arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, e,
                                         cst(total));
-      Value inside =
-          isValid ? isValid
-                  : arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
+      Value inside = isValid ? isValid : alwaysInside;
       Value linear;
       if (rank == 1) {
         linear = stagingCoord(0, e, inside);
@@ -255,7 +256,7 @@ void CudaCoreKernelBuilder::stageTile() {
       positions.push_back(e);
     }
     for (auto [value, isValid, e] : llvm::zip(values, valid, positions)) {
-      if (!guard) {
+      if (!isValid) {
         memref::StoreOp::create(*b, value, smem, ValueRange{e});
         continue;
       }
@@ -583,10 +584,10 @@ void CudaCoreKernelBuilder::storeOutputs(int64_t first,
                                          ArrayRef<Value> values) {
   for (auto [i, value] : llvm::enumerate(values)) {
     SmallVector<Value> coords = outputCoords(first + i);
-    Value interior = isWritten(coords);
+    Value written = isWritten(coords);
     Value linear = getLinearIndex(*b, coords, sizes);
     Value stored = toElementType(value);
-    scf::IfOp::create(*b, interior, [&](OpBuilder &then, Location loc) {
+    scf::IfOp::create(*b, written, [&](OpBuilder &then, Location loc) {
       memref::StoreOp::create(then, loc, stored, out, ValueRange{linear});
       scf::YieldOp::create(then, loc);
     });
@@ -648,7 +649,7 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
   auto gridType = cast<MemRefType>(input.getType());
   int64_t rank = gridType.getRank();
   BoundaryKind boundary;
-  std::optional<double> boundaryValue;
+  double boundaryValue = 0.0; // dirichlet(v) only
   int64_t steps;
   SmallVector<int64_t> radii(rank, 0);
   if (auto linear = dyn_cast<LinearOp>(op)) {
@@ -731,13 +732,13 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
       (parent ? parent.getName().str() : "stencil") + "_cuda_core";
   gpu::GPUFuncOp kernel =
       buildKernel(op, tiling, elementType, boundary,
-                  boundaryValue.value_or(0.0), gpuModule, name);
+                  boundaryValue, gpuModule, name);
   gpu::GPUFuncOp tailKernel;
   if (int64_t tailSteps = steps % fusedSteps; fusedSteps > 1 && tailSteps) {
     CudaCoreTiling tailTiling(radii, threadsX, threadsY, outputsPerThread,
                               tailSteps, tilePlanes);
     tailKernel = buildKernel(op, tailTiling, elementType, boundary,
-                             boundaryValue.value_or(0.0), gpuModule,
+                             boundaryValue, gpuModule,
                              name + "_tail");
   }
 
@@ -773,7 +774,7 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
   }
   StencilKernelLaunch launch;
   launch.boundary = boundary;
-  launch.boundaryValue = boundaryValue.value_or(0.0);
+  launch.boundaryValue = boundaryValue;
   launch.kernel = kernel;
   launch.blockTile = tiling.tile;
   launch.threads = tiling.threads();
