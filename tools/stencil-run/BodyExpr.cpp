@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <map>
 
 namespace stencil_run {
 
@@ -124,6 +125,18 @@ private:
   }
 
   bool parseUnary() {
+    // Every nesting (unary minus, parentheses, a function's arguments)
+    // passes here: bound the recursion (and so the evaluation stack).
+    if (nesting >= BodyExpr::kMaxNesting)
+      return fail("nested more than " + std::to_string(BodyExpr::kMaxNesting) +
+                  " levels deep");
+    ++nesting;
+    bool ok = parseUnaryUnbounded();
+    --nesting;
+    return ok;
+  }
+
+  bool parseUnaryUnbounded() {
     if (consume('-')) {
       if (!parseUnary())
         return false;
@@ -168,11 +181,13 @@ private:
       return failAt(start, "a(...) needs " + std::to_string(rank) +
                                " offsets, got " +
                                std::to_string(offset.size()));
-    auto it = std::find(expr.accessList.begin(), expr.accessList.end(), offset);
-    int index = static_cast<int>(it - expr.accessList.begin());
-    if (it == expr.accessList.end())
+    // A map, not a search of accessList: a long body of distinct accesses
+    // parses in n log n.
+    auto it =
+        accessIndex.emplace(offset, static_cast<int>(accessIndex.size())).first;
+    if (it->second == static_cast<int>(expr.accessList.size()))
       expr.accessList.push_back(offset);
-    emit(Op::Access, 0, index);
+    emit(Op::Access, 0, it->second);
     return true;
   }
 
@@ -231,6 +246,8 @@ private:
   size_t pos = 0;
   size_t failPos = 0;
   std::string message;
+  size_t nesting = 0;
+  std::map<std::vector<int64_t>, int> accessIndex;
 };
 
 bool BodyExpr::parse(const std::string &text, int rank, std::string &error) {

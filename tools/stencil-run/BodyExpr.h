@@ -44,8 +44,14 @@ namespace stencil_run {
 
 class BodyExpr {
 public:
+  /// Deepest nesting of unary minus, parentheses and function arguments
+  /// that `parse` accepts (deeper: an error, so that hostile input cannot
+  /// exhaust the stack).
+  static constexpr size_t kMaxNesting = 256;
+
   /// Parses `text` for a grid of rank `rank`. On failure returns false and
-  /// sets `error` (with the character position).
+  /// sets `error` (with the character position). Offsets outside int64
+  /// are an error; their range is otherwise the caller's to check.
   bool parse(const std::string &text, int rank, std::string &error);
 
   /// The distinct offsets the body reads, in order of first appearance;

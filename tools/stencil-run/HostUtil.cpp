@@ -4,10 +4,13 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <istream>
 #include <limits>
 #include <random>
 #include <thread>
@@ -331,6 +334,37 @@ bool npyField(const std::string &header, const std::string &key,
 }
 } // namespace
 
+namespace {
+/// The header text for messages: at most 200 characters, the rest elided.
+std::string headerForMessage(const std::string &header) {
+  std::string shown = header.substr(0, 200);
+  for (char &c : shown)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      c = '?';
+  return header.size() > 200 ? shown + "..." : shown;
+}
+
+/// Bytes left in `in` after the current position, or -1 when the stream
+/// cannot tell (not seekable: a pipe). Leaves the position where it was.
+int64_t remainingBytes(std::istream &in) {
+  std::streampos here = in.tellg();
+  if (here == std::streampos(-1)) {
+    in.clear();
+    return -1;
+  }
+  in.seekg(0, std::ios::end);
+  std::streampos end = in.tellg();
+  in.clear();
+  in.seekg(here);
+  if (end == std::streampos(-1) || !in || end < here) {
+    in.clear();
+    in.seekg(here);
+    return -1;
+  }
+  return static_cast<int64_t>(end - here);
+}
+} // namespace
+
 bool readNpy(const std::string &path, std::vector<int64_t> &shape,
              std::vector<double> &values, std::string &dtype,
              std::string &error) {
@@ -339,6 +373,15 @@ bool readNpy(const std::string &path, std::vector<int64_t> &shape,
     error = "cannot open '" + path + "'";
     return false;
   }
+  return readNpy(in, path, shape, values, dtype, error);
+}
+
+bool readNpy(std::istream &in, const std::string &path,
+             std::vector<int64_t> &shape, std::vector<double> &values,
+             std::string &dtype, std::string &error) {
+  shape.clear();
+  values.clear();
+  dtype.clear();
   char magic[8];
   if (!in.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0) {
     error = "'" + path + "' is not a .npy file";
@@ -365,8 +408,20 @@ bool readNpy(const std::string &path, std::vector<int64_t> &shape,
             std::to_string(major);
     return false;
   }
+  if (headerLen > kMaxNpyHeaderBytes) {
+    error = "'" + path + "': header length " + std::to_string(headerLen) +
+            " exceeds the limit of " + std::to_string(kMaxNpyHeaderBytes) +
+            " bytes";
+    return false;
+  }
+  int64_t headerAvail = remainingBytes(in);
+  if (headerAvail >= 0 && headerAvail < static_cast<int64_t>(headerLen)) {
+    error = "'" + path + "': truncated header (" + std::to_string(headerLen) +
+            " bytes announced, " + std::to_string(headerAvail) + " present)";
+    return false;
+  }
   std::string header(headerLen, '\0');
-  if (!in.read(&header[0], headerLen)) {
+  if (headerLen && !in.read(&header[0], headerLen)) {
     error = "'" + path + "': truncated header";
     return false;
   }
@@ -374,56 +429,143 @@ bool readNpy(const std::string &path, std::vector<int64_t> &shape,
   if (!npyField(header, "descr", descr) ||
       !npyField(header, "fortran_order", fortran) ||
       !npyField(header, "shape", shapeText)) {
-    error = "'" + path + "': malformed header: " + header;
+    error = "'" + path + "': malformed header: " + headerForMessage(header);
     return false;
   }
-  dtype = descr.substr(1, descr.size() - 2);
+  // descr is a quoted string: '<f8' or "<f8".
+  if (descr.size() < 2 || (descr[0] != '\'' && descr[0] != '"') ||
+      descr.back() != descr[0]) {
+    error = "'" + path +
+            "': descr is not a quoted string: " + headerForMessage(descr);
+    return false;
+  }
+  std::string type = descr.substr(1, descr.size() - 2);
   unsigned bytes;
-  if (dtype == "<f2")
+  if (type == "<f2")
     bytes = 2;
-  else if (dtype == "<f4")
+  else if (type == "<f4")
     bytes = 4;
-  else if (dtype == "<f8")
+  else if (type == "<f8")
     bytes = 8;
   else {
-    error = "'" + path + "': dtype '" + dtype +
+    error = "'" + path + "': dtype '" + headerForMessage(type) +
             "' not supported (need '<f2', '<f4' or '<f8')";
     return false;
   }
-  if (fortran.compare(0, 5, "False") != 0) {
+  size_t fEnd = fortran.find_last_not_of(" \t\r\n");
+  fortran.erase(fEnd == std::string::npos ? 0 : fEnd + 1);
+  if (fortran == "True") {
     error = "'" + path + "': Fortran-order arrays are not supported";
     return false;
   }
-  shape.clear();
-  for (size_t i = 1; i < shapeText.size();) {
-    size_t j = shapeText.find_first_of(",)", i);
-    std::string item = shapeText.substr(i, j - i);
-    item.erase(0, item.find_first_not_of(" \t"));
-    item.erase(item.find_last_not_of(" \t") + 1);
-    if (!item.empty()) {
-      char *end = nullptr;
-      long long v = std::strtoll(item.c_str(), &end, 10);
-      if (*end != '\0' && *end != 'L') {
-        error = "'" + path + "': bad shape " + shapeText;
+  if (fortran != "False") {
+    error = "'" + path + "': fortran_order is '" + headerForMessage(fortran) +
+            "' (need True or False)";
+    return false;
+  }
+  // shape: a tuple of non-negative integers, "()" for a scalar, "(n,)" for
+  // one dimension.
+  if (shapeText.size() < 2 || shapeText.front() != '(' ||
+      shapeText.back() != ')') {
+    error = "'" + path + "': bad shape " + headerForMessage(shapeText);
+    return false;
+  }
+  std::vector<int64_t> dims;
+  std::string inner = shapeText.substr(1, shapeText.size() - 2);
+  size_t i = 0;
+  while (true) {
+    size_t j = inner.find(',', i);
+    std::string item =
+        inner.substr(i, j == std::string::npos ? std::string::npos : j - i);
+    size_t b = item.find_first_not_of(" \t");
+    item = b == std::string::npos
+               ? std::string()
+               : item.substr(b, item.find_last_not_of(" \t") - b + 1);
+    bool last = j == std::string::npos;
+    if (item.empty()) {
+      // Only "()" and the trailing comma of "(n,)" / "(n, m,)" leave an
+      // empty item.
+      if (!last || (dims.empty() && i != 0)) {
+        error = "'" + path + "': bad shape " + headerForMessage(shapeText);
         return false;
       }
-      shape.push_back(v);
+      break;
     }
-    if (j == std::string::npos || shapeText[j] == ')')
+    if (item.back() == 'L') // Python 2 long
+      item.pop_back();
+    char *end = nullptr;
+    errno = 0;
+    long long v = item.empty() ? 0 : std::strtoll(item.c_str(), &end, 10);
+    if (item.empty() || errno || end != item.c_str() + item.size() ||
+        (!std::isdigit(static_cast<unsigned char>(item[0])) &&
+         item[0] != '-')) {
+      error = "'" + path + "': bad shape " + headerForMessage(shapeText);
+      return false;
+    }
+    if (v < 0) {
+      error = "'" + path + "': negative dimension " + std::to_string(v) +
+              " in shape " + headerForMessage(shapeText);
+      return false;
+    }
+    dims.push_back(v);
+    if (last)
       break;
     i = j + 1;
   }
-  size_t n = 1;
-  for (int64_t d : shape)
-    n *= static_cast<size_t>(d);
-  std::vector<uint8_t> raw(n * bytes);
-  if (!in.read(reinterpret_cast<char *>(raw.data()), raw.size())) {
-    error = "'" + path + "': truncated data";
+  // The data's size, without overflow, and checked against what the stream
+  // holds before anything that large is allocated.
+  uint64_t n = 1;
+  for (int64_t d : dims) {
+    if (d != 0 && n > std::numeric_limits<uint64_t>::max() / bytes /
+                          static_cast<uint64_t>(d)) {
+      error = "'" + path + "': shape " + headerForMessage(shapeText) +
+              " is too large (the data size overflows)";
+      return false;
+    }
+    n *= static_cast<uint64_t>(d);
+  }
+  uint64_t need = n * bytes;
+  if (need > std::numeric_limits<size_t>::max() / 8) {
+    error = "'" + path + "': shape " + headerForMessage(shapeText) +
+            " is too large";
     return false;
+  }
+  std::vector<uint8_t> raw;
+  int64_t avail = remainingBytes(in);
+  if (avail >= 0) {
+    if (static_cast<uint64_t>(avail) < need) {
+      error = "'" + path + "': truncated data (shape " +
+              headerForMessage(shapeText) + " needs " + std::to_string(need) +
+              " bytes, " + std::to_string(avail) + " present)";
+      return false;
+    }
+    raw.resize(static_cast<size_t>(need));
+    if (need && !in.read(reinterpret_cast<char *>(raw.data()),
+                         static_cast<std::streamsize>(need))) {
+      error = "'" + path + "': truncated data";
+      return false;
+    }
+  } else {
+    // Not seekable: read in chunks, so that memory follows the data read.
+    constexpr size_t kChunk = size_t(1) << 20;
+    while (raw.size() < need) {
+      size_t old = raw.size();
+      size_t chunk = std::min<size_t>(kChunk, static_cast<size_t>(need) - old);
+      raw.resize(old + chunk);
+      if (!in.read(reinterpret_cast<char *>(raw.data() + old),
+                   static_cast<std::streamsize>(chunk))) {
+        error = "'" + path + "': truncated data (shape " +
+                headerForMessage(shapeText) + " needs " + std::to_string(need) +
+                " bytes)";
+        return false;
+      }
+    }
   }
   values = unpackElements(raw, bytes == 2   ? ElemType::F16
                                : bytes == 4 ? ElemType::F32
                                             : ElemType::F64);
+  shape = dims;
+  dtype = type;
   return true;
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -54,10 +55,28 @@ void parallelRanges(size_t n, unsigned threads,
 std::vector<double> randomInput(size_t n, ElemType t, uint64_t seed,
                                 unsigned threads);
 
+/// Largest .npy header readNpy accepts (NumPy writes a few hundred bytes;
+/// the format allows 4 GiB).
+constexpr uint32_t kMaxNpyHeaderBytes = uint32_t(1) << 20;
+
 /// NumPy .npy (format 1.0/2.0/3.0), dtypes '<f2', '<f4', '<f8', C order.
+/// Opens `path` and calls the stream version.
 bool readNpy(const std::string &path, std::vector<int64_t> &shape,
              std::vector<double> &values, std::string &dtype,
              std::string &error);
+/// The same from the current position of `in` (`path` names it in
+/// messages). Any input is safe: a malformed or hostile one (bad magic or
+/// version, a header longer than kMaxNpyHeaderBytes or than the stream, a
+/// missing or unquoted field, an unsupported dtype, Fortran order, a shape
+/// with garbage, negative or overflowing dimensions, fewer data bytes than
+/// the shape needs) gives false and a message, never a crash; memory is
+/// allocated only for data actually present (a seekable stream is measured
+/// first, another one is read in chunks). On success values.size() is the
+/// product of `shape` (1 for the scalar shape ()); bytes after the data are
+/// ignored, as NumPy does.
+bool readNpy(std::istream &in, const std::string &path,
+             std::vector<int64_t> &shape, std::vector<double> &values,
+             std::string &dtype, std::string &error);
 /// Writes values in dtype "<f2" / "<f4" / "<f8" (values must be representable;
 /// f2 values are encoded as binary16).
 bool writeNpy(const std::string &path, const std::vector<int64_t> &shape,

@@ -33,13 +33,15 @@ std::vector<std::string> split(const std::string &s, char sep) {
   return out;
 }
 
+// The number must use the whole string: an embedded NUL ends strtoll's and
+// strtod's scan early, so the end is compared with the string's size.
 bool parseInt(const std::string &s, int64_t &v) {
   if (s.empty())
     return false;
   char *end = nullptr;
   errno = 0;
   long long x = std::strtoll(s.c_str(), &end, 10);
-  if (errno || *end != '\0')
+  if (errno || end != s.c_str() + s.size())
     return false;
   v = x;
   return true;
@@ -51,7 +53,7 @@ bool parseDouble(const std::string &s, double &v) {
   char *end = nullptr;
   errno = 0;
   v = std::strtod(s.c_str(), &end);
-  return errno == 0 && *end == '\0' && std::isfinite(v);
+  return errno == 0 && end == s.c_str() + s.size() && std::isfinite(v);
 }
 
 bool parseIntList(const std::string &s, std::vector<int64_t> &out) {
@@ -77,16 +79,40 @@ std::string dirName(const std::string &path) {
 bool parseLaunchDescription(const std::string &path, LaunchDescription &desc,
                             std::string &error,
                             std::vector<std::string> &warnings) {
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = "cannot open launch description '" + path + "'";
     return false;
   }
+  // At most the limit (plus one byte, to tell a longer file): a hostile
+  // path such as a huge file or an endless device costs no more than that.
+  std::string text;
+  char chunk[4096];
+  while (text.size() <= kMaxLaunchDescriptionBytes &&
+         in.read(chunk, sizeof(chunk)).gcount() > 0)
+    text.append(chunk, static_cast<size_t>(in.gcount()));
+  if (text.size() > kMaxLaunchDescriptionBytes) {
+    error = "launch description '" + path + "' is larger than " +
+            std::to_string(kMaxLaunchDescriptionBytes >> 20) + " MiB";
+    return false;
+  }
+  if (in.bad()) {
+    error = "error reading launch description '" + path + "'";
+    return false;
+  }
+  return parseLaunchDescriptionText(text, path, desc, error, warnings);
+}
+
+bool parseLaunchDescriptionText(const std::string &text,
+                                const std::string &path,
+                                LaunchDescription &desc, std::string &error,
+                                std::vector<std::string> &warnings) {
+  std::istringstream in(text);
   desc = LaunchDescription();
   desc.path = path;
-  std::map<std::string, std::pair<std::string, int>> kv;
+  std::map<std::string, std::pair<std::string, size_t>> kv;
   std::string line;
-  int lineNo = 0;
+  size_t lineNo = 0;
   while (std::getline(in, line)) {
     ++lineNo;
     size_t hash = line.find('#');
@@ -203,6 +229,11 @@ bool parseLaunchDescription(const std::string &path, LaunchDescription &desc,
       }
       desc.offsets.push_back(o);
     }
+    if (desc.offsets.empty()) {
+      error = where("offsets") + "no offsets (a stencil reads at least one "
+                                 "point)";
+      return false;
+    }
     for (const std::string &w : split(kv["weights"].first, ',')) {
       double x;
       if (!parseDouble(w, x)) {
@@ -218,6 +249,17 @@ bool parseLaunchDescription(const std::string &path, LaunchDescription &desc,
       return false;
     }
   }
+  // The halo is as wide as the largest offset; the reference (and the
+  // kernels) compute linear distances from them.
+  for (const std::vector<int64_t> &o : desc.offsets)
+    for (int64_t c : o)
+      if (c < -kMaxOffset || c > kMaxOffset) {
+        error = where(kv.count("body") ? "body" : "offsets") +
+                "offset component " + std::to_string(c) +
+                " out of range (at most " + std::to_string(kMaxOffset) +
+                " in magnitude)";
+        return false;
+      }
 
   // halo | periodic | dirichlet(v)
   const std::string &boundary = kv["boundary"].first;
@@ -246,8 +288,9 @@ bool parseLaunchDescription(const std::string &path, LaunchDescription &desc,
     return false;
   }
   for (int64_t t : desc.tile)
-    if (t <= 0) {
-      error = where("tile") + "tile sizes must be positive";
+    if (t <= 0 || t > kMaxTile) {
+      error = where("tile") + "tile sizes must be from 1 to " +
+              std::to_string(kMaxTile) + ", got " + std::to_string(t);
       return false;
     }
 
@@ -302,8 +345,9 @@ bool parseLaunchDescription(const std::string &path, LaunchDescription &desc,
       char *end = nullptr;
       errno = 0;
       unsigned long long x = std::strtoull(w.c_str(), &end, 16);
-      if (w.empty() || errno || *end != '\0' || x > 0xffffffffull ||
-          w.size() > 8 || w.find_first_of("xX+-") != std::string::npos) {
+      if (w.empty() || errno || end != w.c_str() + w.size() ||
+          x > 0xffffffffull || w.size() > 8 ||
+          w.find_first_of("xX+-") != std::string::npos) {
         error = where("coefficients") + "bad 32-bit hex word '" + w +
                 "' (hex digits, no 0x)";
         return false;

@@ -47,12 +47,38 @@ struct LaunchDescription {
   std::vector<std::string> args;
 };
 
+/// Limits of a description (beyond them it is rejected with an error):
+/// the text's size, an offset component's magnitude (also of a body's
+/// accesses; the halo is that wide, and the reference's index arithmetic
+/// stays far from overflow), and a tile size.
+constexpr size_t kMaxLaunchDescriptionBytes = size_t(16) << 20;
+constexpr int64_t kMaxOffset = 65536;
+constexpr int64_t kMaxTile = 0x7fffffff;
+
 /// Parses and validates `path`. On failure returns false and sets `error`
 /// (with file:line where it applies). Unknown keys are collected in
 /// `warnings` (ignored, for forward compatibility within version 1).
+/// Reads the file (at most kMaxLaunchDescriptionBytes) and calls
+/// parseLaunchDescriptionText.
 bool parseLaunchDescription(const std::string &path, LaunchDescription &desc,
                             std::string &error,
                             std::vector<std::string> &warnings);
+
+/// The same on a description already in memory: `text` is the file's
+/// contents and `path` its name, used in messages, as `desc.path`, and to
+/// resolve a relative `ptx`. Any `text` is safe: a malformed or hostile one
+/// (garbage, overflowing numbers, out-of-range sizes, embedded NULs, a body
+/// nested too deep) gives false and a message, never a crash or a huge
+/// allocation. On success `desc` satisfies what stencil-run relies on: rank
+/// 1 to 3; at least one offset, each of `rank` components within
+/// +-kMaxOffset; as many weights as offsets (linear) or a parsed body whose
+/// accesses are the offsets; `rank` tile sizes in 1..kMaxTile; block sizes
+/// in 1..1024; steps_per_launch in 1..1024; shared_bytes in 0..2^30; args a
+/// permutation holding in, out, sizes (and coeffs with coefficients).
+bool parseLaunchDescriptionText(const std::string &text,
+                                const std::string &path,
+                                LaunchDescription &desc, std::string &error,
+                                std::vector<std::string> &warnings);
 
 } // namespace stencil_run
 
