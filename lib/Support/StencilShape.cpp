@@ -3,6 +3,7 @@
 #include "stencil/Support/StencilShape.h"
 
 #include "mlir/Support/LLVM.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cstdlib>
 #include <set>
@@ -54,14 +55,34 @@ SmallVector<int64_t> mlir::stencil::getRadii(unsigned rank,
   return radii;
 }
 
+uint64_t mlir::stencil::getShapeNumPoints(ShapeKind kind, unsigned rank,
+                                         int64_t radius) {
+  if (rank == 0 || radius < 0)
+    return 0;
+  // 2r + 1 fits in uint64_t for any non-negative int64_t r.
+  uint64_t side = 2 * static_cast<uint64_t>(radius) + 1;
+  if (kind == ShapeKind::Star)
+    return llvm::SaturatingAdd(
+        llvm::SaturatingMultiply(uint64_t(rank), side - 1), uint64_t(1));
+  uint64_t count = 1;
+  for (unsigned d = 0; d < rank; ++d)
+    count = llvm::SaturatingMultiply(count, side);
+  return count;
+}
+
 std::optional<std::pair<ShapeKind, int64_t>>
 mlir::stencil::classifyOffsets(unsigned rank, ArrayRef<int64_t> offsets) {
   if (rank == 0 || offsets.empty() || offsets.size() % rank != 0)
     return std::nullopt;
   SmallVector<int64_t> radii = getRadii(rank, offsets);
   int64_t radius = *llvm::max_element(radii);
+  // Compare point counts before building a candidate: the work stays
+  // proportional to the input, whatever the radius (an offset of 2^31 - 1 in
+  // a two-point pattern must not build a star of 2^33 points).
+  uint64_t numPoints = offsets.size() / rank;
   for (ShapeKind kind : {ShapeKind::Star, ShapeKind::Box})
-    if (ArrayRef<int64_t>(makeOffsets(kind, rank, radius)) == offsets)
+    if (getShapeNumPoints(kind, rank, radius) == numPoints &&
+        ArrayRef<int64_t>(makeOffsets(kind, rank, radius)) == offsets)
       return std::make_pair(kind, radius);
   return std::nullopt;
 }

@@ -37,3 +37,13 @@ func.func @dirichlet(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
   stencil.linear %in -> %out pattern <star, rank = 2, radius = 1> weights [1., 2., 3., 4., 5.] boundary dirichlet(0.0) : memref<?x?xf16>
   return
 }
+
+// -----
+
+// An offset of 2^31 - 1 is rejected at once (no work proportional to it
+// happens first; it used to hang the compiler).
+func.func @huge_offset(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  // expected-error @+1 {{innermost radius 2147483647 needs kernel matrices of at least 4294967296 rows}}
+  stencil.linear %in -> %out pattern <[[0, 0], [0, 2147483647]]> weights [0.5, 0.5] : memref<?x?xf16>
+  return
+}

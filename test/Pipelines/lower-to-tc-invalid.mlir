@@ -20,3 +20,13 @@ func.func @non_linear(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
   }
   return
 }
+
+// -----
+
+// An offset of 2^31 - 1 is rejected at once (no work proportional to it
+// happens first; it used to hang the compiler).
+func.func @huge_offset(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  // expected-error @+1 {{innermost radius 2147483647 needs kernel matrices of at least 4294967296 rows}}
+  stencil.linear %in -> %out pattern <[[0, 0], [0, 2147483647]]> weights [0.5, 0.5] : memref<?x?xf16>
+  return
+}

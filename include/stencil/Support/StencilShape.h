@@ -24,6 +24,15 @@ namespace stencil {
 /// The named shapes of the seeds (SPIDER section 2.2).
 enum class ShapeKind { Star, Box };
 
+/// The largest |component| of an offset the dialect represents: 2^31 - 1, so
+/// that a radius, 2r + 1 and a tile plus its halo never overflow 64-bit index
+/// arithmetic. Each pipeline checks the radius against its own (far smaller)
+/// limits before doing any work proportional to it.
+constexpr int64_t kMaxOffset = (int64_t(1) << 31) - 1;
+
+/// The most points a pattern may have (a 3-D box of radius 50 has 1030301).
+constexpr uint64_t kMaxPatternPoints = uint64_t(1) << 21;
+
 /// Every offset with components in [-radius, radius], lexicographic order
 /// (first dimension slowest).
 llvm::SmallVector<int64_t> makeBoxOffsets(unsigned rank, int64_t radius);
@@ -35,6 +44,11 @@ llvm::SmallVector<int64_t> makeStarOffsets(unsigned rank, int64_t radius);
 /// The offsets of `kind` (star or box) of the given rank and radius.
 llvm::SmallVector<int64_t> makeOffsets(ShapeKind kind, unsigned rank,
                                        int64_t radius);
+
+/// The number of points of the star or box of `rank` and `radius`, computed
+/// without building it: saturates at UINT64_MAX instead of overflowing, so it
+/// can be checked against a limit before any work proportional to the radius.
+uint64_t getShapeNumPoints(ShapeKind kind, unsigned rank, int64_t radius);
 
 /// If `offsets` are exactly the canonical star or box of some radius >= 1
 /// (same points, same order), returns that kind and radius. Where a star and

@@ -696,6 +696,19 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
                            "for a ")
            << rank << "-D stencil (planes are z planes of a 3-D tile)";
   Type elementType = gridType.getElementType();
+  // Bound the radius before any tile arithmetic (which would overflow for a
+  // radius near 2^31): along each dimension the staged tile spans at least
+  // 2 * fused-steps * r + 1 points. r <= 2^31 - 1 (kMaxOffset) and
+  // fused-steps <= kMaxFusedSteps, so this product itself cannot overflow.
+  int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
+  for (auto [d, r] : llvm::enumerate(radii))
+    if ((2 * fusedSteps * r + 1) * elementBytes > kMaxSharedBytes)
+      return op->emitOpError("radius ")
+             << r << " along dimension " << d << " needs a tile of at least "
+             << 2 * fusedSteps * r + 1 << " points along it"
+             << (fusedSteps > 1 ? " (fused steps widen the halo)" : "")
+             << ", more than fits in " << kMaxSharedBytes
+             << " bytes of shared memory";
   auto sharedBytes = [&](const CudaCoreTiling &t) {
     return t.sharedElements() * elementType.getIntOrFloatBitWidth() / 8;
   };

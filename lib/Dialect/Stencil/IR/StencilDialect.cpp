@@ -41,6 +41,16 @@ LogicalResult PatternAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "pattern rank must be 1, 2 or 3, got " << rank;
   if (offsets.size() % rank != 0)
     return emitError() << "pattern offsets must come in groups of " << rank;
+  if (offsets.size() / rank > kMaxPatternPoints)
+    return emitError() << "pattern has " << offsets.size() / rank
+                       << " points, more than the " << kMaxPatternPoints
+                       << " a pattern may have";
+  for (auto [i, c] : llvm::enumerate(offsets))
+    if (c < -kMaxOffset || c > kMaxOffset)
+      return emitError() << "pattern point #" << i / rank << " has offset "
+                         << c << " along dimension " << i % rank
+                         << ", outside [-" << kMaxOffset << ", " << kMaxOffset
+                         << "]";
   if (std::optional<unsigned> dup = findDuplicatePoint(rank, offsets))
     return emitError() << "pattern point #" << *dup
                        << " repeats an earlier offset";
@@ -78,11 +88,21 @@ Attribute PatternAttr::parse(AsmParser &parser, Type) {
       emitError() << "pattern rank must be 1, 2 or 3, got " << rank;
       return {};
     }
-    if (radius < 0) {
-      emitError() << "pattern radius must be non-negative, got " << radius;
+    if (radius < 0 || radius > kMaxOffset) {
+      emitError() << "pattern radius must be in [0, " << kMaxOffset
+                  << "], got " << radius;
       return {};
     }
     ShapeKind kind = kindName == "star" ? ShapeKind::Star : ShapeKind::Box;
+    // Count before building: a short form of a large radius names more
+    // points than any pattern may have.
+    uint64_t numPoints = getShapeNumPoints(kind, rank, radius);
+    if (numPoints > kMaxPatternPoints) {
+      emitError() << "pattern <" << kindName << ", rank = " << rank
+                  << ", radius = " << radius << "> has more than the "
+                  << kMaxPatternPoints << " points a pattern may have";
+      return {};
+    }
     return PatternAttr::getChecked(emitError, ctx, rank,
                                    makeOffsets(kind, rank, radius));
   }

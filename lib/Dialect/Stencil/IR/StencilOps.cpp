@@ -49,6 +49,31 @@ static void printBoundary(OpAsmPrinter &printer, Operation *,
   }
 }
 
+/// weights ::= `[` (float (`,` float)*)? `]`
+///
+/// Printed through `printFloat`, as upstream prints FloatAttr: the shortest
+/// decimal that parses back to the same bits, else the bits in hexadecimal.
+/// (DenseF64ArrayAttr's own short form prints `%e`, 7 significant digits,
+/// which changes an f64 stencil on every print/parse round trip.)
+static ParseResult parseWeights(OpAsmParser &parser, DenseF64ArrayAttr &weights) {
+  SmallVector<double> values;
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+        return parser.parseFloat(values.emplace_back());
+      }))
+    return failure();
+  weights = parser.getBuilder().getDenseF64ArrayAttr(values);
+  return success();
+}
+
+static void printWeights(OpAsmPrinter &printer, Operation *,
+                         DenseF64ArrayAttr weights) {
+  printer << '[';
+  llvm::interleaveComma(weights.asArrayRef(), printer, [&](double w) {
+    printer.printFloat(llvm::APFloat(w));
+  });
+  printer << ']';
+}
+
 /// grid-types ::= type (`->` type)?   (one type: input and output agree)
 static ParseResult parseGridTypes(OpAsmParser &parser, Type &inputType,
                                   Type &outputType) {
@@ -73,11 +98,17 @@ static void printGridTypes(OpAsmPrinter &printer, Operation *, Type inputType,
 
 /// Checks what both stencil forms require of their grids and boundary, given
 /// the radius of the neighbourhood along each dimension.
-static LogicalResult verifyStencil(Operation *op, MemRefType inputType,
-                                   MemRefType outputType,
+static LogicalResult verifyStencil(Operation *op, Value input, Value output,
                                    ArrayRef<int64_t> radii,
                                    BoundaryKind boundary,
                                    FloatAttr boundaryValue) {
+  if (input == output)
+    return op->emitOpError("reads and writes the same buffer: the time steps "
+                           "ping-pong between two distinct grids (and a step "
+                           "must not overwrite points its neighbours still "
+                           "read)");
+  auto inputType = cast<MemRefType>(input.getType());
+  auto outputType = cast<MemRefType>(output.getType());
   if (inputType != outputType)
     return op->emitOpError("input and output grids must have the same type, "
                            "got ")
@@ -135,9 +166,8 @@ LogicalResult LinearOp::verify() {
   for (auto [i, w] : llvm::enumerate(getWeights()))
     if (!std::isfinite(w))
       return emitOpError("weight #") << i << " is not finite";
-  return verifyStencil(*this, inputType,
-                       cast<MemRefType>(getOutput().getType()),
-                       pattern.getRadii(), getBoundary(), getBoundaryValueAttr());
+  return verifyStencil(*this, getInput(), getOutput(), pattern.getRadii(),
+                       getBoundary(), getBoundaryValueAttr());
 }
 
 void LinearOp::getEffects(
@@ -185,8 +215,7 @@ LogicalResult ApplyOp::verifyRegions() {
   if (!readsInput)
     return emitOpError("body must read at least one neighbour with "
                        "'stencil.access'");
-  return verifyStencil(*this, cast<MemRefType>(getInput().getType()),
-                       cast<MemRefType>(getOutput().getType()), getRadii(),
+  return verifyStencil(*this, getInput(), getOutput(), getRadii(),
                        getBoundary(), getBoundaryValueAttr());
 }
 
@@ -210,6 +239,11 @@ LogicalResult AccessOp::verify() {
     return emitOpError("offset has ")
            << getOffset().size() << " components but the grid has rank "
            << gridType.getRank();
+  for (auto [d, o] : llvm::enumerate(getOffset()))
+    if (o < -kMaxOffset || o > kMaxOffset)
+      return emitOpError("offset ")
+             << o << " along dimension " << d << " is outside [-" << kMaxOffset
+             << ", " << kMaxOffset << "]";
   if (getType() != gridType.getElementType())
     return emitOpError("result type ")
            << getType() << " does not match the grid's element type "
@@ -273,10 +307,14 @@ static LogicalResult verifyRowForm(Operation *op, Value input, Value output,
            << " grid, expected " << numRows * outerRank;
   SmallVector<int64_t> radii(inputType.getRank(), 0);
   radii.back() = radius;
-  for (auto [i, o] : llvm::enumerate(rowOffsets))
+  for (auto [i, o] : llvm::enumerate(rowOffsets)) {
+    if (o < -kMaxOffset || o > kMaxOffset)
+      return op->emitOpError("row offset ")
+             << o << " is outside [-" << kMaxOffset << ", " << kMaxOffset
+             << "]";
     radii[i % outerRank] = std::max<int64_t>(radii[i % outerRank], std::abs(o));
-  return verifyStencil(op, inputType, cast<MemRefType>(output.getType()), radii,
-                       boundary, boundaryValue);
+  }
+  return verifyStencil(op, input, output, radii, boundary, boundaryValue);
 }
 
 //===----------------------------------------------------------------------===//
@@ -409,8 +447,7 @@ LogicalResult LowRankOp::verify() {
   }
   if (getU().getType() != getV().getType())
     return emitOpError("u and v must have the same number of terms");
-  return verifyStencil(*this, inputType,
-                       cast<MemRefType>(getOutput().getType()),
+  return verifyStencil(*this, getInput(), getOutput(),
                        {getRadius(), getRadius()}, getBoundary(),
                        getBoundaryValueAttr());
 }

@@ -11,7 +11,7 @@ func.func @pattern_rank(%in: memref<8xf32>, %out: memref<8xf32>) {
 // -----
 
 func.func @pattern_radius(%in: memref<8xf32>, %out: memref<8xf32>) {
-  // expected-error @+1 {{pattern radius must be non-negative, got -1}}
+  // expected-error @+1 {{pattern radius must be in [0, 2147483647], got -1}}
   stencil.linear %in -> %out pattern <box, rank = 1, radius = -1> weights [1.0] : memref<8xf32>
   return
 }
@@ -445,5 +445,91 @@ func.func @row_gemm_column_weights_rank(%in: memref<?x?x?xf16>, %out: memref<?x?
   // expected-error @+1 {{'stencil.row_gemm' op has column_weights (a low-rank chain), which needs 2-D grids}}
   stencil.row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [0, 0]
       kernels dense<0.0> : tensor<1x2x4xf64> column_weights dense<1.0> : tensor<1x3xf64> : memref<?x?x?xf16>
+  return
+}
+
+// -----
+
+// Offsets are limited to [-(2^31 - 1), 2^31 - 1] (StencilShape.h kMaxOffset):
+// INT64_MIN has no representable radius.
+func.func @offset_int64_min(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  // expected-error @+1 {{pattern point #1 has offset -9223372036854775808 along dimension 1, outside [-2147483647, 2147483647]}}
+  stencil.linear %in -> %out pattern <[[0, 0], [0, -9223372036854775808]]> weights [0.5, 0.5] : memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @offset_too_large(%in: memref<?xf32>, %out: memref<?xf32>) {
+  // expected-error @+1 {{pattern point #0 has offset 2147483648 along dimension 0, outside [-2147483647, 2147483647]}}
+  stencil.linear %in -> %out pattern <[[2147483648]]> weights [0.5] : memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @short_form_radius_too_large(%in: memref<?xf32>, %out: memref<?xf32>) {
+  // expected-error @+1 {{pattern radius must be in [0, 2147483647], got 9223372036854775807}}
+  stencil.linear %in -> %out pattern <star, rank = 1, radius = 9223372036854775807> weights [0.5] : memref<?xf32>
+  return
+}
+
+// -----
+
+// A short form is counted before it is built.
+func.func @short_form_too_many_points(%in: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
+  // expected-error @+1 {{pattern <box, rank = 3, radius = 1000> has more than the 2097152 points a pattern may have}}
+  stencil.linear %in -> %out pattern <box, rank = 3, radius = 1000> weights [0.5] : memref<?x?x?xf16>
+  return
+}
+
+// -----
+
+func.func @access_offset_too_large(%in: memref<?x?xf32>, %out: memref<?x?xf32>) {
+  stencil.apply %in -> %out : memref<?x?xf32> {
+    // expected-error @+1 {{'stencil.access' op offset -9223372036854775808 along dimension 0 is outside [-2147483647, 2147483647]}}
+    %a = stencil.access [-9223372036854775808, 0] : f32
+    stencil.yield %a : f32
+  }
+  return
+}
+
+// -----
+
+// The same buffer as input and output: the GPU kernels and ping-pong time
+// stepping cannot honour it, so it is an error rather than a silent race.
+func.func @linear_in_place(%in: memref<?x?xf16>) {
+  // expected-error @+1 {{'stencil.linear' op reads and writes the same buffer}}
+  stencil.linear %in -> %in pattern <star, rank = 2, radius = 1> weights [0.1, 0.2, 0.4, 0.2, 0.1] : memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @apply_in_place(%in: memref<?xf64>) {
+  // expected-error @+1 {{'stencil.apply' op reads and writes the same buffer}}
+  stencil.apply %in -> %in : memref<?xf64> {
+    %a = stencil.access [1] : f64
+    stencil.yield %a : f64
+  }
+  return
+}
+
+// -----
+
+func.func @row_gemm_row_offset_too_large(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  // expected-error @+1 {{'stencil.row_gemm' op row offset -9223372036854775808 is outside [-2147483647, 2147483647]}}
+  stencil.row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [-9223372036854775808]
+      kernels dense<0.0> : tensor<1x2x4xf64> : memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @low_rank_radius_too_large(%in: memref<?x?xf32>, %out: memref<?x?xf32>) {
+  // expected-error @+1 {{'stencil.low_rank' op attribute 'radius' failed to satisfy constraint}}
+  stencil.low_rank %in -> %out radius 9223372036854775807
+      u dense<[[1.0, 2.0, 1.0]]> : tensor<1x3xf64>
+      v dense<[[0.1, 0.2, 0.1]]> : tensor<1x3xf64> : memref<?x?xf32>
   return
 }

@@ -50,6 +50,12 @@ def Stencil_PatternAttr : Stencil_Attr<"Pattern", "pattern"> {
     `star` is the subset of those with at most one non-zero component, in the
     same order. The printer uses the short form whenever the offsets are
     exactly a star or a box.
+
+    Limits: every offset component lies in `[-(2^31 - 1), 2^31 - 1]` (so a
+    radius, `2r + 1` and a tile with its halo never overflow 64-bit index
+    arithmetic) and a pattern has at most 2^21 points (a short form is
+    counted before it is built). Each pipeline checks the radius against
+    what its target can do before any work proportional to it.
   }];
   let parameters = (ins
     "unsigned":$rank,

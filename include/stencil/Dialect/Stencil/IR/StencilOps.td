@@ -16,6 +16,10 @@ def Stencil_ElementType : AnyTypeOf<[F16, BF16, F32, F64]>;
 def Stencil_Grid : MemRefRankOf<[F16, BF16, F32, F64], [1, 2, 3]>;
 
 def Stencil_StepsAttr : ConfinedAttr<I64Attr, [IntMinValue<1>]>;
+/// A radius of a matrix form: at most kMaxOffset (StencilShape.h), like every
+/// offset of a pattern.
+def Stencil_RadiusAttr
+    : ConfinedAttr<I64Attr, [IntMinValue<0>, IntMaxValue<2147483647>]>;
 
 def Stencil_F16ElementsAttr : FloatElementsAttr<16>;
 def Stencil_I8ElementsAttr : SignlessIntElementsAttr<8>;
@@ -68,7 +72,7 @@ def Stencil_LinearOp : Stencil_Op<"linear", [
     OptionalAttr<F64Attr>:$boundary_value
   );
   let assemblyFormat = [{
-    $input `->` $output `pattern` $pattern `weights` $weights
+    $input `->` $output `pattern` $pattern `weights` custom<Weights>($weights)
     (`steps` $steps^)?
     (`boundary` custom<Boundary>($boundary, $boundary_value)^)?
     attr-dict `:` custom<GridTypes>(type($input), type($output))
@@ -194,7 +198,7 @@ def Stencil_LowRankOp : Stencil_Op<"low_rank", [
   let arguments = (ins
     Stencil_Grid:$input,
     Stencil_Grid:$output,
-    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$radius,
+    Stencil_RadiusAttr:$radius,
     F64ElementsAttr:$u,
     F64ElementsAttr:$v,
     DefaultValuedAttr<Stencil_StepsAttr, "1">:$steps,
@@ -271,7 +275,7 @@ def Stencil_RowGemmOp : Stencil_Op<"row_gemm", [
   let arguments = (ins
     Stencil_Grid:$input,
     Stencil_Grid:$output,
-    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$radius,
+    Stencil_RadiusAttr:$radius,
     ConfinedAttr<I64Attr, [IntMinValue<1>]>:$rows_per_block,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntMinValue<0>]>, "0">:$column_shift,
     DenseI64ArrayAttr:$row_offsets,
@@ -343,7 +347,7 @@ def Stencil_SparseRowGemmOp : Stencil_Op<"sparse_row_gemm", [
   let arguments = (ins
     Stencil_Grid:$input,
     Stencil_Grid:$output,
-    ConfinedAttr<I64Attr, [IntMinValue<0>]>:$radius,
+    Stencil_RadiusAttr:$radius,
     ConfinedAttr<I64Attr, [IntMinValue<1>]>:$rows_per_block,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntMinValue<0>]>, "0">:$column_shift,
     DenseI64ArrayAttr:$row_offsets,
