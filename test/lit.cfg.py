@@ -15,7 +15,7 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.stencil_obj_root, "test")
-config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "corpus",
                    "Inputs", "consumer"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
@@ -42,7 +42,8 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.stencil_tools_dir, config.llvm_tools_dir]
-tools = ["stencil-opt", "stencil-translate",
+tools = ["stencil-opt", "stencil-translate", "stencil-parser-fuzzer",
+         "stencil-pipeline-fuzzer", "stencil-run-readers-fuzzer",
          ToolSubst("StencilUnitTests", unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
