@@ -109,4 +109,31 @@ TEST(LinearCombination, ScaleAndAddScaled) {
   EXPECT_TRUE(z.isZero());
 }
 
+TEST(StencilShape, NumPointsWithoutBuilding) {
+  for (unsigned rank = 1; rank <= 3; ++rank)
+    for (int64_t r = 0; r <= 5; ++r)
+      for (ShapeKind kind : {ShapeKind::Star, ShapeKind::Box})
+        EXPECT_EQ(getShapeNumPoints(kind, rank, r),
+                  makeOffsets(kind, rank, r).size() / rank);
+  // Saturates instead of overflowing, for any radius.
+  EXPECT_EQ(getShapeNumPoints(ShapeKind::Box, 3, int64_t(1) << 31), UINT64_MAX);
+  EXPECT_EQ(getShapeNumPoints(ShapeKind::Box, 3, INT64_MAX), UINT64_MAX);
+  EXPECT_EQ(getShapeNumPoints(ShapeKind::Star, 3, INT64_MAX), UINT64_MAX);
+  EXPECT_EQ(getShapeNumPoints(ShapeKind::Star, 2, kMaxOffset),
+            4 * uint64_t(kMaxOffset) + 1);
+}
+
+TEST(StencilShape, ClassifyHugeOffsetsQuickly) {
+  // Two points with an offset of 2^31 - 1: neither a star nor a box, found
+  // without building either (this used to hang the printer).
+  std::vector<int64_t> offsets = {0, 0, 0, kMaxOffset};
+  EXPECT_FALSE(classifyOffsets(2, offsets).has_value());
+  // A genuine star of radius 1 is still recognised.
+  llvm::SmallVector<int64_t> star = makeStarOffsets(2, 1);
+  auto shape = classifyOffsets(2, star);
+  ASSERT_TRUE(shape.has_value());
+  EXPECT_EQ(shape->first, ShapeKind::Star);
+  EXPECT_EQ(shape->second, 1);
+}
+
 } // namespace

@@ -448,7 +448,7 @@ LogicalResult LowRankOp::verify() {
   if (getU().getType() != getV().getType())
     return emitOpError("u and v must have the same number of terms");
   return verifyStencil(*this, getInput(), getOutput(),
-                       {getRadius(), getRadius()}, getBoundary(),
+                       {int64_t(getRadius()), int64_t(getRadius())}, getBoundary(),
                        getBoundaryValueAttr());
 }
 

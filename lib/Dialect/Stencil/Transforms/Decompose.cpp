@@ -75,10 +75,15 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
            << " and divide " << kMmaRows;
 
   // 3. The dense weight box, then its non-empty kernel rows.
+  // The box is counted before it is built: an outer radius near 2^31 would
+  // otherwise ask for (2^32)^rank weights.
   int64_t side = 2 * maxRadius + 1;
-  int64_t boxSize = 1;
-  for (unsigned d = 0; d < rank; ++d)
-    boxSize *= side;
+  uint64_t boxSize = getShapeNumPoints(ShapeKind::Box, rank, maxRadius);
+  if (boxSize > kMaxPatternPoints)
+    return op.emitOpError("radius ")
+           << maxRadius << " needs a dense box of (2r + 1)^" << rank
+           << " weights for the matrix form, more than " << kMaxPatternPoints
+           << " (use --lower-to-cuda-core or --lower-to-cpu)";
   SmallVector<double> dense(boxSize, 0.0);
   for (unsigned i = 0, e = pattern.getNumPoints(); i < e; ++i) {
     int64_t index = 0;

@@ -20,6 +20,9 @@ namespace stencil {
 using namespace mlir;
 using namespace mlir::stencil;
 
+/// The largest radius the low-rank chain's row forms can take.
+static constexpr int64_t kMaxLowRankRadius = 7;
+
 /// The unit roundoff of a grid element type.
 static double getUnitRoundoff(Type type) {
   if (type.isF16())
@@ -59,6 +62,12 @@ struct StencilLowRankPass
     if (radii[0] != radii[1])
       return success();
     int64_t h = radii[0], n = 2 * h + 1;
+    // The chain's matrix forms take a radius of at most 7 (16 rows of an
+    // MMA tile, --stencil-decompose), which reports larger ones; do not
+    // build an n x n matrix (nor decompose it, O(n^3)) for a stencil that
+    // cannot use it.
+    if (h > kMaxLowRankRadius)
+      return success();
 
     // 2. W and its decomposition.
     SquareMatrix w(n);
