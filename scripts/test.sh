@@ -2,13 +2,22 @@
 # Sets up and builds (scripts/setup.sh), then runs the whole test suite:
 # lit + FileCheck tests, GoogleTest unit tests, CPU execution tests checked
 # against utils/stencil-ref.py, ptxas on the GPU pipelines' PTX, and the
-# embedding test. Ends with one "N passed, N failed" line; exits non-zero if
-# any test fails.
+# embedding test, the fuzz corpus replay. Ends with one "N passed, N failed"
+# line; exits non-zero if any test fails.
+#   --sanitize  the same suite in the ASan + UBSan build (build-sanitize/,
+#               clang-22; see scripts/setup.sh): any sanitizer report fails
+#               the test that triggered it
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
-"$root/scripts/setup.sh"
+if [ "${1:-}" = --sanitize ]; then
+  build=${BUILD_DIR:-$root/build-sanitize}
+  # Leaks are reported too; halt on the first error of any kind.
+  export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:halt_on_error=1:abort_on_error=1}
+  export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+fi
+BUILD_DIR=$build "$root/scripts/setup.sh" "$@"
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Runs the fuzz targets (issue 12) for a given time, in the sanitizer build
+# (clang-22, ASan + UBSan, libFuzzer; scripts/setup.sh --sanitize builds it).
+#
+#   scripts/fuzz.sh [--seconds N] [--merge] [TARGET ...]
+#
+# TARGET: parser, pipeline, run-readers (default: all three, run one after
+# the other; start two scripts to use two cores). Each target starts from the
+# kept corpus test/Fuzz/corpus/TARGET plus its working corpus in
+# build-sanitize/fuzz/corpus/TARGET (kept between runs), with the MLIR
+# dictionary test/Fuzz/mlir.dict for the MLIR targets, a 10 s per-input
+# timeout (a hang is a finding) and a 4 GiB memory limit. Crashes, timeouts,
+# leaks and out-of-memory inputs land in build-sanitize/fuzz/artifacts/: each
+# one becomes a lit test with a located diagnostic once fixed, and its input
+# joins the kept corpus.
+#
+# --merge: afterwards, add to the kept corpus the working-corpus inputs that
+# reach new coverage (libFuzzer -merge=1), for CI's replay (test/Fuzz).
+#
+# Prints, per target, the executions and the findings, then exits non-zero
+# if any target found anything.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$root/build-sanitize}
+seconds=600
+merge=0
+targets=()
+while (($#)); do
+  case "$1" in
+    --seconds) seconds=$2; shift 2 ;;
+    --merge) merge=1; shift ;;
+    parser|pipeline|run-readers) targets+=("$1"); shift ;;
+    *) echo "fuzz.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+((${#targets[@]})) || targets=(parser pipeline run-readers)
+
+BUILD_DIR=$build "$root/scripts/setup.sh" --sanitize >/dev/null
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+
+status=0
+for target in "${targets[@]}"; do
+  binary="$build/bin/stencil-$target-fuzzer"
+  kept="$root/test/Fuzz/corpus/$target"
+  work="$build/fuzz/corpus/$target"
+  artifacts="$build/fuzz/artifacts/$target"
+  log="$build/fuzz/$target.log"
+  mkdir -p "$work" "$artifacts"
+  dict=()
+  [ "$target" = run-readers ] || dict=(-dict="$root/test/Fuzz/mlir.dict")
+  echo "== fuzzing $target for $seconds s (log: $log)"
+  set +e
+  "$binary" "$work" "$kept" "${dict[@]}" -max_total_time="$seconds" \
+    -timeout=10 -rss_limit_mb=4096 -malloc_limit_mb=4096 -max_len=8192 \
+    -print_final_stats=1 -artifact_prefix="$artifacts/" >"$log" 2>&1
+  rc=$?
+  set -e
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  found=$(find "$artifacts" -type f | wc -l)
+  echo "$target: ${execs:-?} executions, $found findings, exit $rc"
+  grep -m1 '^stencil-pipeline-fuzzer:' "$log" || true
+  if ((rc != 0 || found != 0)); then
+    status=1
+    grep -m5 -E 'ERROR|SUMMARY|stencil fuzz target' "$log" || true
+  fi
+  if ((merge)); then
+    "$binary" -merge=1 "$kept" "$work" "${dict[@]}" -timeout=10 \
+      -rss_limit_mb=4096 >"$build/fuzz/$target.merge.log" 2>&1
+    echo "$target: kept corpus now $(ls "$kept" | wc -l) inputs"
+  fi
+done
+exit $status
