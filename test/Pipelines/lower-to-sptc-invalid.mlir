@@ -25,7 +25,7 @@ func.func @f64_grid(%in: memref<?x?xf64>, %out: memref<?x?xf64>) {
 // -----
 
 func.func @radius_too_large(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
-  // expected-error @+1 {{'stencil.linear' op innermost radius 8 needs kernel matrices of at least 18 rows, more than the 16 rows of an m16n8k32 mma.sp (the radius along the innermost dimension must be at most 7)}}
+  // expected-error @+1 {{'stencil.linear' op innermost radius 8 needs kernel matrices of at least 18 rows, more than the 16 rows of an MMA tile (m16n8k32 mma.sp, m16n8k16 mma.sync; the radius along the innermost dimension must be at most 7)}}
   stencil.linear %in -> %out pattern <[[0, -8], [0, 8]]> weights [1., 2.] : memref<?x?xf16>
   return
 }

@@ -67,8 +67,8 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
     return op.emitOpError("innermost radius ")
            << radius << " needs kernel matrices of at least "
            << 2 * radius + 2 << " rows, more than the " << kMmaRows
-           << " rows of an m16n8k32 mma.sp (the radius along the innermost "
-              "dimension must be at most 7)";
+           << " rows of an MMA tile (m16n8k32 mma.sp, m16n8k16 mma.sync; "
+              "the radius along the innermost dimension must be at most 7)";
   if (l % 2 != 0 || l < 2 * radius + 2 || kMmaRows % l != 0)
     return op.emitOpError("rows-per-block=")
            << l << " must be even, at least 2r + 2 = " << 2 * radius + 2
