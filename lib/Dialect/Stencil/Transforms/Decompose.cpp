@@ -162,6 +162,8 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
   }
   auto kernelsType =
       RankedTensorType::get({terms, l, 2 * l}, rewriter.getF64Type());
+  // Read before the op is replaced (and freed).
+  Attribute source = op->getAttr(kSourceAttrName);
   rewriter.setInsertionPoint(op);
   auto rowGemm = rewriter.replaceOpWithNewOp<RowGemmOp>(
       op, op.getInput(), op.getOutput(), rewriter.getI64IntegerAttr(h),
@@ -173,7 +175,7 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
       /*input_offsets=*/DenseI64ArrayAttr(), /*tiling=*/DictionaryAttr(),
       /*packed_coefficients=*/DenseI32ArrayAttr(), op.getStepsAttr(),
       op.getBoundaryAttr(), op.getBoundaryValueAttr());
-  if (auto source = op->getAttr(kSourceAttrName))
+  if (source)
     rowGemm->setAttr(kSourceAttrName, source);
   return success();
 }
