@@ -279,8 +279,12 @@ void CudaCoreKernelBuilder::stageTile() {
 
 Value CudaCoreKernelBuilder::stagingCoord(int64_t d, Value local,
                                           Value &inside) {
-  Value coord =
-      arith::SubIOp::create(*b, add(origin[d], local), cst(geo.halo[d]));
+  // Operands in locals: C++ leaves the order of argument evaluation open,
+  // and the IR must not depend on the host compiler (g++ and clang++ built
+  // the two ops in opposite orders).
+  Value position = add(origin[d], local);
+  Value halo = cst(geo.halo[d]);
+  Value coord = arith::SubIOp::create(*b, position, halo);
   if (boundary != BoundaryKind::periodic) {
     inside = arith::AndIOp::create(
         *b, inside, isWithin(*b, coord, sizes[d], /*margin=*/0));

@@ -22,7 +22,9 @@
 // CHECK-SAME:      (%[[IN:.*]]: memref<?xf32>, %[[OUT:.*]]: memref<?xf32>, %{{.*}}: memref<?xi32>, %[[N0:.*]]: index, %[[N1:.*]]: index)
 // CHECK:           %[[TID:.*]] = gpu.thread_id x
 // CHECK:           %[[OK:.*]] = arith.cmpi ult, %[[TID]], %c36
+// CHECK-NEXT:      %[[POS:.*]] = arith.addi
 // CHECK-NEXT:      %[[C1:.*]] = arith.constant 1
+// CHECK-NEXT:      arith.subi %[[POS]], %[[C1]]
 // CHECK:           %[[R0:.*]] = arith.remsi %{{.*}}, %[[N0]] : index
 // CHECK:           %[[NEG0:.*]] = arith.cmpi slt, %[[R0]], %c0
 // CHECK:           %[[UP0:.*]] = arith.addi %[[R0]], %[[N0]]
