@@ -14,7 +14,7 @@
 using namespace mlir;
 using namespace mlir::stencil;
 
-void mlir::stencil::buildLowerToCudaCorePipeline(
+void mlir::stencil::buildCudaCoreKernelPipeline(
     OpPassManager &pm, const LowerToCudaCoreOptions &options) {
   // 1. Linear bodies become stencil.linear (merged offsets, no zero
   // weights): those get the register-tiled kernel.
@@ -29,7 +29,11 @@ void mlir::stencil::buildLowerToCudaCorePipeline(
   convert.fusedSteps = options.fusedSteps;
   convert.planes = options.planes;
   pm.addPass(createConvertStencilToCudaCore(convert));
+}
 
+void mlir::stencil::buildLowerToCudaCorePipeline(
+    OpPassManager &pm, const LowerToCudaCoreOptions &options) {
+  buildCudaCoreKernelPipeline(pm, options);
   // 3. Upstream: NVVM, LLVM, PTX in a gpu.binary; the contract.
   buildStencilGPUEmissionPipeline(pm, options.chip, options.features,
                                   options.optLevel, "lower-to-cuda-core");

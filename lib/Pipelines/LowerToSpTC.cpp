@@ -36,8 +36,8 @@ static void addRowFormKernelPasses(OpPassManager &pm, const Options &options,
   pm.addPass(createConvertStencilToSpTC(convert));
 }
 
-void mlir::stencil::buildLowerToSpTCPipeline(OpPassManager &pm,
-                                             const LowerToSpTCOptions &options) {
+void mlir::stencil::buildSpTCKernelPipeline(OpPassManager &pm,
+                                            const LowerToSpTCOptions &options) {
   // 1. Stencil -> matrix form -> sparse form (SPIDER 3.1, 3.2).
   pm.addPass(createStencilLinearize());
   pm.addPass(createStencilDecompose());
@@ -49,14 +49,18 @@ void mlir::stencil::buildLowerToSpTCPipeline(OpPassManager &pm,
   ConvertStencilToSpTCOptions convert;
   convert.orderedMetadata = options.orderedMetadata;
   addRowFormKernelPasses(pm, options, convert);
+}
 
+void mlir::stencil::buildLowerToSpTCPipeline(OpPassManager &pm,
+                                             const LowerToSpTCOptions &options) {
+  buildSpTCKernelPipeline(pm, options);
   // 3. Upstream: NVVM, LLVM, PTX in a gpu.binary; the contract.
   buildStencilGPUEmissionPipeline(pm, options.chip, options.features,
                                   options.optLevel, "lower-to-sptc");
 }
 
-void mlir::stencil::buildLowerToTCPipeline(OpPassManager &pm,
-                                           const LowerToTCOptions &options) {
+void mlir::stencil::buildTCKernelPipeline(OpPassManager &pm,
+                                          const LowerToTCOptions &options) {
   // 1. Stencil -> matrix form (SPIDER 3.1.1), no swap: dense operands; with
   // low-rank, 2-D stencils of low rank first become U_k X V_k chains
   // (LoRAStencil II-D), which decompose into row forms with column weights.
@@ -78,7 +82,11 @@ void mlir::stencil::buildLowerToTCPipeline(OpPassManager &pm,
       sm >= 90)
     convert.f64Shape = "m16n8k4";
   addRowFormKernelPasses(pm, options, convert, options.mTiles);
+}
 
+void mlir::stencil::buildLowerToTCPipeline(OpPassManager &pm,
+                                           const LowerToTCOptions &options) {
+  buildTCKernelPipeline(pm, options);
   // 3. Upstream: NVVM, LLVM, PTX in a gpu.binary; the contract.
   buildStencilGPUEmissionPipeline(pm, options.chip, options.features,
                                   options.optLevel, "lower-to-tc");

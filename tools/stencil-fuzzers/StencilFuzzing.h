@@ -65,10 +65,14 @@ private:
   mlir::ScopedDiagnosticHandler handler;
 };
 
-/// Parses (and verifies) `text` as a module; null on failure.
+/// Parses (and verifies) `text` as a module; null on failure. MLIR's lexer
+/// expects a NUL after the buffer (as every file read through a
+/// MemoryBuffer has), which libFuzzer's exactly sized inputs lack: parse a
+/// NUL-terminated copy.
 inline mlir::OwningOpRef<mlir::ModuleOp> parse(mlir::MLIRContext &context,
                                                llvm::StringRef text) {
-  return mlir::parseSourceString<mlir::ModuleOp>(text, &context);
+  std::string terminated = text.str();
+  return mlir::parseSourceString<mlir::ModuleOp>(terminated, &context);
 }
 
 /// Prints `module` (generic form if `generic`).

@@ -72,6 +72,13 @@ struct LowerToSpTCOptions : public PassPipelineOptions<LowerToSpTCOptions> {
 void buildLowerToSpTCPipeline(OpPassManager &pm,
                               const LowerToSpTCOptions &options);
 
+/// The stencil part of `--lower-to-sptc`: everything up to the `gpu.module`
+/// with the mma.sp kernel and the host launches, before the shared emission
+/// (buildStencilGPUEmissionPipeline). For compilers that emit the kernel
+/// their own way, and for the pipeline fuzzer.
+void buildSpTCKernelPipeline(OpPassManager &pm,
+                             const LowerToSpTCOptions &options);
+
 /// Options of `--lower-to-tc`.
 struct LowerToTCOptions : public PassPipelineOptions<LowerToTCOptions> {
   PassOptions::Option<std::string> chip{
@@ -121,6 +128,9 @@ struct LowerToTCOptions : public PassPipelineOptions<LowerToTCOptions> {
 /// f64 per K-chunk of 4 inputs (TCF64CoefficientLayout).
 void buildLowerToTCPipeline(OpPassManager &pm, const LowerToTCOptions &options);
 
+/// The stencil part of `--lower-to-tc` (see buildSpTCKernelPipeline).
+void buildTCKernelPipeline(OpPassManager &pm, const LowerToTCOptions &options);
+
 /// Options of `--lower-to-cuda-core`.
 struct LowerToCudaCoreOptions
     : public PassPipelineOptions<LowerToCudaCoreOptions> {
@@ -164,6 +174,10 @@ struct LowerToCudaCoreOptions
 /// tiling), then the same NVVM emission as `--lower-to-sptc`.
 void buildLowerToCudaCorePipeline(OpPassManager &pm,
                                   const LowerToCudaCoreOptions &options);
+
+/// The stencil part of `--lower-to-cuda-core` (see buildSpTCKernelPipeline).
+void buildCudaCoreKernelPipeline(OpPassManager &pm,
+                                 const LowerToCudaCoreOptions &options);
 
 /// The tail every GPU pipeline shares: canonicalization and CSE of the
 /// kernels and host code, asynchronous host GPU calls,
