@@ -37,7 +37,9 @@ done
 ((${#targets[@]})) || targets=(parser pipeline run-readers)
 
 BUILD_DIR=$build "$root/scripts/setup.sh" --sanitize >/dev/null
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+# allow_user_poisoning=0: see scripts/test.sh (LLVM's allocator poisoning in
+# our objects against the uninstrumented libMLIR.so gives false reports).
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allow_user_poisoning=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 
 status=0

@@ -24,6 +24,13 @@ config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%stencil_obj", config.stencil_obj_root))
 config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%mlir_cmake_dir", config.mlir_cmake_dir))
+# A project built against the installed package uses this build's compiler,
+# and, in the sanitizer build (scripts/test.sh --sanitize), links the
+# sanitizer runtimes the installed libraries need.
+consumer_args = "-DCMAKE_CXX_COMPILER=" + config.cxx_compiler
+if config.sanitizer_link_flags:
+    consumer_args += " '-DCMAKE_EXE_LINKER_FLAGS=%s'" % config.sanitizer_link_flags
+config.substitutions.append(("%consumer_cmake_args", consumer_args))
 # The independent reference checker (utils/stencil-ref.py).
 config.substitutions.append(
     ("%stencil_ref",
