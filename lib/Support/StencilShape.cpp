@@ -32,12 +32,22 @@ SmallVector<int64_t> mlir::stencil::makeBoxOffsets(unsigned rank,
 
 SmallVector<int64_t> mlir::stencil::makeStarOffsets(unsigned rank,
                                                     int64_t radius) {
-  SmallVector<int64_t> box = makeBoxOffsets(rank, radius), offsets;
-  for (size_t i = 0; i < box.size(); i += rank) {
-    ArrayRef<int64_t> point = ArrayRef<int64_t>(box).slice(i, rank);
-    if (llvm::count_if(point, [](int64_t c) { return c != 0; }) <= 1)
-      offsets.append(point.begin(), point.end());
-  }
+  // The star's own points (not the box filtered, which costs radius^rank),
+  // then the box's lexicographic order.
+  std::vector<std::vector<int64_t>> points;
+  if (rank == 0 || radius < 0)
+    return {};
+  points.emplace_back(rank, 0);
+  for (unsigned d = 0; d < rank; ++d)
+    for (int64_t c = 1; c <= radius; ++c)
+      for (int64_t sign : {-1, 1}) {
+        points.emplace_back(rank, 0);
+        points.back()[d] = sign * c;
+      }
+  llvm::sort(points);
+  SmallVector<int64_t> offsets;
+  for (const std::vector<int64_t> &point : points)
+    offsets.append(point.begin(), point.end());
   return offsets;
 }
 

@@ -136,4 +136,19 @@ TEST(StencilShape, ClassifyHugeOffsetsQuickly) {
   EXPECT_EQ(shape->second, 1);
 }
 
+TEST(StencilShape, StarIsTheBoxFiltered) {
+  // The star is built from its own points; it must equal the definition:
+  // the box's points with at most one non-zero component, in box order.
+  for (unsigned rank = 1; rank <= 3; ++rank)
+    for (int64_t r = 0; r <= 4; ++r) {
+      llvm::SmallVector<int64_t> box = makeBoxOffsets(rank, r), expected;
+      for (size_t i = 0; i < box.size(); i += rank) {
+        auto point = llvm::ArrayRef<int64_t>(box).slice(i, rank);
+        if (llvm::count_if(point, [](int64_t c) { return c != 0; }) <= 1)
+          expected.append(point.begin(), point.end());
+      }
+      EXPECT_EQ(makeStarOffsets(rank, r), expected) << rank << " " << r;
+    }
+}
+
 } // namespace

@@ -533,3 +533,13 @@ func.func @low_rank_radius_too_large(%in: memref<?x?xf32>, %out: memref<?x?xf32>
       v dense<[[0.1, 0.2, 0.1]]> : tensor<1x3xf64> : memref<?x?xf32>
   return
 }
+
+// -----
+
+// A star is built from its own 2 * rank * radius + 1 points, not from the
+// (2 * radius + 1)^rank box (the fuzzer's timeout: radius 116 took > 10 s).
+func.func @star_large_radius(%in: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
+  // expected-error @+1 {{'stencil.linear' op has 1 weights for 600001 pattern points}}
+  stencil.linear %in -> %out pattern <star, rank = 3, radius = 100000> weights [0.5] : memref<?x?x?xf16>
+  return
+}
