@@ -5,8 +5,9 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
 #include <cstdlib>
-#include <set>
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::stencil;
@@ -99,14 +100,24 @@ mlir::stencil::classifyOffsets(unsigned rank, ArrayRef<int64_t> offsets) {
 
 std::optional<unsigned>
 mlir::stencil::findDuplicatePoint(unsigned rank, ArrayRef<int64_t> offsets) {
-  std::set<std::vector<int64_t>> seen;
-  for (size_t i = 0; i + rank <= offsets.size(); i += rank) {
-    std::vector<int64_t> point(offsets.begin() + i,
-                               offsets.begin() + i + rank);
-    if (!seen.insert(point).second)
-      return i / rank;
-  }
-  return std::nullopt;
+  // Point indices sorted by point (stably, so equal points keep their order):
+  // the first repeat is the smallest second index of two equal neighbours.
+  // No allocation per point.
+  if (rank == 0)
+    return std::nullopt;
+  auto point = [&](unsigned i) { return offsets.slice(i * rank, rank); };
+  std::vector<unsigned> order(offsets.size() / rank);
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) {
+    return std::lexicographical_compare(point(a).begin(), point(a).end(),
+                                        point(b).begin(), point(b).end());
+  });
+  std::optional<unsigned> first;
+  for (size_t k = 1; k < order.size(); ++k)
+    if (point(order[k]) == point(order[k - 1]) &&
+        (!first || order[k] < *first))
+      first = order[k];
+  return first;
 }
 
 void LinearCombination::add(ArrayRef<int64_t> offset, double weight) {
