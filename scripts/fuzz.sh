@@ -2,7 +2,7 @@
 # Runs the fuzz targets (issue 12) for a given time, in the sanitizer build
 # (clang-22, ASan + UBSan, libFuzzer; scripts/setup.sh --sanitize builds it).
 #
-#   scripts/fuzz.sh [--seconds N] [--merge] [TARGET ...]
+#   scripts/fuzz.sh [--seconds N] [--max-len BYTES] [--merge] [TARGET ...]
 #
 # TARGET: parser, pipeline, run-readers (default: all three, run one after
 # the other; start two scripts to use two cores). Each target starts from the
@@ -15,6 +15,8 @@
 # one becomes a lit test with a located diagnostic once fixed, and its input
 # joins the kept corpus.
 #
+# --max-len: the longest input libFuzzer makes (8192; shorter runs faster).
+#
 # --merge: afterwards, add to the kept corpus the working-corpus inputs that
 # reach new coverage (libFuzzer -merge=1), for CI's replay (test/Fuzz).
 #
@@ -25,11 +27,13 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build-sanitize}
 seconds=600
+maxlen=8192
 merge=0
 targets=()
 while (($#)); do
   case "$1" in
     --seconds) seconds=$2; shift 2 ;;
+    --max-len) maxlen=$2; shift 2 ;;
     --merge) merge=1; shift ;;
     parser|pipeline|run-readers) targets+=("$1"); shift ;;
     *) echo "fuzz.sh: unknown argument '$1'" >&2; exit 2 ;;
@@ -61,7 +65,7 @@ for target in "${targets[@]}"; do
   echo "== fuzzing $target for $seconds s (log: $log)"
   set +e
   "$binary" "$work" "$kept" "${dict[@]}" -max_total_time="$seconds" \
-    -timeout="$timeout" -rss_limit_mb=4096 -malloc_limit_mb=4096 -max_len=8192 \
+    -timeout="$timeout" -rss_limit_mb=4096 -malloc_limit_mb=4096 -max_len="$maxlen" \
     -print_final_stats=1 -artifact_prefix="$artifacts/" >"$log" 2>&1
   rc=$?
   set -e

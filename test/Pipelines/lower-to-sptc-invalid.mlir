@@ -53,7 +53,7 @@ func.func @huge_offset(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
 // A large outer radius: the matrix form's dense weight box is counted before
 // it is built (it used to abort in SmallVector growth).
 func.func @huge_outer_offset(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
-  // expected-error @+1 {{radius 2147483647 needs a dense box of (2r + 1)^2 weights for the matrix form, more than 65536 (use --lower-to-cuda-core or --lower-to-cpu)}}
+  // expected-error @+1 {{radius 2147483647 needs a dense box of (2r + 1)^2 weights for the matrix form, more than 16384 (use --lower-to-cuda-core or --lower-to-cpu)}}
   stencil.linear %in -> %out pattern <[[0, 0], [2147483647, 0]]> weights [0.5, 0.5] : memref<?x?xf16>
   return
 }

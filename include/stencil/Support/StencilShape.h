@@ -30,11 +30,11 @@ enum class ShapeKind { Star, Box };
 /// limits before doing any work proportional to it.
 constexpr int64_t kMaxOffset = (int64_t(1) << 31) - 1;
 
-/// The most points a pattern may have: 2^16, e.g. a 2-D box of radius 127
-/// or a 3-D box of radius 19, far beyond any target's radius. A short form
+/// The most points a pattern may have: 2^14, e.g. a 2-D box of radius 63
+/// or a 3-D box of radius 12, far beyond any target's radius. A short form
 /// names that many points in a few bytes, so the bound keeps parsing and
 /// verifying fast (the parser fuzzer found a 1-D star of radius 969608).
-constexpr uint64_t kMaxPatternPoints = uint64_t(1) << 16;
+constexpr uint64_t kMaxPatternPoints = uint64_t(1) << 14;
 
 /// Every offset with components in [-radius, radius], lexicographic order
 /// (first dimension slowest).

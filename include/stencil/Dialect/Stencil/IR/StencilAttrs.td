@@ -53,7 +53,7 @@ def Stencil_PatternAttr : Stencil_Attr<"Pattern", "pattern"> {
 
     Limits: every offset component lies in `[-(2^31 - 1), 2^31 - 1]` (so a
     radius, `2r + 1` and a tile with its halo never overflow 64-bit index
-    arithmetic) and a pattern has at most 2^21 points (a short form is
+    arithmetic) and a pattern has at most 2^14 points (a short form is
     counted before it is built). Each pipeline checks the radius against
     what its target can do before any work proportional to it.
   }];
