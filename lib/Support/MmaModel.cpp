@@ -84,3 +84,35 @@ void mlir::stencil::simulateMmaM8N8K4(const double a[kWarpSize],
       d[lane][i] = sum;
     }
 }
+
+MatrixPos mlir::stencil::getAPosM16N8K4(unsigned lane, unsigned i) {
+  assert(lane < kWarpSize && i < 2 && "no such A element");
+  return {(lane >> 2) + 8 * i, lane % 4};
+}
+
+void mlir::stencil::simulateMmaM16N8K4(const double a[kWarpSize][2],
+                                       const double b[kWarpSize],
+                                       const double c[kWarpSize][4],
+                                       double d[kWarpSize][4]) {
+  double am[16][4] = {}, bm[4][8] = {}, cm[16][8] = {};
+  for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+    for (unsigned i = 0; i < 2; ++i) {
+      MatrixPos pa = getAPosM16N8K4(lane, i);
+      am[pa.row][pa.col] = a[lane][i];
+    }
+    MatrixPos pb = getBPosM8N8K4(lane);
+    bm[pb.row][pb.col] = b[lane];
+    for (unsigned i = 0; i < 4; ++i) {
+      MatrixPos q = getCPos(lane, i);
+      cm[q.row][q.col] = c[lane][i];
+    }
+  }
+  for (unsigned lane = 0; lane < kWarpSize; ++lane)
+    for (unsigned i = 0; i < 4; ++i) {
+      MatrixPos q = getCPos(lane, i);
+      double sum = cm[q.row][q.col];
+      for (unsigned k = 0; k < 4; ++k)
+        sum += am[q.row][k] * bm[k][q.col];
+      d[lane][i] = sum;
+    }
+}

@@ -50,6 +50,17 @@ MatrixPos getCPosM8N8K4(unsigned lane, unsigned i);
 void simulateMmaM8N8K4(const double a[kWarpSize], const double b[kWarpSize],
                        const double c[kWarpSize][2], double d[kWarpSize][2]);
 
+/// Position of a_i (i < 2) of `lane` in the 16 x 4 A of m16n8k4 f64
+/// (`mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64`, sm_90): a_0 = A[g][t],
+/// a_1 = A[g + 8][t]; b_0 is as for m8n8k4 and c_i (i < 4) as getCPos.
+MatrixPos getAPosM16N8K4(unsigned lane, unsigned i);
+
+/// D = A * B + C for m16n8k4 f64 from the warp's registers: a[L][2], b[L],
+/// c[L][4] (summed in the order of K).
+void simulateMmaM16N8K4(const double a[kWarpSize][2],
+                        const double b[kWarpSize],
+                        const double c[kWarpSize][4], double d[kWarpSize][4]);
+
 } // namespace stencil
 } // namespace mlir
 

@@ -1,0 +1,691 @@
+//===- FftTiling.cpp - FFT stencil tiles: tailoring, PFA maps, spectra ----===//
+//
+// Error bound (getFftErrorBound). One DFT stage of length f on a fiber x
+// computes each y_k = Sum_n F_kn x_n as two real dot products of length 2f
+// with stored entries |F~_kn - F_kn| <= sqrt(2) u, so (Higham, "Accuracy and
+// Stability of Numerical Algorithms", 3.1) |dy_k| <= (2 sqrt(2) f + 2) u
+// Sum_n |x_n| <= (3f + 2) u sqrt(f) ||x||_2 to first order. Summed over the
+// f outputs, ||dy||_2 <= (3f + 2) f u ||x||_2 = sqrt(f) (3f + 2) u ||y||_2,
+// since ||y||_2 = sqrt(f) ||x||_2 (F / sqrt(f) is unitary); zero padding adds
+// exact zeros. Over the axes of one transform the relative normwise errors
+// add: E = Sum_j sqrt(f_j) (3 f_j + 2) u. The product by S (S rounded once
+// from long double, one complex multiplication) adds at most 4u |S_k| |y_k|
+// per element. With ||F x||_2 = sqrt(N) ||x||_2 for the whole forward
+// transform and the inverse unnormalised (1/N is in S), the output error is
+//     ||d out||_2 <= N max|S| ||x||_2 (2E + 4u),
+// and ||x||_2 <= sqrt(2N) max(|re|, |im|) over the tile, which gives the bound
+// for every point.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stencil/Support/FftTiling.h"
+
+#include "stencil/Support/MmaModel.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::stencil;
+using llvm::ArrayRef;
+using llvm::SmallVector;
+
+using ComplexLD = std::complex<long double>;
+
+int64_t mlir::stencil::getFftPaddedExtent(int64_t factor) {
+  return (factor + 7) / 8 * 8;
+}
+
+bool mlir::stencil::arePfaFactors(ArrayRef<int64_t> factors) {
+  for (size_t i = 0; i < factors.size(); ++i) {
+    if (factors[i] < 2 || factors[i] > 64)
+      return false;
+    for (size_t j = i + 1; j < factors.size(); ++j)
+      if (std::gcd(factors[i], factors[j]) != 1)
+        return false;
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// FftTilePlan
+//===----------------------------------------------------------------------===//
+
+int64_t FftTilePlan::getTileSize(int64_t d) const {
+  int64_t n = 1;
+  for (int64_t f : factors[d])
+    n *= f;
+  return n;
+}
+
+int64_t FftTilePlan::getValidSize(int64_t d) const {
+  return getTileSize(d) - 2 * fusedSteps * radii[d];
+}
+
+SmallVector<int64_t> FftTilePlan::getAxisFactors() const {
+  SmallVector<int64_t> axes;
+  for (const auto &dimFactors : factors)
+    axes.append(dimFactors.begin(), dimFactors.end());
+  return axes;
+}
+
+SmallVector<int64_t> FftTilePlan::getAxisDims() const {
+  SmallVector<int64_t> dims;
+  for (auto [d, dimFactors] : llvm::enumerate(factors))
+    dims.append(dimFactors.size(), d);
+  return dims;
+}
+
+SmallVector<int64_t> FftTilePlan::getAxisExtents() const {
+  SmallVector<int64_t> extents;
+  for (int64_t f : getAxisFactors())
+    extents.push_back(getFftPaddedExtent(f));
+  return extents;
+}
+
+int64_t FftTilePlan::getNumArrayElements() const {
+  int64_t n = 1;
+  for (int64_t p : getAxisExtents())
+    n *= p;
+  return n;
+}
+
+int64_t FftTilePlan::getMacsPerTile() const {
+  int64_t elements = getNumArrayElements();
+  int64_t macs = 0;
+  for (int64_t p : getAxisExtents()) {
+    // Fibers are issued in groups of 8 (one m8n8k4 M); a stage with fewer
+    // fibers still pays for a whole group.
+    int64_t fibers = (elements / p + 7) / 8 * 8;
+    macs += 4 * fibers * p * p;
+  }
+  return 2 * macs;
+}
+
+int64_t FftTilePlan::getUpdatesPerTile() const {
+  int64_t points = 1;
+  for (int64_t d = 0; d < getRank(); ++d)
+    points *= getValidSize(d);
+  return 2 * fusedSteps * points;
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel tailoring
+//===----------------------------------------------------------------------===//
+
+double mlir::stencil::getFftTileCost(const FftTilePlan &plan) {
+  double valid = 1;
+  for (int64_t d = 0; d < plan.getRank(); ++d)
+    valid *= plan.getValidSize(d);
+  // HBM: one load and one store per valid point of each real tile (the
+  // tiles' overlapping halos are re-read from L2).
+  double bytes = 2 * 2 * 8 * valid;
+  double macs = double(plan.getMacsPerTile());
+  double updates = double(plan.getUpdatesPerTile());
+  // Among tiles with the same bound (memory-bound ones), the one with less
+  // Tensor Core work.
+  return std::max(macs, kFftMacsPerByte * bytes) / updates +
+         1e-3 * macs / updates;
+}
+
+namespace {
+/// The tile sizes one dimension may take: products of pairwise coprime
+/// factors from {3, 5, 7, 8, 9, 11, 13, 16} (at most one power of two, at
+/// most one power of three), factors in decreasing order, whose padded
+/// extent fits `maxElements`.
+SmallVector<SmallVector<int64_t, 3>> getCandidateFactorings(
+    int64_t maxElements) {
+  const int64_t twos[] = {1, 8, 16};
+  const int64_t threes[] = {1, 3, 9};
+  const int64_t others[] = {5, 7, 11, 13};
+  SmallVector<SmallVector<int64_t, 3>> result;
+  for (int64_t two : twos)
+    for (int64_t three : threes)
+      for (unsigned mask = 0; mask < 16; ++mask) {
+        SmallVector<int64_t, 3> fs;
+        if (two > 1)
+          fs.push_back(two);
+        if (three > 1)
+          fs.push_back(three);
+        for (unsigned i = 0; i < 4; ++i)
+          if (mask & (1u << i))
+            fs.push_back(others[i]);
+        if (fs.empty() || fs.size() > 3)
+          continue;
+        int64_t padded = 1;
+        for (int64_t f : fs)
+          padded *= getFftPaddedExtent(f);
+        if (padded > maxElements)
+          continue;
+        llvm::sort(fs, std::greater<int64_t>());
+        result.push_back(fs);
+      }
+  return result;
+}
+} // namespace
+
+std::optional<FftTilePlan>
+mlir::stencil::chooseFftTile(ArrayRef<int64_t> radii, int64_t fusedSteps,
+                             int64_t maxArrayElements, std::string *whyNot) {
+  auto fail = [&](std::string message) -> std::optional<FftTilePlan> {
+    if (whyNot)
+      *whyNot = std::move(message);
+    return std::nullopt;
+  };
+  int64_t rank = radii.size();
+  if (rank < 1 || rank > 3 || fusedSteps < 1)
+    return fail("the FFT tile needs rank 1 to 3 and at least one step");
+  SmallVector<SmallVector<int64_t, 3>> candidates =
+      getCandidateFactorings(maxArrayElements);
+  // Per dimension, the candidates with a valid region.
+  SmallVector<SmallVector<SmallVector<int64_t, 3>>, 3> perDim(rank);
+  int64_t largest = 0;
+  for (int64_t d = 0; d < rank; ++d) {
+    for (const auto &fs : candidates) {
+      int64_t n = 1;
+      for (int64_t f : fs)
+        n *= f;
+      largest = std::max(largest, n);
+      // 2 T r_d < N (no overflow: T and r are bounded by the callers, and the
+      // comparison is done in 128-bit where they are not).
+      __int128 halo = __int128(2) * fusedSteps * radii[d];
+      if (halo < n)
+        perDim[d].push_back(fs);
+    }
+    if (perDim[d].empty())
+      return fail("no FFT tile of at most " +
+                  std::to_string(maxArrayElements) +
+                  " elements has a valid region: " +
+                  std::to_string(fusedSteps) + " fused steps of radius " +
+                  std::to_string(radii[d]) + " need more than " +
+                  std::to_string(2 * fusedSteps * radii[d]) +
+                  " points along dimension " + std::to_string(d) +
+                  " (the largest tile has " + std::to_string(largest) + ")");
+  }
+  std::optional<FftTilePlan> best;
+  double bestCost = 0;
+  int64_t bestElements = 0;
+  SmallVector<size_t, 3> index(rank, 0);
+  while (true) {
+    FftTilePlan plan;
+    plan.fusedSteps = fusedSteps;
+    plan.radii.assign(radii.begin(), radii.end());
+    for (int64_t d = 0; d < rank; ++d)
+      plan.factors.push_back(perDim[d][index[d]]);
+    int64_t elements = plan.getNumArrayElements();
+    if (elements <= maxArrayElements) {
+      double cost = getFftTileCost(plan);
+      if (!best || cost < bestCost ||
+          (cost == bestCost && elements < bestElements)) {
+        best = plan;
+        bestCost = cost;
+        bestElements = elements;
+      }
+    }
+    int64_t d = rank - 1;
+    while (d >= 0 && ++index[d] == perDim[d].size())
+      index[d--] = 0;
+    if (d < 0)
+      break;
+  }
+  if (!best)
+    return fail("no FFT tile fits " + std::to_string(maxArrayElements) +
+                " complex elements of shared memory for this radius and " +
+                std::to_string(fusedSteps) + " fused steps");
+  return best;
+}
+
+//===----------------------------------------------------------------------===//
+// Index maps and spectrum
+//===----------------------------------------------------------------------===//
+
+std::vector<int64_t> mlir::stencil::getFftLoadMap(const FftTilePlan &plan) {
+  SmallVector<int64_t> axisFactors = plan.getAxisFactors();
+  SmallVector<int64_t> axisDims = plan.getAxisDims();
+  SmallVector<int64_t> extents = plan.getAxisExtents();
+  int64_t numAxes = axisFactors.size();
+  SmallVector<int64_t> strides(numAxes, 1);
+  for (int64_t j = numAxes - 2; j >= 0; --j)
+    strides[j] = strides[j + 1] * extents[j + 1];
+  int64_t rank = plan.getRank();
+  int64_t points = 1;
+  for (int64_t d = 0; d < rank; ++d)
+    points *= plan.getTileSize(d);
+  std::vector<int64_t> map(points);
+  SmallVector<int64_t, 3> x(rank, 0);
+  for (int64_t p = 0; p < points; ++p) {
+    int64_t rest = p;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      x[d] = rest % plan.getTileSize(d);
+      rest /= plan.getTileSize(d);
+    }
+    int64_t index = 0;
+    for (int64_t j = 0; j < numAxes; ++j)
+      index += (x[axisDims[j]] % axisFactors[j]) * strides[j];
+    map[p] = index;
+  }
+  return map;
+}
+
+int64_t mlir::stencil::getFftFrequency(const FftTilePlan &plan, int64_t dim,
+                                       ArrayRef<int64_t> axisIndices) {
+  int64_t n = plan.getTileSize(dim);
+  int64_t k = 0;
+  for (auto [f, kj] : llvm::zip_equal(plan.factors[dim], axisIndices)) {
+    if (kj >= f)
+      return -1;
+    k = (k + kj * (n / f)) % n;
+  }
+  return k;
+}
+
+namespace {
+/// z^e by binary powering.
+ComplexLD power(ComplexLD z, int64_t e) {
+  ComplexLD result = 1;
+  while (e > 0) {
+    if (e & 1)
+      result *= z;
+    z *= z;
+    e >>= 1;
+  }
+  return result;
+}
+
+/// exp(sign 2 pi i num / den) for 0 <= num < den, in long double.
+ComplexLD unitRoot(int64_t num, int64_t den, int sign) {
+  const long double twoPi = 6.283185307179586476925286766559005768L;
+  long double angle = twoPi * (long double)num / (long double)den;
+  return {std::cos(angle), sign * std::sin(angle)};
+}
+} // namespace
+
+std::vector<std::complex<double>>
+mlir::stencil::computeFftSpectrum(const FftTilePlan &plan,
+                                  ArrayRef<int64_t> offsets,
+                                  ArrayRef<double> weights) {
+  int64_t rank = plan.getRank();
+  assert(offsets.size() == weights.size() * rank && "one offset per weight");
+  // Per dimension, exp(2 pi i k o / N) as a table over k and o mod N.
+  SmallVector<std::vector<ComplexLD>, 3> roots(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t n = plan.getTileSize(d);
+    roots[d].resize(n * n);
+    for (int64_t k = 0; k < n; ++k)
+      for (int64_t o = 0; o < n; ++o)
+        roots[d][k * n + o] = unitRoot((k * o) % n, n, +1);
+  }
+  // H over the tile's frequencies (row-major over N_d).
+  int64_t points = 1;
+  for (int64_t d = 0; d < rank; ++d)
+    points *= plan.getTileSize(d);
+  std::vector<ComplexLD> spectrumByFrequency(points);
+  SmallVector<int64_t, 3> k(rank);
+  long double scale = 1.0L / (long double)points;
+  for (int64_t p = 0; p < points; ++p) {
+    int64_t rest = p;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      k[d] = rest % plan.getTileSize(d);
+      rest /= plan.getTileSize(d);
+    }
+    ComplexLD h = 0;
+    for (size_t i = 0; i < weights.size(); ++i) {
+      ComplexLD term = (long double)weights[i];
+      for (int64_t d = 0; d < rank; ++d) {
+        int64_t n = plan.getTileSize(d);
+        int64_t o = ((offsets[i * rank + d] % n) + n) % n;
+        term *= roots[d][k[d] * n + o];
+      }
+      h += term;
+    }
+    spectrumByFrequency[p] = power(h, plan.fusedSteps) * scale;
+  }
+  // Scatter to the padded array at the Ruritanian positions.
+  SmallVector<int64_t> extents = plan.getAxisExtents();
+  SmallVector<int64_t> axisDims = plan.getAxisDims();
+  int64_t numAxes = extents.size();
+  std::vector<std::complex<double>> spectrum(plan.getNumArrayElements(), 0.0);
+  SmallVector<int64_t> idx(numAxes);
+  for (int64_t e = 0; e < (int64_t)spectrum.size(); ++e) {
+    int64_t rest = e;
+    for (int64_t j = numAxes - 1; j >= 0; --j) {
+      idx[j] = rest % extents[j];
+      rest /= extents[j];
+    }
+    int64_t linear = 0;
+    bool padding = false;
+    int64_t first = 0;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t count = plan.factors[d].size();
+      int64_t kd = getFftFrequency(
+          plan, d, ArrayRef<int64_t>(idx).slice(first, count));
+      first += count;
+      if (kd < 0) {
+        padding = true;
+        break;
+      }
+      linear = linear * plan.getTileSize(d) + kd;
+    }
+    (void)axisDims;
+    if (!padding) {
+      ComplexLD s = spectrumByFrequency[linear];
+      spectrum[e] = {(double)s.real(), (double)s.imag()};
+    }
+  }
+  return spectrum;
+}
+
+//===----------------------------------------------------------------------===//
+// DFT matrices and fragments
+//===----------------------------------------------------------------------===//
+
+std::vector<std::complex<double>> mlir::stencil::getDftMatrix(int64_t factor,
+                                                              bool inverse) {
+  int64_t p = getFftPaddedExtent(factor);
+  std::vector<std::complex<double>> m(p * p, 0.0);
+  for (int64_t k = 0; k < factor; ++k)
+    for (int64_t n = 0; n < factor; ++n) {
+      ComplexLD w = unitRoot((k * n) % factor, factor, inverse ? +1 : -1);
+      m[k * p + n] = {(double)w.real(), (double)w.imag()};
+    }
+  return m;
+}
+
+int64_t mlir::stencil::getDftFragmentRow(int64_t chunk, unsigned lane,
+                                         bool swizzled) {
+  int64_t t = lane % 4;
+  if (!swizzled)
+    return 4 * chunk + t;
+  // Chunk 2 kt' + i holds accumulator i of k-tile kt': column 8 kt' + 2t + i.
+  return 8 * (chunk / 2) + 2 * t + chunk % 2;
+}
+
+std::vector<std::complex<double>>
+mlir::stencil::packDftFragments(int64_t factor, bool inverse, bool swizzled) {
+  int64_t p = getFftPaddedExtent(factor);
+  std::vector<std::complex<double>> matrix = getDftMatrix(factor, inverse);
+  int64_t kTiles = p / 8, chunks = p / 4;
+  std::vector<std::complex<double>> packed(kTiles * chunks * kWarpSize);
+  for (int64_t kt = 0; kt < kTiles; ++kt)
+    for (int64_t c = 0; c < chunks; ++c)
+      for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+        int64_t column = 8 * kt + (lane >> 2);
+        int64_t row = getDftFragmentRow(c, lane, swizzled);
+        packed[(kt * chunks + c) * kWarpSize + lane] = matrix[column * p + row];
+      }
+  return packed;
+}
+
+//===----------------------------------------------------------------------===//
+// CPU model of the tile pipeline
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Accumulators of one k-tile of a fiber group: [lane][i], i < 2 (m8n8k4) or
+/// i < 4 (m16n8k4, i >= 2 for fibers g + 8).
+struct ComplexAccumulators {
+  double re[kWarpSize][4] = {};
+  double im[kWarpSize][4] = {};
+};
+
+/// The fiber row and DFT column of accumulator i of `lane`.
+MatrixPos getAccumulatorPos(FftMmaShape shape, unsigned lane, unsigned i) {
+  if (shape == FftMmaShape::M8N8K4)
+    return getCPosM8N8K4(lane, i);
+  return getCPos(lane, i);
+}
+
+unsigned getNumAccumulators(FftMmaShape shape) {
+  return shape == FftMmaShape::M8N8K4 ? 2 : 4;
+}
+
+unsigned getFibersPerGroup(FftMmaShape shape) {
+  return shape == FftMmaShape::M8N8K4 ? 8 : 16;
+}
+
+/// D += A B for the warp in `shape`, with A given as [lane][2] (a_0, and a_1
+/// for m16n8k4), B as [lane] and the accumulators as [lane][4].
+void mma(FftMmaShape shape, const double a[kWarpSize][2],
+         const double b[kWarpSize], double acc[kWarpSize][4]) {
+  if (shape == FftMmaShape::M8N8K4) {
+    double a0[kWarpSize], c[kWarpSize][2], d[kWarpSize][2];
+    for (unsigned l = 0; l < kWarpSize; ++l) {
+      a0[l] = a[l][0];
+      c[l][0] = acc[l][0];
+      c[l][1] = acc[l][1];
+    }
+    simulateMmaM8N8K4(a0, b, c, d);
+    for (unsigned l = 0; l < kWarpSize; ++l) {
+      acc[l][0] = d[l][0];
+      acc[l][1] = d[l][1];
+    }
+    return;
+  }
+  double d[kWarpSize][4];
+  simulateMmaM16N8K4(a, b, acc, d);
+  for (unsigned l = 0; l < kWarpSize; ++l)
+    for (unsigned i = 0; i < 4; ++i)
+      acc[l][i] = d[l][i];
+}
+
+/// Complex D += A B as four real MMAs: Re += Ar Br, Re += Ai (-Bi),
+/// Im += Ar Bi, Im += Ai Br.
+void complexMma(FftMmaShape shape, const double aRe[kWarpSize][2],
+                const double aIm[kWarpSize][2],
+                const std::complex<double> *b, ComplexAccumulators &acc) {
+  double bRe[kWarpSize], bIm[kWarpSize], bImNeg[kWarpSize];
+  for (unsigned l = 0; l < kWarpSize; ++l) {
+    bRe[l] = b[l].real();
+    bIm[l] = b[l].imag();
+    bImNeg[l] = -b[l].imag();
+  }
+  mma(shape, aRe, bRe, acc.re);
+  mma(shape, aIm, bImNeg, acc.re);
+  mma(shape, aRe, bIm, acc.im);
+  mma(shape, aIm, bRe, acc.im);
+}
+
+/// The padded array of one tile and the fibers of each axis.
+class TileArray {
+public:
+  TileArray(ArrayRef<int64_t> extents) : extents(extents) {
+    int64_t n = extents.size();
+    strides.assign(n, 1);
+    for (int64_t j = n - 2; j >= 0; --j)
+      strides[j] = strides[j + 1] * extents[j + 1];
+    data.assign(strides[0] * extents[0], 0.0);
+  }
+
+  int64_t getNumFibers(int64_t axis) const {
+    return int64_t(data.size()) / extents[axis];
+  }
+  /// The index of element `n` of fiber `fiber` along `axis` (fibers in
+  /// row-major order over the other axes).
+  int64_t index(int64_t axis, int64_t fiber, int64_t n) const {
+    int64_t result = n * strides[axis];
+    for (int64_t j = extents.size() - 1; j >= 0; --j) {
+      if (j == axis)
+        continue;
+      result += (fiber % extents[j]) * strides[j];
+      fiber /= extents[j];
+    }
+    return result;
+  }
+
+  SmallVector<int64_t> extents, strides;
+  std::vector<std::complex<double>> data;
+};
+
+/// One DFT stage along `axis`, A from the array, for the fiber group at
+/// `firstFiber`: returns the accumulators of every k-tile.
+std::vector<ComplexAccumulators>
+runStageFromArray(const TileArray &array, FftMmaShape shape, int64_t axis,
+                  int64_t firstFiber,
+                  const std::vector<std::complex<double>> &packed) {
+  int64_t p = array.extents[axis];
+  int64_t kTiles = p / 8, chunks = p / 4;
+  int64_t fibers = array.getNumFibers(axis);
+  std::vector<ComplexAccumulators> acc(kTiles);
+  for (int64_t c = 0; c < chunks; ++c) {
+    double aRe[kWarpSize][2] = {}, aIm[kWarpSize][2] = {};
+    for (unsigned lane = 0; lane < kWarpSize; ++lane)
+      for (unsigned r = 0; r < (shape == FftMmaShape::M8N8K4 ? 1u : 2u);
+           ++r) {
+        // a_r of lane (g, t): A[g + 8 r][t] = array[fiber][4c + t].
+        int64_t fiber = firstFiber + (lane >> 2) + 8 * r;
+        if (fiber >= fibers)
+          continue;
+        std::complex<double> v =
+            array.data[array.index(axis, fiber, 4 * c + lane % 4)];
+        aRe[lane][r] = v.real();
+        aIm[lane][r] = v.imag();
+      }
+    for (int64_t kt = 0; kt < kTiles; ++kt)
+      complexMma(shape, aRe, aIm, &packed[(kt * chunks + c) * kWarpSize],
+                 acc[kt]);
+  }
+  return acc;
+}
+
+/// Stores the accumulators of a fiber group back into the array.
+void storeAccumulators(TileArray &array, FftMmaShape shape, int64_t axis,
+                       int64_t firstFiber,
+                       const std::vector<ComplexAccumulators> &acc) {
+  int64_t fibers = array.getNumFibers(axis);
+  for (size_t kt = 0; kt < acc.size(); ++kt)
+    for (unsigned lane = 0; lane < kWarpSize; ++lane)
+      for (unsigned i = 0; i < getNumAccumulators(shape); ++i) {
+        MatrixPos pos = getAccumulatorPos(shape, lane, i);
+        int64_t fiber = firstFiber + pos.row;
+        if (fiber >= fibers)
+          continue;
+        array.data[array.index(axis, fiber, 8 * kt + pos.col)] = {
+            acc[kt].re[lane][i], acc[kt].im[lane][i]};
+      }
+}
+} // namespace
+
+namespace {
+/// Loads two real tiles into the padded array with `loadMap` and runs the
+/// forward stages of axes [0, numStages).
+TileArray loadAndTransform(const FftTilePlan &plan, FftMmaShape shape,
+                           ArrayRef<int64_t> loadMap,
+                           const std::vector<double> &re,
+                           const std::vector<double> &im, int64_t numStages) {
+  SmallVector<int64_t> axisFactors = plan.getAxisFactors();
+  TileArray array(plan.getAxisExtents());
+  assert(loadMap.size() == re.size() && re.size() == im.size() &&
+         "mismatched tile");
+  for (size_t x = 0; x < loadMap.size(); ++x)
+    array.data[loadMap[x]] = {re[x], im[x]};
+  int64_t group = getFibersPerGroup(shape);
+  for (int64_t axis = 0; axis < numStages; ++axis) {
+    std::vector<std::complex<double>> packed =
+        packDftFragments(axisFactors[axis], /*inverse=*/false,
+                         /*swizzled=*/false);
+    for (int64_t f = 0; f < array.getNumFibers(axis); f += group) {
+      auto acc = runStageFromArray(array, shape, axis, f, packed);
+      storeAccumulators(array, shape, axis, f, acc);
+    }
+  }
+  return array;
+}
+} // namespace
+
+std::vector<std::complex<double>> mlir::stencil::simulateFftForward(
+    const FftTilePlan &plan, FftMmaShape shape, ArrayRef<int64_t> loadMap,
+    const std::vector<double> &re, const std::vector<double> &im) {
+  int64_t numAxes = plan.getAxisFactors().size();
+  return loadAndTransform(plan, shape, loadMap, re, im, numAxes).data;
+}
+
+void mlir::stencil::simulateFftTile(
+    const FftTilePlan &plan, FftMmaShape shape, ArrayRef<int64_t> loadMap,
+    ArrayRef<std::complex<double>> spectrum, std::vector<double> &re,
+    std::vector<double> &im) {
+  SmallVector<int64_t> axisFactors = plan.getAxisFactors();
+  int64_t numAxes = axisFactors.size();
+  int64_t group = getFibersPerGroup(shape);
+  // Forward stages of all axes but the last.
+  TileArray array =
+      loadAndTransform(plan, shape, loadMap, re, im, numAxes - 1);
+  assert(spectrum.size() == array.data.size() && "mismatched spectrum");
+  // The last axis: forward stage, product by S in the accumulators, and the
+  // swizzled inverse stage fed by them.
+  int64_t last = numAxes - 1;
+  std::vector<std::complex<double>> forward =
+      packDftFragments(axisFactors[last], false, false);
+  std::vector<std::complex<double>> inverse =
+      packDftFragments(axisFactors[last], true, true);
+  int64_t p = array.extents[last];
+  int64_t kTiles = p / 8, chunks = p / 4;
+  for (int64_t f = 0; f < array.getNumFibers(last); f += group) {
+    auto acc = runStageFromArray(array, shape, last, f, forward);
+    for (int64_t kt = 0; kt < kTiles; ++kt)
+      for (unsigned lane = 0; lane < kWarpSize; ++lane)
+        for (unsigned i = 0; i < getNumAccumulators(shape); ++i) {
+          MatrixPos pos = getAccumulatorPos(shape, lane, i);
+          int64_t fiber = f + pos.row;
+          std::complex<double> s = 0.0;
+          if (fiber < array.getNumFibers(last))
+            s = spectrum[array.index(last, fiber, 8 * kt + pos.col)];
+          std::complex<double> v =
+              std::complex<double>(acc[kt].re[lane][i], acc[kt].im[lane][i]) *
+              s;
+          acc[kt].re[lane][i] = v.real();
+          acc[kt].im[lane][i] = v.imag();
+        }
+    std::vector<ComplexAccumulators> out(kTiles);
+    for (int64_t c = 0; c < chunks; ++c) {
+      // Chunk c = 2 kt' + i: a_0 = accumulator i of k-tile kt' (fiber g), and
+      // for m16n8k4 a_1 = accumulator 2 + i (fiber g + 8).
+      const ComplexAccumulators &src = acc[c / 2];
+      double aRe[kWarpSize][2] = {}, aIm[kWarpSize][2] = {};
+      for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+        aRe[lane][0] = src.re[lane][c % 2];
+        aIm[lane][0] = src.im[lane][c % 2];
+        if (shape == FftMmaShape::M16N8K4) {
+          aRe[lane][1] = src.re[lane][2 + c % 2];
+          aIm[lane][1] = src.im[lane][2 + c % 2];
+        }
+      }
+      for (int64_t kt = 0; kt < kTiles; ++kt)
+        complexMma(shape, aRe, aIm, &inverse[(kt * chunks + c) * kWarpSize],
+                   out[kt]);
+    }
+    storeAccumulators(array, shape, last, f, out);
+  }
+  // Inverse stages of the other axes.
+  for (int64_t axis = last - 1; axis >= 0; --axis) {
+    std::vector<std::complex<double>> packed =
+        packDftFragments(axisFactors[axis], /*inverse=*/true,
+                         /*swizzled=*/false);
+    for (int64_t f = 0; f < array.getNumFibers(axis); f += group) {
+      auto acc = runStageFromArray(array, shape, axis, f, packed);
+      storeAccumulators(array, shape, axis, f, acc);
+    }
+  }
+  for (size_t x = 0; x < loadMap.size(); ++x) {
+    re[x] = array.data[loadMap[x]].real();
+    im[x] = array.data[loadMap[x]].imag();
+  }
+}
+
+double mlir::stencil::getFftErrorBound(
+    const FftTilePlan &plan, ArrayRef<std::complex<double>> spectrum) {
+  const double u = std::ldexp(1.0, -53);
+  double e = 0;
+  for (int64_t f : plan.getAxisFactors())
+    e += std::sqrt(double(f)) * (3.0 * f + 2.0) * u;
+  double points = 1;
+  for (int64_t d = 0; d < plan.getRank(); ++d)
+    points *= plan.getTileSize(d);
+  double maxS = 0;
+  for (std::complex<double> s : spectrum)
+    maxS = std::max(maxS, std::abs(s));
+  return std::sqrt(2.0 * points) * (points * maxS) * (2.0 * e + 4.0 * u);
+}
