@@ -269,6 +269,124 @@ LogicalResult YieldOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// FftApplyOp
+//===----------------------------------------------------------------------===//
+
+FftTilePlan FftApplyOp::getTilePlan() {
+  FftTilePlan plan;
+  plan.fusedSteps = getFusedSteps();
+  plan.radii = getPattern().getRadii();
+  for (Attribute dim : getFactors())
+    plan.factors.emplace_back(cast<DenseI64ArrayAttr>(dim).asArrayRef());
+  return plan;
+}
+
+SmallVector<int64_t> FftApplyOp::getArrayShape() {
+  return getTilePlan().getAxisExtents();
+}
+
+/// Checks a spectrum attribute: complex<f64> elements in the array's shape.
+static LogicalResult verifySpectrum(FftApplyOp op, StringRef name,
+                                    ElementsAttr spectrum,
+                                    ArrayRef<int64_t> shape) {
+  auto type = dyn_cast<RankedTensorType>(spectrum.getType());
+  auto complexType =
+      type ? dyn_cast<ComplexType>(type.getElementType()) : ComplexType();
+  if (!complexType || !complexType.getElementType().isF64())
+    return op.emitOpError() << name << " must be a tensor of complex<f64>";
+  if (type.getShape() != shape) {
+    std::string expected;
+    llvm::raw_string_ostream os(expected);
+    llvm::interleave(shape, os, "x");
+    return op.emitOpError()
+           << name << " has shape " << type << " but the tile array is "
+           << expected << " (the factors' padded extents)";
+  }
+  return success();
+}
+
+LogicalResult FftApplyOp::verify() {
+  auto inputType = cast<MemRefType>(getInput().getType());
+  PatternAttr pattern = getPattern();
+  int64_t rank = inputType.getRank();
+  if (pattern.getRank() != rank)
+    return emitOpError("pattern has rank ")
+           << pattern.getRank() << " but the grid has rank " << rank;
+  if (getWeights().size() != pattern.getNumPoints())
+    return emitOpError("has ") << getWeights().size() << " weights for "
+                               << pattern.getNumPoints() << " pattern points";
+  for (auto [i, w] : llvm::enumerate(getWeights()))
+    if (!std::isfinite(w))
+      return emitOpError("weight #") << i << " is not finite";
+  if (!inputType.getElementType().isF64() &&
+      !inputType.getElementType().isF32())
+    return emitOpError("computes in f64 or f32 grids, got ")
+           << inputType.getElementType();
+  if (getFusedSteps() > getSteps())
+    return emitOpError("fuses ") << getFusedSteps()
+                                 << " steps but the op has only "
+                                 << getSteps();
+  if (static_cast<int64_t>(getFactors().size()) != rank)
+    return emitOpError("has factors for ")
+           << getFactors().size() << " dimensions but the grid has rank "
+           << rank;
+  SmallVector<int64_t> radii = pattern.getRadii();
+  for (auto [d, attr] : llvm::enumerate(getFactors())) {
+    ArrayRef<int64_t> factors = cast<DenseI64ArrayAttr>(attr).asArrayRef();
+    if (factors.empty() || factors.size() > 4 || !arePfaFactors(factors))
+      return emitOpError("the factors of dimension ")
+             << d
+             << " must be 1 to 4 pairwise coprime integers in [2, 64] (a "
+                "prime-factor FFT needs no twiddles only then)";
+    int64_t size = 1;
+    for (int64_t f : factors)
+      size *= f;
+    // 2 T r < N, in 128 bits (r may be up to 2^31 - 1 and T up to 1024).
+    __int128 margin = __int128(2) * getFusedSteps() * radii[d];
+    if (margin >= size)
+      return emitOpError("a tile of ")
+             << size << " points along dimension " << d
+             << " has no valid region for " << getFusedSteps()
+             << " fused steps of radius " << radii[d] << " (it needs more than "
+             << static_cast<int64_t>(std::min<__int128>(margin, INT64_MAX))
+             << ")";
+  }
+  // At most 12 axes of at most 64: saturate past the limit.
+  SmallVector<int64_t> shape = getArrayShape();
+  constexpr int64_t kMaxElements = int64_t(1) << 20;
+  int64_t elements = 1;
+  for (int64_t p : shape)
+    elements = std::min(elements * p, kMaxElements + 1);
+  if (elements > kMaxElements)
+    return emitOpError("the tile array has more than 2^20 elements (")
+           << llvm::make_range(shape.begin(), shape.end())
+           << "): the tile must fit a thread block's shared memory";
+  if (ElementsAttr spectrum = getSpectrumAttr()) {
+    if (failed(verifySpectrum(*this, "spectrum", spectrum, shape)))
+      return failure();
+  }
+  bool hasTail = getSteps() % getFusedSteps() != 0;
+  if (ElementsAttr tail = getTailSpectrumAttr()) {
+    if (!getSpectrumAttr() || !hasTail)
+      return emitOpError("a tail_spectrum needs a spectrum and steps that "
+                         "fused_steps does not divide");
+    if (failed(verifySpectrum(*this, "tail_spectrum", tail, shape)))
+      return failure();
+  } else if (getSpectrumAttr() && hasTail) {
+    return emitOpError("needs a tail_spectrum for the last ")
+           << getSteps() % getFusedSteps() << " steps";
+  }
+  return verifyStencil(*this, getInput(), getOutput(), radii, getBoundary(),
+                       getBoundaryValueAttr());
+}
+
+void FftApplyOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  addGridEffects(getSteps(), getInputMutable(), getOutputMutable(), effects);
+}
+
+//===----------------------------------------------------------------------===//
 // Matrix forms: shared verification
 //===----------------------------------------------------------------------===//
 

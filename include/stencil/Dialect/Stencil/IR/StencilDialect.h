@@ -13,6 +13,7 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "stencil/Support/FftTiling.h"
 
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h.inc"
 #include "stencil/Dialect/Stencil/IR/StencilEnums.h.inc"

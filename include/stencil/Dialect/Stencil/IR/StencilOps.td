@@ -220,6 +220,75 @@ def Stencil_LowRankOp : Stencil_Op<"low_rank", [
 }
 
 //===----------------------------------------------------------------------===//
+// FftApplyOp
+//===----------------------------------------------------------------------===//
+
+/// Per dimension, the PFA factors of its tile size.
+def Stencil_FftFactorsAttr : TypedArrayAttrBase<DenseI64ArrayAttr,
+    "array of dense i64 arrays (the PFA factors of each dimension)">;
+
+def Stencil_FftApplyOp : Stencil_Op<"fft_apply", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "a linear stencil as tiled FFTs: transform, product by the "
+                "spectrum to the fused steps, inverse transform";
+  let description = [{
+    The FFT form of a `stencil.linear` (FlashFFTStencil, seed 004): the same
+    `pattern`, `weights`, `steps`, buffers and boundary, computed `fused_steps`
+    (T) steps at a time on tiles. `factors` gives, per dimension (outermost
+    first), the pairwise coprime factors of the tile size `N_d` (prime-factor
+    reshaping, section 3.2.1); each factor becomes an axis of the tile's
+    array, padded to a multiple of 8. A tile holds the input at
+    `[s_d, s_d + N_d)` and yields T steps on its valid region
+    `[s_d + T r_d, s_d + N_d - T r_d)` (kernel tailoring, section 3.1): its
+    circular transform, the product by `H^T`, and the inverse transform equal
+    T steps of the stencil there (`Support/FftTiling.h` has the math).
+    Points within `T r_d` of the grid's edge are computed by T direct steps
+    for the `halo` and `dirichlet` boundaries, so every boundary keeps the
+    meaning it has on `stencil.linear`; `periodic` wraps the tiles' loads.
+
+    `--stencil-fft-tailor` produces the op; `--stencil-fft-spectrum` attaches
+    `spectrum`, `S[k] = H[k]^T / prod N_d` over the padded array (a
+    `complex<f64>` tensor of the axes' padded extents, zero at padding), and,
+    when T does not divide `steps`, `tail_spectrum` (the same for
+    `steps mod T` steps, for the last launch).
+
+    ```mlir
+    stencil.fft_apply %in -> %out pattern <star, rank = 2, radius = 1>
+        weights [0.1, 0.2, 0.4, 0.2, 0.1] steps 8 fused_steps 4
+        factors [array<i64: 8, 7>, array<i64: 8, 7>] : memref<?x?xf64>
+    ```
+  }];
+  let arguments = (ins
+    Stencil_Grid:$input,
+    Stencil_Grid:$output,
+    Stencil_PatternAttr:$pattern,
+    DenseF64ArrayAttr:$weights,
+    DefaultValuedAttr<Stencil_StepsAttr, "1">:$steps,
+    ConfinedAttr<I64Attr, [IntMinValue<1>, IntMaxValue<1024>]>:$fused_steps,
+    Stencil_FftFactorsAttr:$factors,
+    OptionalAttr<ElementsAttr>:$spectrum,
+    OptionalAttr<ElementsAttr>:$tail_spectrum,
+    DefaultValuedAttr<Stencil_BoundaryKindAttr,
+                      "::mlir::stencil::BoundaryKind::halo">:$boundary,
+    OptionalAttr<F64Attr>:$boundary_value
+  );
+  let assemblyFormat = [{
+    $input `->` $output `pattern` $pattern `weights` custom<Weights>($weights)
+    (`steps` $steps^)? `fused_steps` $fused_steps `factors` $factors
+    (`spectrum` $spectrum^)? (`tail_spectrum` $tail_spectrum^)?
+    (`boundary` custom<Boundary>($boundary, $boundary_value)^)?
+    attr-dict `:` custom<GridTypes>(type($input), type($output))
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The tile plan the op records (Support/FftTiling.h).
+    ::mlir::stencil::FftTilePlan getTilePlan();
+    /// The padded extents of the tile array's axes.
+    ::llvm::SmallVector<int64_t> getArrayShape();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Matrix form (SPIDER 3.1): RowGemmOp, SparseRowGemmOp
 //===----------------------------------------------------------------------===//
 

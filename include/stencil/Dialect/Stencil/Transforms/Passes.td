@@ -268,6 +268,63 @@ def StencilLowRank : Pass<"stencil-low-rank"> {
   ];
 }
 
+def StencilFftTailor : Pass<"stencil-fft-tailor"> {
+  let summary = "Choose the FFT tile of linear stencils and rewrite them "
+                "into stencil.fft_apply (FlashFFTStencil kernel tailoring)";
+  let description = [{
+    FlashFFTStencil (seed 004), section 3.1 (kernel tailoring: split, fuse,
+    stitch) with the prime-factor reshaping of section 3.2.1 and the temporal
+    fusion of section 4. For each `stencil.linear` on an f64 or f32 grid the
+    pass chooses the tile a thread block transforms: per dimension a size
+    `N_d`, the product of pairwise coprime factors from {3, 5, 7, 8, 9, 11,
+    13, 16} (each factor's axis padded to a multiple of 8 for the MMA), such
+    that `T = fused-steps` steps leave a valid region `N_d - 2 T r_d > 0`,
+    the tile's complex array has at most `max-tile-elements` elements, and
+    the Tensor Core work per point update, bounded below by the HBM traffic
+    at the H100/H200 machine balance, is least (`chooseFftTile`,
+    `Support/FftTiling.h`, which derives the cost). With `fused-steps=0`
+    (default) the pass also chooses T, from 1 to min(steps, 64), for the
+    least total cost of the op's ceil(steps / T) launches (a last launch of
+    `steps mod T` steps costs as much as a full one). T is capped at the
+    op's `steps`.
+
+    Errors, at the op: an element type other than f64 and f32 (the FFT
+    pipeline computes in f64; f16 and bf16 would lose the error bound over
+    fused steps), a `stencil.apply` left by `--stencil-linearize` (only
+    linear stencils have a spectrum), a radius for which no tile within the
+    budget has a valid region.
+  }];
+  let options = [
+    Option<"fusedSteps", "fused-steps", "int64_t", /*default=*/"0",
+           "Time steps per tile (T); 0 chooses T by the tailoring cost">,
+    Option<"maxTileElements", "max-tile-elements", "int64_t",
+           /*default=*/"4096",
+           "Largest complex array of a tile (16 bytes per element of shared "
+           "memory)">
+  ];
+  let dependentDialects = ["::mlir::stencil::StencilDialect"];
+}
+
+def StencilFftSpectrum : Pass<"stencil-fft-spectrum"> {
+  let summary = "Attach the kernel spectrum raised to the fused steps to "
+                "stencil.fft_apply (FlashFFTStencil temporal fusion)";
+  let description = [{
+    FlashFFTStencil (seed 004), section 4, eq. (10): T fused steps are one
+    product by `k_f^T`. For every `stencil.fft_apply` without a spectrum the
+    pass computes, at compile time, `S[k] = H[k]^T / prod N_d` with
+    `H[k] = sum_o w_o exp(2 pi i sum_d k_d o_d / N_d)` on the tile's
+    frequencies, stored at their prime-factor (Ruritanian) positions of the
+    padded array (`computeFftSpectrum`, `Support/FftTiling.h`): H in long
+    double, the power by binary powering, one rounding to f64. It is done
+    here rather than in a setup kernel because S depends only on
+    compile-time constants, and long double keeps it within about one ulp
+    even for T in the hundreds. When T does not divide `steps`, the last
+    launch's `tail_spectrum` is `H^(steps mod T) / prod N_d` on the same
+    tile.
+  }];
+  let dependentDialects = ["::mlir::stencil::StencilDialect"];
+}
+
 def StencilSpTCTile : Pass<"stencil-sptc-tile"> {
   let summary = "Choose the tiling of the Sparse Tensor Core kernel "
                 "(SPIDER 3.3.1)";
