@@ -124,8 +124,11 @@ void mlir::stencil::emitHostLaunches(Operation *op, Value in, Value out,
                         ValueRange buffers) {
     SmallVector<Value> args = {buffers[0], buffers[1], coefArg};
     args.append(dims);
-    gpu::LaunchFuncOp::create(lb, l, func, grid, block,
-                              /*dynamicSharedMemorySize=*/Value(), args);
+    Value sharedBytes;
+    if (launch.sharedBytes > 0)
+      sharedBytes = arith::ConstantIntOp::create(lb, l, launch.sharedBytes,
+                                                 /*width=*/32);
+    gpu::LaunchFuncOp::create(lb, l, func, grid, block, sharedBytes, args);
   };
   int64_t numLaunches = steps / launch.stepsPerLaunch;
   SmallVector<Value> buffers = {inFlat, outFlat};
@@ -159,7 +162,8 @@ void mlir::stencil::emitHostLaunches(Operation *op, Value in, Value out,
       b.getNamedAttr("tile", b.getDenseI64ArrayAttr(
                                  llvm::to_vector(llvm::reverse(tile)))),
       b.getNamedAttr("block", b.getDenseI64ArrayAttr({launch.threads, 1, 1})),
-      b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(0))};
+      b.getNamedAttr("shared_bytes",
+                     b.getI64IntegerAttr(launch.sharedBytes))};
   if (!launch.unit.empty()) {
     record.push_back(
         b.getNamedAttr("unit", b.getStringAttr(launch.unit)));

@@ -3,6 +3,7 @@
 #include "stencil/Conversion/StencilGPUCommon/KernelABI.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
 using namespace mlir::stencil;
@@ -37,6 +38,44 @@ StencilKernel mlir::stencil::createStencilKernel(OpBuilder &moduleBuilder,
   for (int64_t d = 0; d < rank; ++d)
     kernel.sizes.push_back(entry.getArgument(3 + d));
   kernel.smem = kernel.func.getWorkgroupAttributions().front();
+  return kernel;
+}
+
+StencilKernel mlir::stencil::createStencilKernelWithDynamicShared(
+    OpBuilder &moduleBuilder, Location loc, StringRef name, Type elementType,
+    int64_t rank, Type smemElementType, int64_t smemElements,
+    int64_t threads) {
+  MLIRContext *ctx = moduleBuilder.getContext();
+  auto gridType = MemRefType::get({ShapedType::kDynamic}, elementType);
+  auto coefType =
+      MemRefType::get({ShapedType::kDynamic}, IntegerType::get(ctx, 32));
+  SmallVector<Type> argTypes = {gridType, gridType, coefType};
+  argTypes.append(rank, IndexType::get(ctx));
+  StencilKernel kernel;
+  kernel.func = gpu::GPUFuncOp::create(moduleBuilder, loc, name,
+                                       FunctionType::get(ctx, argTypes, {}));
+  kernel.func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                       UnitAttr::get(ctx));
+  kernel.func.setKnownBlockSizeAttr(
+      DenseI32ArrayAttr::get(ctx, {static_cast<int32_t>(threads), 1, 1}));
+  Block &entry = kernel.func.getBody().front();
+  kernel.in = entry.getArgument(0);
+  kernel.out = entry.getArgument(1);
+  kernel.coeffs = entry.getArgument(2);
+  for (int64_t d = 0; d < rank; ++d)
+    kernel.sizes.push_back(entry.getArgument(3 + d));
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  Value bytes = gpu::DynamicSharedMemoryOp::create(
+      b, loc,
+      MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                      MemRefLayoutAttrInterface(), workgroup));
+  kernel.smem = memref::ViewOp::create(
+      b, loc,
+      MemRefType::get({smemElements}, smemElementType,
+                      MemRefLayoutAttrInterface(), workgroup),
+      bytes, arith::ConstantIndexOp::create(b, loc, 0), ValueRange{});
   return kernel;
 }
 

@@ -32,6 +32,7 @@
 #include "TCF64Kernel.h"
 
 #include "stencil/Conversion/StencilGPUCommon/KernelABI.h"
+#include "stencil/Conversion/StencilGPUCommon/MmaF64.h"
 #include "stencil/Support/SpTCPacking.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -85,8 +86,6 @@ private:
   void stageTile();
   Value loadWeight(int64_t row, int64_t chunk);
   void computeAndStore();
-  SmallVector<Value, 4> mmaM16N8K4(ArrayRef<Value> a, Value bValue,
-                                   ArrayRef<Value> c);
   void storeOutputs(int64_t mTile, ArrayRef<SmallVector<Value, 2>> acc);
 
   RowForm op;
@@ -189,8 +188,6 @@ Value TCF64KernelBuilder::loadWeight(int64_t row, int64_t chunk) {
 /// Step 2: the MMAs of every kernel row, m-tile and input chunk.
 void TCF64KernelBuilder::computeAndStore() {
   Type f64 = b->getF64Type();
-  auto resultType =
-      LLVM::LLVMStructType::getLiteral(b->getContext(), {f64, f64});
   int64_t rank = geo.rank, outerRank = rank - 1;
   ArrayRef<int64_t> rowOffsets = op.getRowOffsets();
 
@@ -232,22 +229,14 @@ void TCF64KernelBuilder::computeAndStore() {
           if (group == 2) {
             SmallVector<Value, 4> cIn = {acc[i][j][0], acc[i][j][1],
                                          acc[i + 1][j][0], acc[i + 1][j][1]};
-            SmallVector<Value, 4> d = mmaM16N8K4(a, weights[c], cIn);
+            SmallVector<Value, 4> d = createMmaF64(*b, a, weights[c], cIn);
             acc[i][j].assign({d[0], d[1]});
             acc[i + 1][j].assign({d[2], d[3]});
             continue;
           }
-          auto mma = NVVM::MmaOp::create(
-              *b, resultType, ValueRange{a[0]}, ValueRange{weights[c]},
-              acc[i][j], ArrayRef<int64_t>{8, 8, 4}, std::nullopt,
-              std::nullopt,
-              std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::f64,
-                                            NVVM::MMATypes::f64},
-              std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                             NVVM::MMALayout::col});
-          for (unsigned k = 0; k < 2; ++k)
-            acc[i][j][k] = LLVM::ExtractValueOp::create(
-                *b, mma.getRes(), ArrayRef<int64_t>{k});
+          SmallVector<Value, 4> d =
+              createMmaF64(*b, a[0], weights[c], acc[i][j]);
+          acc[i][j].assign({d[0], d[1]});
         }
       }
       i += group;
@@ -255,35 +244,6 @@ void TCF64KernelBuilder::computeAndStore() {
   }
   for (int64_t i = 0; i < geo.mTiles; ++i)
     storeOutputs(i, acc[i]);
-}
-
-/// `mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64` (sm_90; PTX ISA
-/// "Matrix Fragments for mma.m16n8k4" with .f64): a_0 = A[g][t], a_1 =
-/// A[g + 8][t], b_0 = B[t][g], c_{0,1} = C[g][2t + {0, 1}], c_{2,3} =
-/// C[g + 8][2t + {0, 1}]. MLIR's nvvm.mma.sync verifies f64 for m8n8k4 only,
-/// so this one is inline PTX (no side effects: it may be scheduled freely).
-SmallVector<Value, 4> TCF64KernelBuilder::mmaM16N8K4(ArrayRef<Value> a,
-                                                     Value bValue,
-                                                     ArrayRef<Value> c) {
-  Type f64 = b->getF64Type();
-  auto resultType =
-      LLVM::LLVMStructType::getLiteral(b->getContext(), {f64, f64, f64, f64});
-  SmallVector<Value> operands(a);
-  operands.push_back(bValue);
-  operands.append(c.begin(), c.end());
-  auto asmOp = LLVM::InlineAsmOp::create(
-      *b, resultType, operands,
-      "mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 "
-      "{$0, $1, $2, $3}, {$4, $5}, {$6}, {$7, $8, $9, $10};",
-      "=d,=d,=d,=d,d,d,d,d,d,d,d", /*has_side_effects=*/false,
-      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b->getContext(), LLVM::AsmDialect::AD_ATT),
-      /*operand_attrs=*/ArrayAttr());
-  SmallVector<Value, 4> d;
-  for (int64_t k = 0; k < 4; ++k)
-    d.push_back(LLVM::ExtractValueOp::create(*b, asmOp.getResult(0),
-                                             ArrayRef<int64_t>{k}));
-  return d;
 }
 
 /// Step 3: c_k of lane (g, t) in m-tile i and n-tile j is the output at row

@@ -38,6 +38,9 @@ struct StencilKernelLaunch {
   SmallVector<int64_t> blockTile;
   /// Threads per block (one-dimensional).
   int64_t threads = 0;
+  /// Dynamic shared memory per block, in bytes (0: the kernel's shared
+  /// buffer is static).
+  int64_t sharedBytes = 0;
   /// Time steps one launch of `kernel` computes (temporal blocking).
   int64_t stepsPerLaunch = 1;
   /// The boundary the kernel implements, and a Dirichlet boundary's value.

@@ -35,6 +35,14 @@ StencilKernel createStencilKernel(OpBuilder &moduleBuilder, Location loc,
                                   int64_t rank, int64_t smemElements,
                                   int64_t threads);
 
+/// As createStencilKernel, but the shared buffer is `smemElements` of
+/// `smemElementType` in dynamic shared memory (`gpu.dynamic_shared_memory`,
+/// launched with that many bytes), which may exceed the 48 KiB of a static
+/// allocation.
+StencilKernel createStencilKernelWithDynamicShared(
+    OpBuilder &moduleBuilder, Location loc, StringRef name, Type elementType,
+    int64_t rank, Type smemElementType, int64_t smemElements, int64_t threads);
+
 /// The block's first output along each dimension, outermost first:
 /// `blockIdx.{x, y, z} x blockTile` for the innermost, next and outermost
 /// dimensions (the grid HostLaunch.h launches).
