@@ -28,4 +28,10 @@ void mlir::stencil::registerStencilPipelines() {
       "Lower stencils of any element type and body to plain FMA GPU kernels "
       "(shared-memory tiles, register tiling) and PTX",
       buildLowerToCudaCorePipeline);
+  PassPipelineRegistration<LowerToFftOptions>(
+      "lower-to-fft",
+      "Lower linear f64 and f32 stencils to FFT kernels on the f64 Tensor "
+      "Cores (FlashFFTStencil: tiles, prime-factor DFTs as MMAs, T fused "
+      "steps by the spectrum to the T) and PTX",
+      buildLowerToFftPipeline);
 }

@@ -123,6 +123,9 @@ mlir::stencil::emitLaunchDescription(Operation *module, raw_ostream &os,
   if (auto chain = record.getAs<FloatAttr>("chain_abs_sum"))
     os << "chain_abs_sum = "
        << llvm::format("%.17g", chain.getValueAsDouble()) << "\n";
+  if (auto bound = record.getAs<FloatAttr>("fft_error_bound"))
+    os << "fft_error_bound = "
+       << llvm::format("%.17g", bound.getValueAsDouble()) << "\n";
   if (auto words = record.getAs<DenseI32ArrayAttr>("coefficients")) {
     os << "coefficients = ";
     printList(os, words.asArrayRef(), ",", [&](int32_t w) {

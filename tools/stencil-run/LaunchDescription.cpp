@@ -150,7 +150,7 @@ bool parseLaunchDescriptionText(const std::string &text,
   static const std::set<std::string> known = {
       "version", "kernel", "ptx", "rank", "element_type", "steps_per_launch",
       "accumulator", "offsets", "weights",    "boundary",     "tile",
-      "block",   "shared_bytes", "coefficients", "args", "chain_abs_sum",
+      "block",   "shared_bytes", "coefficients", "args", "chain_abs_sum", "fft_error_bound",
       "body",
       // Read by the benchmark scripts (bench/table.py), not by the runner.
       "unit", "unit_flops_per_point"};
@@ -328,6 +328,18 @@ bool parseLaunchDescriptionText(const std::string &text,
       return false;
     }
     desc.chainAbsSum = s;
+  }
+
+  if (kv.count("fft_error_bound")) {
+    double s = 0;
+    if (!parseDouble(kv["fft_error_bound"].first, s) || !(s >= 0) ||
+        !std::isfinite(s)) {
+      error = where("fft_error_bound") +
+              "fft_error_bound must be a finite number >= 0, got '" +
+              kv["fft_error_bound"].first + "'";
+      return false;
+    }
+    desc.fftErrorBound = s;
   }
 
   if (kv.count("shared_bytes")) {

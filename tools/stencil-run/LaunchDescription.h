@@ -41,6 +41,9 @@ struct LaunchDescription {
   /// Sum_k |u_k|_1 |v_k|_1 of a kernel that rounds an intermediate product
   /// to the element type (the low-rank chain); 0 when it does not.
   double chainAbsSum = 0;
+  /// A bound on one launch's error relative to the largest |value| of its
+  /// input, for kernels of transforms (the FFT pipeline); 0 when absent.
+  double fftErrorBound = 0;
   bool hasCoefficients = false;
   std::vector<uint32_t> coefficients;
   /// Argument order: each of "in", "out", "coeffs", "sizes".

@@ -129,6 +129,11 @@ general body (description key 'body'): a running error analysis of the body
 per point (tools/stencil-run/BodyExpr.h), every operation rounded with
 u + 2^-53 (+ 2^-24 for f16/bf16, which may compute in f32), each step
 starting from the previous step's bound; tol_T = that bound after T steps
+FFT launches (description key 'fft_error_bound' = E, steps_per_launch = F):
+  per launch  d_F = E*M + d*(1 + S + ... + S^(F-1))  (the transforms'
+            documented bound, plus F steps of per-step rounding: the
+            reference's, or the direct steps at the grid's edge)
+  tol_T     = d_F * (1 + S^F + ... + S^(F(T/F - 1)))
 PASS when every point's |gpu - cpu| <= tol_T (NaN/Inf fails).
 
 exit status: 0 ok/PASS, 1 check FAIL, 2 usage, file or CUDA error.
@@ -390,6 +395,23 @@ CheckResult check(const LaunchDescription &desc, const Options &opts,
     power *= S;
   }
   r.tol = d * geometric;
+  if (desc.fftErrorBound > 0) {
+    // A launch of F fused steps by transforms: the transforms' error
+    // fft_error_bound * M plus what F steps of the reference's own
+    // per-step rounding (or the direct steps at the grid's edge) may differ
+    // by; the error of earlier launches grows by at most S^F per launch.
+    int fused = desc.stepsPerLaunch;
+    double direct = 0, powerF = 1;
+    for (int t = 0; t < fused; ++t) {
+      direct += powerF;
+      powerF *= S;
+    }
+    double perLaunch = desc.fftErrorBound * r.maxAbs + d * direct;
+    double tol = 0;
+    for (int l = 0; l < steps / fused; ++l)
+      tol = tol * powerF + perLaunch;
+    r.tol = tol;
+  }
   return compare(dims, cpu, gpu, r);
 }
 

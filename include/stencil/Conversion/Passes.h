@@ -4,6 +4,7 @@
 #define STENCIL_CONVERSION_PASSES_H
 
 #include "stencil/Conversion/StencilToCudaCore/StencilToCudaCore.h"
+#include "stencil/Conversion/StencilToFft/StencilToFft.h"
 #include "stencil/Conversion/StencilToSCF/StencilToSCF.h"
 #include "stencil/Conversion/StencilToSpTC/StencilToSpTC.h"
 

@@ -255,4 +255,54 @@ def ConvertStencilToCudaCore
   ];
 }
 
+def ConvertStencilToFft : Pass<"convert-stencil-to-fft", "::mlir::ModuleOp"> {
+  let summary = "Lower stencil.fft_apply to an f64 Tensor Core FFT kernel "
+                "(FlashFFTStencil)";
+  let description = [{
+    FlashFFTStencil (seed 004), sections 3.1-3.3 and 4. Every
+    `stencil.fft_apply` with its spectra (`--stencil-fft-spectrum`) becomes a
+    `gpu.func` kernel in the `gpu.module` `@stencil_fft` (and `<name>_tail`
+    for the `steps mod T` last steps) and, in place of the op, host code that
+    launches it `floor(steps / T)` times, ping-ponging the grids
+    (`StencilGPUCommon/HostLaunch.h`).
+
+    One thread block takes two tiles along the innermost dimension as the
+    real and imaginary layer of one complex tile (double-layer filling,
+    3.2.3). It stores them at their CRT positions in the tile array in
+    dynamic shared memory (16 bytes per element, 3.2.1-3.2.2), runs one DFT
+    stage per axis as complex products of f64 MMAs (`mma.sync` m8n8k4, or
+    m16n8k4 with `f64-shape=m16n8k4` on sm_90; data as A, the DFT matrix as
+    B, 3.3), multiplies the last stage's accumulators by the spectrum and
+    feeds them to the inverse stage of the same axis as A with swizzled B
+    (no shared-memory round trip, 3.3), runs the other inverse stages, and
+    stores each tile's valid points. The B fragments, the spectra and their
+    layout are `FftCoefficientLayout` (`FftKernel.h`); the kernel follows the
+    CPU model `simulateFftTile` (`Support/FftTiling.h`) fragment by fragment.
+
+    Boundaries keep their meaning: a block holding a tile at the grid's edge
+    (first or last along a dimension) computes its two tiles by T direct
+    steps in shared memory instead, with the halo band frozen (`halo`) or the
+    boundary value outside the grid (`dirichlet`), and stores up to the
+    grid's edge; `periodic` tiles wrap their loads and need no direct path.
+    f32 grids are widened on load and rounded on store; everything in
+    between is f64.
+
+    The launch record names the unit `mma.f64` (`mma.f64.m16n8k4`) with the
+    padded MMA flops per point update, `steps_per_launch` T, the dynamic
+    shared memory and the coefficients.
+  }];
+  let options = [
+    Option<"f64Shape", "f64-shape", "std::string", /*default=*/"\"m8n8k4\"",
+           "MMA of the DFT stages: m8n8k4 (sm_80) or m16n8k4 (sm_90)">,
+    Option<"warps", "warps", "int64_t", /*default=*/"8",
+           "Warps per thread block">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::NVVM::NVVMDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 #endif // STENCIL_CONVERSION_PASSES_TD

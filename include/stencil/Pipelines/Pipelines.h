@@ -132,6 +132,40 @@ void buildLowerToTCPipeline(OpPassManager &pm, const LowerToTCOptions &options);
 void buildTCKernelPipeline(OpPassManager &pm, const LowerToTCOptions &options);
 
 /// Options of `--lower-to-cuda-core`.
+struct LowerToFftOptions : public PassPipelineOptions<LowerToFftOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("Target GPU (sm_80, sm_86, sm_90, ...)"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features", llvm::cl::desc("PTX features"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<int> optLevel{
+      *this, "opt-level", llvm::cl::desc("NVVM optimization level"),
+      llvm::cl::init(3)};
+  PassOptions::Option<int64_t> fusedSteps{
+      *this, "fused-steps",
+      llvm::cl::desc("Time steps per launch (T), fused by the spectrum to "
+                     "the T; 0 chooses T by the tailoring cost"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> maxTileElements{
+      *this, "max-tile-elements",
+      llvm::cl::desc("Largest complex tile array (16 bytes of shared memory "
+                     "per element)"),
+      llvm::cl::init(4096)};
+  PassOptions::Option<int64_t> warps{
+      *this, "warps", llvm::cl::desc("Warps per thread block"),
+      llvm::cl::init(8)};
+};
+
+/// `--lower-to-fft`: linear f64 / f32 stencils to FFT kernels on the f64
+/// Tensor Cores (FlashFFTStencil) and PTX.
+void buildLowerToFftPipeline(OpPassManager &pm,
+                             const LowerToFftOptions &options);
+
+/// The stencil part of `--lower-to-fft` (up to the kernels and launches).
+void buildFftKernelPipeline(OpPassManager &pm,
+                            const LowerToFftOptions &options);
+
 struct LowerToCudaCoreOptions
     : public PassPipelineOptions<LowerToCudaCoreOptions> {
   PassOptions::Option<std::string> chip{

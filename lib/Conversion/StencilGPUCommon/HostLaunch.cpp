@@ -170,6 +170,9 @@ void mlir::stencil::emitHostLaunches(Operation *op, Value in, Value out,
     record.push_back(b.getNamedAttr(
         "unit_flops_per_point", b.getF64FloatAttr(launch.unitFlopsPerPoint)));
   }
+  if (launch.fftErrorBound > 0)
+    record.push_back(b.getNamedAttr("fft_error_bound",
+                                    b.getF64FloatAttr(launch.fftErrorBound)));
   if (launch.chainAbsSum > 0)
     record.push_back(b.getNamedAttr("chain_abs_sum",
                                     b.getF64FloatAttr(launch.chainAbsSum)));

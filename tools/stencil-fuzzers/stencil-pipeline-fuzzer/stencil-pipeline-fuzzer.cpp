@@ -6,7 +6,7 @@
 // through every pipeline with its default options:
 //
 //   --lower-to-cpu, --lower-to-sptc, --lower-to-tc, --lower-to-tc=low-rank=1,
-//   --lower-to-cuda-core
+//   --lower-to-cuda-core, --lower-to-fft
 //
 // The GPU pipelines run their stencil part (build*KernelPipeline: every pass
 // of this project, down to the gpu.module and the host launches, verified);
@@ -111,6 +111,12 @@ static const std::vector<Pipeline> &getPipelines() {
          LowerToCudaCoreOptions options;
          whole ? buildLowerToCudaCorePipeline(pm, options)
                : buildCudaCoreKernelPipeline(pm, options);
+       }},
+      {"lower-to-fft",
+       [](OpPassManager &pm, bool whole) {
+         LowerToFftOptions options;
+         whole ? buildLowerToFftPipeline(pm, options)
+               : buildFftKernelPipeline(pm, options);
        }},
   };
   return pipelines;

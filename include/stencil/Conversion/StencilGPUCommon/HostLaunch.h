@@ -63,6 +63,10 @@ struct StencilKernelLaunch {
   /// (the low-rank chain), Sum_k |u_k|_1 |v_k|_1 of its factors, which
   /// scales that rounding in the runner's tolerance; 0 otherwise.
   double chainAbsSum = 0;
+  /// For a kernel of transforms (the FFT pipeline), a bound on one launch's
+  /// error relative to the largest |value| of its input (getFftErrorBound);
+  /// 0 otherwise.
+  double fftErrorBound = 0;
 };
 
 /// Replaces the stencil op `op` (grids `in` and `out`, `steps` time steps)

@@ -1,0 +1,730 @@
+//===- FftKernel.cpp - The FFT stencil kernel ------------------------------===//
+//
+// FlashFFTStencil (seed 004) as one kernel; the math and its CPU model are
+// Support/FftTiling.h, whose data path this kernel follows fragment by
+// fragment.
+//
+// Geometry. Tiles of N_d points are placed every V_d = N_d - 2 T r_d points:
+// tile j along dimension d reads [s_d, s_d + N_d) with s_d = j V_d (halo and
+// Dirichlet) or j V_d - T r_d (periodic, loads wrapped), and yields the V_d
+// points from s_d + T r_d (section 3.1, split / stitch). Block (x, y, z) takes
+// tiles (2x, 2x + 1) along the innermost dimension, y and z along the next
+// ones; the two tiles are the real and imaginary layer of one complex tile
+// (section 3.2.3, double-layer filling). Halo and Dirichlet grids need
+// J_d = ceil((n_d - 2 T r_d) / V_d) tiles (at least one), periodic ones
+// ceil(n_d / V_d).
+//
+// Kernel outline (FFT path):
+//   1. zero the tile array (2 E doubles, E = prod of the padded axis
+//      extents), then store each layer's N points at their CRT positions
+//      (section 3.2.2; f32 grids widened);
+//   2. forward DFT stages of axes 0 .. m-2: each warp takes groups of 8
+//      (m8n8k4) or 16 (m16n8k4) fibers, loads A (fibers x 4 inputs per chunk)
+//      from the array, and issues four real MMAs per chunk and k-tile with
+//      the stage's B fragments (held in registers for the whole stage); after
+//      a __syncwarp, the accumulators go back in place (section 3.3);
+//   3. the last axis: the forward stage, the product of the accumulators by
+//      S (read from the coefficients at their array position), and the
+//      inverse stage of the same axis fed by those accumulators as A, with
+//      swizzled B (section 3.3, "Swizzling Fragments");
+//   4. inverse stages of axes m-2 .. 0, as in 2;
+//   5. each layer's V points are read back at their CRT positions and
+//      stored (f32 grids rounded).
+// A barrier separates the steps and stages.
+//
+// Edge tiles (halo and Dirichlet). A tile within reach of the grid's edge
+// (the first or last one along some dimension) is not a circular problem: a
+// block with such a tile computes both of its tiles by T direct steps in
+// shared memory (two buffers of N points), the frozen halo band (halo) or the
+// boundary value outside the grid (Dirichlet) applied at every step, and
+// stores the tile's points that are exact: its V points, and for the first
+// and last tile the band up to the grid's edge. These blocks are a few
+// percent of a large grid.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FftKernel.h"
+
+#include "stencil/Conversion/StencilGPUCommon/KernelABI.h"
+#include "stencil/Conversion/StencilGPUCommon/MmaF64.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+//===----------------------------------------------------------------------===//
+// FftCoefficientLayout
+//===----------------------------------------------------------------------===//
+
+FftCoefficientLayout::FftCoefficientLayout(const FftTilePlan &plan,
+                                           bool hasTail)
+    : plan(plan), elements(plan.getNumArrayElements()), hasTail(hasTail) {
+  int64_t word = 4 * elements * (hasTail ? 2 : 1);
+  SmallVector<int64_t> extents = plan.getAxisExtents();
+  int64_t m = extents.size();
+  auto tableWords = [&](int64_t p) { return (p / 8) * (p / 4) * 32 * 4; };
+  // Forward 0 .. m-1, swizzled inverse m-1, inverse m-2 .. 0.
+  SmallVector<int64_t> stageAxes;
+  for (int64_t a = 0; a < m; ++a)
+    stageAxes.push_back(a);
+  for (int64_t a = m - 1; a >= 0; --a)
+    stageAxes.push_back(a);
+  for (int64_t a : stageAxes) {
+    stageWords.push_back(word);
+    word += tableWords(extents[a]);
+  }
+  totalWords = word;
+}
+
+static void appendComplex(SmallVectorImpl<int32_t> &words,
+                          std::complex<double> v) {
+  for (double part : {v.real(), v.imag()}) {
+    uint64_t bits;
+    std::memcpy(&bits, &part, sizeof(bits));
+    words.push_back(static_cast<int32_t>(bits & 0xffffffffu));
+    words.push_back(static_cast<int32_t>(bits >> 32));
+  }
+}
+
+SmallVector<int32_t>
+FftCoefficientLayout::pack(ArrayRef<std::complex<double>> spectrum,
+                           ArrayRef<std::complex<double>> tailSpectrum) const {
+  SmallVector<int32_t> words;
+  words.reserve(totalWords);
+  for (std::complex<double> v : spectrum)
+    appendComplex(words, v);
+  if (hasTail)
+    for (std::complex<double> v : tailSpectrum)
+      appendComplex(words, v);
+  SmallVector<int64_t> factors = plan.getAxisFactors();
+  int64_t m = factors.size();
+  auto appendTable = [&](int64_t factor, bool inverse, bool swizzled) {
+    for (std::complex<double> v : packDftFragments(factor, inverse, swizzled))
+      appendComplex(words, v);
+  };
+  for (int64_t a = 0; a < m; ++a)
+    appendTable(factors[a], /*inverse=*/false, /*swizzled=*/false);
+  appendTable(factors[m - 1], /*inverse=*/true, /*swizzled=*/true);
+  for (int64_t a = m - 2; a >= 0; --a)
+    appendTable(factors[a], /*inverse=*/true, /*swizzled=*/false);
+  return words;
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel builder
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Complex values as (re, im) pairs of f64 SSA values.
+struct CValue {
+  Value re, im;
+};
+
+class FftKernelBuilder {
+public:
+  FftKernelBuilder(const FftKernelConfig &config,
+                   const FftCoefficientLayout &layout)
+      : cfg(config), plan(config.plan), layout(layout) {
+    rank = plan.getRank();
+    factors = plan.getAxisFactors();
+    axisDims = plan.getAxisDims();
+    extents = plan.getAxisExtents();
+    numAxes = factors.size();
+    strides.assign(numAxes, 1);
+    for (int64_t j = numAxes - 2; j >= 0; --j)
+      strides[j] = strides[j + 1] * extents[j + 1];
+    elements = plan.getNumArrayElements();
+    for (int64_t d = 0; d < rank; ++d) {
+      tileSize.push_back(plan.getTileSize(d));
+      validSize.push_back(plan.getValidSize(d));
+      margin.push_back(plan.fusedSteps * plan.radii[d]);
+    }
+  }
+
+  gpu::GPUFuncOp build(OpBuilder &moduleBuilder, Location loc,
+                       StringRef name);
+
+private:
+  // Index arithmetic.
+  Value cst(int64_t v) { return arith::ConstantIndexOp::create(*b, v); }
+  Value f64(double v) {
+    return arith::ConstantFloatOp::create(*b, b->getF64Type(),
+                                          llvm::APFloat(v));
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(*b, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(*b, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(*b, x, y); }
+  Value addConst(Value x, int64_t c) { return c ? add(x, cst(c)) : x; }
+  Value mulConst(Value x, int64_t c) {
+    return c == 1 ? x : mul(x, cst(c));
+  }
+  Value divConst(Value x, int64_t c) {
+    return c == 1 ? x : arith::DivUIOp::create(*b, x, cst(c)).getResult();
+  }
+  Value remConst(Value x, int64_t c) {
+    return arith::RemUIOp::create(*b, x, cst(c));
+  }
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(*b, p, x, y);
+  }
+  Value andI(Value x, Value y) { return arith::AndIOp::create(*b, x, y); }
+  Value orI(Value x, Value y) { return arith::OrIOp::create(*b, x, y); }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(*b, c, x, y);
+  }
+  // f64 arithmetic.
+  Value fadd(Value x, Value y) { return arith::AddFOp::create(*b, x, y); }
+  Value fsub(Value x, Value y) { return arith::SubFOp::create(*b, x, y); }
+  Value fmul(Value x, Value y) { return arith::MulFOp::create(*b, x, y); }
+
+  /// `for (i = tid; i < count; i += threads) body(i)`.
+  void forEachThread(int64_t count, function_ref<void(Value)> body);
+  /// The row-major digits of `linear` over `sizes` (outermost first).
+  SmallVector<Value> digits(Value linear, ArrayRef<int64_t> sizes);
+  /// The array index of tile coordinates `c` (CRT map).
+  Value crtIndex(ArrayRef<Value> c);
+  /// Row-major linear index of grid coordinates.
+  Value gridIndex(ArrayRef<Value> x);
+  /// The complex value at coefficient word `word` (4 words).
+  CValue loadComplexCoefficient(Value word);
+  Value loadGrid(Value index);
+  void storeGrid(Value index, Value value);
+
+  void fftPath();
+  void directPath();
+  /// DFT stage along `axis` with the fragments of stage `table`; with
+  /// `inverseTable` >= 0, the product by S and the swizzled inverse stage of
+  /// the same axis follow in registers.
+  void emitStage(int64_t axis, int64_t table, int64_t inverseTable);
+
+  const FftKernelConfig &cfg;
+  const FftTilePlan &plan;
+  const FftCoefficientLayout &layout;
+  int64_t rank, numAxes, elements;
+  SmallVector<int64_t> factors, axisDims, extents, strides;
+  SmallVector<int64_t> tileSize, validSize, margin;
+
+  std::optional<ImplicitLocOpBuilder> b;
+  Value in, out, coef, smem;
+  SmallVector<Value> sizes;
+  Value tid, lane, warp, groupId, threadInGroup;
+  /// Tile index per dimension of layer 0 (the innermost is 2 blockIdx.x),
+  /// and the tile counts J_d.
+  SmallVector<Value> tileIndex, tileCount;
+};
+} // namespace
+
+void FftKernelBuilder::forEachThread(int64_t count,
+                                     function_ref<void(Value)> body) {
+  int64_t threads = getFftThreads(cfg);
+  scf::ForOp::create(*b, tid, cst(count), cst(threads), ValueRange{},
+                     [&](OpBuilder &nested, Location loc, Value i, ValueRange) {
+                       OpBuilder::InsertionGuard guard(*b);
+                       b->setInsertionPoint(nested.getInsertionBlock(),
+                                            nested.getInsertionPoint());
+                       body(i);
+                       scf::YieldOp::create(*b);
+                     });
+}
+
+SmallVector<Value> FftKernelBuilder::digits(Value linear,
+                                            ArrayRef<int64_t> sizes) {
+  SmallVector<Value> result(sizes.size());
+  for (int64_t d = sizes.size() - 1; d >= 0; --d) {
+    result[d] = d == 0 ? linear : remConst(linear, sizes[d]);
+    if (d > 0)
+      linear = divConst(linear, sizes[d]);
+  }
+  return result;
+}
+
+Value FftKernelBuilder::crtIndex(ArrayRef<Value> c) {
+  Value index = cst(0);
+  for (int64_t j = 0; j < numAxes; ++j)
+    index = add(index, mulConst(remConst(c[axisDims[j]], factors[j]),
+                                strides[j]));
+  return index;
+}
+
+Value FftKernelBuilder::gridIndex(ArrayRef<Value> x) {
+  return getLinearIndex(*b, x, sizes);
+}
+
+CValue FftKernelBuilder::loadComplexCoefficient(Value word) {
+  Value words = vector::LoadOp::create(
+      *b, VectorType::get({4}, b->getI32Type()), coef, ValueRange{word},
+      /*nontemporal=*/false, llvm::MaybeAlign(8));
+  Value asDouble =
+      vector::BitCastOp::create(*b, VectorType::get({2}, b->getF64Type()), words);
+  return {vector::ExtractOp::create(*b, asDouble, ArrayRef<int64_t>{0}),
+          vector::ExtractOp::create(*b, asDouble, ArrayRef<int64_t>{1})};
+}
+
+Value FftKernelBuilder::loadGrid(Value index) {
+  Value v = memref::LoadOp::create(*b, in, ValueRange{index});
+  if (!cfg.elementType.isF64())
+    v = arith::ExtFOp::create(*b, b->getF64Type(), v);
+  return v;
+}
+
+void FftKernelBuilder::storeGrid(Value index, Value value) {
+  if (!cfg.elementType.isF64())
+    value = arith::TruncFOp::create(*b, cfg.elementType, value);
+  memref::StoreOp::create(*b, value, out, ValueRange{index});
+}
+
+gpu::GPUFuncOp FftKernelBuilder::build(OpBuilder &moduleBuilder, Location loc,
+                                       StringRef name) {
+  StencilKernel kernel = createStencilKernelWithDynamicShared(
+      moduleBuilder, loc, name, cfg.elementType, rank,
+      Float64Type::get(moduleBuilder.getContext()), 2 * elements,
+      getFftThreads(cfg));
+  Block &entry = kernel.func.getBody().front();
+  b.emplace(ImplicitLocOpBuilder::atBlockEnd(loc, &entry));
+  in = kernel.in;
+  out = kernel.out;
+  coef = kernel.coeffs;
+  sizes = kernel.sizes;
+  smem = kernel.smem;
+
+  tid = gpu::ThreadIdOp::create(*b, gpu::Dimension::x);
+  lane = remConst(tid, 32);
+  warp = divConst(tid, 32);
+  groupId = divConst(lane, 4);
+  threadInGroup = remConst(lane, 4);
+
+  // Tile indices (layer 0) and counts.
+  const gpu::Dimension blockDims[3] = {gpu::Dimension::x, gpu::Dimension::y,
+                                       gpu::Dimension::z};
+  bool periodic = cfg.boundary == BoundaryKind::periodic;
+  tileIndex.resize(rank);
+  tileCount.resize(rank);
+  Value inRange = arith::ConstantIntOp::create(*b, 1, 1);
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    Value id = gpu::BlockIdOp::create(*b, blockDims[rank - 1 - d]);
+    tileIndex[d] = d == rank - 1 ? mulConst(id, 2) : id;
+    // J = ceil(n / V) (periodic) or max(1, ceil((n - 2 T r) / V)).
+    Value n = sizes[d];
+    Value count;
+    if (periodic) {
+      count = arith::CeilDivUIOp::create(*b, n, cst(validSize[d]));
+    } else {
+      Value span = sub(n, cst(2 * margin[d]));
+      Value positive = cmp(arith::CmpIPredicate::sgt, span, cst(0));
+      count = select(
+          positive,
+          arith::CeilDivSIOp::create(*b, span, cst(validSize[d])).getResult(),
+          cst(1));
+    }
+    tileCount[d] = count;
+    inRange = andI(inRange,
+                   cmp(arith::CmpIPredicate::ult, tileIndex[d], count));
+  }
+
+  auto ifInRange = scf::IfOp::create(*b, inRange, /*withElseRegion=*/false);
+  {
+    OpBuilder::InsertionGuard guard(*b);
+    b->setInsertionPointToStart(ifInRange.thenBlock());
+    if (periodic) {
+      fftPath();
+    } else {
+      // A block with a tile at the grid's edge takes the direct path.
+      Value edge = arith::ConstantIntOp::create(*b, 0, 1);
+      for (int64_t d = 0; d < rank; ++d) {
+        Value last = sub(tileCount[d], cst(1));
+        Value lastTile =
+            d == rank - 1 ? addConst(tileIndex[d], 1) : tileIndex[d];
+        edge = orI(edge, cmp(arith::CmpIPredicate::eq, tileIndex[d], cst(0)));
+        edge = orI(edge, cmp(arith::CmpIPredicate::uge, lastTile, last));
+      }
+      auto ifEdge = scf::IfOp::create(*b, edge, /*withElseRegion=*/true);
+      b->setInsertionPointToStart(ifEdge.thenBlock());
+      directPath();
+      b->setInsertionPointToStart(ifEdge.elseBlock());
+      fftPath();
+    }
+  }
+  gpu::ReturnOp::create(*b);
+  return kernel.func;
+}
+
+//===----------------------------------------------------------------------===//
+// FFT path
+//===----------------------------------------------------------------------===//
+
+void FftKernelBuilder::fftPath() {
+  bool periodic = cfg.boundary == BoundaryKind::periodic;
+  int64_t points = 1, valid = 1;
+  for (int64_t d = 0; d < rank; ++d) {
+    points *= tileSize[d];
+    valid *= validSize[d];
+  }
+  // 1. Zero the array, then load both layers at their CRT positions.
+  Value zero = f64(0.0);
+  forEachThread(2 * elements, [&](Value e) {
+    memref::StoreOp::create(*b, zero, smem, ValueRange{e});
+  });
+  gpu::BarrierOp::create(*b);
+  for (int64_t layer = 0; layer < 2; ++layer) {
+    forEachThread(points, [&](Value q) {
+      SmallVector<Value> c = digits(q, tileSize);
+      SmallVector<Value> x(rank);
+      for (int64_t d = 0; d < rank; ++d) {
+        Value j = d == rank - 1 ? addConst(tileIndex[d], layer) : tileIndex[d];
+        Value start = mulConst(j, validSize[d]);
+        x[d] = add(start, c[d]);
+        if (periodic) {
+          // s = j V - T r may be negative and the tile may pass n: wrap
+          // ((x mod n) + n) mod n (the tile may wrap more than once).
+          Value shifted = sub(x[d], cst(margin[d]));
+          Value rem = arith::RemSIOp::create(*b, shifted, sizes[d]);
+          x[d] = arith::RemSIOp::create(*b, add(rem, sizes[d]), sizes[d]);
+        }
+      }
+      Value value = loadGrid(gridIndex(x));
+      Value index = addConst(mulConst(crtIndex(c), 2), layer);
+      memref::StoreOp::create(*b, value, smem, ValueRange{index});
+    });
+  }
+  gpu::BarrierOp::create(*b);
+
+  // 2-4. Stages: forward 0 .. m-2, the last axis with S and the swizzled
+  // inverse, inverse m-2 .. 0.
+  for (int64_t a = 0; a + 1 < numAxes; ++a) {
+    emitStage(a, /*table=*/a, /*inverseTable=*/-1);
+    gpu::BarrierOp::create(*b);
+  }
+  emitStage(numAxes - 1, numAxes - 1, numAxes);
+  gpu::BarrierOp::create(*b);
+  for (int64_t a = numAxes - 2, s = numAxes + 1; a >= 0; --a, ++s) {
+    emitStage(a, s, -1);
+    gpu::BarrierOp::create(*b);
+  }
+
+  // 5. Read back the valid points of both layers.
+  for (int64_t layer = 0; layer < 2; ++layer) {
+    forEachThread(valid, [&](Value q) {
+      SmallVector<Value> v = digits(q, validSize);
+      SmallVector<Value> c(rank), x(rank);
+      Value inside = arith::ConstantIntOp::create(*b, 1, 1);
+      for (int64_t d = 0; d < rank; ++d) {
+        Value j = d == rank - 1 ? addConst(tileIndex[d], layer) : tileIndex[d];
+        c[d] = addConst(v[d], margin[d]);
+        x[d] = add(mulConst(j, validSize[d]),
+                   periodic ? v[d] : c[d]);
+        inside = andI(inside, cmp(arith::CmpIPredicate::ult, x[d], sizes[d]));
+      }
+      auto ifInside = scf::IfOp::create(*b, inside, false);
+      OpBuilder::InsertionGuard guard(*b);
+      b->setInsertionPointToStart(ifInside.thenBlock());
+      Value index = addConst(mulConst(crtIndex(c), 2), layer);
+      storeGrid(gridIndex(x), memref::LoadOp::create(*b, smem, index));
+    });
+  }
+}
+
+void FftKernelBuilder::emitStage(int64_t axis, int64_t table,
+                                 int64_t inverseTable) {
+  int64_t p = extents[axis];
+  int64_t fibers = elements / p;
+  bool m16 = cfg.shape == FftMmaShape::M16N8K4 && fibers % 16 == 0;
+  int64_t rows = m16 ? 2 : 1; // a_0 (fiber g) and a_1 (fiber g + 8)
+  int64_t perGroup = 8 * rows;
+  int64_t groups = (fibers + perGroup - 1) / perGroup;
+  int64_t kTiles = p / 8, chunks = p / 4;
+  int64_t accs = 2 * rows;
+
+  // The stage's B fragments, in registers for the whole stage.
+  auto loadTable = [&](int64_t t) {
+    SmallVector<SmallVector<CValue>> frag(kTiles);
+    for (int64_t kt = 0; kt < kTiles; ++kt)
+      for (int64_t c = 0; c < chunks; ++c)
+        frag[kt].push_back(loadComplexCoefficient(
+            add(mulConst(lane, 4),
+                cst(layout.stageWord(t) + (kt * chunks + c) * 32 * 4))));
+    return frag;
+  };
+  SmallVector<SmallVector<CValue>> forward = loadTable(table);
+  SmallVector<SmallVector<CValue>> inverse;
+  if (inverseTable >= 0)
+    inverse = loadTable(inverseTable);
+
+  int64_t warps = cfg.warps;
+  scf::ForOp::create(
+      *b, warp, cst(groups), cst(warps), ValueRange{},
+      [&](OpBuilder &nested, Location, Value group, ValueRange) {
+        OpBuilder::InsertionGuard guard(*b);
+        b->setInsertionPoint(nested.getInsertionBlock(),
+                             nested.getInsertionPoint());
+        // The array index of element 0 of the fibers of rows g and g + 8.
+        SmallVector<Value> base(rows), valid(rows);
+        for (int64_t r = 0; r < rows; ++r) {
+          Value fiber = add(mulConst(group, perGroup), addConst(groupId, 8 * r));
+          valid[r] = cmp(arith::CmpIPredicate::ult, fiber, cst(fibers));
+          fiber = select(valid[r], fiber, cst(0));
+          Value index = cst(0);
+          for (int64_t j = numAxes - 1; j >= 0; --j) {
+            if (j == axis)
+              continue;
+            index = add(index, mulConst(remConst(fiber, extents[j]),
+                                        strides[j]));
+            fiber = divConst(fiber, extents[j]);
+          }
+          base[r] = index;
+        }
+        auto elementIndex = [&](int64_t r, Value n) {
+          return add(base[r], mulConst(n, strides[axis]));
+        };
+        // A: chunk c, row r: element 4c + t of fiber r.
+        Value zero = f64(0.0);
+        SmallVector<SmallVector<CValue>> a(chunks);
+        for (int64_t c = 0; c < chunks; ++c)
+          for (int64_t r = 0; r < rows; ++r) {
+            Value index = mulConst(
+                elementIndex(r, addConst(threadInGroup, 4 * c)), 2);
+            Value re = memref::LoadOp::create(*b, smem, ValueRange{index});
+            Value im = memref::LoadOp::create(*b, smem,
+                                              ValueRange{addConst(index, 1)});
+            if (fibers % perGroup != 0) {
+              re = select(valid[r], re, zero);
+              im = select(valid[r], im, zero);
+            }
+            a[c].push_back({re, im});
+          }
+        // Complex MMAs: Re += Ar Br + Ai (-Bi), Im += Ar Bi + Ai Br.
+        auto complexMma = [&](ArrayRef<CValue> aFrag, CValue bFrag,
+                              SmallVector<Value> &accRe,
+                              SmallVector<Value> &accIm) {
+          SmallVector<Value, 2> aRe, aIm;
+          for (const CValue &v : aFrag) {
+            aRe.push_back(v.re);
+            aIm.push_back(v.im);
+          }
+          Value negIm = arith::NegFOp::create(*b, bFrag.im);
+          auto re = createMmaF64(*b, aRe, bFrag.re, accRe);
+          re = createMmaF64(*b, aIm, negIm, re);
+          auto im = createMmaF64(*b, aRe, bFrag.im, accIm);
+          im = createMmaF64(*b, aIm, bFrag.re, im);
+          accRe.assign(re.begin(), re.end());
+          accIm.assign(im.begin(), im.end());
+        };
+        SmallVector<SmallVector<Value>> accRe(kTiles,
+                                              SmallVector<Value>(accs, zero));
+        SmallVector<SmallVector<Value>> accIm = accRe;
+        for (int64_t c = 0; c < chunks; ++c)
+          for (int64_t kt = 0; kt < kTiles; ++kt)
+            complexMma(a[c], forward[kt][c], accRe[kt], accIm[kt]);
+
+        // The column (DFT index) and row of accumulator i: C[g + 8 (i / 2)]
+        // [8 kt + 2t + i % 2].
+        auto accColumn = [&](int64_t kt, int64_t i) {
+          return addConst(mulConst(threadInGroup, 2), 8 * kt + i % 2);
+        };
+        if (inverseTable >= 0) {
+          // Product by S at the accumulators' array positions.
+          int64_t specWord = layout.spectrumWord(cfg.tail);
+          for (int64_t kt = 0; kt < kTiles; ++kt)
+            for (int64_t i = 0; i < accs; ++i) {
+              Value index = elementIndex(i / 2, accColumn(kt, i));
+              CValue s = loadComplexCoefficient(
+                  addConst(mulConst(index, 4), specWord));
+              Value re = accRe[kt][i], im = accIm[kt][i];
+              accRe[kt][i] = fsub(fmul(re, s.re), fmul(im, s.im));
+              accIm[kt][i] = fadd(fmul(re, s.im), fmul(im, s.re));
+            }
+          // The swizzled inverse stage: chunk c = 2 kt' + i takes
+          // accumulators i (row g) and 2 + i (row g + 8) of k-tile kt'.
+          SmallVector<SmallVector<Value>> outRe(
+              kTiles, SmallVector<Value>(accs, zero));
+          SmallVector<SmallVector<Value>> outIm = outRe;
+          for (int64_t c = 0; c < chunks; ++c) {
+            SmallVector<CValue> aFrag;
+            for (int64_t r = 0; r < rows; ++r)
+              aFrag.push_back({accRe[c / 2][2 * r + c % 2],
+                               accIm[c / 2][2 * r + c % 2]});
+            for (int64_t kt = 0; kt < kTiles; ++kt)
+              complexMma(aFrag, inverse[kt][c], outRe[kt], outIm[kt]);
+          }
+          accRe = outRe;
+          accIm = outIm;
+        }
+        // Every lane has read its A before any lane overwrites the fibers.
+        NVVM::SyncWarpOp::create(
+            *b, arith::ConstantIntOp::create(*b, -1, 32).getResult());
+        for (int64_t kt = 0; kt < kTiles; ++kt)
+          for (int64_t i = 0; i < accs; ++i) {
+            auto store = [&]() {
+              Value index =
+                  mulConst(elementIndex(i / 2, accColumn(kt, i)), 2);
+              memref::StoreOp::create(*b, accRe[kt][i], smem,
+                                      ValueRange{index});
+              memref::StoreOp::create(*b, accIm[kt][i], smem,
+                                      ValueRange{addConst(index, 1)});
+            };
+            if (fibers % perGroup == 0) {
+              store();
+              continue;
+            }
+            auto ifValid = scf::IfOp::create(*b, valid[i / 2], false);
+            OpBuilder::InsertionGuard g(*b);
+            b->setInsertionPointToStart(ifValid.thenBlock());
+            store();
+          }
+        scf::YieldOp::create(*b);
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// Direct path (edge tiles)
+//===----------------------------------------------------------------------===//
+
+void FftKernelBuilder::directPath() {
+  bool halo = cfg.boundary == BoundaryKind::halo;
+  int64_t points = 1;
+  for (int64_t d = 0; d < rank; ++d)
+    points *= tileSize[d];
+  SmallVector<int64_t> tileStrides(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    tileStrides[d] = tileStrides[d + 1] * tileSize[d + 1];
+  Value ghost = f64(cfg.boundary == BoundaryKind::dirichlet
+                        ? cfg.boundaryValue
+                        : 0.0);
+  int64_t numPoints = cfg.weights.size();
+
+  for (int64_t layer = 0; layer < 2; ++layer) {
+    SmallVector<Value> start(rank), j(rank);
+    for (int64_t d = 0; d < rank; ++d) {
+      j[d] = d == rank - 1 ? addConst(tileIndex[d], layer) : tileIndex[d];
+      start[d] = mulConst(j[d], validSize[d]);
+    }
+    Value present = cmp(arith::CmpIPredicate::ult, j[rank - 1],
+                        tileCount[rank - 1]);
+    auto ifPresent = scf::IfOp::create(*b, present, false);
+    OpBuilder::InsertionGuard guard(*b);
+    b->setInsertionPointToStart(ifPresent.thenBlock());
+
+    // The grid coordinates of tile point q, and whether they are in the grid.
+    auto locate = [&](Value q, SmallVector<Value> &c, SmallVector<Value> &x) {
+      c = digits(q, tileSize);
+      x.resize(rank);
+      Value inGrid = arith::ConstantIntOp::create(*b, 1, 1);
+      for (int64_t d = 0; d < rank; ++d) {
+        x[d] = add(start[d], c[d]);
+        inGrid = andI(inGrid, cmp(arith::CmpIPredicate::ult, x[d], sizes[d]));
+      }
+      return inGrid;
+    };
+    // Load: the grid's values, the boundary value outside it.
+    forEachThread(points, [&](Value q) {
+      SmallVector<Value> c, x;
+      Value inGrid = locate(q, c, x);
+      auto ifIn = scf::IfOp::create(*b, b->getF64Type(), inGrid, true);
+      {
+        OpBuilder::InsertionGuard g(*b);
+        b->setInsertionPointToStart(ifIn.thenBlock());
+        scf::YieldOp::create(*b, loadGrid(gridIndex(x)));
+        b->setInsertionPointToStart(ifIn.elseBlock());
+        scf::YieldOp::create(*b, ghost);
+      }
+      memref::StoreOp::create(*b, ifIn.getResult(0), smem, ValueRange{q});
+    });
+    gpu::BarrierOp::create(*b);
+
+    // T steps from one buffer into the other.
+    scf::ForOp::create(
+        *b, cst(0), cst(cfg.steps), cst(1), ValueRange{},
+        [&](OpBuilder &nested, Location, Value t, ValueRange) {
+          OpBuilder::InsertionGuard g(*b);
+          b->setInsertionPoint(nested.getInsertionBlock(),
+                               nested.getInsertionPoint());
+          Value src = mulConst(remConst(t, 2), points);
+          Value dst = sub(cst(points), src);
+          forEachThread(points, [&](Value q) {
+            SmallVector<Value> c, x;
+            Value inGrid = locate(q, c, x);
+            Value compute = inGrid;
+            if (halo) {
+              // The halo band keeps its values at every step.
+              for (int64_t d = 0; d < rank; ++d) {
+                int64_t r = plan.radii[d];
+                compute = andI(compute,
+                               cmp(arith::CmpIPredicate::uge, x[d], cst(r)));
+                compute = andI(
+                    compute, cmp(arith::CmpIPredicate::slt, x[d],
+                                 sub(sizes[d], cst(r))));
+              }
+            }
+            Value old = memref::LoadOp::create(*b, smem, ValueRange{add(src, q)});
+            Value sum = f64(0.0);
+            for (int64_t i = 0; i < numPoints; ++i) {
+              ArrayRef<int64_t> o = cfg.offsets.slice(i * rank, rank);
+              Value inTile = arith::ConstantIntOp::create(*b, 1, 1);
+              Value inGridNb = inTile;
+              int64_t delta = 0;
+              for (int64_t d = 0; d < rank; ++d) {
+                Value cn = addConst(c[d], o[d]);
+                Value xn = addConst(x[d], o[d]);
+                inTile = andI(inTile, cmp(arith::CmpIPredicate::sge, cn, cst(0)));
+                inTile = andI(inTile, cmp(arith::CmpIPredicate::slt, cn,
+                                          cst(tileSize[d])));
+                inGridNb =
+                    andI(inGridNb, cmp(arith::CmpIPredicate::sge, xn, cst(0)));
+                inGridNb = andI(inGridNb,
+                                cmp(arith::CmpIPredicate::slt, xn, sizes[d]));
+                delta += o[d] * tileStrides[d];
+              }
+              // Outside the tile (but in the grid) only cone-invalid points
+              // read: any value will do; stay in bounds.
+              Value nb = select(inTile, addConst(q, delta), q);
+              Value v = memref::LoadOp::create(*b, smem, ValueRange{add(src, nb)});
+              v = select(inGridNb, v, ghost);
+              sum = arith::AddFOp::create(
+                  *b, sum, fmul(f64(cfg.weights[i]), v));
+            }
+            Value result = select(compute, sum, old);
+            memref::StoreOp::create(*b, result, smem, ValueRange{add(dst, q)});
+          });
+          gpu::BarrierOp::create(*b);
+          scf::YieldOp::create(*b);
+        });
+
+    // Store the exact points: [s + T r, s + T r + V), from the grid's edge
+    // for the first tile and up to it for the last one.
+    int64_t finalBase = (cfg.steps % 2) * points;
+    forEachThread(points, [&](Value q) {
+      SmallVector<Value> c, x;
+      Value keep = locate(q, c, x);
+      for (int64_t d = 0; d < rank; ++d) {
+        Value lo = addConst(start[d], margin[d]);
+        Value hi = addConst(lo, validSize[d]);
+        lo = select(cmp(arith::CmpIPredicate::eq, j[d], cst(0)), cst(0), lo);
+        hi = select(cmp(arith::CmpIPredicate::uge, j[d],
+                        sub(tileCount[d], cst(1))),
+                    sizes[d], hi);
+        keep = andI(keep, cmp(arith::CmpIPredicate::uge, x[d], lo));
+        keep = andI(keep, cmp(arith::CmpIPredicate::ult, x[d], hi));
+      }
+      auto ifKeep = scf::IfOp::create(*b, keep, false);
+      OpBuilder::InsertionGuard g(*b);
+      b->setInsertionPointToStart(ifKeep.thenBlock());
+      storeGrid(gridIndex(x),
+                memref::LoadOp::create(*b, smem, ValueRange{addConst(q, finalBase)}));
+    });
+    gpu::BarrierOp::create(*b);
+  }
+}
+
+gpu::GPUFuncOp mlir::stencil::buildFftKernel(OpBuilder &moduleBuilder,
+                                             Location loc, StringRef name,
+                                             const FftKernelConfig &config,
+                                             const FftCoefficientLayout &layout) {
+  return FftKernelBuilder(config, layout).build(moduleBuilder, loc, name);
+}

@@ -1,0 +1,161 @@
+//===- StencilToFft.cpp - Lower stencil.fft_apply to GPU kernels ----------===//
+//
+// Implements `--convert-stencil-to-fft` (FlashFFTStencil, seed 004); see
+// Conversion/Passes.td. The kernel is FftKernel.cpp, the host side the
+// shared StencilGPUCommon/HostLaunch.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stencil/Conversion/StencilToFft/StencilToFft.h"
+
+#include "FftKernel.h"
+
+#include "stencil/Dialect/Stencil/IR/StencilDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+namespace mlir {
+namespace stencil {
+#define GEN_PASS_DEF_CONVERTSTENCILTOFFT
+#include "stencil/Conversion/Passes.h.inc"
+} // namespace stencil
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+static constexpr StringLiteral kGpuModuleName = "stencil_fft";
+/// The dynamic shared memory a block may opt in to (H100 / H200 and A100:
+/// 227 KiB; sm_86 has 99 KiB).
+static constexpr int64_t kMaxSharedBytes = 227 * 1024;
+
+/// The elements of a complex<f64> spectrum attribute.
+static SmallVector<std::complex<double>> getSpectrum(ElementsAttr attr) {
+  return llvm::to_vector(attr.getValues<std::complex<double>>());
+}
+
+namespace {
+struct ConvertStencilToFftPass
+    : public stencil::impl::ConvertStencilToFftBase<ConvertStencilToFftPass> {
+  using ConvertStencilToFftBase::ConvertStencilToFftBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (f64Shape != "m8n8k4" && f64Shape != "m16n8k4") {
+      module.emitError("--convert-stencil-to-fft: f64-shape must be m8n8k4 "
+                       "or m16n8k4, got '")
+          << f64Shape.getValue() << "'";
+      return signalPassFailure();
+    }
+    if (warps < 1 || warps > 32) {
+      module.emitError("--convert-stencil-to-fft: warps must be in [1, 32], "
+                       "got ")
+          << warps.getValue();
+      return signalPassFailure();
+    }
+    SmallVector<FftApplyOp> ops;
+    module.walk([&](FftApplyOp op) { ops.push_back(op); });
+    if (ops.empty())
+      return;
+    SymbolTable symbols(module);
+    gpu::GPUModuleOp gpuModule =
+        getOrCreateGpuModule(module, symbols, kGpuModuleName);
+    SmallVector<Attribute> launches;
+    for (FftApplyOp op : ops)
+      if (failed(convert(op, gpuModule, symbols, launches)))
+        return signalPassFailure();
+    appendLaunchRecords(module, launches);
+  }
+
+  LogicalResult convert(FftApplyOp op, gpu::GPUModuleOp gpuModule,
+                        SymbolTable &symbols,
+                        SmallVectorImpl<Attribute> &launches) {
+    if (!op.getSpectrumAttr())
+      return op.emitError("has no spectrum: run --stencil-fft-spectrum "
+                          "before --convert-stencil-to-fft");
+    FftTilePlan plan = op.getTilePlan();
+    int64_t sharedBytes = getFftSharedBytes(plan);
+    if (sharedBytes > kMaxSharedBytes)
+      return op.emitError("the tile array needs ")
+             << sharedBytes << " bytes of shared memory, more than the "
+             << kMaxSharedBytes << " a block can have";
+    Type elementType =
+        cast<MemRefType>(op.getInput().getType()).getElementType();
+    int64_t steps = op.getSteps(), fused = op.getFusedSteps();
+    int64_t tailSteps = steps % fused;
+    FftCoefficientLayout layout(plan, tailSteps != 0);
+    SmallVector<std::complex<double>> spectrum =
+        getSpectrum(op.getSpectrumAttr());
+    SmallVector<std::complex<double>> tailSpectrum;
+    if (tailSteps)
+      tailSpectrum = getSpectrum(op.getTailSpectrumAttr());
+    SmallVector<int32_t> words = layout.pack(spectrum, tailSpectrum);
+
+    FftKernelConfig config{plan,
+                           fused,
+                           /*tail=*/false,
+                           f64Shape == "m16n8k4" ? FftMmaShape::M16N8K4
+                                                 : FftMmaShape::M8N8K4,
+                           warps,
+                           op.getBoundary(),
+                           op.getBoundaryValueAttr()
+                               ? op.getBoundaryValueAttr().getValueAsDouble()
+                               : 0.0,
+                           elementType,
+                           op.getPattern().getOffsets(),
+                           op.getWeights()};
+    auto parent = op->getParentOfType<FunctionOpInterface>();
+    std::string name =
+        (parent ? parent.getName().str() : "stencil") + "_fft";
+    OpBuilder moduleBuilder = OpBuilder::atBlockEnd(gpuModule.getBody());
+    gpu::GPUFuncOp kernel =
+        buildFftKernel(moduleBuilder, op.getLoc(), name, config, layout);
+    gpu::GPUFuncOp tailKernel;
+    if (tailSteps) {
+      FftKernelConfig tailConfig = config;
+      tailConfig.steps = tailSteps;
+      tailConfig.tail = true;
+      tailKernel = buildFftKernel(moduleBuilder, op.getLoc(), name + "_tail",
+                                  tailConfig, layout);
+    }
+
+    // The record's source: the stencil the runner checks against.
+    Builder builder(op->getContext());
+    op->setAttr(kSourceAttrName,
+                builder.getDictionaryAttr(
+                    {builder.getNamedAttr("pattern", op.getPatternAttr()),
+                     builder.getNamedAttr("weights", op.getWeightsAttr())}));
+    StencilKernelLaunch launch;
+    launch.kernel = kernel;
+    launch.tailKernel = tailKernel;
+    int64_t rank = plan.getRank();
+    for (int64_t d = 0; d < rank; ++d)
+      launch.blockTile.push_back(plan.getValidSize(d) *
+                                 (d == rank - 1 ? 2 : 1));
+    launch.threads = getFftThreads(config);
+    launch.sharedBytes = sharedBytes;
+    launch.stepsPerLaunch = fused;
+    launch.boundary = op.getBoundary();
+    launch.boundaryValue = config.boundaryValue;
+    launch.accumulator = "f64";
+    launch.coefficients = words;
+    // The transforms' bound; the tail launch (fewer steps) is within it
+    // when |H| <= 1, and the runner times and checks the T-step kernel.
+    launch.fftErrorBound = getFftErrorBound(plan, spectrum);
+    launch.unit = config.shape == FftMmaShape::M16N8K4 ? "mma.f64.m16n8k4"
+                                                       : "mma.f64";
+    launch.unitFlopsPerPoint = 2.0 * double(plan.getMacsPerTile()) /
+                               double(plan.getUpdatesPerTile());
+    emitHostLaunches(op, op.getInput(), op.getOutput(), steps, launch, symbols,
+                     launches);
+    op->erase();
+    return success();
+  }
+};
+} // namespace

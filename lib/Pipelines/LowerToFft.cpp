@@ -1,0 +1,48 @@
+//===- LowerToFft.cpp - The FFT pipeline ------------------------------------===//
+//
+// `--lower-to-fft`: linear stencils to FFT kernels on the f64 Tensor Cores
+// (FlashFFTStencil, seed 004), then the NVVM emission every GPU pipeline
+// shares. See docs/Pipelines.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stencil/Conversion/StencilToFft/StencilToFft.h"
+#include "stencil/Dialect/Stencil/Transforms/Passes.h"
+#include "stencil/Pipelines/Pipelines.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+void mlir::stencil::buildFftKernelPipeline(OpPassManager &pm,
+                                           const LowerToFftOptions &options) {
+  // 1. Linear bodies become stencil.linear; kernel tailoring (3.1) and the
+  // spectrum to the T (4).
+  pm.addPass(createStencilLinearize());
+  StencilFftTailorOptions tailor;
+  tailor.fusedSteps = options.fusedSteps;
+  tailor.maxTileElements = options.maxTileElements;
+  pm.addPass(createStencilFftTailor(tailor));
+  pm.addPass(createStencilFftSpectrum());
+
+  // 2. The kernels and host launches; on sm_90 and later the DFT stages
+  // take m16n8k4, which runs at twice the rate of m8n8k4 there.
+  ConvertStencilToFftOptions convert;
+  convert.warps = options.warps;
+  unsigned sm = 0;
+  if (StringRef(options.chip).starts_with("sm_") &&
+      !StringRef(options.chip).drop_front(3).take_while(llvm::isDigit)
+           .getAsInteger(10, sm) &&
+      sm >= 90)
+    convert.f64Shape = "m16n8k4";
+  pm.addPass(createConvertStencilToFft(convert));
+}
+
+void mlir::stencil::buildLowerToFftPipeline(OpPassManager &pm,
+                                            const LowerToFftOptions &options) {
+  buildFftKernelPipeline(pm, options);
+  // 3. Upstream: NVVM, LLVM, PTX in a gpu.binary; the contract.
+  buildStencilGPUEmissionPipeline(pm, options.chip, options.features,
+                                  options.optLevel, "lower-to-fft");
+}
