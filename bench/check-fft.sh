@@ -15,6 +15,7 @@ build_runner "$out"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sed 's/^/== device: /'
 pass=0 fail=0
 for desc in "$art"/*.launch; do
+  [ -f "$desc" ] || continue
   name=$(basename "$desc" .launch)
   rank=$(sed -n 's/^rank = //p' "$desc")
   if [ "$kind" = small ]; then
