@@ -32,6 +32,20 @@
 //      stored (f32 grids rounded).
 // A barrier separates the steps and stages.
 //
+// Conflict-free layout (seed 004 3.2.2 achieves it by diagonal indexing;
+// here an XOR swizzle). Complex elements are 16-byte pairs, read and written
+// as v2.f64: a quarter warp (lanes (g, t), g in {g0, g0 + 1}, t < 4) must
+// touch 8 distinct 16-byte slots of a 128-byte line. Element e of the
+// row-major array, with axis digits n_j, lives in slot
+//     e XOR (XOR_{j < m-1} F(n_j mod 8)),   F(v) = 5 v mod 8,
+// a permutation of the low three bits (those of the last axis). Within a
+// stage along axis a < m-1, consecutive fibers g run along the last axis and
+// t along a (loads 4c + t, stores 2t + i); along the last axis, g runs along
+// axis m-2. F maps each aligned quad and each parity class of 0..7 to four
+// distinct pairs {2k, 2k + 1}, and F(q) XOR F(q + 1) has bits 0 and 2 set
+// for even q, which makes every one of these four access patterns
+// conflict-free (checked exhaustively when F was chosen).
+//
 // Edge tiles (halo and Dirichlet). A tile within reach of the grid's edge
 // (the first or last one along some dimension) is not a circular problem: a
 // block with such a tile computes both of its tiles by T direct steps in
@@ -189,8 +203,12 @@ private:
   void forEachThread(int64_t count, function_ref<void(Value)> body);
   /// The row-major digits of `linear` over `sizes` (outermost first).
   SmallVector<Value> digits(Value linear, ArrayRef<int64_t> sizes);
-  /// The array index of tile coordinates `c` (CRT map).
+  /// The shared-memory slot of the array element at tile coordinates `c`:
+  /// its CRT index, swizzled.
   Value crtIndex(ArrayRef<Value> c);
+  /// F(v) = 5 v mod 8: what axis digit v adds (XOR) to the low three bits of
+  /// an element's slot.
+  Value swizzleOf(Value digit);
   /// Row-major linear index of grid coordinates.
   Value gridIndex(ArrayRef<Value> x);
   /// The complex value at coefficient word `word` (4 words).
@@ -248,10 +266,19 @@ SmallVector<Value> FftKernelBuilder::digits(Value linear,
 
 Value FftKernelBuilder::crtIndex(ArrayRef<Value> c) {
   Value index = cst(0);
-  for (int64_t j = 0; j < numAxes; ++j)
-    index = add(index, mulConst(remConst(c[axisDims[j]], factors[j]),
-                                strides[j]));
-  return index;
+  Value swizzle = cst(0);
+  for (int64_t j = 0; j < numAxes; ++j) {
+    Value digit = remConst(c[axisDims[j]], factors[j]);
+    index = add(index, mulConst(digit, strides[j]));
+    if (j != numAxes - 1)
+      swizzle = arith::XOrIOp::create(*b, swizzle, swizzleOf(digit));
+  }
+  return arith::XOrIOp::create(*b, index, swizzle);
+}
+
+Value FftKernelBuilder::swizzleOf(Value digit) {
+  // F(v) = 5 v mod 8 of the digit's low three bits.
+  return arith::AndIOp::create(*b, mulConst(remConst(digit, 8), 5), cst(7));
 }
 
 Value FftKernelBuilder::gridIndex(ArrayRef<Value> x) {
@@ -465,34 +492,50 @@ void FftKernelBuilder::emitStage(int64_t axis, int64_t table,
         b->setInsertionPoint(nested.getInsertionBlock(),
                              nested.getInsertionPoint());
         // The array index of element 0 of the fibers of rows g and g + 8.
-        SmallVector<Value> base(rows), valid(rows);
+        SmallVector<Value> base(rows), valid(rows), fiberSwizzle(rows);
         for (int64_t r = 0; r < rows; ++r) {
           Value fiber = add(mulConst(group, perGroup), addConst(groupId, 8 * r));
           valid[r] = cmp(arith::CmpIPredicate::ult, fiber, cst(fibers));
           fiber = select(valid[r], fiber, cst(0));
-          Value index = cst(0);
+          Value index = cst(0), swizzle = cst(0);
           for (int64_t j = numAxes - 1; j >= 0; --j) {
             if (j == axis)
               continue;
-            index = add(index, mulConst(remConst(fiber, extents[j]),
-                                        strides[j]));
+            Value digit = remConst(fiber, extents[j]);
+            index = add(index, mulConst(digit, strides[j]));
+            if (j != numAxes - 1)
+              swizzle = arith::XOrIOp::create(*b, swizzle, swizzleOf(digit));
             fiber = divConst(fiber, extents[j]);
           }
           base[r] = index;
+          fiberSwizzle[r] = swizzle;
         }
+        // The logical (row-major) index of element n of fiber r, and its
+        // shared-memory slot: the low three bits XOR-ed with F of every
+        // other axis digit (see the conflict-free layout above).
         auto elementIndex = [&](int64_t r, Value n) {
           return add(base[r], mulConst(n, strides[axis]));
         };
+        auto elementSlot = [&](int64_t r, Value n) {
+          Value swizzle = fiberSwizzle[r];
+          if (axis != numAxes - 1)
+            swizzle = arith::XOrIOp::create(*b, swizzle, swizzleOf(n));
+          return arith::XOrIOp::create(*b, elementIndex(r, n), swizzle)
+              .getResult();
+        };
+        VectorType pairType = VectorType::get({2}, b->getF64Type());
         // A: chunk c, row r: element 4c + t of fiber r.
         Value zero = f64(0.0);
         SmallVector<SmallVector<CValue>> a(chunks);
         for (int64_t c = 0; c < chunks; ++c)
           for (int64_t r = 0; r < rows; ++r) {
             Value index = mulConst(
-                elementIndex(r, addConst(threadInGroup, 4 * c)), 2);
-            Value re = memref::LoadOp::create(*b, smem, ValueRange{index});
-            Value im = memref::LoadOp::create(*b, smem,
-                                              ValueRange{addConst(index, 1)});
+                elementSlot(r, addConst(threadInGroup, 4 * c)), 2);
+            Value pair = vector::LoadOp::create(
+                *b, pairType, smem, ValueRange{index},
+                /*nontemporal=*/false, llvm::MaybeAlign(16));
+            Value re = vector::ExtractOp::create(*b, pair, ArrayRef<int64_t>{0});
+            Value im = vector::ExtractOp::create(*b, pair, ArrayRef<int64_t>{1});
             if (fibers % perGroup != 0) {
               re = select(valid[r], re, zero);
               im = select(valid[r], im, zero);
@@ -563,11 +606,12 @@ void FftKernelBuilder::emitStage(int64_t axis, int64_t table,
           for (int64_t i = 0; i < accs; ++i) {
             auto store = [&]() {
               Value index =
-                  mulConst(elementIndex(i / 2, accColumn(kt, i)), 2);
-              memref::StoreOp::create(*b, accRe[kt][i], smem,
-                                      ValueRange{index});
-              memref::StoreOp::create(*b, accIm[kt][i], smem,
-                                      ValueRange{addConst(index, 1)});
+                  mulConst(elementSlot(i / 2, accColumn(kt, i)), 2);
+              Value pair = vector::FromElementsOp::create(
+                  *b, pairType, ValueRange{accRe[kt][i], accIm[kt][i]});
+              vector::StoreOp::create(*b, pair, smem, ValueRange{index},
+                                      /*nontemporal=*/false,
+                                      llvm::MaybeAlign(16));
             };
             if (fibers % perGroup == 0) {
               store();
