@@ -314,6 +314,20 @@ gpu::GPUFuncOp FftKernelBuilder::build(OpBuilder &moduleBuilder, Location loc,
       moduleBuilder, loc, name, cfg.elementType, rank,
       Float64Type::get(moduleBuilder.getContext()), 2 * elements,
       getFftThreads(cfg));
+  // A tile array of 32 KiB or more limits the blocks per SM by shared
+  // memory (227 KiB per SM, 1 KiB reserved per block): ask ptxas for
+  // registers that let that many (at most 3) run. Measured on an H100
+  // (bench/results/2026-11-23-h100-fft-v1.txt): Heat-2D and Box-2D9P with
+  // 64 KiB arrays +16% at 3 blocks (80 registers, a few spills) over 2 (112
+  // registers); small 1-D arrays are not limited by shared memory and lose
+  // with the cap, so they keep all registers.
+  int64_t sharedBytes = getFftSharedBytes(plan);
+  if (sharedBytes >= 32 * 1024) {
+    int64_t bySharedMemory = (227 * 1024) / (sharedBytes + 1024);
+    kernel.func->setAttr(
+        NVVM::NVVMDialect::getMinctasmAttrName(),
+        moduleBuilder.getI32IntegerAttr(std::min<int64_t>(3, bySharedMemory)));
+  }
   Block &entry = kernel.func.getBody().front();
   b.emplace(ImplicitLocOpBuilder::atBlockEnd(loc, &entry));
   in = kernel.in;
