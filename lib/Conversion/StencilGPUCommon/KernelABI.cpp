@@ -8,25 +8,22 @@
 using namespace mlir;
 using namespace mlir::stencil;
 
-StencilKernel mlir::stencil::createStencilKernel(OpBuilder &moduleBuilder,
-                                                 Location loc, StringRef name,
-                                                 Type elementType, int64_t rank,
-                                                 int64_t smemElements,
-                                                 int64_t threads) {
+/// The `gpu.func` of the stencil kernel ABI with `workgroup` attributions,
+/// and its entry block's values (all but the shared buffer).
+static StencilKernel createKernelFunc(OpBuilder &moduleBuilder, Location loc,
+                                      StringRef name, Type elementType,
+                                      int64_t rank, TypeRange workgroup,
+                                      int64_t threads) {
   MLIRContext *ctx = moduleBuilder.getContext();
   auto gridType = MemRefType::get({ShapedType::kDynamic}, elementType);
   auto coefType =
       MemRefType::get({ShapedType::kDynamic}, IntegerType::get(ctx, 32));
   SmallVector<Type> argTypes = {gridType, gridType, coefType};
   argTypes.append(rank, IndexType::get(ctx));
-  auto smemType = MemRefType::get(
-      {smemElements}, elementType, MemRefLayoutAttrInterface(),
-      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
-
   StencilKernel kernel;
-  kernel.func = gpu::GPUFuncOp::create(moduleBuilder, loc, name,
-                                       FunctionType::get(ctx, argTypes, {}),
-                                       TypeRange{smemType});
+  kernel.func = gpu::GPUFuncOp::create(
+      moduleBuilder, loc, name, FunctionType::get(ctx, argTypes, {}),
+      workgroup);
   kernel.func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                        UnitAttr::get(ctx));
   kernel.func.setKnownBlockSizeAttr(
@@ -37,6 +34,21 @@ StencilKernel mlir::stencil::createStencilKernel(OpBuilder &moduleBuilder,
   kernel.coeffs = entry.getArgument(2);
   for (int64_t d = 0; d < rank; ++d)
     kernel.sizes.push_back(entry.getArgument(3 + d));
+  return kernel;
+}
+
+StencilKernel mlir::stencil::createStencilKernel(OpBuilder &moduleBuilder,
+                                                 Location loc, StringRef name,
+                                                 Type elementType, int64_t rank,
+                                                 int64_t smemElements,
+                                                 int64_t threads) {
+  auto smemType = MemRefType::get(
+      {smemElements}, elementType, MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(moduleBuilder.getContext(),
+                                 gpu::AddressSpace::Workgroup));
+  StencilKernel kernel = createKernelFunc(
+      moduleBuilder, loc, name, elementType, rank, TypeRange{smemType},
+      threads);
   kernel.smem = kernel.func.getWorkgroupAttributions().front();
   return kernel;
 }
@@ -45,28 +57,11 @@ StencilKernel mlir::stencil::createStencilKernelWithDynamicShared(
     OpBuilder &moduleBuilder, Location loc, StringRef name, Type elementType,
     int64_t rank, Type smemElementType, int64_t smemElements,
     int64_t threads) {
-  MLIRContext *ctx = moduleBuilder.getContext();
-  auto gridType = MemRefType::get({ShapedType::kDynamic}, elementType);
-  auto coefType =
-      MemRefType::get({ShapedType::kDynamic}, IntegerType::get(ctx, 32));
-  SmallVector<Type> argTypes = {gridType, gridType, coefType};
-  argTypes.append(rank, IndexType::get(ctx));
-  StencilKernel kernel;
-  kernel.func = gpu::GPUFuncOp::create(moduleBuilder, loc, name,
-                                       FunctionType::get(ctx, argTypes, {}));
-  kernel.func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
-                       UnitAttr::get(ctx));
-  kernel.func.setKnownBlockSizeAttr(
-      DenseI32ArrayAttr::get(ctx, {static_cast<int32_t>(threads), 1, 1}));
-  Block &entry = kernel.func.getBody().front();
-  kernel.in = entry.getArgument(0);
-  kernel.out = entry.getArgument(1);
-  kernel.coeffs = entry.getArgument(2);
-  for (int64_t d = 0; d < rank; ++d)
-    kernel.sizes.push_back(entry.getArgument(3 + d));
-  OpBuilder b = OpBuilder::atBlockBegin(&entry);
-  auto workgroup =
-      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  StencilKernel kernel = createKernelFunc(moduleBuilder, loc, name,
+                                          elementType, rank, {}, threads);
+  OpBuilder b = OpBuilder::atBlockBegin(&kernel.func.getBody().front());
+  auto workgroup = gpu::AddressSpaceAttr::get(moduleBuilder.getContext(),
+                                              gpu::AddressSpace::Workgroup);
   Value bytes = gpu::DynamicSharedMemoryOp::create(
       b, loc,
       MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
