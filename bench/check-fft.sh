@@ -3,10 +3,11 @@
 # launch description there runs two launches (2 T steps) on odd grids and is
 # checked against stencil-run's f64 reference, within the tolerance its
 # fft_error_bound gives (docs/LaunchDescription.md). One line per kernel.
-#   bench/check-fft.sh ART_DIR [GRID_KIND]   (GRID_KIND: small (default), odd)
+#   bench/check-fft.sh ART_DIR [GRID_KIND]   (GRID_KIND: small (default), odd,
+#   full: bench/common.sh's grid_for)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-art=${1:?usage: check-fft.sh ART_DIR [small|odd]}
+art=${1:?usage: check-fft.sh ART_DIR [small|odd|full]}
 kind=${2:-small}
 out=${OUT:-/tmp/check-fft}
 mkdir -p "$out"
@@ -21,7 +22,7 @@ for desc in "$art"/*.launch; do
   if [ "$kind" = small ]; then
     case $rank in 1) grid=100003 ;; 2) grid=523,389 ;; 3) grid=67,59,61 ;; esac
   else
-    grid=$(grid_for "$rank" odd)
+    grid=$(grid_for "$rank" "$kind")
   fi
   f=$(steps_per_launch "$desc")
   if timeout 120 "$run" "$desc" --grid "$grid" --steps $((2 * f)) --warmup 0 \
