@@ -313,8 +313,9 @@ TEST_F(RoundTrip, EveryNumberKeepsItsBits) {
     for (auto [pipeline, op] : kStages) {
       OwningOpRef<ModuleOp> module = source->clone();
       PassManager pm(context.get());
-      if (*pipeline)
+      if (*pipeline) {
         ASSERT_TRUE(succeeded(parsePassPipeline(pipeline, pm))) << pipeline;
+      }
       if (failed(pm.run(*module)))
         continue; // This stencil is not for this pipeline.
       bool present = false;

@@ -420,6 +420,43 @@ TEST(FftTiling, MutatedLoadMapOrSpectrumFails) {
   EXPECT_GT(e.circular, e.bound);
 }
 
+// The kernel's layout: slot = e XOR (XOR over the other axes of F(digit)),
+// F = getFftSlotSwizzle. A quarter warp is lanes (g, t), g in {g0, g0 + 1}
+// (g0 even), t < 4; its 8 16-byte accesses must fall in distinct slots mod 8.
+// Stages along axis a < m-1: g runs along the last axis (the low three bits),
+// t along a (loads of element 4c + t, stores of 2t + i). Along the last
+// axis: g runs along axis m-2, t along the low bits (loads 4c + t, stores
+// 2t + i).
+TEST(FftTiling, SwizzledLayoutIsConflictFree) {
+  auto distinct = [](auto slotOf) {
+    std::set<int64_t> slots;
+    for (int64_t g = 0; g < 2; ++g)
+      for (int64_t t = 0; t < 4; ++t)
+        slots.insert(slotOf(g, t) & 7);
+    return slots.size() == 8;
+  };
+  for (int64_t g0 : {0, 2, 4, 6})
+    for (int64_t c = 0; c < 4; ++c) {
+      int64_t i = c % 2;
+      // a < m-1: low bits g0 + g, swizzle F(n_a).
+      EXPECT_TRUE(distinct([&](int64_t g, int64_t t) {
+        return (g0 + g) ^ getFftSlotSwizzle(4 * c + t);
+      })) << "loads, g0 " << g0 << " chunk " << c;
+      EXPECT_TRUE(distinct([&](int64_t g, int64_t t) {
+        return (g0 + g) ^ getFftSlotSwizzle(8 * (c / 2) + 2 * t + i);
+      })) << "stores, g0 " << g0 << " accumulator " << i;
+      // The last axis: low bits from t, swizzle F(n_{m-2}) = F(g0 + g).
+      EXPECT_TRUE(distinct([&](int64_t g, int64_t t) {
+        return (4 * c + t) ^ getFftSlotSwizzle(g0 + g);
+      })) << "last-axis loads, g0 " << g0;
+      EXPECT_TRUE(distinct([&](int64_t g, int64_t t) {
+        return (2 * t + i) ^ getFftSlotSwizzle(g0 + g);
+      })) << "last-axis stores, g0 " << g0;
+    }
+  // Without the swizzle (F = 0) the stage loads conflict.
+  EXPECT_FALSE(distinct([&](int64_t g, int64_t t) { return g; }));
+}
+
 TEST(FftTiling, TailoringChoosesATileWithAValidRegion) {
   for (int64_t steps : {1, 2, 4, 8, 16}) {
     auto plan = chooseFftTile({1, 1}, steps, 4096);

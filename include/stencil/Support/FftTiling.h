@@ -183,6 +183,13 @@ std::vector<std::complex<double>> packDftFragments(int64_t factor,
 /// The DFT row (K index) that B chunk `chunk` gives lane `lane`.
 int64_t getDftFragmentRow(int64_t chunk, unsigned lane, bool swizzled);
 
+/// The XOR that axis digit `digit` adds to the low three bits of an element's
+/// shared-memory slot in the FFT kernel's conflict-free layout (FftKernel.cpp):
+/// F(v) = 5 v mod 8 of the digit's low three bits. The kernel builds the same
+/// function in IR; unittests/Support/FftTilingTest.cpp checks that it makes
+/// every stage's quarter-warp accesses hit 8 distinct 16-byte slots.
+inline int64_t getFftSlotSwizzle(int64_t digit) { return (5 * (digit & 7)) & 7; }
+
 /// The forward transform of a tile on the CPU, through the warp fragments of
 /// MmaModel.h: (re, im) loaded with `loadMap` into the padded array, then one
 /// DFT stage per axis (A from the array, packed B, complex as four real MMAs

@@ -44,7 +44,8 @@
 // axis m-2. F maps each aligned quad and each parity class of 0..7 to four
 // distinct pairs {2k, 2k + 1}, and F(q) XOR F(q + 1) has bits 0 and 2 set
 // for even q, which makes every one of these four access patterns
-// conflict-free (checked exhaustively when F was chosen).
+// conflict-free (getFftSlotSwizzle in Support/FftTiling.h, checked by
+// unittests/Support/FftTilingTest.cpp, SwizzledLayoutIsConflictFree).
 //
 // Edge tiles (halo and Dirichlet). A tile within reach of the grid's edge
 // (the first or last one along some dimension) is not a circular problem: a
@@ -277,7 +278,7 @@ Value FftKernelBuilder::crtIndex(ArrayRef<Value> c) {
 }
 
 Value FftKernelBuilder::swizzleOf(Value digit) {
-  // F(v) = 5 v mod 8 of the digit's low three bits.
+  // getFftSlotSwizzle: F(v) = 5 v mod 8 of the digit's low three bits.
   return arith::AndIOp::create(*b, mulConst(remConst(digit, 8), 5), cst(7));
 }
 
