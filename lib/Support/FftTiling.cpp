@@ -346,7 +346,6 @@ mlir::stencil::computeFftSpectrum(const FftTilePlan &plan,
   }
   // Scatter to the padded array at the Ruritanian positions.
   SmallVector<int64_t> extents = plan.getAxisExtents();
-  SmallVector<int64_t> axisDims = plan.getAxisDims();
   int64_t numAxes = extents.size();
   std::vector<std::complex<double>> spectrum(plan.getNumArrayElements(), 0.0);
   SmallVector<int64_t> idx(numAxes);
@@ -370,7 +369,6 @@ mlir::stencil::computeFftSpectrum(const FftTilePlan &plan,
       }
       linear = linear * plan.getTileSize(d) + kd;
     }
-    (void)axisDims;
     if (!padding) {
       ComplexLD s = spectrumByFrequency[linear];
       spectrum[e] = {(double)s.real(), (double)s.imag()};

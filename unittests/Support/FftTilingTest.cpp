@@ -16,6 +16,7 @@
 
 #include <cmath>
 #include <complex>
+#include <optional>
 #include <random>
 #include <set>
 
@@ -81,12 +82,13 @@ std::vector<int64_t> tileSizes(const FftTilePlan &plan) {
   return n;
 }
 
-/// T steps of b[x] = Sum_o w_o a[x + o] on the tile taken circularly, in
-/// long double.
-std::vector<long double> circularSteps(const TestStencil &s,
-                                       const std::vector<int64_t> &n,
-                                       std::vector<long double> a,
-                                       int64_t steps) {
+/// T steps of b[x] = Sum_o w_o a[x + o] on the tile, in long double: taken
+/// circularly (no `outside` value), or as a window of a larger grid whose
+/// values outside the tile are `outside` (what the tile's valid region sees).
+std::vector<long double> directSteps(const TestStencil &s,
+                                     const std::vector<int64_t> &n,
+                                     std::vector<long double> a, int64_t steps,
+                                     std::optional<long double> outside) {
   int64_t rank = s.rank, points = a.size();
   std::vector<long double> b(points);
   std::vector<int64_t> x(rank);
@@ -100,11 +102,15 @@ std::vector<long double> circularSteps(const TestStencil &s,
       long double sum = 0;
       for (size_t i = 0; i < s.weights.size(); ++i) {
         int64_t q = 0;
+        bool in = true;
         for (int64_t d = 0; d < rank; ++d) {
-          int64_t c = ((x[d] + s.offsets[i * rank + d]) % n[d] + n[d]) % n[d];
+          int64_t c = x[d] + s.offsets[i * rank + d];
+          if (!outside)
+            c = (c % n[d] + n[d]) % n[d];
+          in = in && c >= 0 && c < n[d];
           q = q * n[d] + c;
         }
-        sum += (long double)s.weights[i] * a[q];
+        sum += (long double)s.weights[i] * (in ? a[q] : *outside);
       }
       b[p] = sum;
     }
@@ -124,42 +130,6 @@ bool isValid(const FftTilePlan &plan, int64_t p) {
       return false;
   }
   return true;
-}
-
-/// T direct steps of the true (non-circular) stencil, as the tile's valid
-/// region sees it: the tile is a window of a larger grid whose values
-/// outside the tile are `outside`; points whose neighbourhood leaves the
-/// window read it.
-std::vector<long double> windowSteps(const TestStencil &s,
-                                     const std::vector<int64_t> &n,
-                                     std::vector<long double> a,
-                                     int64_t steps, long double outside) {
-  int64_t rank = s.rank, points = a.size();
-  std::vector<long double> b(points);
-  std::vector<int64_t> x(rank);
-  for (int64_t t = 0; t < steps; ++t) {
-    for (int64_t p = 0; p < points; ++p) {
-      int64_t rest = p;
-      for (int64_t d = rank - 1; d >= 0; --d) {
-        x[d] = rest % n[d];
-        rest /= n[d];
-      }
-      long double sum = 0;
-      for (size_t i = 0; i < s.weights.size(); ++i) {
-        int64_t q = 0;
-        bool in = true;
-        for (int64_t d = 0; d < rank; ++d) {
-          int64_t c = x[d] + s.offsets[i * rank + d];
-          in = in && c >= 0 && c < n[d];
-          q = q * n[d] + c;
-        }
-        sum += (long double)s.weights[i] * (in ? a[q] : outside);
-      }
-      b[p] = sum;
-    }
-    std::swap(a, b);
-  }
-  return a;
 }
 
 FftTilePlan planFor(const TestStencil &s, int64_t steps,
@@ -205,10 +175,10 @@ TileErrors runTile(const TestStencil &s, const FftTilePlan &plan,
   errors.bound = getFftErrorBound(plan, spectrum);
   simulateFftTile(plan, shape, mutatedMap ? *mutatedMap : map,
                   mutatedSpectrum ? *mutatedSpectrum : spectrum, re, im);
-  auto reC = circularSteps(s, n, reL, plan.fusedSteps);
-  auto imC = circularSteps(s, n, imL, plan.fusedSteps);
-  auto reW = windowSteps(s, n, reL, plan.fusedSteps, 1e6L);
-  auto imW = windowSteps(s, n, imL, plan.fusedSteps, -1e6L);
+  auto reC = directSteps(s, n, reL, plan.fusedSteps, std::nullopt);
+  auto imC = directSteps(s, n, imL, plan.fusedSteps, std::nullopt);
+  auto reW = directSteps(s, n, reL, plan.fusedSteps, 1e6L);
+  auto imW = directSteps(s, n, imL, plan.fusedSteps, -1e6L);
   for (int64_t p = 0; p < points; ++p) {
     errors.circular =
         std::max({errors.circular, (double)std::fabs(re[p] - reC[p]),
