@@ -23,6 +23,7 @@ void mlir::stencil::buildFftKernelPipeline(OpPassManager &pm,
   StencilFftTailorOptions tailor;
   tailor.fusedSteps = options.fusedSteps;
   tailor.maxTileElements = options.maxTileElements;
+  tailor.cooleyTukey = options.cooleyTukey;
   pm.addPass(createStencilFftTailor(tailor));
   pm.addPass(createStencilFftSpectrum());
 

@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 
 using namespace mlir;
@@ -35,6 +36,12 @@ using llvm::ArrayRef;
 using llvm::SmallVector;
 
 using ComplexLD = std::complex<long double>;
+
+namespace {
+void runCooleyTukeyPasses(const FftTilePlan &plan, FftMmaShape shape,
+                          std::vector<std::complex<double>> &array,
+                          ArrayRef<std::complex<double>> packedSpectrum);
+} // namespace
 
 int64_t mlir::stencil::getFftPaddedExtent(int64_t factor) {
   return (factor + 7) / 8 * 8;
@@ -54,6 +61,18 @@ bool mlir::stencil::arePfaFactors(ArrayRef<int64_t> factors) {
 //===----------------------------------------------------------------------===//
 // FftTilePlan
 //===----------------------------------------------------------------------===//
+
+bool FftTilePlan::hasCooleyTukeyShape() const {
+  auto digitsOf8 = [](ArrayRef<int64_t> fs, size_t count) {
+    return fs.size() == count &&
+           llvm::all_of(fs, [](int64_t f) { return f == 8; });
+  };
+  if (factors.size() == 1)
+    return digitsOf8(factors[0], 4);
+  if (factors.size() == 2)
+    return digitsOf8(factors[0], 2) && digitsOf8(factors[1], 2);
+  return false;
+}
 
 int64_t FftTilePlan::getTileSize(int64_t d) const {
   int64_t n = 1;
@@ -137,8 +156,8 @@ namespace {
 /// factors from {3, 5, 7, 8, 9, 11, 13, 16} (at most one power of two, at
 /// most one power of three), factors in decreasing order, whose padded
 /// extent fits `maxElements`.
-SmallVector<SmallVector<int64_t, 3>> getCandidateFactorings(
-    int64_t maxElements) {
+SmallVector<SmallVector<int64_t, 3>>
+getCandidateFactorings(int64_t maxElements) {
   const int64_t twos[] = {1, 8, 16};
   const int64_t threes[] = {1, 3, 9};
   const int64_t others[] = {5, 7, 11, 13};
@@ -168,9 +187,16 @@ SmallVector<SmallVector<int64_t, 3>> getCandidateFactorings(
 }
 } // namespace
 
+static std::optional<FftTilePlan> choosePfaTile(ArrayRef<int64_t> radii,
+                                                int64_t fusedSteps,
+                                                int64_t maxArrayElements,
+                                                int64_t largestOther,
+                                                std::string *whyNot);
+
 std::optional<FftTilePlan>
 mlir::stencil::chooseFftTile(ArrayRef<int64_t> radii, int64_t fusedSteps,
-                             int64_t maxArrayElements, std::string *whyNot) {
+                             int64_t maxArrayElements, std::string *whyNot,
+                             bool allowCooleyTukey) {
   auto fail = [&](std::string message) -> std::optional<FftTilePlan> {
     if (whyNot)
       *whyNot = std::move(message);
@@ -179,11 +205,54 @@ mlir::stencil::chooseFftTile(ArrayRef<int64_t> radii, int64_t fusedSteps,
   int64_t rank = radii.size();
   if (rank < 1 || rank > 3 || fusedSteps < 1)
     return fail("the FFT tile needs rank 1 to 3 and at least one step");
+  // The Cooley-Tukey tile (1-D 4096, 2-D 64 x 64), when it fits and has a
+  // valid region; it wins ties with PFA tiles (same work, half the
+  // shared-memory passes).
+  std::optional<FftTilePlan> cooleyTukey;
+  if (allowCooleyTukey && rank <= 2 && maxArrayElements >= 4096) {
+    FftTilePlan plan;
+    plan.fusedSteps = fusedSteps;
+    plan.radii.assign(radii.begin(), radii.end());
+    plan.cooleyTukey = true;
+    for (int64_t d = 0; d < rank; ++d)
+      plan.factors.emplace_back(rank == 1 ? 4 : 2, 8);
+    bool valid = true;
+    for (int64_t d = 0; d < rank; ++d)
+      valid &= __int128(2) * fusedSteps * radii[d] < plan.getTileSize(d);
+    if (valid)
+      cooleyTukey = plan;
+  }
+  int64_t cooleyTukeySize =
+      allowCooleyTukey && rank <= 2 && maxArrayElements >= 4096
+          ? (rank == 1 ? 4096 : 64)
+          : 0;
+  std::optional<FftTilePlan> pfa = choosePfaTile(
+      radii, fusedSteps, maxArrayElements, cooleyTukeySize, whyNot);
+  if (!cooleyTukey)
+    return pfa;
+  if (pfa && getFftTileCost(*pfa) < getFftTileCost(*cooleyTukey))
+    return pfa;
+  return cooleyTukey;
+}
+
+/// The PFA tile of least cost; `largestOther` is the size of the largest
+/// other candidate along a dimension (for the diagnostic).
+static std::optional<FftTilePlan> choosePfaTile(ArrayRef<int64_t> radii,
+                                                int64_t fusedSteps,
+                                                int64_t maxArrayElements,
+                                                int64_t largestOther,
+                                                std::string *whyNot) {
+  auto fail = [&](std::string message) -> std::optional<FftTilePlan> {
+    if (whyNot)
+      *whyNot = std::move(message);
+    return std::nullopt;
+  };
+  int64_t rank = radii.size();
   SmallVector<SmallVector<int64_t, 3>> candidates =
       getCandidateFactorings(maxArrayElements);
   // Per dimension, the candidates with a valid region.
   SmallVector<SmallVector<SmallVector<int64_t, 3>>, 3> perDim(rank);
-  int64_t largest = 0;
+  int64_t largest = largestOther;
   for (int64_t d = 0; d < rank; ++d) {
     for (const auto &fs : candidates) {
       int64_t n = 1;
@@ -197,14 +266,13 @@ mlir::stencil::chooseFftTile(ArrayRef<int64_t> radii, int64_t fusedSteps,
         perDim[d].push_back(fs);
     }
     if (perDim[d].empty())
-      return fail("no FFT tile of at most " +
-                  std::to_string(maxArrayElements) +
-                  " elements has a valid region: " +
-                  std::to_string(fusedSteps) + " fused steps of radius " +
-                  std::to_string(radii[d]) + " need more than " +
-                  std::to_string(2 * fusedSteps * radii[d]) +
-                  " points along dimension " + std::to_string(d) +
-                  " (the largest tile has " + std::to_string(largest) + ")");
+      return fail(
+          "no FFT tile of at most " + std::to_string(maxArrayElements) +
+          " elements has a valid region: " + std::to_string(fusedSteps) +
+          " fused steps of radius " + std::to_string(radii[d]) +
+          " need more than " + std::to_string(2 * fusedSteps * radii[d]) +
+          " points along dimension " + std::to_string(d) +
+          " (the largest tile has " + std::to_string(largest) + ")");
   }
   std::optional<FftTilePlan> best;
   double bestCost = 0;
@@ -256,6 +324,12 @@ std::vector<int64_t> mlir::stencil::getFftLoadMap(const FftTilePlan &plan) {
   for (int64_t d = 0; d < rank; ++d)
     points *= plan.getTileSize(d);
   std::vector<int64_t> map(points);
+  if (plan.cooleyTukey) {
+    // 2-D: (p0, p1) = (c0, c1); 1-D: n = nL + 64 nH at (p0, p1) = (nL, nH).
+    for (int64_t p = 0; p < points; ++p)
+      map[p] = rank == 2 ? p : 64 * (p % 64) + p / 64;
+    return map;
+  }
   SmallVector<int64_t, 3> x(rank, 0);
   for (int64_t p = 0; p < points; ++p) {
     int64_t rest = p;
@@ -275,6 +349,12 @@ int64_t mlir::stencil::getFftFrequency(const FftTilePlan &plan, int64_t dim,
                                        ArrayRef<int64_t> axisIndices) {
   int64_t n = plan.getTileSize(dim);
   int64_t k = 0;
+  if (plan.cooleyTukey) {
+    // The natural order of the digits (see "Cooley-Tukey tiles").
+    for (int64_t kj : axisIndices)
+      k = 8 * k + kj;
+    return k;
+  }
   for (auto [f, kj] : llvm::zip_equal(plan.factors[dim], axisIndices)) {
     if (kj >= f)
       return -1;
@@ -310,14 +390,13 @@ mlir::stencil::computeFftSpectrum(const FftTilePlan &plan,
                                   ArrayRef<double> weights) {
   int64_t rank = plan.getRank();
   assert(offsets.size() == weights.size() * rank && "one offset per weight");
-  // Per dimension, exp(2 pi i k o / N) as a table over k and o mod N.
+  // Per dimension, exp(2 pi i m / N) for m < N (read at m = k o mod N).
   SmallVector<std::vector<ComplexLD>, 3> roots(rank);
   for (int64_t d = 0; d < rank; ++d) {
     int64_t n = plan.getTileSize(d);
-    roots[d].resize(n * n);
-    for (int64_t k = 0; k < n; ++k)
-      for (int64_t o = 0; o < n; ++o)
-        roots[d][k * n + o] = unitRoot((k * o) % n, n, +1);
+    roots[d].resize(n);
+    for (int64_t m = 0; m < n; ++m)
+      roots[d][m] = unitRoot(m, n, +1);
   }
   // H over the tile's frequencies (row-major over N_d).
   int64_t points = 1;
@@ -338,7 +417,7 @@ mlir::stencil::computeFftSpectrum(const FftTilePlan &plan,
       for (int64_t d = 0; d < rank; ++d) {
         int64_t n = plan.getTileSize(d);
         int64_t o = ((offsets[i * rank + d] % n) + n) % n;
-        term *= roots[d][k[d] * n + o];
+        term *= roots[d][(k[d] * o) % n];
       }
       h += term;
     }
@@ -360,8 +439,8 @@ mlir::stencil::computeFftSpectrum(const FftTilePlan &plan,
     int64_t first = 0;
     for (int64_t d = 0; d < rank; ++d) {
       int64_t count = plan.factors[d].size();
-      int64_t kd = getFftFrequency(
-          plan, d, ArrayRef<int64_t>(idx).slice(first, count));
+      int64_t kd =
+          getFftFrequency(plan, d, ArrayRef<int64_t>(idx).slice(first, count));
       first += count;
       if (kd < 0) {
         padding = true;
@@ -473,8 +552,8 @@ void mma(FftMmaShape shape, const double a[kWarpSize][2],
 /// Complex D += A B as four real MMAs: Re += Ar Br, Re += Ai (-Bi),
 /// Im += Ar Bi, Im += Ai Br.
 void complexMma(FftMmaShape shape, const double aRe[kWarpSize][2],
-                const double aIm[kWarpSize][2],
-                const std::complex<double> *b, ComplexAccumulators &acc) {
+                const double aIm[kWarpSize][2], const std::complex<double> *b,
+                ComplexAccumulators &acc) {
   double bRe[kWarpSize], bIm[kWarpSize], bImNeg[kWarpSize];
   for (unsigned l = 0; l < kWarpSize; ++l) {
     bRe[l] = b[l].real();
@@ -531,8 +610,7 @@ runStageFromArray(const TileArray &array, FftMmaShape shape, int64_t axis,
   for (int64_t c = 0; c < chunks; ++c) {
     double aRe[kWarpSize][2] = {}, aIm[kWarpSize][2] = {};
     for (unsigned lane = 0; lane < kWarpSize; ++lane)
-      for (unsigned r = 0; r < (shape == FftMmaShape::M8N8K4 ? 1u : 2u);
-           ++r) {
+      for (unsigned r = 0; r < (shape == FftMmaShape::M8N8K4 ? 1u : 2u); ++r) {
         // a_r of lane (g, t): A[g + 8 r][t] = array[fiber][4c + t].
         int64_t fiber = firstFiber + (lane >> 2) + 8 * r;
         if (fiber >= fibers)
@@ -597,20 +675,38 @@ TileArray loadAndTransform(const FftTilePlan &plan, FftMmaShape shape,
 std::vector<std::complex<double>> mlir::stencil::simulateFftForward(
     const FftTilePlan &plan, FftMmaShape shape, ArrayRef<int64_t> loadMap,
     const std::vector<double> &re, const std::vector<double> &im) {
+  if (plan.cooleyTukey) {
+    std::vector<std::complex<double>> array(4096, 0.0);
+    for (size_t x = 0; x < loadMap.size(); ++x)
+      array[loadMap[x]] = {re[x], im[x]};
+    runCooleyTukeyPasses(plan, shape, array, {});
+    return array;
+  }
   int64_t numAxes = plan.getAxisFactors().size();
   return loadAndTransform(plan, shape, loadMap, re, im, numAxes).data;
 }
 
-void mlir::stencil::simulateFftTile(
-    const FftTilePlan &plan, FftMmaShape shape, ArrayRef<int64_t> loadMap,
-    ArrayRef<std::complex<double>> spectrum, std::vector<double> &re,
-    std::vector<double> &im) {
+void mlir::stencil::simulateFftTile(const FftTilePlan &plan, FftMmaShape shape,
+                                    ArrayRef<int64_t> loadMap,
+                                    ArrayRef<std::complex<double>> spectrum,
+                                    std::vector<double> &re,
+                                    std::vector<double> &im) {
+  if (plan.cooleyTukey) {
+    std::vector<std::complex<double>> array(4096, 0.0);
+    for (size_t x = 0; x < loadMap.size(); ++x)
+      array[loadMap[x]] = {re[x], im[x]};
+    runCooleyTukeyPasses(plan, shape, array, packFftCtSpectrum(spectrum));
+    for (size_t x = 0; x < loadMap.size(); ++x) {
+      re[x] = array[loadMap[x]].real();
+      im[x] = array[loadMap[x]].imag();
+    }
+    return;
+  }
   SmallVector<int64_t> axisFactors = plan.getAxisFactors();
   int64_t numAxes = axisFactors.size();
   int64_t group = getFibersPerGroup(shape);
   // Forward stages of all axes but the last.
-  TileArray array =
-      loadAndTransform(plan, shape, loadMap, re, im, numAxes - 1);
+  TileArray array = loadAndTransform(plan, shape, loadMap, re, im, numAxes - 1);
   assert(spectrum.size() == array.data.size() && "mismatched spectrum");
   // The last axis: forward stage, product by S in the accumulators, and the
   // swizzled inverse stage fed by them.
@@ -673,12 +769,17 @@ void mlir::stencil::simulateFftTile(
   }
 }
 
-double mlir::stencil::getFftErrorBound(
-    const FftTilePlan &plan, ArrayRef<std::complex<double>> spectrum) {
+double
+mlir::stencil::getFftErrorBound(const FftTilePlan &plan,
+                                ArrayRef<std::complex<double>> spectrum) {
   const double u = std::ldexp(1.0, -53);
   double e = 0;
   for (int64_t f : plan.getAxisFactors())
     e += std::sqrt(double(f)) * (3.0 * f + 2.0) * u;
+  // Cooley-Tukey: each product by a rounded twiddle (W_64 once per 64-point
+  // axis, W_4096 once in 1-D) adds at most 6u per element.
+  if (plan.cooleyTukey)
+    e += (plan.getRank() == 1 ? 3 : 2) * 6.0 * u;
   double points = 1;
   for (int64_t d = 0; d < plan.getRank(); ++d)
     points *= plan.getTileSize(d);
@@ -687,3 +788,247 @@ double mlir::stencil::getFftErrorBound(
     maxS = std::max(maxS, std::abs(s));
   return std::sqrt(2.0 * points) * (points * maxS) * (2.0 * e + 4.0 * u);
 }
+
+//===----------------------------------------------------------------------===//
+// Cooley-Tukey tiles
+//===----------------------------------------------------------------------===//
+
+int64_t mlir::stencil::getFftCtPosition(unsigned lane, int64_t chunk,
+                                        bool accumulatorLayout) {
+  int64_t g = lane >> 2, t = lane & 3;
+  return accumulatorLayout ? 8 * (2 * t + chunk) + g : 8 * (4 * chunk + t) + g;
+}
+
+/// G(v) = 2 (v0 ^ v2) + 4 v1 of a digit's bits.
+static int64_t getCtDigitSwizzle(int64_t v) {
+  return (((v ^ (v >> 2)) & 1) << 1) | (((v >> 1) & 1) << 2);
+}
+
+int64_t mlir::stencil::getFftCtSlot(int64_t p0, int64_t p1) {
+  int64_t ya = p0 / 8, yb = p0 % 8, xa = p1 / 8, xb = p1 % 8;
+  return 64 * p0 + 8 * xa +
+         (xb ^ yb ^ getCtDigitSwizzle(xa) ^ getCtDigitSwizzle(ya));
+}
+
+static std::complex<double> toDouble(ComplexLD z) {
+  return {(double)z.real(), (double)z.imag()};
+}
+
+std::vector<std::complex<double>> mlir::stencil::packFftCtFragments() {
+  std::vector<std::complex<double>> packed(6 * kWarpSize);
+  for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+    int64_t g = lane >> 2, t = lane & 3;
+    for (int64_t c = 0; c < 2; ++c)
+      packed[c * kWarpSize + lane] =
+          toDouble(unitRoot((g * (4 * c + t)) % 8, 8, -1));
+    for (int64_t i = 0; i < 2; ++i) {
+      packed[(2 + i) * kWarpSize + lane] =
+          toDouble(unitRoot(((2 * t + i) * g) % 8, 8, -1));
+      packed[(4 + i) * kWarpSize + lane] =
+          toDouble(unitRoot((2 * t + i) * g, 64, -1));
+    }
+  }
+  return packed;
+}
+
+std::vector<std::complex<double>>
+mlir::stencil::packFftCtSpectrum(ArrayRef<std::complex<double>> spectrum) {
+  assert(spectrum.size() == 4096 && "a 64 x 64 spectrum");
+  std::vector<std::complex<double>> packed(4096);
+  for (int64_t p1 = 0; p1 < 64; ++p1)
+    for (int64_t e = 0; e < 2; ++e)
+      for (unsigned lane = 0; lane < kWarpSize; ++lane)
+        packed[(p1 * 2 + e) * kWarpSize + lane] =
+            spectrum[64 * getFftCtPosition(lane, e, true) + p1];
+  return packed;
+}
+
+std::vector<std::complex<double>> mlir::stencil::packFftCtTwiddles() {
+  std::vector<std::complex<double>> packed(64 * 4 * kWarpSize);
+  for (int64_t p1 = 0; p1 < 64; ++p1)
+    for (int64_t v = 0; v < 4; ++v)
+      for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+        bool out = v >= 2;
+        int64_t p0 = getFftCtPosition(lane, v % 2, out);
+        packed[(p1 * 4 + v) * kWarpSize + lane] =
+            toDouble(unitRoot((p0 * p1) % 4096, 4096, out ? +1 : -1));
+      }
+  return packed;
+}
+
+namespace {
+/// Two complex values per lane: chunk (or accumulator pair) 0 and 1.
+struct CtLanes {
+  std::complex<double> v[kWarpSize][2];
+};
+
+/// acc[.][0..1] += a_0 B (rows g), acc[.][2..3] += a_1 B (rows g + 8): one
+/// m16n8k4, or two m8n8k4.
+void mmaPair(FftMmaShape shape, const double a[kWarpSize][2],
+             const double b[kWarpSize], double acc[kWarpSize][4]) {
+  if (shape == FftMmaShape::M16N8K4) {
+    double d[kWarpSize][4];
+    simulateMmaM16N8K4(a, b, acc, d);
+    std::memcpy(acc, d, sizeof(d));
+    return;
+  }
+  for (unsigned r = 0; r < 2; ++r) {
+    double a0[kWarpSize], c[kWarpSize][2], d[kWarpSize][2];
+    for (unsigned l = 0; l < kWarpSize; ++l) {
+      a0[l] = a[l][r];
+      c[l][0] = acc[l][2 * r];
+      c[l][1] = acc[l][2 * r + 1];
+    }
+    simulateMmaM8N8K4(a0, b, c, d);
+    for (unsigned l = 0; l < kWarpSize; ++l) {
+      acc[l][2 * r] = d[l][0];
+      acc[l][2 * r + 1] = d[l][1];
+    }
+  }
+}
+
+/// One radix-8 stage with the data as B (chunk c = x.v[.][c]) and A = [Re;
+/// Im] of the constants `frag[c]`: Re = P_top -+ Q_bot, Im = Q_top +- P_bot.
+CtLanes stageDataAsB(FftMmaShape shape, const std::complex<double> *frag[2],
+                     const CtLanes &x, bool inverse) {
+  double p[kWarpSize][4] = {}, q[kWarpSize][4] = {};
+  for (int64_t c = 0; c < 2; ++c) {
+    double a[kWarpSize][2], bRe[kWarpSize], bIm[kWarpSize];
+    for (unsigned l = 0; l < kWarpSize; ++l) {
+      a[l][0] = frag[c][l].real();
+      a[l][1] = frag[c][l].imag();
+      bRe[l] = x.v[l][c].real();
+      bIm[l] = x.v[l][c].imag();
+    }
+    mmaPair(shape, a, bRe, p);
+    mmaPair(shape, a, bIm, q);
+  }
+  CtLanes y;
+  for (unsigned l = 0; l < kWarpSize; ++l)
+    for (int64_t i = 0; i < 2; ++i)
+      y.v[l][i] = inverse ? std::complex<double>(p[l][i] + q[l][2 + i],
+                                                 q[l][i] - p[l][2 + i])
+                          : std::complex<double>(p[l][i] - q[l][2 + i],
+                                                 q[l][i] + p[l][2 + i]);
+  return y;
+}
+
+/// One radix-8 stage with the data as A = [Re; Im] (chunk i = y.v[.][i])
+/// and B = the constants `frag[i]`: Re = P_top -+ Q_bot, Im = P_bot +- Q_top
+/// (inverse: P_bot - Q_top).
+CtLanes stageDataAsA(FftMmaShape shape, const std::complex<double> *frag[2],
+                     const CtLanes &y, bool inverse) {
+  double p[kWarpSize][4] = {}, q[kWarpSize][4] = {};
+  for (int64_t i = 0; i < 2; ++i) {
+    double a[kWarpSize][2], bRe[kWarpSize], bIm[kWarpSize];
+    for (unsigned l = 0; l < kWarpSize; ++l) {
+      a[l][0] = y.v[l][i].real();
+      a[l][1] = y.v[l][i].imag();
+      bRe[l] = frag[i][l].real();
+      bIm[l] = frag[i][l].imag();
+    }
+    mmaPair(shape, a, bRe, p);
+    mmaPair(shape, a, bIm, q);
+  }
+  CtLanes z;
+  for (unsigned l = 0; l < kWarpSize; ++l)
+    for (int64_t e = 0; e < 2; ++e)
+      z.v[l][e] = inverse ? std::complex<double>(p[l][e] + q[l][2 + e],
+                                                 p[l][2 + e] - q[l][e])
+                          : std::complex<double>(p[l][e] - q[l][2 + e],
+                                                 q[l][e] + p[l][2 + e]);
+  return z;
+}
+
+/// The forward 64-point chain (C1): load layout in, accumulator layout out.
+CtLanes forwardChain(FftMmaShape shape,
+                     const std::vector<std::complex<double>> &frag,
+                     const CtLanes &x) {
+  const std::complex<double> *first[2] = {&frag[0], &frag[kWarpSize]};
+  const std::complex<double> *second[2] = {&frag[2 * kWarpSize],
+                                           &frag[3 * kWarpSize]};
+  CtLanes y = stageDataAsB(shape, first, x, /*inverse=*/false);
+  for (unsigned l = 0; l < kWarpSize; ++l)
+    for (int64_t i = 0; i < 2; ++i)
+      y.v[l][i] *= frag[(4 + i) * kWarpSize + l];
+  return stageDataAsA(shape, second, y, /*inverse=*/false);
+}
+
+/// The inverse chain: accumulator layout in and out.
+CtLanes inverseChain(FftMmaShape shape,
+                     const std::vector<std::complex<double>> &frag,
+                     const CtLanes &z) {
+  const std::complex<double> *second[2] = {&frag[2 * kWarpSize],
+                                           &frag[3 * kWarpSize]};
+  CtLanes y = stageDataAsB(shape, second, z, /*inverse=*/true);
+  for (unsigned l = 0; l < kWarpSize; ++l)
+    for (int64_t i = 0; i < 2; ++i)
+      y.v[l][i] *= std::conj(frag[(4 + i) * kWarpSize + l]);
+  return stageDataAsA(shape, second, y, /*inverse=*/true);
+}
+
+/// The tile pipeline of a Cooley-Tukey tile on `array` (64 p0 + p1): pass 1,
+/// pass 2 (with `packedSpectrum`, or forward only when it is empty), and
+/// pass 3 when there is a spectrum.
+void runCooleyTukeyPasses(const FftTilePlan &plan, FftMmaShape shape,
+                          std::vector<std::complex<double>> &array,
+                          ArrayRef<std::complex<double>> packedSpectrum) {
+  std::vector<std::complex<double>> frag = packFftCtFragments();
+  std::vector<std::complex<double>> twiddles;
+  bool fourStep = plan.getRank() == 1;
+  if (fourStep)
+    twiddles = packFftCtTwiddles();
+  auto at = [&](int64_t p0, int64_t p1) -> std::complex<double> & {
+    return array[64 * p0 + p1];
+  };
+  // Pass 1: forward along axis 1, one unit per row p0.
+  for (int64_t p0 = 0; p0 < 64; ++p0) {
+    CtLanes x;
+    for (unsigned l = 0; l < kWarpSize; ++l)
+      for (int64_t c = 0; c < 2; ++c)
+        x.v[l][c] = at(p0, getFftCtPosition(l, c, false));
+    CtLanes z = forwardChain(shape, frag, x);
+    for (unsigned l = 0; l < kWarpSize; ++l)
+      for (int64_t e = 0; e < 2; ++e)
+        at(p0, getFftCtPosition(l, e, true)) = z.v[l][e];
+  }
+  // Pass 2: along axis 0, one unit per column p1.
+  bool inverse = !packedSpectrum.empty();
+  for (int64_t p1 = 0; p1 < 64; ++p1) {
+    CtLanes x;
+    for (unsigned l = 0; l < kWarpSize; ++l)
+      for (int64_t c = 0; c < 2; ++c) {
+        x.v[l][c] = at(getFftCtPosition(l, c, false), p1);
+        if (fourStep)
+          x.v[l][c] *= twiddles[(p1 * 4 + c) * kWarpSize + l];
+      }
+    CtLanes z = forwardChain(shape, frag, x);
+    if (inverse) {
+      for (unsigned l = 0; l < kWarpSize; ++l)
+        for (int64_t e = 0; e < 2; ++e)
+          z.v[l][e] *= packedSpectrum[(p1 * 2 + e) * kWarpSize + l];
+      z = inverseChain(shape, frag, z);
+      if (fourStep)
+        for (unsigned l = 0; l < kWarpSize; ++l)
+          for (int64_t e = 0; e < 2; ++e)
+            z.v[l][e] *= twiddles[(p1 * 4 + 2 + e) * kWarpSize + l];
+    }
+    for (unsigned l = 0; l < kWarpSize; ++l)
+      for (int64_t e = 0; e < 2; ++e)
+        at(getFftCtPosition(l, e, true), p1) = z.v[l][e];
+  }
+  if (!inverse)
+    return;
+  // Pass 3: inverse along axis 1, one unit per row p0.
+  for (int64_t p0 = 0; p0 < 64; ++p0) {
+    CtLanes z;
+    for (unsigned l = 0; l < kWarpSize; ++l)
+      for (int64_t e = 0; e < 2; ++e)
+        z.v[l][e] = at(p0, getFftCtPosition(l, e, true));
+    CtLanes out = inverseChain(shape, frag, z);
+    for (unsigned l = 0; l < kWarpSize; ++l)
+      for (int64_t e = 0; e < 2; ++e)
+        at(p0, getFftCtPosition(l, e, true)) = out.v[l][e];
+  }
+}
+} // namespace

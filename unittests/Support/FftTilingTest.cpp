@@ -133,14 +133,14 @@ bool isValid(const FftTilePlan &plan, int64_t p) {
 }
 
 FftTilePlan planFor(const TestStencil &s, int64_t steps,
-                    int64_t maxElements = 4096) {
+                    bool cooleyTukey = true, int64_t maxElements = 4096) {
   std::vector<int64_t> radii(s.rank, 0);
   for (size_t i = 0; i < s.weights.size(); ++i)
     for (int64_t d = 0; d < s.rank; ++d)
-      radii[d] = std::max<int64_t>(radii[d],
-                                   std::abs(s.offsets[i * s.rank + d]));
+      radii[d] =
+          std::max<int64_t>(radii[d], std::abs(s.offsets[i * s.rank + d]));
   std::string why;
-  auto plan = chooseFftTile(radii, steps, maxElements, &why);
+  auto plan = chooseFftTile(radii, steps, maxElements, &why, cooleyTukey);
   EXPECT_TRUE(plan.has_value()) << why;
   return *plan;
 }
@@ -152,11 +152,10 @@ struct TileErrors {
   double valid = 0, circular = 0, bound = 0;
 };
 
-TileErrors runTile(const TestStencil &s, const FftTilePlan &plan,
-                   FftMmaShape shape, std::mt19937_64 &rng,
-                   const std::vector<int64_t> *mutatedMap = nullptr,
-                   const std::vector<std::complex<double>> *mutatedSpectrum =
-                       nullptr) {
+TileErrors
+runTile(const TestStencil &s, const FftTilePlan &plan, FftMmaShape shape,
+        std::mt19937_64 &rng, const std::vector<int64_t> *mutatedMap = nullptr,
+        const std::vector<std::complex<double>> *mutatedSpectrum = nullptr) {
   std::vector<int64_t> n = tileSizes(plan);
   int64_t points = 1;
   for (int64_t v : n)
@@ -167,8 +166,7 @@ TileErrors runTile(const TestStencil &s, const FftTilePlan &plan,
     re[p] = dist(rng);
     im[p] = dist(rng);
   }
-  std::vector<long double> reL(re.begin(), re.end()),
-      imL(im.begin(), im.end());
+  std::vector<long double> reL(re.begin(), re.end()), imL(im.begin(), im.end());
   auto spectrum = computeFftSpectrum(plan, s.offsets, s.weights);
   auto map = getFftLoadMap(plan);
   TileErrors errors;
@@ -184,9 +182,8 @@ TileErrors runTile(const TestStencil &s, const FftTilePlan &plan,
         std::max({errors.circular, (double)std::fabs(re[p] - reC[p]),
                   (double)std::fabs(im[p] - imC[p])});
     if (isValid(plan, p))
-      errors.valid =
-          std::max({errors.valid, (double)std::fabs(re[p] - reW[p]),
-                    (double)std::fabs(im[p] - imW[p])});
+      errors.valid = std::max({errors.valid, (double)std::fabs(re[p] - reW[p]),
+                               (double)std::fabs(im[p] - imW[p])});
   }
   return errors;
 }
@@ -250,6 +247,14 @@ TEST(FftTiling, ForwardFragmentsGiveTheReferenceDft) {
   plans[1].factors = {{8, 7}, {9}};
   plans[2].radii = {1, 1, 1};
   plans[2].factors = {{5}, {8}, {7, 3}};
+  // Cooley-Tukey: 1-D 4096 (four-step) and 2-D 64 x 64.
+  plans.resize(5);
+  plans[3].radii = {1};
+  plans[3].factors = {{8, 8, 8, 8}};
+  plans[3].cooleyTukey = true;
+  plans[4].radii = {1, 1};
+  plans[4].factors = {{8, 8}, {8, 8}};
+  plans[4].cooleyTukey = true;
   for (const FftTilePlan &plan : plans)
     for (FftMmaShape shape : {FftMmaShape::M8N8K4, FftMmaShape::M16N8K4}) {
       std::vector<int64_t> n = tileSizes(plan);
@@ -261,8 +266,14 @@ TEST(FftTiling, ForwardFragmentsGiveTheReferenceDft) {
         re[p] = dist(rng);
         im[p] = dist(rng);
       }
-      auto out =
-          simulateFftForward(plan, shape, getFftLoadMap(plan), re, im);
+      auto out = simulateFftForward(plan, shape, getFftLoadMap(plan), re, im);
+      // exp(-2 pi i m / N_d) for m < N_d.
+      std::vector<std::vector<std::complex<long double>>> roots(rank);
+      for (int64_t d = 0; d < rank; ++d)
+        for (int64_t m = 0; m < n[d]; ++m) {
+          long double angle = -2 * M_PIl * m / n[d];
+          roots[d].emplace_back(std::cos(angle), std::sin(angle));
+        }
       auto extents = plan.getAxisExtents();
       double maxErr = 0;
       for (size_t e = 0; e < out.size(); ++e) {
@@ -279,8 +290,7 @@ TEST(FftTiling, ForwardFragmentsGiveTheReferenceDft) {
         for (int64_t d = 0; d < rank; ++d) {
           size_t count = plan.factors[d].size();
           k[d] = getFftFrequency(
-              plan, d,
-              llvm::ArrayRef<int64_t>(idx).slice(first, count));
+              plan, d, llvm::ArrayRef<int64_t>(idx).slice(first, count));
           first += count;
           padding = padding || k[d] < 0;
         }
@@ -291,14 +301,12 @@ TEST(FftTiling, ForwardFragmentsGiveTheReferenceDft) {
         std::complex<long double> ref = 0;
         for (int64_t p = 0; p < points; ++p) {
           int64_t r = p;
-          long double phase = 0;
+          std::complex<long double> w = 1;
           for (int64_t d = rank - 1; d >= 0; --d) {
-            phase += (long double)((r % n[d]) * k[d] % n[d]) / n[d];
+            w *= roots[d][(r % n[d]) * k[d] % n[d]];
             r /= n[d];
           }
-          long double angle = -2 * M_PIl * phase;
-          ref += std::complex<long double>(re[p], im[p]) *
-                 std::complex<long double>(std::cos(angle), std::sin(angle));
+          ref += std::complex<long double>(re[p], im[p]) * w;
         }
         maxErr = std::max(
             maxErr, (double)std::abs(std::complex<long double>(out[e]) - ref));
@@ -355,30 +363,45 @@ TEST(FftTiling, TileReproducesDirectSteps) {
   cases.push_back({makeStencil(ShapeKind::Box, 3, 1, rng), {2}});
   cases.push_back({makeStencil(ShapeKind::Star, 3, 2, rng), {1}});
   for (const Case &c : cases)
-    for (int64_t steps : c.steps) {
-      FftTilePlan plan = planFor(c.stencil, steps);
-      for (FftMmaShape shape : {FftMmaShape::M8N8K4, FftMmaShape::M16N8K4}) {
-        TileErrors e = runTile(c.stencil, plan, shape, rng);
-        SCOPED_TRACE("rank " + std::to_string(c.stencil.rank) + ", " +
-                     std::to_string(c.stencil.weights.size()) +
-                     " points, T = " + std::to_string(steps));
-        EXPECT_LE(e.circular, e.bound);
-        EXPECT_LE(e.valid, e.bound);
-        // The bound is a useful tolerance, not a vacuous one.
-        EXPECT_LT(e.bound, 1e-9);
+    for (int64_t steps : c.steps)
+      for (bool cooleyTukey : {false, true}) {
+        FftTilePlan plan = planFor(c.stencil, steps, cooleyTukey);
+        if (cooleyTukey && c.stencil.rank < 3 && !plan.cooleyTukey) {
+          // The tailoring took a PFA tile (memory-bound T = 1): run the
+          // Cooley-Tukey one all the same.
+          plan.cooleyTukey = true;
+          plan.factors.assign(c.stencil.rank, {});
+          for (auto &fs : plan.factors)
+            fs.assign(c.stencil.rank == 1 ? 4 : 2, 8);
+        }
+        for (FftMmaShape shape : {FftMmaShape::M8N8K4, FftMmaShape::M16N8K4}) {
+          TileErrors e = runTile(c.stencil, plan, shape, rng);
+          SCOPED_TRACE("rank " + std::to_string(c.stencil.rank) + ", " +
+                       std::to_string(c.stencil.weights.size()) +
+                       " points, T = " + std::to_string(steps) +
+                       (plan.cooleyTukey ? ", Cooley-Tukey" : ", PFA"));
+          EXPECT_LE(e.circular, e.bound);
+          EXPECT_LE(e.valid, e.bound);
+          // The bound is a useful tolerance, not a vacuous one.
+          EXPECT_LT(e.bound, 1e-9);
+        }
       }
-    }
 }
 
 TEST(FftTiling, MutatedLoadMapOrSpectrumFails) {
   std::mt19937_64 rng(99);
   TestStencil s = makeStencil(ShapeKind::Star, 2, 1, rng);
+  for (bool cooleyTukey : {false, true}) {
+    FftTilePlan plan = planFor(s, 4, cooleyTukey);
+    ASSERT_EQ(plan.cooleyTukey, cooleyTukey);
+    // Swap two entries of the load map (points of the valid region).
+    auto map = getFftLoadMap(plan);
+    std::swap(map[20 * 64 + 21], map[30 * 64 + 9]);
+    TileErrors e = runTile(s, plan, FftMmaShape::M8N8K4, rng, &map);
+    EXPECT_GT(e.valid, 1000 * e.bound);
+  }
   FftTilePlan plan = planFor(s, 4);
-  // Swap two entries of the CRT map.
-  auto map = getFftLoadMap(plan);
-  std::swap(map[5], map[17]);
-  TileErrors e = runTile(s, plan, FftMmaShape::M8N8K4, rng, &map);
-  EXPECT_GT(e.valid, 1000 * e.bound);
+  TileErrors e;
   // One spectrum entry off by 1e-9 relative.
   auto spectrum = computeFftSpectrum(plan, s.offsets, s.weights);
   for (auto &v : spectrum)
@@ -411,20 +434,101 @@ TEST(FftTiling, SwizzledLayoutIsConflictFree) {
       // a < m-1: low bits g0 + g, swizzle F(n_a).
       EXPECT_TRUE(distinct([&](int64_t g, int64_t t) {
         return (g0 + g) ^ getFftSlotSwizzle(4 * c + t);
-      })) << "loads, g0 " << g0 << " chunk " << c;
+      })) << "loads, g0 "
+          << g0 << " chunk " << c;
       EXPECT_TRUE(distinct([&](int64_t g, int64_t t) {
         return (g0 + g) ^ getFftSlotSwizzle(8 * (c / 2) + 2 * t + i);
-      })) << "stores, g0 " << g0 << " accumulator " << i;
+      })) << "stores, g0 "
+          << g0 << " accumulator " << i;
       // The last axis: low bits from t, swizzle F(n_{m-2}) = F(g0 + g).
       EXPECT_TRUE(distinct([&](int64_t g, int64_t t) {
         return (4 * c + t) ^ getFftSlotSwizzle(g0 + g);
-      })) << "last-axis loads, g0 " << g0;
+      })) << "last-axis loads, g0 "
+          << g0;
       EXPECT_TRUE(distinct([&](int64_t g, int64_t t) {
         return (2 * t + i) ^ getFftSlotSwizzle(g0 + g);
-      })) << "last-axis stores, g0 " << g0;
+      })) << "last-axis stores, g0 "
+          << g0;
     }
   // Without the swizzle (F = 0) the stage loads conflict.
   EXPECT_FALSE(distinct([&](int64_t g, int64_t t) { return g; }));
+}
+
+// The Cooley-Tukey layout: getFftCtSlot is a bijection, and every quarter
+// warp (lanes (g, t), g in {g0, g0 + 1}, t < 4) of the load and accumulator
+// layouts along either axis, and of the grid loads (8 consecutive p1, or in
+// 1-D 8 consecutive p0), touches 8 distinct 16-byte slots.
+TEST(FftTiling, CooleyTukeyLayoutIsConflictFree) {
+  std::set<int64_t> all;
+  for (int64_t p0 = 0; p0 < 64; ++p0)
+    for (int64_t p1 = 0; p1 < 64; ++p1) {
+      int64_t slot = getFftCtSlot(p0, p1);
+      EXPECT_EQ(slot / 64, p0) << "rows stay in place";
+      all.insert(slot);
+    }
+  EXPECT_EQ(all.size(), 4096u);
+  auto distinct = [](auto slotOf) {
+    std::set<int64_t> slots;
+    for (unsigned q = 0; q < 8; ++q)
+      slots.insert(slotOf(q) & 7);
+    return slots.size() == 8;
+  };
+  int64_t checked = 0;
+  for (int64_t unit = 0; unit < 64; ++unit)
+    for (unsigned quarter = 0; quarter < 4; ++quarter)
+      for (int64_t chunk = 0; chunk < 2; ++chunk)
+        for (bool acc : {false, true}) {
+          auto pos = [&](unsigned q) {
+            return getFftCtPosition(8 * quarter + q, chunk, acc);
+          };
+          EXPECT_TRUE(distinct([&](unsigned q) {
+            return getFftCtSlot(unit, pos(q));
+          })) << "along axis 1, row "
+              << unit;
+          EXPECT_TRUE(distinct([&](unsigned q) {
+            return getFftCtSlot(pos(q), unit);
+          })) << "along axis 0, column "
+              << unit;
+          checked += 2;
+        }
+  EXPECT_EQ(checked, 64 * 4 * 2 * 2 * 2);
+  for (int64_t p0 = 0; p0 < 64; ++p0)
+    for (int64_t p1 = 0; p1 < 64; p1 += 8) {
+      EXPECT_TRUE(
+          distinct([&](unsigned q) { return getFftCtSlot(p0, p1 + q); }));
+      EXPECT_TRUE(
+          distinct([&](unsigned q) { return getFftCtSlot(p1 + q, p0); }));
+    }
+  // Without the swizzle the loads along axis 0 (one column) all conflict.
+  EXPECT_FALSE(distinct(
+      [&](unsigned q) { return 64 * getFftCtPosition(q, 0, false) + 5; }));
+}
+
+// The packed constants are the matrices of (C1), and the packed spectrum and
+// twiddles are read at the positions the passes use.
+TEST(FftTiling, CooleyTukeyPackingMatchesPositions) {
+  auto frag = packFftCtFragments();
+  ASSERT_EQ(frag.size(), 6u * 32);
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    int64_t g = lane / 4, t = lane % 4;
+    EXPECT_LT(std::abs(frag[32 + lane] -
+                       std::polar(1.0, -2 * M_PI * g * (4 + t) / 8)),
+              1e-14);
+    EXPECT_LT(std::abs(frag[5 * 32 + lane] -
+                       std::polar(1.0, -2 * M_PI * (2 * t + 1) * g / 64)),
+              1e-14);
+  }
+  std::vector<std::complex<double>> spectrum(4096);
+  for (int64_t e = 0; e < 4096; ++e)
+    spectrum[e] = double(e);
+  auto packed = packFftCtSpectrum(spectrum);
+  EXPECT_EQ(packed[(7 * 2 + 1) * 32 + 9],
+            double(64 * getFftCtPosition(9, 1, true) + 7));
+  auto twiddles = packFftCtTwiddles();
+  int64_t p0 = getFftCtPosition(13, 0, false);
+  EXPECT_LT(std::abs(twiddles[(5 * 4 + 0) * 32 + 13] -
+                     std::polar(1.0, -2 * M_PI * (p0 * 5) / 4096)),
+            1e-14);
 }
 
 TEST(FftTiling, TailoringChoosesATileWithAValidRegion) {
@@ -434,16 +538,25 @@ TEST(FftTiling, TailoringChoosesATileWithAValidRegion) {
     EXPECT_GT(plan->getValidSize(0), 0);
     EXPECT_GT(plan->getValidSize(1), 0);
     EXPECT_LE(plan->getNumArrayElements(), 4096);
-    for (const auto &fs : plan->factors)
+    if (steps == 1)
+      continue; // memory-bound: the PFA tile with the least work wins.
+    EXPECT_TRUE(plan->cooleyTukey) << steps;
+    EXPECT_TRUE(plan->hasCooleyTukeyShape());
+    auto pfa = chooseFftTile({1, 1}, steps, 4096, nullptr,
+                             /*allowCooleyTukey=*/false);
+    ASSERT_TRUE(pfa.has_value()) << steps;
+    EXPECT_FALSE(pfa->cooleyTukey);
+    for (const auto &fs : pfa->factors)
       EXPECT_TRUE(arePfaFactors(fs));
+    EXPECT_LE(getFftTileCost(*plan), getFftTileCost(*pfa)) << steps;
   }
   // The choice is no worse than explicit alternatives.
   for (int64_t steps : {1, 4, 16}) {
     auto chosen = chooseFftTile({1}, steps, 4096);
     ASSERT_TRUE(chosen.has_value());
-    for (std::vector<int64_t> fs : {std::vector<int64_t>{8, 7},
-                                    std::vector<int64_t>{16, 9, 7},
-                                    std::vector<int64_t>{16, 7, 5}}) {
+    for (std::vector<int64_t> fs :
+         {std::vector<int64_t>{8, 7}, std::vector<int64_t>{16, 9, 7},
+          std::vector<int64_t>{16, 7, 5}}) {
       FftTilePlan other = *chosen;
       other.factors = {llvm::SmallVector<int64_t, 3>(fs.begin(), fs.end())};
       if (other.getValidSize(0) > 0) {
@@ -451,6 +564,14 @@ TEST(FftTiling, TailoringChoosesATileWithAValidRegion) {
       }
     }
   }
+  // 3-D has no Cooley-Tukey tile; a budget below 4096 elements leaves none.
+  EXPECT_FALSE(chooseFftTile({1, 1, 1}, 1, 4096)->cooleyTukey);
+  EXPECT_FALSE(chooseFftTile({1, 1}, 1, 2048)->cooleyTukey);
+  // In 1-D the 4096-point tile reaches T = 64 for radius 1.
+  auto deep = chooseFftTile({1}, 64, 4096);
+  ASSERT_TRUE(deep.has_value());
+  EXPECT_TRUE(deep->cooleyTukey);
+  EXPECT_EQ(deep->getValidSize(0), 4096 - 128);
   std::string why;
   EXPECT_FALSE(chooseFftTile({1, 1, 1}, 8, 4096, &why).has_value());
   EXPECT_NE(why.find("8 fused steps"), std::string::npos) << why;

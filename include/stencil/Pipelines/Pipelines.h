@@ -152,6 +152,11 @@ struct LowerToFftOptions : public PassPipelineOptions<LowerToFftOptions> {
       llvm::cl::desc("Largest complex tile array (16 bytes of shared memory "
                      "per element)"),
       llvm::cl::init(4096)};
+  PassOptions::Option<bool> cooleyTukey{
+      *this, "cooley-tukey",
+      llvm::cl::desc("Consider the radix-8 Cooley-Tukey tile (1-D 4096, 2-D "
+                     "64 x 64) besides the PFA tiles"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> warps{
       *this, "warps", llvm::cl::desc("Warps per thread block"),
       llvm::cl::init(8)};

@@ -101,12 +101,18 @@ enum class FftMmaShape { M8N8K4, M16N8K4 };
 struct FftTilePlan {
   /// Time steps one tile computes (T).
   int64_t fusedSteps = 1;
+  /// A radix-8 Cooley-Tukey tile (see "Cooley-Tukey tiles" below): the
+  /// factors are digits of 8 with twiddles between them, not PFA factors.
+  bool cooleyTukey = false;
   /// Stencil radius r_d per dimension, outermost first.
   llvm::SmallVector<int64_t, 3> radii;
   /// PFA factors of N_d per dimension, outermost first.
   llvm::SmallVector<llvm::SmallVector<int64_t, 3>, 3> factors;
 
   int64_t getRank() const { return radii.size(); }
+  /// Whether the factors have a Cooley-Tukey tile's shape: 64 x 64 (2-D,
+  /// digits [8, 8] per dimension) or 4096 (1-D, digits [8, 8, 8, 8]).
+  bool hasCooleyTukeyShape() const;
   /// N_d, the tile's points along dimension d.
   int64_t getTileSize(int64_t d) const;
   /// V_d = N_d - 2 T r_d, the valid points along dimension d.
@@ -142,10 +148,13 @@ double getFftTileCost(const FftTilePlan &plan);
 /// `maxArrayElements` complex elements in shared memory. Candidate sizes
 /// are products of pairwise coprime factors from {3, 5, 7, 8, 9, 11, 13, 16}.
 /// Returns nullopt and sets `whyNot` when no tile has a valid region.
+/// With `allowCooleyTukey`, the Cooley-Tukey tile (1-D 4096, 2-D 64 x 64)
+/// is a candidate too and wins ties.
 std::optional<FftTilePlan> chooseFftTile(llvm::ArrayRef<int64_t> radii,
                                          int64_t fusedSteps,
                                          int64_t maxArrayElements,
-                                         std::string *whyNot = nullptr);
+                                         std::string *whyNot = nullptr,
+                                         bool allowCooleyTukey = true);
 
 /// The CRT load map: for every tile point (row-major over N_0 x .. x
 /// N_{R-1}), the row-major index of its element in the padded array (axis j
@@ -222,6 +231,86 @@ void simulateFftTile(const FftTilePlan &plan, FftMmaShape shape,
 /// N max |S| = max |H|^T. The derivation is in FftTiling.cpp.
 double getFftErrorBound(const FftTilePlan &plan,
                         llvm::ArrayRef<std::complex<double>> spectrum);
+
+
+//===----------------------------------------------------------------------===//
+// Cooley-Tukey tiles (radix 8, four digits, the two of an axis chained in
+// registers)
+//===----------------------------------------------------------------------===//
+//
+// The PFA tiles above pay for coprimality: 7 x 8 = 56 points padded to 64,
+// and one shared-memory pass per factor. A Cooley-Tukey tile (seed 004
+// section 3.3 notes that twiddles are the price of non-coprime factors) is a
+// 64 x 64 array, 2-D (64 x 64 points) or 1-D (4096 points, the four-step
+// split 4096 = 64 x 64 with a twiddle between the two axes), and runs each
+// 64-point DFT as two radix-8 stages chained in registers, with the twiddle
+// W_64 in between:
+//     X[k1 + 8 k2] = Sum_n2 W_8^{n2 k2} W_64^{n2 k1} Sum_n1 W_8^{n1 k1}
+//                    x[8 n1 + n2]                                        (C1)
+// (W_N = exp(-2 pi i / N)). The 64 points of one line (a "unit", one warp)
+// are an 8 x 8 matrix. The first stage uses the data as the B operand
+// (K = n1) and the DFT matrix as A: Y[k1][n2] = Sum_n1 F[k1][n1] x[n1][n2],
+// whose accumulators, lane (g, t) holding Y[g][2t + i], are then the A
+// operand (K = n2, chunk i = columns 2t + i) of the second stage with B rows
+// permuted to match: Z[k1][k2] = Sum_n2 Y[k1][n2] F[n2][k2]. Complex data
+// as real MMAs: with data as B, A = [F_re; F_im] (16 x 4 for m16n8k4, two
+// m8n8k4 otherwise) times B = x_re and x_im gives P = [F_re x_re; F_im x_re],
+// Q = [F_re x_im; F_im x_im], and Re = P_top - Q_bot, Im = Q_top + P_bot in
+// each lane; with data as A = [Z_re; Z_im] and B = F_re, F_im likewise.
+// Inverse stages use the conjugate matrices through the signs of these sums.
+//
+// Positions along a 64-point line, for lane (g, t):
+//   load layout  (forward input, chunk c < 2):     8 (4c + t) + g
+//   accumulator layout (forward output, inverse input and output, e < 2):
+//                                                 8 (2t + e) + g
+// The forward chain's output is in the accumulator layout and is the inverse
+// chain's input as is (its first stage takes the accumulators as B, chunk e
+// = rows 2t + e), so the product by S and the whole inverse of the last axis
+// stay in registers. Per tile, three shared-memory passes: (1) forward
+// along axis 1 for each row p0, (2) along axis 0 for each column p1: forward,
+// product by S, inverse, (3) inverse along axis 1 (2-D: stored to the grid
+// from the registers; 1-D: to shared memory, then copied out).
+//
+// 1-D four-step. Tile point n = nL + 64 nH sits at (p0, p1) = (nL, nH); pass
+// 1 transforms nH into kL, the twiddle W_4096^{p0 p1} follows, pass 2
+// transforms nL into kH, so position (p0, p1) holds frequency 64 p0 + p1;
+// the inverse mirrors it (W_4096^{-p0 p1} before pass 3). 2-D: (p0, p1) =
+// (c0, c1), frequency (p0, p1). In both, the array index 64 p0 + p1 is the
+// frequency's natural row-major index.
+//
+// Conflict-free layout: element (p0, p1) with p0 = 8 ya + yb, p1 = 8 xa + xb
+// is stored at 64 p0 + 8 xa + (xb ^ yb ^ G(xa) ^ G(ya)),
+// G(v) = 2 (v0 ^ v2) + 4 v1 (bits v_i of v). Every quarter warp of the load
+// and accumulator layouts along either axis, and of the grid loads (8
+// consecutive p1, or in 1-D 8 consecutive p0), touches 8 distinct 16-byte
+// slots (unittests/Support/FftTilingTest.cpp).
+
+/// The position along a 64-point line of chunk `chunk` (< 2) of `lane`: the
+/// load layout 8 (4c + t) + g, or the accumulator layout 8 (2t + c) + g.
+int64_t getFftCtPosition(unsigned lane, int64_t chunk, bool accumulatorLayout);
+
+/// The shared-memory element (0 .. 4095) of array position (p0, p1).
+int64_t getFftCtSlot(int64_t p0, int64_t p1);
+
+/// The per-lane constants of the chained stages, 6 complex values per lane
+/// at index v * 32 + lane: v = c < 2, the A fragment of the first stage,
+/// W_8^{g (4c + t)} (a_0 = Re, a_1 = Im); v = 2 + i, the B fragment of the
+/// second stage (and of both inverse stages, conjugated by the signs),
+/// W_8^{(2t + i) g}; v = 4 + i, the twiddle W_64^{(2t + i) g}.
+std::vector<std::complex<double>> packFftCtFragments();
+
+/// The spectrum (row-major over the 64 x 64 array) in the order pass 2
+/// reads it: index (p1 * 2 + e) * 32 + lane holds S at (getFftCtPosition(
+/// lane, e, true), p1).
+std::vector<std::complex<double>>
+packFftCtSpectrum(llvm::ArrayRef<std::complex<double>> spectrum);
+
+/// The 1-D four-step twiddles in the order pass 2 uses them: index
+/// (p1 * 4 + v) * 32 + lane holds, for v = c < 2, W_4096^{p0 p1} at p0 =
+/// getFftCtPosition(lane, c, false) (before the forward chain), and for
+/// v = 2 + e, W_4096^{-p0 p1} at p0 = getFftCtPosition(lane, e, true) (after
+/// the inverse chain).
+std::vector<std::complex<double>> packFftCtTwiddles();
 
 } // namespace stencil
 } // namespace mlir

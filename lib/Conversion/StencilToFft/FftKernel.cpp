@@ -1,4 +1,5 @@
-//===- FftKernel.cpp - The FFT stencil kernel ------------------------------===//
+//===- FftKernel.cpp - The FFT stencil kernel
+//------------------------------===//
 //
 // FlashFFTStencil (seed 004) as one kernel; the math and its CPU model are
 // Support/FftTiling.h, whose data path this kernel follows fragment by
@@ -58,7 +59,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FftKernel.h"
+#include "FftKernelBuilder.h"
 
 #include "stencil/Conversion/StencilGPUCommon/KernelABI.h"
 #include "stencil/Conversion/StencilGPUCommon/MmaF64.h"
@@ -83,6 +84,16 @@ FftCoefficientLayout::FftCoefficientLayout(const FftTilePlan &plan,
                                            bool hasTail)
     : plan(plan), elements(plan.getNumArrayElements()), hasTail(hasTail) {
   int64_t word = 4 * elements * (hasTail ? 2 : 1);
+  if (plan.cooleyTukey) {
+    ctFragmentWord = word;
+    word += 6 * 32 * 4;
+    if (plan.getRank() == 1) {
+      ctTwiddleWord = word;
+      word += 64 * 4 * 32 * 4;
+    }
+    totalWords = word;
+    return;
+  }
   SmallVector<int64_t> extents = plan.getAxisExtents();
   int64_t m = extents.size();
   auto tableWords = [&](int64_t p) { return (p / 8) * (p / 4) * 32 * 4; };
@@ -114,6 +125,19 @@ FftCoefficientLayout::pack(ArrayRef<std::complex<double>> spectrum,
                            ArrayRef<std::complex<double>> tailSpectrum) const {
   SmallVector<int32_t> words;
   words.reserve(totalWords);
+  if (plan.cooleyTukey) {
+    for (std::complex<double> v : packFftCtSpectrum(spectrum))
+      appendComplex(words, v);
+    if (hasTail)
+      for (std::complex<double> v : packFftCtSpectrum(tailSpectrum))
+        appendComplex(words, v);
+    for (std::complex<double> v : packFftCtFragments())
+      appendComplex(words, v);
+    if (plan.getRank() == 1)
+      for (std::complex<double> v : packFftCtTwiddles())
+        appendComplex(words, v);
+    return words;
+  }
   for (std::complex<double> v : spectrum)
     appendComplex(words, v);
   if (hasTail)
@@ -137,109 +161,7 @@ FftCoefficientLayout::pack(ArrayRef<std::complex<double>> spectrum,
 // Kernel builder
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// Complex values as (re, im) pairs of f64 SSA values.
-struct CValue {
-  Value re, im;
-};
-
-class FftKernelBuilder {
-public:
-  FftKernelBuilder(const FftKernelConfig &config,
-                   const FftCoefficientLayout &layout)
-      : cfg(config), plan(config.plan), layout(layout) {
-    rank = plan.getRank();
-    factors = plan.getAxisFactors();
-    axisDims = plan.getAxisDims();
-    extents = plan.getAxisExtents();
-    numAxes = factors.size();
-    strides.assign(numAxes, 1);
-    for (int64_t j = numAxes - 2; j >= 0; --j)
-      strides[j] = strides[j + 1] * extents[j + 1];
-    elements = plan.getNumArrayElements();
-    for (int64_t d = 0; d < rank; ++d) {
-      tileSize.push_back(plan.getTileSize(d));
-      validSize.push_back(plan.getValidSize(d));
-      margin.push_back(plan.fusedSteps * plan.radii[d]);
-    }
-  }
-
-  gpu::GPUFuncOp build(OpBuilder &moduleBuilder, Location loc,
-                       StringRef name);
-
-private:
-  // Index arithmetic.
-  Value cst(int64_t v) { return arith::ConstantIndexOp::create(*b, v); }
-  Value f64(double v) {
-    return arith::ConstantFloatOp::create(*b, b->getF64Type(),
-                                          llvm::APFloat(v));
-  }
-  Value add(Value x, Value y) { return arith::AddIOp::create(*b, x, y); }
-  Value sub(Value x, Value y) { return arith::SubIOp::create(*b, x, y); }
-  Value mul(Value x, Value y) { return arith::MulIOp::create(*b, x, y); }
-  Value addConst(Value x, int64_t c) { return c ? add(x, cst(c)) : x; }
-  Value mulConst(Value x, int64_t c) {
-    return c == 1 ? x : mul(x, cst(c));
-  }
-  Value divConst(Value x, int64_t c) {
-    return c == 1 ? x : arith::DivUIOp::create(*b, x, cst(c)).getResult();
-  }
-  Value remConst(Value x, int64_t c) {
-    return arith::RemUIOp::create(*b, x, cst(c));
-  }
-  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
-    return arith::CmpIOp::create(*b, p, x, y);
-  }
-  Value andI(Value x, Value y) { return arith::AndIOp::create(*b, x, y); }
-  Value orI(Value x, Value y) { return arith::OrIOp::create(*b, x, y); }
-  Value select(Value c, Value x, Value y) {
-    return arith::SelectOp::create(*b, c, x, y);
-  }
-  // f64 arithmetic.
-  Value fadd(Value x, Value y) { return arith::AddFOp::create(*b, x, y); }
-  Value fsub(Value x, Value y) { return arith::SubFOp::create(*b, x, y); }
-  Value fmul(Value x, Value y) { return arith::MulFOp::create(*b, x, y); }
-
-  /// `for (i = tid; i < count; i += threads) body(i)`.
-  void forEachThread(int64_t count, function_ref<void(Value)> body);
-  /// The row-major digits of `linear` over `sizes` (outermost first).
-  SmallVector<Value> digits(Value linear, ArrayRef<int64_t> sizes);
-  /// The shared-memory slot of the array element at tile coordinates `c`:
-  /// its CRT index, swizzled.
-  Value crtIndex(ArrayRef<Value> c);
-  /// F(v) = 5 v mod 8: what axis digit v adds (XOR) to the low three bits of
-  /// an element's slot.
-  Value swizzleOf(Value digit);
-  /// Row-major linear index of grid coordinates.
-  Value gridIndex(ArrayRef<Value> x);
-  /// The complex value at coefficient word `word` (4 words).
-  CValue loadComplexCoefficient(Value word);
-  Value loadGrid(Value index);
-  void storeGrid(Value index, Value value);
-
-  void fftPath();
-  void directPath();
-  /// DFT stage along `axis` with the fragments of stage `table`; with
-  /// `inverseTable` >= 0, the product by S and the swizzled inverse stage of
-  /// the same axis follow in registers.
-  void emitStage(int64_t axis, int64_t table, int64_t inverseTable);
-
-  const FftKernelConfig &cfg;
-  const FftTilePlan &plan;
-  const FftCoefficientLayout &layout;
-  int64_t rank, numAxes, elements;
-  SmallVector<int64_t> factors, axisDims, extents, strides;
-  SmallVector<int64_t> tileSize, validSize, margin;
-
-  std::optional<ImplicitLocOpBuilder> b;
-  Value in, out, coef, smem;
-  SmallVector<Value> sizes;
-  Value tid, lane, warp, groupId, threadInGroup;
-  /// Tile index per dimension of layer 0 (the innermost is 2 blockIdx.x),
-  /// and the tile counts J_d.
-  SmallVector<Value> tileIndex, tileCount;
-};
-} // namespace
+using namespace mlir::stencil::fft_detail;
 
 void FftKernelBuilder::forEachThread(int64_t count,
                                      function_ref<void(Value)> body) {
@@ -290,8 +212,8 @@ CValue FftKernelBuilder::loadComplexCoefficient(Value word) {
   Value words = vector::LoadOp::create(
       *b, VectorType::get({4}, b->getI32Type()), coef, ValueRange{word},
       /*nontemporal=*/false, llvm::MaybeAlign(8));
-  Value asDouble =
-      vector::BitCastOp::create(*b, VectorType::get({2}, b->getF64Type()), words);
+  Value asDouble = vector::BitCastOp::create(
+      *b, VectorType::get({2}, b->getF64Type()), words);
   return {vector::ExtractOp::create(*b, asDouble, ArrayRef<int64_t>{0}),
           vector::ExtractOp::create(*b, asDouble, ArrayRef<int64_t>{1})};
 }
@@ -367,8 +289,8 @@ gpu::GPUFuncOp FftKernelBuilder::build(OpBuilder &moduleBuilder, Location loc,
           cst(1));
     }
     tileCount[d] = count;
-    inRange = andI(inRange,
-                   cmp(arith::CmpIPredicate::ult, tileIndex[d], count));
+    inRange =
+        andI(inRange, cmp(arith::CmpIPredicate::ult, tileIndex[d], count));
   }
 
   auto ifInRange = scf::IfOp::create(*b, inRange, /*withElseRegion=*/false);
@@ -403,6 +325,8 @@ gpu::GPUFuncOp FftKernelBuilder::build(OpBuilder &moduleBuilder, Location loc,
 //===----------------------------------------------------------------------===//
 
 void FftKernelBuilder::fftPath() {
+  if (plan.cooleyTukey)
+    return cooleyTukeyPath();
   bool periodic = cfg.boundary == BoundaryKind::periodic;
   int64_t points = 1, valid = 1;
   for (int64_t d = 0; d < rank; ++d) {
@@ -460,8 +384,7 @@ void FftKernelBuilder::fftPath() {
       for (int64_t d = 0; d < rank; ++d) {
         Value j = d == rank - 1 ? addConst(tileIndex[d], layer) : tileIndex[d];
         c[d] = addConst(v[d], margin[d]);
-        x[d] = add(mulConst(j, validSize[d]),
-                   periodic ? v[d] : c[d]);
+        x[d] = add(mulConst(j, validSize[d]), periodic ? v[d] : c[d]);
         inside = andI(inside, cmp(arith::CmpIPredicate::ult, x[d], sizes[d]));
       }
       auto ifInside = scf::IfOp::create(*b, inside, false);
@@ -509,7 +432,8 @@ void FftKernelBuilder::emitStage(int64_t axis, int64_t table,
         // The array index of element 0 of the fibers of rows g and g + 8.
         SmallVector<Value> base(rows), valid(rows), fiberSwizzle(rows);
         for (int64_t r = 0; r < rows; ++r) {
-          Value fiber = add(mulConst(group, perGroup), addConst(groupId, 8 * r));
+          Value fiber =
+              add(mulConst(group, perGroup), addConst(groupId, 8 * r));
           valid[r] = cmp(arith::CmpIPredicate::ult, fiber, cst(fibers));
           fiber = select(valid[r], fiber, cst(0));
           Value index = cst(0), swizzle = cst(0);
@@ -544,13 +468,15 @@ void FftKernelBuilder::emitStage(int64_t axis, int64_t table,
         SmallVector<SmallVector<CValue>> a(chunks);
         for (int64_t c = 0; c < chunks; ++c)
           for (int64_t r = 0; r < rows; ++r) {
-            Value index = mulConst(
-                elementSlot(r, addConst(threadInGroup, 4 * c)), 2);
+            Value index =
+                mulConst(elementSlot(r, addConst(threadInGroup, 4 * c)), 2);
             Value pair = vector::LoadOp::create(
                 *b, pairType, smem, ValueRange{index},
                 /*nontemporal=*/false, llvm::MaybeAlign(16));
-            Value re = vector::ExtractOp::create(*b, pair, ArrayRef<int64_t>{0});
-            Value im = vector::ExtractOp::create(*b, pair, ArrayRef<int64_t>{1});
+            Value re =
+                vector::ExtractOp::create(*b, pair, ArrayRef<int64_t>{0});
+            Value im =
+                vector::ExtractOp::create(*b, pair, ArrayRef<int64_t>{1});
             if (fibers % perGroup != 0) {
               re = select(valid[r], re, zero);
               im = select(valid[r], im, zero);
@@ -600,14 +526,14 @@ void FftKernelBuilder::emitStage(int64_t axis, int64_t table,
             }
           // The swizzled inverse stage: chunk c = 2 kt' + i takes
           // accumulators i (row g) and 2 + i (row g + 8) of k-tile kt'.
-          SmallVector<SmallVector<Value>> outRe(
-              kTiles, SmallVector<Value>(accs, zero));
+          SmallVector<SmallVector<Value>> outRe(kTiles,
+                                                SmallVector<Value>(accs, zero));
           SmallVector<SmallVector<Value>> outIm = outRe;
           for (int64_t c = 0; c < chunks; ++c) {
             SmallVector<CValue> aFrag;
             for (int64_t r = 0; r < rows; ++r)
-              aFrag.push_back({accRe[c / 2][2 * r + c % 2],
-                               accIm[c / 2][2 * r + c % 2]});
+              aFrag.push_back(
+                  {accRe[c / 2][2 * r + c % 2], accIm[c / 2][2 * r + c % 2]});
             for (int64_t kt = 0; kt < kTiles; ++kt)
               complexMma(aFrag, inverse[kt][c], outRe[kt], outIm[kt]);
           }
@@ -620,8 +546,7 @@ void FftKernelBuilder::emitStage(int64_t axis, int64_t table,
         for (int64_t kt = 0; kt < kTiles; ++kt)
           for (int64_t i = 0; i < accs; ++i) {
             auto store = [&]() {
-              Value index =
-                  mulConst(elementSlot(i / 2, accColumn(kt, i)), 2);
+              Value index = mulConst(elementSlot(i / 2, accColumn(kt, i)), 2);
               Value pair = vector::FromElementsOp::create(
                   *b, pairType, ValueRange{accRe[kt][i], accIm[kt][i]});
               vector::StoreOp::create(*b, pair, smem, ValueRange{index},
@@ -653,9 +578,8 @@ void FftKernelBuilder::directPath() {
   SmallVector<int64_t> tileStrides(rank, 1);
   for (int64_t d = rank - 2; d >= 0; --d)
     tileStrides[d] = tileStrides[d + 1] * tileSize[d + 1];
-  Value ghost = f64(cfg.boundary == BoundaryKind::dirichlet
-                        ? cfg.boundaryValue
-                        : 0.0);
+  Value ghost =
+      f64(cfg.boundary == BoundaryKind::dirichlet ? cfg.boundaryValue : 0.0);
   int64_t numPoints = cfg.weights.size();
 
   for (int64_t layer = 0; layer < 2; ++layer) {
@@ -664,8 +588,8 @@ void FftKernelBuilder::directPath() {
       j[d] = d == rank - 1 ? addConst(tileIndex[d], layer) : tileIndex[d];
       start[d] = mulConst(j[d], validSize[d]);
     }
-    Value present = cmp(arith::CmpIPredicate::ult, j[rank - 1],
-                        tileCount[rank - 1]);
+    Value present =
+        cmp(arith::CmpIPredicate::ult, j[rank - 1], tileCount[rank - 1]);
     auto ifPresent = scf::IfOp::create(*b, present, false);
     OpBuilder::InsertionGuard guard(*b);
     b->setInsertionPointToStart(ifPresent.thenBlock());
@@ -714,14 +638,14 @@ void FftKernelBuilder::directPath() {
               // The halo band keeps its values at every step.
               for (int64_t d = 0; d < rank; ++d) {
                 int64_t r = plan.radii[d];
-                compute = andI(compute,
-                               cmp(arith::CmpIPredicate::uge, x[d], cst(r)));
-                compute = andI(
-                    compute, cmp(arith::CmpIPredicate::slt, x[d],
-                                 sub(sizes[d], cst(r))));
+                compute =
+                    andI(compute, cmp(arith::CmpIPredicate::uge, x[d], cst(r)));
+                compute = andI(compute, cmp(arith::CmpIPredicate::slt, x[d],
+                                            sub(sizes[d], cst(r))));
               }
             }
-            Value old = memref::LoadOp::create(*b, smem, ValueRange{add(src, q)});
+            Value old =
+                memref::LoadOp::create(*b, smem, ValueRange{add(src, q)});
             Value sum = f64(0.0);
             for (int64_t i = 0; i < numPoints; ++i) {
               ArrayRef<int64_t> o = cfg.offsets.slice(i * rank, rank);
@@ -731,7 +655,8 @@ void FftKernelBuilder::directPath() {
               for (int64_t d = 0; d < rank; ++d) {
                 Value cn = addConst(c[d], o[d]);
                 Value xn = addConst(x[d], o[d]);
-                inTile = andI(inTile, cmp(arith::CmpIPredicate::sge, cn, cst(0)));
+                inTile =
+                    andI(inTile, cmp(arith::CmpIPredicate::sge, cn, cst(0)));
                 inTile = andI(inTile, cmp(arith::CmpIPredicate::slt, cn,
                                           cst(tileSize[d])));
                 inGridNb =
@@ -743,10 +668,11 @@ void FftKernelBuilder::directPath() {
               // Outside the tile (but in the grid) only cone-invalid points
               // read: any value will do; stay in bounds.
               Value nb = select(inTile, addConst(q, delta), q);
-              Value v = memref::LoadOp::create(*b, smem, ValueRange{add(src, nb)});
+              Value v =
+                  memref::LoadOp::create(*b, smem, ValueRange{add(src, nb)});
               v = select(inGridNb, v, ghost);
-              sum = arith::AddFOp::create(
-                  *b, sum, fmul(f64(cfg.weights[i]), v));
+              sum =
+                  arith::AddFOp::create(*b, sum, fmul(f64(cfg.weights[i]), v));
             }
             Value result = select(compute, sum, old);
             memref::StoreOp::create(*b, result, smem, ValueRange{add(dst, q)});
@@ -765,25 +691,26 @@ void FftKernelBuilder::directPath() {
         Value lo = addConst(start[d], margin[d]);
         Value hi = addConst(lo, validSize[d]);
         lo = select(cmp(arith::CmpIPredicate::eq, j[d], cst(0)), cst(0), lo);
-        hi = select(cmp(arith::CmpIPredicate::uge, j[d],
-                        sub(tileCount[d], cst(1))),
-                    sizes[d], hi);
+        hi = select(
+            cmp(arith::CmpIPredicate::uge, j[d], sub(tileCount[d], cst(1))),
+            sizes[d], hi);
         keep = andI(keep, cmp(arith::CmpIPredicate::uge, x[d], lo));
         keep = andI(keep, cmp(arith::CmpIPredicate::ult, x[d], hi));
       }
       auto ifKeep = scf::IfOp::create(*b, keep, false);
       OpBuilder::InsertionGuard g(*b);
       b->setInsertionPointToStart(ifKeep.thenBlock());
-      storeGrid(gridIndex(x),
-                memref::LoadOp::create(*b, smem, ValueRange{addConst(q, finalBase)}));
+      storeGrid(
+          gridIndex(x),
+          memref::LoadOp::create(*b, smem, ValueRange{addConst(q, finalBase)}));
     });
     gpu::BarrierOp::create(*b);
   }
 }
 
-gpu::GPUFuncOp mlir::stencil::buildFftKernel(OpBuilder &moduleBuilder,
-                                             Location loc, StringRef name,
-                                             const FftKernelConfig &config,
-                                             const FftCoefficientLayout &layout) {
+gpu::GPUFuncOp
+mlir::stencil::buildFftKernel(OpBuilder &moduleBuilder, Location loc,
+                              StringRef name, const FftKernelConfig &config,
+                              const FftCoefficientLayout &layout) {
   return FftKernelBuilder(config, layout).build(moduleBuilder, loc, name);
 }

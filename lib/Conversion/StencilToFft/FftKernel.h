@@ -24,7 +24,10 @@ namespace stencil {
 /// the tail's spectrum when there is a tail, then the B fragments of every
 /// DFT stage (packDftFragments, 4 words per complex value): the forward
 /// stages of axes 0 .. m-1, the swizzled inverse stage of axis m-1, the
-/// inverse stages of axes m-2 .. 0.
+/// inverse stages of axes m-2 .. 0. A Cooley-Tukey tile has its spectra in
+/// the order pass 2 reads them (packFftCtSpectrum), then the per-lane
+/// constants (packFftCtFragments) and, in 1-D, the four-step twiddles
+/// (packFftCtTwiddles).
 struct FftCoefficientLayout {
   explicit FftCoefficientLayout(const FftTilePlan &plan, bool hasTail);
 
@@ -41,6 +44,8 @@ struct FftCoefficientLayout {
   int64_t elements;
   bool hasTail;
   SmallVector<int64_t> stageWords;
+  /// Cooley-Tukey: word offsets of the per-lane constants and twiddles.
+  int64_t ctFragmentWord = 0, ctTwiddleWord = 0;
   int64_t totalWords;
 };
 

@@ -275,6 +275,7 @@ LogicalResult YieldOp::verify() {
 FftTilePlan FftApplyOp::getTilePlan() {
   FftTilePlan plan;
   plan.fusedSteps = getFusedSteps();
+  plan.cooleyTukey = getCooleyTukey();
   plan.radii = getPattern().getRadii();
   for (Attribute dim : getFactors())
     plan.factors.emplace_back(cast<DenseI64ArrayAttr>(dim).asArrayRef());
@@ -331,9 +332,17 @@ LogicalResult FftApplyOp::verify() {
            << getFactors().size() << " dimensions but the grid has rank "
            << rank;
   SmallVector<int64_t> radii = pattern.getRadii();
+  if (getCooleyTukey() && !getTilePlan().hasCooleyTukeyShape())
+    return emitOpError("a cooley_tukey tile has the digits [8, 8] per "
+                       "dimension in 2-D (64 x 64) or [8, 8, 8, 8] in 1-D "
+                       "(4096), got ")
+           << getFactors();
   for (auto [d, attr] : llvm::enumerate(getFactors())) {
     ArrayRef<int64_t> factors = cast<DenseI64ArrayAttr>(attr).asArrayRef();
-    if (factors.empty() || factors.size() > 4 || !arePfaFactors(factors))
+    if (getCooleyTukey()) {
+      // Digits checked above.
+    } else if (factors.empty() || factors.size() > 4 ||
+               !arePfaFactors(factors))
       return emitOpError("the factors of dimension ")
              << d
              << " must be 1 to 4 pairwise coprime integers in [2, 64] (a "

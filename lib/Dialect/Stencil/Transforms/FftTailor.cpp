@@ -72,13 +72,13 @@ struct StencilFftTailorPass
     std::string whyNot;
     if (fusedSteps > 0) {
       plan = chooseFftTile(radii, std::min<int64_t>(fusedSteps, steps),
-                           maxTileElements, &whyNot);
+                           maxTileElements, &whyNot, cooleyTukey);
     } else {
       double bestCost = 0;
       for (int64_t t = 1; t <= std::min(steps, kMaxAutoFusedSteps); ++t) {
         std::string why;
         std::optional<FftTilePlan> candidate =
-            chooseFftTile(radii, t, maxTileElements, &why);
+            chooseFftTile(radii, t, maxTileElements, &why, cooleyTukey);
         if (!candidate) {
           if (t == 1)
             whyNot = why;
@@ -106,6 +106,7 @@ struct StencilFftTailorPass
                        linear.getWeightsAttr(), linear.getStepsAttr(),
                        builder.getI64IntegerAttr(plan->fusedSteps),
                        builder.getArrayAttr(factors),
+                       /*cooley_tukey=*/plan->cooleyTukey ? builder.getUnitAttr() : UnitAttr(),
                        /*spectrum=*/ElementsAttr(),
                        /*tail_spectrum=*/ElementsAttr(),
                        linear.getBoundaryAttr(), linear.getBoundaryValueAttr());

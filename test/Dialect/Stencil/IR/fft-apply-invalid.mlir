@@ -111,3 +111,19 @@ func.func @same_buffer(%in: memref<?xf64>) {
   stencil.fft_apply %in -> %in pattern <star, rank = 1, radius = 1> weights [0.25, 0.5, 0.25] fused_steps 1 factors [array<i64: 8>] : memref<?xf64>
   return
 }
+
+// -----
+
+func.func @cooley_tukey_shape(%in: memref<?x?xf64>, %out: memref<?x?xf64>) {
+  // expected-error @+1 {{a cooley_tukey tile has the digits [8, 8] per dimension in 2-D (64 x 64) or [8, 8, 8, 8] in 1-D (4096), got [array<i64: 8, 7>, array<i64: 8, 8>]}}
+  stencil.fft_apply %in -> %out pattern <star, rank = 2, radius = 1> weights [0.1, 0.2, 0.4, 0.2, 0.1] fused_steps 1 factors [array<i64: 8, 7>, array<i64: 8, 8>] cooley_tukey : memref<?x?xf64>
+  return
+}
+
+// -----
+
+func.func @cooley_tukey_no_region(%in: memref<?x?xf64>, %out: memref<?x?xf64>) {
+  // expected-error @+1 {{a tile of 64 points along dimension 0 has no valid region for 16 fused steps of radius 2}}
+  stencil.fft_apply %in -> %out pattern <star, rank = 2, radius = 2> weights [0.1, 0.1, 0.1, 0.1, 0.2, 0.1, 0.1, 0.1, 0.1] steps 16 fused_steps 16 factors [array<i64: 8, 8>, array<i64: 8, 8>] cooley_tukey : memref<?x?xf64>
+  return
+}

@@ -237,7 +237,11 @@ def Stencil_FftApplyOp : Stencil_Op<"fft_apply", [
     (T) steps at a time on tiles. `factors` gives, per dimension (outermost
     first), the pairwise coprime factors of the tile size `N_d` (prime-factor
     reshaping, section 3.2.1); each factor becomes an axis of the tile's
-    array, padded to a multiple of 8. A tile holds the input at
+    array, padded to a multiple of 8. With `cooley_tukey` the factors are
+    instead radix-8 digits joined by twiddles, and the tile is 64 x 64
+    (`[array<i64: 8, 8>, array<i64: 8, 8>]`) or, in 1-D, 4096 points
+    (`[array<i64: 8, 8, 8, 8>]`, the four-step split 64 x 64); its two
+    digits per axis run chained in registers. A tile holds the input at
     `[s_d, s_d + N_d)` and yields T steps on its valid region
     `[s_d + T r_d, s_d + N_d - T r_d)` (kernel tailoring, section 3.1): its
     circular transform, the product by `H^T`, and the inverse transform equal
@@ -266,6 +270,7 @@ def Stencil_FftApplyOp : Stencil_Op<"fft_apply", [
     DefaultValuedAttr<Stencil_StepsAttr, "1">:$steps,
     ConfinedAttr<I64Attr, [IntMinValue<1>, IntMaxValue<1024>]>:$fused_steps,
     Stencil_FftFactorsAttr:$factors,
+    UnitAttr:$cooley_tukey,
     OptionalAttr<ElementsAttr>:$spectrum,
     OptionalAttr<ElementsAttr>:$tail_spectrum,
     DefaultValuedAttr<Stencil_BoundaryKindAttr,
@@ -275,7 +280,7 @@ def Stencil_FftApplyOp : Stencil_Op<"fft_apply", [
   let assemblyFormat = [{
     $input `->` $output `pattern` $pattern `weights` custom<Weights>($weights)
     (`steps` $steps^)? `fused_steps` $fused_steps `factors` $factors
-    (`spectrum` $spectrum^)? (`tail_spectrum` $tail_spectrum^)?
+    (`cooley_tukey` $cooley_tukey^)? (`spectrum` $spectrum^)? (`tail_spectrum` $tail_spectrum^)?
     (`boundary` custom<Boundary>($boundary, $boundary_value)^)?
     attr-dict `:` custom<GridTypes>(type($input), type($output))
   }];

@@ -288,6 +288,12 @@ def StencilFftTailor : Pass<"stencil-fft-tailor"> {
     `steps mod T` steps costs as much as a full one). T is capped at the
     op's `steps`.
 
+    In 1-D and 2-D the pass also considers the radix-8 Cooley-Tukey tile
+    (4096 points in 1-D, 64 x 64 in 2-D; `cooley_tukey` on the op): no
+    padding and half the shared-memory passes, at the price of twiddles
+    (see "Cooley-Tukey tiles" in `Support/FftTiling.h`). It is taken unless
+    a PFA tile costs less; `cooley-tukey=false` leaves only PFA tiles.
+
     Errors, at the op: an element type other than f64 and f32 (the FFT
     pipeline computes in f64; f16 and bf16 would lose the error bound over
     fused steps), a `stencil.apply` left by `--stencil-linearize` (only
@@ -300,7 +306,10 @@ def StencilFftTailor : Pass<"stencil-fft-tailor"> {
     Option<"maxTileElements", "max-tile-elements", "int64_t",
            /*default=*/"4096",
            "Largest complex array of a tile (16 bytes per element of shared "
-           "memory)">
+           "memory)">,
+    Option<"cooleyTukey", "cooley-tukey", "bool", /*default=*/"true",
+           "Consider the radix-8 Cooley-Tukey tile (1-D 4096, 2-D 64 x 64, "
+           "digits chained in registers) besides the PFA tiles">
   ];
   let dependentDialects = ["::mlir::stencil::StencilDialect"];
 }

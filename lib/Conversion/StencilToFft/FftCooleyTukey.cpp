@@ -1,0 +1,307 @@
+//===- FftCooleyTukey.cpp - Cooley-Tukey tiles of the FFT kernel ----------===//
+//
+// The FFT path of a Cooley-Tukey tile (`cooley_tukey` on stencil.fft_apply;
+// the math, the layouts and the CPU model this code follows value by value
+// are "Cooley-Tukey tiles" in Support/FftTiling.h). FlashFFTStencil (seed
+// 004) section 3.3 (DFT as GEMM, fragment swizzling) with radix-8 digits:
+// each 64-point line ("unit", one warp) is an 8 x 8 matrix whose two DFT
+// stages run chained in registers, the first with the data as the MMA's B
+// operand, the second with the first's accumulators as A, the twiddle W_64
+// in between. Per block (two real tiles as one complex 64 x 64 array):
+//   0. both layers' points are loaded as (re, im) pairs into the swizzled
+//      array (2-D: (p0, p1) = (c0, c1); 1-D: n = nL + 64 nH at (nL, nH));
+//   1. pass 1, one unit per row p0: the forward chain along axis 1;
+//   2. pass 2, one unit per column p1: (1-D: the four-step twiddle) the
+//      forward chain along axis 0, the product by S, the inverse chain
+//      (1-D: the inverse twiddle), all in registers;
+//   3. pass 3, one unit per row p0: the inverse chain along axis 1; 2-D
+//      stores the valid points to the grid from the registers, 1-D writes
+//      the array and copies the valid points out.
+// A barrier separates the passes; within a pass a warp reads its unit, then
+// (after __syncwarp) writes it back in place.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FftKernelBuilder.h"
+
+#include "stencil/Conversion/StencilGPUCommon/KernelABI.h"
+#include "stencil/Conversion/StencilGPUCommon/MmaF64.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+using namespace mlir::stencil::fft_detail;
+
+Value FftKernelBuilder::ctSlot(Value p0, Value p1) {
+  // 64 p0 + 8 xa + (xb ^ yb ^ G(xa) ^ G(ya)), G(v) = 2 (v0 ^ v2) + 4 v1.
+  auto shr = [&](Value v, int64_t s) {
+    return arith::ShRUIOp::create(*b, v, cst(s)).getResult();
+  };
+  auto shl = [&](Value v, int64_t s) {
+    return arith::ShLIOp::create(*b, v, cst(s)).getResult();
+  };
+  auto xorI = [&](Value x, Value y) {
+    return arith::XOrIOp::create(*b, x, y).getResult();
+  };
+  auto bit = [&](Value v, int64_t s) { return andI(shr(v, s), cst(1)); };
+  auto digitSwizzle = [&](Value v) {
+    return orI(shl(xorI(bit(v, 0), bit(v, 2)), 1), shl(bit(v, 1), 2));
+  };
+  Value ya = shr(p0, 3), yb = andI(p0, cst(7));
+  Value xa = shr(p1, 3), xb = andI(p1, cst(7));
+  Value low = xorI(xorI(xb, yb), xorI(digitSwizzle(xa), digitSwizzle(ya)));
+  return add(add(shl(p0, 6), shl(xa, 3)), low);
+}
+
+CValue FftKernelBuilder::loadPair(Value slot) {
+  VectorType pairType = VectorType::get({2}, b->getF64Type());
+  Value pair =
+      vector::LoadOp::create(*b, pairType, smem, ValueRange{mulConst(slot, 2)},
+                             /*nontemporal=*/false, llvm::MaybeAlign(16));
+  return {vector::ExtractOp::create(*b, pair, ArrayRef<int64_t>{0}),
+          vector::ExtractOp::create(*b, pair, ArrayRef<int64_t>{1})};
+}
+
+void FftKernelBuilder::storePair(Value slot, CValue v) {
+  VectorType pairType = VectorType::get({2}, b->getF64Type());
+  Value pair =
+      vector::FromElementsOp::create(*b, pairType, ValueRange{v.re, v.im});
+  vector::StoreOp::create(*b, pair, smem, ValueRange{mulConst(slot, 2)},
+                          /*nontemporal=*/false, llvm::MaybeAlign(16));
+}
+
+CValue FftKernelBuilder::cmul(CValue x, CValue y) {
+  return {fsub(fmul(x.re, y.re), fmul(x.im, y.im)),
+          fadd(fmul(x.re, y.im), fmul(x.im, y.re))};
+}
+
+CValue FftKernelBuilder::cmulConj(CValue x, CValue y) {
+  // x * conj(y).
+  return {fadd(fmul(x.re, y.re), fmul(x.im, y.im)),
+          fsub(fmul(x.im, y.re), fmul(x.re, y.im))};
+}
+
+void FftKernelBuilder::mmaPair(Value a0, Value a1, Value bValue,
+                               SmallVector<Value> &acc) {
+  if (cfg.shape == FftMmaShape::M16N8K4) {
+    auto d = createMmaF64(*b, {a0, a1}, bValue, acc);
+    acc.assign(d.begin(), d.end());
+    return;
+  }
+  auto top = createMmaF64(*b, {a0}, bValue, {acc[0], acc[1]});
+  auto bottom = createMmaF64(*b, {a1}, bValue, {acc[2], acc[3]});
+  acc = {top[0], top[1], bottom[0], bottom[1]};
+}
+
+std::array<CValue, 2> FftKernelBuilder::stageDataAsB(ArrayRef<CValue> frag,
+                                                     ArrayRef<CValue> x,
+                                                     bool inverse) {
+  // A = [Re; Im] of the constants, B = x_re (P) and x_im (Q).
+  Value zero = f64(0.0);
+  SmallVector<Value> p(4, zero), q(4, zero);
+  for (int64_t c = 0; c < 2; ++c) {
+    mmaPair(frag[c].re, frag[c].im, x[c].re, p);
+    mmaPair(frag[c].re, frag[c].im, x[c].im, q);
+  }
+  std::array<CValue, 2> y;
+  for (int64_t i = 0; i < 2; ++i)
+    y[i] = inverse ? CValue{fadd(p[i], q[2 + i]), fsub(q[i], p[2 + i])}
+                   : CValue{fsub(p[i], q[2 + i]), fadd(q[i], p[2 + i])};
+  return y;
+}
+
+std::array<CValue, 2> FftKernelBuilder::stageDataAsA(ArrayRef<CValue> frag,
+                                                     ArrayRef<CValue> y,
+                                                     bool inverse) {
+  // A = [y_re; y_im], B = the constants' Re (P) and Im (Q).
+  Value zero = f64(0.0);
+  SmallVector<Value> p(4, zero), q(4, zero);
+  for (int64_t i = 0; i < 2; ++i) {
+    mmaPair(y[i].re, y[i].im, frag[i].re, p);
+    mmaPair(y[i].re, y[i].im, frag[i].im, q);
+  }
+  std::array<CValue, 2> z;
+  for (int64_t e = 0; e < 2; ++e)
+    z[e] = inverse ? CValue{fadd(p[e], q[2 + e]), fsub(p[2 + e], q[e])}
+                   : CValue{fsub(p[e], q[2 + e]), fadd(q[e], p[2 + e])};
+  return z;
+}
+
+std::array<CValue, 2> FftKernelBuilder::forwardChain(ArrayRef<CValue> x) {
+  std::array<CValue, 2> y =
+      stageDataAsB({ctFrag[0], ctFrag[1]}, x, /*inverse=*/false);
+  for (int64_t i = 0; i < 2; ++i)
+    y[i] = cmul(y[i], ctFrag[4 + i]);
+  return stageDataAsA({ctFrag[2], ctFrag[3]}, y, /*inverse=*/false);
+}
+
+std::array<CValue, 2> FftKernelBuilder::inverseChain(ArrayRef<CValue> z) {
+  std::array<CValue, 2> y =
+      stageDataAsB({ctFrag[2], ctFrag[3]}, z, /*inverse=*/true);
+  for (int64_t i = 0; i < 2; ++i)
+    y[i] = cmulConj(y[i], ctFrag[4 + i]);
+  return stageDataAsA({ctFrag[2], ctFrag[3]}, y, /*inverse=*/true);
+}
+
+void FftKernelBuilder::cooleyTukeyPath() {
+  bool periodic = cfg.boundary == BoundaryKind::periodic;
+  bool fourStep = rank == 1;
+  int64_t warps = cfg.warps;
+
+  // The per-lane constants and positions.
+  ctFrag.clear();
+  for (int64_t v = 0; v < 6; ++v)
+    ctFrag.push_back(loadComplexCoefficient(
+        addConst(mulConst(lane, 4), layout.ctFragmentWord + v * 32 * 4)));
+  // Load layout 8 (4c + t) + g, accumulator layout 8 (2t + e) + g.
+  Value loadPos[2], accPos[2];
+  for (int64_t c = 0; c < 2; ++c) {
+    loadPos[c] = add(addConst(mulConst(threadInGroup, 8), 32 * c), groupId);
+    accPos[c] = add(addConst(mulConst(threadInGroup, 16), 8 * c), groupId);
+  }
+
+  // The grid coordinate of tile coordinate c along d for `layer`.
+  auto gridCoord = [&](int64_t d, int64_t layer, Value c) {
+    Value j = d == rank - 1 ? addConst(tileIndex[d], layer) : tileIndex[d];
+    Value x = add(mulConst(j, validSize[d]), c);
+    if (!periodic)
+      return x;
+    // s = j V - T r may be negative and the tile may pass n: wrap.
+    Value shifted = sub(x, cst(margin[d]));
+    Value rem = arith::RemSIOp::create(*b, shifted, sizes[d]);
+    return arith::RemSIOp::create(*b, add(rem, sizes[d]), sizes[d]).getResult();
+  };
+
+  // 0. Both layers into the array as (re, im) pairs.
+  forEachThread(4096, [&](Value q) {
+    SmallVector<Value> c = digits(q, tileSize);
+    Value p0 = fourStep ? remConst(q, 64) : c[0];
+    Value p1 = fourStep ? divConst(q, 64) : c[1];
+    CValue v;
+    for (int64_t layer = 0; layer < 2; ++layer) {
+      SmallVector<Value> x(rank);
+      for (int64_t d = 0; d < rank; ++d)
+        x[d] = gridCoord(d, layer, c[d]);
+      (layer == 0 ? v.re : v.im) = loadGrid(gridIndex(x));
+    }
+    storePair(ctSlot(p0, p1), v);
+  });
+  gpu::BarrierOp::create(*b);
+
+  auto forEachUnit = [&](function_ref<void(Value)> body) {
+    scf::ForOp::create(
+        *b, warp, cst(64), cst(warps), ValueRange{},
+        [&](OpBuilder &nested, Location, Value unit, ValueRange) {
+          OpBuilder::InsertionGuard guard(*b);
+          b->setInsertionPoint(nested.getInsertionBlock(),
+                               nested.getInsertionPoint());
+          body(unit);
+          scf::YieldOp::create(*b);
+        });
+  };
+  auto syncWarp = [&]() {
+    NVVM::SyncWarpOp::create(
+        *b, arith::ConstantIntOp::create(*b, -1, 32).getResult());
+  };
+
+  // 1. Forward along axis 1, one unit per row p0.
+  forEachUnit([&](Value p0) {
+    SmallVector<CValue> x;
+    for (int64_t c = 0; c < 2; ++c)
+      x.push_back(loadPair(ctSlot(p0, loadPos[c])));
+    std::array<CValue, 2> z = forwardChain(x);
+    syncWarp();
+    for (int64_t e = 0; e < 2; ++e)
+      storePair(ctSlot(p0, accPos[e]), z[e]);
+  });
+  gpu::BarrierOp::create(*b);
+
+  // 2. Along axis 0, one unit per column p1: forward, S, inverse.
+  int64_t specWord = layout.spectrumWord(cfg.tail);
+  auto packedWord = [&](int64_t base, Value unit, int64_t perUnit, int64_t v) {
+    // ((unit * perUnit + v) * 32 + lane) * 4 words.
+    return add(mulConst(unit, perUnit * 32 * 4),
+               addConst(mulConst(lane, 4), base + v * 32 * 4));
+  };
+  forEachUnit([&](Value p1) {
+    SmallVector<CValue> x;
+    for (int64_t c = 0; c < 2; ++c) {
+      CValue v = loadPair(ctSlot(loadPos[c], p1));
+      if (fourStep)
+        v = cmul(v, loadComplexCoefficient(
+                        packedWord(layout.ctTwiddleWord, p1, 4, c)));
+      x.push_back(v);
+    }
+    std::array<CValue, 2> z = forwardChain(x);
+    for (int64_t e = 0; e < 2; ++e)
+      z[e] = cmul(z[e], loadComplexCoefficient(packedWord(specWord, p1, 2, e)));
+    std::array<CValue, 2> o = inverseChain(z);
+    if (fourStep)
+      for (int64_t e = 0; e < 2; ++e)
+        o[e] = cmul(o[e], loadComplexCoefficient(
+                              packedWord(layout.ctTwiddleWord, p1, 4, 2 + e)));
+    syncWarp();
+    for (int64_t e = 0; e < 2; ++e)
+      storePair(ctSlot(accPos[e], p1), o[e]);
+  });
+  gpu::BarrierOp::create(*b);
+
+  // 3. Inverse along axis 1, one unit per row p0.
+  auto storeValid = [&](ArrayRef<Value> c, CValue v) {
+    // The tile point c of both layers, if valid and in the grid.
+    Value valid = arith::ConstantIntOp::create(*b, 1, 1);
+    for (int64_t d = 0; d < rank; ++d) {
+      valid = andI(valid, cmp(arith::CmpIPredicate::uge, c[d], cst(margin[d])));
+      valid = andI(valid, cmp(arith::CmpIPredicate::ult, c[d],
+                              cst(margin[d] + validSize[d])));
+    }
+    auto ifValid = scf::IfOp::create(*b, valid, false);
+    OpBuilder::InsertionGuard guard(*b);
+    b->setInsertionPointToStart(ifValid.thenBlock());
+    for (int64_t layer = 0; layer < 2; ++layer) {
+      SmallVector<Value> x(rank);
+      Value inside = arith::ConstantIntOp::create(*b, 1, 1);
+      for (int64_t d = 0; d < rank; ++d) {
+        Value j = d == rank - 1 ? addConst(tileIndex[d], layer) : tileIndex[d];
+        // The valid point c of a periodic tile is grid point j V + c - T r.
+        x[d] = add(mulConst(j, validSize[d]),
+                   periodic ? addConst(c[d], -margin[d]) : c[d]);
+        inside = andI(inside, cmp(arith::CmpIPredicate::ult, x[d], sizes[d]));
+      }
+      auto ifInside = scf::IfOp::create(*b, inside, false);
+      OpBuilder::InsertionGuard g(*b);
+      b->setInsertionPointToStart(ifInside.thenBlock());
+      storeGrid(gridIndex(x), layer == 0 ? v.re : v.im);
+    }
+  };
+  forEachUnit([&](Value p0) {
+    SmallVector<CValue> z;
+    for (int64_t e = 0; e < 2; ++e)
+      z.push_back(loadPair(ctSlot(p0, accPos[e])));
+    std::array<CValue, 2> o = inverseChain(z);
+    if (fourStep) {
+      syncWarp();
+      for (int64_t e = 0; e < 2; ++e)
+        storePair(ctSlot(p0, accPos[e]), o[e]);
+      return;
+    }
+    // 2-D: (p0, p1) is tile point (c0, c1); lanes g run along the grid's
+    // rows in runs of 8.
+    for (int64_t e = 0; e < 2; ++e)
+      storeValid({p0, accPos[e]}, o[e]);
+  });
+  if (!fourStep)
+    return;
+  gpu::BarrierOp::create(*b);
+  // 1-D: the valid points n = nL + 64 nH from (nL, nH), coalesced.
+  forEachThread(validSize[0], [&](Value v) {
+    Value n = addConst(v, margin[0]);
+    CValue value = loadPair(ctSlot(remConst(n, 64), divConst(n, 64)));
+    storeValid({n}, value);
+  });
+}
