@@ -161,7 +161,6 @@ std::array<CValue, 2> FftKernelBuilder::inverseChain(ArrayRef<CValue> z) {
 }
 
 void FftKernelBuilder::cooleyTukeyPath() {
-  bool periodic = cfg.boundary == BoundaryKind::periodic;
   bool fourStep = rank == 1;
   int64_t warps = cfg.warps;
 
@@ -177,18 +176,6 @@ void FftKernelBuilder::cooleyTukeyPath() {
     accPos[c] = add(addConst(mulConst(threadInGroup, 16), 8 * c), groupId);
   }
 
-  // The grid coordinate of tile coordinate c along d for `layer`.
-  auto gridCoord = [&](int64_t d, int64_t layer, Value c) {
-    Value j = d == rank - 1 ? addConst(tileIndex[d], layer) : tileIndex[d];
-    Value x = add(mulConst(j, validSize[d]), c);
-    if (!periodic)
-      return x;
-    // s = j V - T r may be negative and the tile may pass n: wrap.
-    Value shifted = sub(x, cst(margin[d]));
-    Value rem = arith::RemSIOp::create(*b, shifted, sizes[d]);
-    return arith::RemSIOp::create(*b, add(rem, sizes[d]), sizes[d]).getResult();
-  };
-
   // 0. Both layers into the array as (re, im) pairs.
   forEachThread(4096, [&](Value q) {
     SmallVector<Value> c = digits(q, tileSize);
@@ -198,7 +185,7 @@ void FftKernelBuilder::cooleyTukeyPath() {
     for (int64_t layer = 0; layer < 2; ++layer) {
       SmallVector<Value> x(rank);
       for (int64_t d = 0; d < rank; ++d)
-        x[d] = gridCoord(d, layer, c[d]);
+        x[d] = loadCoord(d, layer, c[d]);
       (layer == 0 ? v.re : v.im) = loadGrid(gridIndex(x));
     }
     storePair(ctSlot(p0, p1), v);
@@ -279,10 +266,7 @@ void FftKernelBuilder::cooleyTukeyPath() {
       SmallVector<Value> x(rank);
       Value inside = arith::ConstantIntOp::create(*b, 1, 1);
       for (int64_t d = 0; d < rank; ++d) {
-        Value j = d == rank - 1 ? addConst(tileIndex[d], layer) : tileIndex[d];
-        // The valid point c of a periodic tile is grid point j V + c - T r.
-        x[d] = add(mulConst(j, validSize[d]),
-                   periodic ? addConst(c[d], -margin[d]) : c[d]);
+        x[d] = storeCoord(d, layer, c[d]);
         inside = andI(inside, cmp(arith::CmpIPredicate::ult, x[d], sizes[d]));
       }
       auto ifInside = scf::IfOp::create(*b, inside, false);

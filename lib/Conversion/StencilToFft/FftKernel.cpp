@@ -204,6 +204,26 @@ Value FftKernelBuilder::swizzleOf(Value digit) {
   return arith::AndIOp::create(*b, mulConst(remConst(digit, 8), 5), cst(7));
 }
 
+Value FftKernelBuilder::loadCoord(int64_t d, int64_t layer, Value c) {
+  Value j = d == rank - 1 ? addConst(tileIndex[d], layer) : tileIndex[d];
+  Value x = add(mulConst(j, validSize[d]), c);
+  if (cfg.boundary != BoundaryKind::periodic)
+    return x;
+  // s = j V - T r may be negative and the tile may pass n: wrap
+  // ((x mod n) + n) mod n (the tile may wrap more than once).
+  Value shifted = sub(x, cst(margin[d]));
+  Value rem = arith::RemSIOp::create(*b, shifted, sizes[d]);
+  return arith::RemSIOp::create(*b, add(rem, sizes[d]), sizes[d]).getResult();
+}
+
+Value FftKernelBuilder::storeCoord(int64_t d, int64_t layer, Value c) {
+  Value j = d == rank - 1 ? addConst(tileIndex[d], layer) : tileIndex[d];
+  // The valid point c of a periodic tile is grid point j V + c - T r.
+  return add(mulConst(j, validSize[d]), cfg.boundary == BoundaryKind::periodic
+                                            ? addConst(c, -margin[d])
+                                            : c);
+}
+
 Value FftKernelBuilder::gridIndex(ArrayRef<Value> x) {
   return getLinearIndex(*b, x, sizes);
 }
@@ -327,7 +347,6 @@ gpu::GPUFuncOp FftKernelBuilder::build(OpBuilder &moduleBuilder, Location loc,
 void FftKernelBuilder::fftPath() {
   if (plan.cooleyTukey)
     return cooleyTukeyPath();
-  bool periodic = cfg.boundary == BoundaryKind::periodic;
   int64_t points = 1, valid = 1;
   for (int64_t d = 0; d < rank; ++d) {
     points *= tileSize[d];
@@ -343,18 +362,8 @@ void FftKernelBuilder::fftPath() {
     forEachThread(points, [&](Value q) {
       SmallVector<Value> c = digits(q, tileSize);
       SmallVector<Value> x(rank);
-      for (int64_t d = 0; d < rank; ++d) {
-        Value j = d == rank - 1 ? addConst(tileIndex[d], layer) : tileIndex[d];
-        Value start = mulConst(j, validSize[d]);
-        x[d] = add(start, c[d]);
-        if (periodic) {
-          // s = j V - T r may be negative and the tile may pass n: wrap
-          // ((x mod n) + n) mod n (the tile may wrap more than once).
-          Value shifted = sub(x[d], cst(margin[d]));
-          Value rem = arith::RemSIOp::create(*b, shifted, sizes[d]);
-          x[d] = arith::RemSIOp::create(*b, add(rem, sizes[d]), sizes[d]);
-        }
-      }
+      for (int64_t d = 0; d < rank; ++d)
+        x[d] = loadCoord(d, layer, c[d]);
       Value value = loadGrid(gridIndex(x));
       Value index = addConst(mulConst(crtIndex(c), 2), layer);
       memref::StoreOp::create(*b, value, smem, ValueRange{index});
@@ -382,9 +391,8 @@ void FftKernelBuilder::fftPath() {
       SmallVector<Value> c(rank), x(rank);
       Value inside = arith::ConstantIntOp::create(*b, 1, 1);
       for (int64_t d = 0; d < rank; ++d) {
-        Value j = d == rank - 1 ? addConst(tileIndex[d], layer) : tileIndex[d];
         c[d] = addConst(v[d], margin[d]);
-        x[d] = add(mulConst(j, validSize[d]), periodic ? v[d] : c[d]);
+        x[d] = storeCoord(d, layer, c[d]);
         inside = andI(inside, cmp(arith::CmpIPredicate::ult, x[d], sizes[d]));
       }
       auto ifInside = scf::IfOp::create(*b, inside, false);

@@ -51,14 +51,14 @@ struct FftCoefficientLayout {
 
 /// What the kernel builder needs.
 struct FftKernelConfig {
-  FftTilePlan plan;      // the tile; plan.fusedSteps places the tiles (T)
-  int64_t steps;         // the steps this kernel computes (T, or the tail's)
-  bool tail;             // reads the tail's spectrum
+  FftTilePlan plan; // the tile; plan.fusedSteps places the tiles (T)
+  int64_t steps;    // the steps this kernel computes (T, or the tail's)
+  bool tail;        // reads the tail's spectrum
   FftMmaShape shape;
   int64_t warps;
   BoundaryKind boundary;
   double boundaryValue;
-  Type elementType;      // of the grids (f64 or f32)
+  Type elementType; // of the grids (f64 or f32)
   ArrayRef<int64_t> offsets;
   ArrayRef<double> weights;
 };

@@ -89,6 +89,12 @@ private:
   /// F(v) = 5 v mod 8: what axis digit v adds (XOR) to the low three bits of
   /// an element's slot.
   Value swizzleOf(Value digit);
+  /// The grid coordinate along `d` of tile coordinate `c` of tile `layer`
+  /// (the input a tile reads: periodic tiles start T r early and wrap).
+  Value loadCoord(int64_t d, int64_t layer, Value c);
+  /// The grid coordinate along `d` of the valid tile coordinate `c` of tile
+  /// `layer` (unwrapped: it may pass the grid's edge).
+  Value storeCoord(int64_t d, int64_t layer, Value c);
   /// Row-major linear index of grid coordinates.
   Value gridIndex(ArrayRef<Value> x);
   /// The complex value at coefficient word `word` (4 words).

@@ -97,22 +97,20 @@ struct ConvertStencilToFftPass
       tailSpectrum = getSpectrum(op.getTailSpectrumAttr());
     SmallVector<int32_t> words = layout.pack(spectrum, tailSpectrum);
 
-    FftKernelConfig config{plan,
-                           fused,
-                           /*tail=*/false,
-                           f64Shape == "m16n8k4" ? FftMmaShape::M16N8K4
-                                                 : FftMmaShape::M8N8K4,
-                           warps,
-                           op.getBoundary(),
-                           op.getBoundaryValueAttr()
-                               ? op.getBoundaryValueAttr().getValueAsDouble()
-                               : 0.0,
-                           elementType,
-                           op.getPattern().getOffsets(),
-                           op.getWeights()};
+    FftKernelConfig config{
+        plan,
+        fused,
+        /*tail=*/false,
+        f64Shape == "m16n8k4" ? FftMmaShape::M16N8K4 : FftMmaShape::M8N8K4,
+        warps,
+        op.getBoundary(),
+        op.getBoundaryValueAttr() ? op.getBoundaryValueAttr().getValueAsDouble()
+                                  : 0.0,
+        elementType,
+        op.getPattern().getOffsets(),
+        op.getWeights()};
     auto parent = op->getParentOfType<FunctionOpInterface>();
-    std::string name =
-        (parent ? parent.getName().str() : "stencil") + "_fft";
+    std::string name = (parent ? parent.getName().str() : "stencil") + "_fft";
     OpBuilder moduleBuilder = OpBuilder::atBlockEnd(gpuModule.getBody());
     gpu::GPUFuncOp kernel =
         buildFftKernel(moduleBuilder, op.getLoc(), name, config, layout);
@@ -148,10 +146,10 @@ struct ConvertStencilToFftPass
     // The transforms' bound; the tail launch (fewer steps) is within it
     // when |H| <= 1, and the runner times and checks the T-step kernel.
     launch.fftErrorBound = getFftErrorBound(plan, spectrum);
-    launch.unit = config.shape == FftMmaShape::M16N8K4 ? "mma.f64.m16n8k4"
-                                                       : "mma.f64";
-    launch.unitFlopsPerPoint = 2.0 * double(plan.getMacsPerTile()) /
-                               double(plan.getUpdatesPerTile());
+    launch.unit =
+        config.shape == FftMmaShape::M16N8K4 ? "mma.f64.m16n8k4" : "mma.f64";
+    launch.unitFlopsPerPoint =
+        2.0 * double(plan.getMacsPerTile()) / double(plan.getUpdatesPerTile());
     emitHostLaunches(op, op.getInput(), op.getOutput(), steps, launch, symbols,
                      launches);
     op->erase();
