@@ -44,11 +44,14 @@ struct LowerToSpTCOptions : public PassPipelineOptions<LowerToSpTCOptions> {
       *this, "opt-level", llvm::cl::desc("NVVM optimization level"),
       llvm::cl::init(3)};
   PassOptions::Option<int64_t> warps{
-      *this, "warps", llvm::cl::desc("Warps per thread block"),
-      llvm::cl::init(4)};
+      *this, "warps",
+      llvm::cl::desc("Warps per thread block (0: 4, fewer where the tile "
+                     "would exceed 48 KiB of shared memory)"),
+      llvm::cl::init(0)};
   PassOptions::Option<int64_t> nTiles{
       *this, "n-tiles",
-      llvm::cl::desc("mma.sp column tiles per warp (0: by rank)"),
+      llvm::cl::desc("mma.sp column tiles per warp (0: by rank, fewer where "
+                     "the tile would exceed 48 KiB of shared memory)"),
       llvm::cl::init(0)};
   PassOptions::Option<int64_t> subTiles{
       *this, "sub-tiles",
@@ -91,11 +94,14 @@ struct LowerToTCOptions : public PassPipelineOptions<LowerToTCOptions> {
       *this, "opt-level", llvm::cl::desc("NVVM optimization level"),
       llvm::cl::init(3)};
   PassOptions::Option<int64_t> warps{
-      *this, "warps", llvm::cl::desc("Warps per thread block"),
-      llvm::cl::init(4)};
+      *this, "warps",
+      llvm::cl::desc("Warps per thread block (0: 4, fewer where the tile "
+                     "would exceed 48 KiB of shared memory)"),
+      llvm::cl::init(0)};
   PassOptions::Option<int64_t> nTiles{
       *this, "n-tiles",
-      llvm::cl::desc("mma column tiles per warp (0: by rank)"),
+      llvm::cl::desc("mma column tiles per warp (0: by rank, fewer where "
+                     "the tile would exceed 48 KiB of shared memory)"),
       llvm::cl::init(0)};
   PassOptions::Option<int64_t> subTiles{
       *this, "sub-tiles",

@@ -21,6 +21,7 @@
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
 #include "stencil/Support/MmaSpModel.h"
 #include "stencil/Support/SpTCPacking.h"
+#include "stencil/Support/SpTCTiling.h"
 
 #include "RowForm.h"
 #include "TCF64Kernel.h"
@@ -48,103 +49,10 @@ namespace stencil {
 using namespace mlir;
 using namespace mlir::stencil;
 
-/// The shared memory a block may use without opting in to more.
-static constexpr int64_t kMaxSharedBytes = 48 * 1024;
 static constexpr StringLiteral kSparseGpuModuleName = "stencil_sptc";
 static constexpr StringLiteral kDenseGpuModuleName = "stencil_tc";
 
 namespace {
-
-/// The tiling of one kernel (pass description, "Tiling").
-struct SpTCGeometry {
-  int64_t rank = 0;
-  int64_t warps = 0;
-  int64_t nTiles = 0;
-  int64_t rowsPerBlock = 0;
-  /// Radius along each dimension, outermost first.
-  SmallVector<int64_t> radii;
-  /// Outputs of one sub-tile along each dimension, outermost first; a block
-  /// computes `subTiles` of them one after the other along `subDim` (y, or
-  /// x in 1-D), loading the next one while it computes the current one.
-  SmallVector<int64_t> tile;
-  int64_t subTiles = 1;
-  int64_t subDim = 0;
-  /// Outputs per block: `tile` times `subTiles` along `subDim`.
-  SmallVector<int64_t> blockTile;
-  /// The shared-memory tile (tile plus halo) and its row-major strides.
-  /// Along the innermost dimension a row starts `pad` elements before the
-  /// block's first output and holds `pitch` elements, both multiples of 8 so
-  /// that rows are staged with 16-byte loads; together they cover every
-  /// input offset any B operand reads (zero-weight columns included).
-  SmallVector<int64_t> smemShape, smemStrides;
-  int64_t smemSize = 1;
-  int64_t pad = 0;
-  /// The row swizzle of the B-operand plan (SpTCBOperandPlan::swizzle).
-  int64_t swizzleBit = 0;
-  /// Elements per vector of the staging loads (16 bytes of f16).
-  static constexpr int64_t kVector = 8;
-
-  int64_t threads() const { return 32 * warps; }
-
-  /// With asynchronous copies the tile is double-buffered; each buffer is
-  /// padded to a whole number of vectors per thread, so that every thread
-  /// issues the same copies (the extra ones read nothing).
-  bool asyncCopy = false;
-  int64_t bufferStride() const {
-    int64_t vectors = smemSize / kVector;
-    return (vectors + threads() - 1) / threads() * threads() * kVector;
-  }
-  int64_t allocatedElements() const {
-    return asyncCopy ? 2 * bufferStride() : smemSize;
-  }
-
-  /// Outputs per block along the innermost dimension.
-  static int64_t innermostTile(int64_t rank, int64_t warps, int64_t nTiles) {
-    return rank == 1 ? kMmaSpM * kMmaSpN * nTiles * warps : kMmaSpM * warps;
-  }
-
-  /// `extraRows` rows follow the halo along y (the low-rank chain's last
-  /// T-tile reaches 8 - 2h rows past it).
-  SpTCGeometry(int64_t rank, int64_t warps, int64_t nTiles, int64_t subTiles,
-               int64_t rowsPerBlock, ArrayRef<int64_t> radii, int64_t pad,
-               int64_t pitch, int64_t extraRows = 0)
-      : rank(rank), warps(warps), nTiles(nTiles), rowsPerBlock(rowsPerBlock),
-        radii(radii), subTiles(subTiles), subDim(rank == 1 ? 0 : rank - 2),
-        pad(pad) {
-    tile.assign(rank, 1);
-    if (rank == 1) {
-      tile[0] = kMmaSpM * kMmaSpN * nTiles * warps;
-    } else {
-      tile[rank - 1] = kMmaSpM * warps;
-      tile[rank - 2] = kMmaSpN * nTiles;
-    }
-    blockTile = tile;
-    blockTile[subDim] *= subTiles;
-    for (int64_t d = 0; d + 1 < rank; ++d)
-      smemShape.push_back(tile[d] + 2 * radii[d]);
-    if (rank >= 2)
-      smemShape[rank - 2] += extraRows;
-    smemShape.push_back(pitch);
-    smemStrides.assign(rank, 1);
-    for (int64_t d = rank - 2; d >= 0; --d)
-      smemStrides[d] = smemStrides[d + 1] * smemShape[d + 1];
-    smemSize = smemStrides[0] * smemShape[0];
-  }
-
-  /// The constant part of the shared-memory index of a B operand element
-  /// (the lane's part holds its column in the row): in 2-D and 3-D, the
-  /// MMA column's `y` is `y0 + shift` (shift = 8 j + dy for n-tile j and a
-  /// kernel row at dy) and its `z` is `z0 + dz`; in 1-D the column's first
-  /// output is `x0 + 16 shift` (shift = 8 j), in the same row.
-  int64_t constantOffset(int64_t dz, int64_t shift) const {
-    if (rank == 1)
-      return kMmaSpM * shift;
-    int64_t offset = (radii[rank - 2] + shift) * smemStrides[rank - 2];
-    if (rank == 3)
-      offset += (radii[0] + dz) * smemStrides[0];
-    return offset;
-  }
-};
 
 using BOperandPlan = SpTCBOperandPlan;
 
@@ -1091,14 +999,8 @@ LogicalResult ConvertStencilToSpTCPass::convert(
   int64_t tilesPerWarp = tiling.getAs<IntegerAttr>("n_tiles").getInt();
   int64_t subTilesPerBlock = tiling.getAs<IntegerAttr>("sub_tiles").getInt();
   bool useAsyncCopy = tiling.getAs<BoolAttr>("async_copy").getValue();
-  SmallVector<int64_t> radii(rank, 0);
-  radii.back() = op.getRadius();
-  for (auto [i, o] : llvm::enumerate(op.getRowOffsets()))
-    radii[i % (rank - 1)] =
-        std::max<int64_t>(radii[i % (rank - 1)], std::abs(o));
-  // A low-rank chain reaches h rows along y through its column weights.
-  if (op.getColumnRadius() > 0)
-    radii[0] = op.getColumnRadius();
+  SmallVector<int64_t> radii = getRowFormRadii(
+      rank, op.getRadius(), op.getRowOffsets(), op.getColumnRadius());
   auto parent =
       op.getOperation()->getParentOfType<FunctionOpInterface>();
   std::string name = (parent ? parent.getName().str() : "stencil") +
@@ -1119,11 +1021,11 @@ LogicalResult ConvertStencilToSpTCPass::convert(
       return op.emitOpError("f64-shape must be 'm8n8k4' or 'm16n8k4', got '")
              << f64Shape.getValue() << "'";
     geo.pairMTiles = f64Shape == "m16n8k4";
-    if (geo.smemElements() * 8 > kMaxSharedBytes)
+    if (geo.smemElements() * 8 > kMaxStaticSharedBytes)
       return op.emitOpError("needs ")
              << geo.smemElements() * 8
              << " bytes of shared memory for its tile, more than "
-             << kMaxSharedBytes << ": use fewer warps, n-tiles or m-tiles";
+             << kMaxStaticSharedBytes << ": use fewer warps, n-tiles or m-tiles";
     launch.kernel = buildTCF64Kernel(moduleBuilder, op, geo, name);
     launch.blockTile = geo.tile;
     launch.accumulator = "f64";
@@ -1158,10 +1060,10 @@ LogicalResult ConvertStencilToSpTCPass::buildF16Kernel(
                    /*extraRows=*/h > 0 ? kMmaSpN - 2 * h : 0);
   geo.asyncCopy = useAsyncCopy;
   geo.swizzleBit = plan.swizzleBit;
-  if (geo.allocatedElements() * 2 > kMaxSharedBytes)
+  if (geo.allocatedElements() * 2 > kMaxStaticSharedBytes)
     return op.emitOpError("needs ")
            << geo.allocatedElements() * 2 << " bytes of shared memory for its tile, more "
-           << "than " << kMaxSharedBytes << ": use fewer warps or n-tiles";
+           << "than " << kMaxStaticSharedBytes << ": use fewer warps or n-tiles";
 
   // The kernel; its coefficients are the packed words (SPIDER 3.3.2) of
   // --stencil-sptc-pack.

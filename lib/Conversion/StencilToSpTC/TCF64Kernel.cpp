@@ -46,29 +46,6 @@
 using namespace mlir;
 using namespace mlir::stencil;
 
-TCF64Geometry::TCF64Geometry(int64_t rank, int64_t warps, int64_t nTiles,
-                             int64_t mTiles, ArrayRef<int64_t> radii)
-    : rank(rank), warps(warps), nTiles(nTiles), mTiles(mTiles),
-      radii(radii) {
-  chunks = TCF64CoefficientLayout::getNumChunks(radii.back());
-  int64_t width = 8 * nTiles * warps;
-  // The last warp's last chunk ends at column width - 8 + 4 C.
-  int64_t columns = width - 8 + 4 * chunks;
-  pitch = columns + (12 - columns % 8) % 8;
-  tile.assign(rank, 1);
-  if (rank == 1) {
-    segment = width;
-    tile[0] = 8 * mTiles * segment;
-    rows = 8 * mTiles;
-    return;
-  }
-  tile[rank - 1] = width;
-  tile[rank - 2] = 8 * mTiles;
-  rows = 8 * mTiles + 2 * radii[rank - 2];
-  if (rank == 3)
-    planes = 1 + 2 * radii[0];
-}
-
 namespace {
 class TCF64KernelBuilder {
 public:

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stencil/Dialect/Stencil/Transforms/Passes.h"
+#include "stencil/Support/SpTCTiling.h"
 
 namespace mlir {
 namespace stencil {
@@ -15,6 +16,52 @@ namespace stencil {
 
 using namespace mlir;
 using namespace mlir::stencil;
+
+/// The innermost input offset of each logical column of a row form:
+/// `input_offsets`, or what `--stencil-fold-row-swap` will make of
+/// `column_permutation` (the identity when absent).
+template <typename OpTy>
+static SmallVector<int64_t> getColumnInputOffsets(OpTy op) {
+  if (std::optional<ArrayRef<int64_t>> offsets = op.getInputOffsets())
+    return SmallVector<int64_t>(*offsets);
+  int64_t cols = 2 * op.getRowsPerBlock();
+  SmallVector<int64_t> offsets;
+  std::optional<ArrayRef<int64_t>> perm = op.getColumnPermutation();
+  for (int64_t c = 0; c < cols; ++c)
+    offsets.push_back((perm ? (*perm)[c] : c) - int64_t(op.getRadius()) -
+                      int64_t(op.getColumnShift()));
+  return offsets;
+}
+
+/// The candidate tilings of the defaults, best first: the preferred one,
+/// then n-tiles halved, then warps halved (each only where the option was
+/// left to its default), then synchronous staging where `async-copy` is
+/// `auto`. The first that fits the static shared memory is taken.
+static SmallVector<RowFormTiling> getDefaultCandidates(RowFormTiling preferred,
+                                                       bool autoWarps,
+                                                       bool autoTiles,
+                                                       bool autoAsync) {
+  SmallVector<RowFormTiling> candidates;
+  for (bool async : {true, false}) {
+    if (!async && !(autoAsync && preferred.asyncCopy))
+      break;
+    RowFormTiling t = preferred;
+    t.asyncCopy = async && preferred.asyncCopy;
+    for (int64_t w = t.warps; w >= 1; w /= 2) {
+      for (int64_t n = t.nTiles; n >= 1; n /= 2) {
+        RowFormTiling c = t;
+        c.warps = w;
+        c.nTiles = n;
+        candidates.push_back(c);
+        if (!autoTiles)
+          break;
+      }
+      if (!autoWarps)
+        break;
+    }
+  }
+  return candidates;
+}
 
 namespace {
 struct StencilSpTCTilePass
@@ -32,9 +79,11 @@ struct StencilSpTCTilePass
       if (f64)
         return tileF64(op, rank);
       // 1. The defaults by rank (bench/NOTES.md).
-      int64_t tiles = nTiles ? int64_t(nTiles) : (rank == 2 ? 4 : 8);
-      int64_t subs = subTiles ? int64_t(subTiles) : (rank == 2 ? 8 : 1);
-      if (warps < 1 || tiles < 1 || subs < 1) {
+      RowFormTiling preferred;
+      preferred.warps = warps ? int64_t(warps) : 4;
+      preferred.nTiles = nTiles ? int64_t(nTiles) : (rank == 2 ? 4 : 8);
+      preferred.subTiles = subTiles ? int64_t(subTiles) : (rank == 2 ? 8 : 1);
+      if (warps < 0 || nTiles < 0 || subTiles < 0) {
         op->emitOpError("needs warps, n-tiles and sub-tiles >= 1");
         return WalkResult::interrupt();
       }
@@ -47,15 +96,47 @@ struct StencilSpTCTilePass
             << asyncCopy.getValue() << "'";
         return WalkResult::interrupt();
       }
-      bool async = asyncCopy == "on" || (asyncCopy == "auto" && rank == 2);
+      preferred.asyncCopy =
+          asyncCopy == "on" || (asyncCopy == "auto" && rank == 2);
 
-      // 2. Record it.
+      // 2. The first candidate whose staged tile fits; the preferred one
+      // when none does (or all options were given): the conversion then
+      // reports the size.
+      SmallVector<int64_t> radii, offsets;
+      int64_t rowsPerBlock = 0, columnRadius = 0;
+      if (auto sparse = dyn_cast<SparseRowGemmOp>(op)) {
+        offsets = getColumnInputOffsets(sparse);
+        rowsPerBlock = sparse.getRowsPerBlock();
+        radii =
+            getRowFormRadii(rank, sparse.getRadius(), sparse.getRowOffsets());
+      } else {
+        auto dense = cast<RowGemmOp>(op);
+        offsets = getColumnInputOffsets(dense);
+        rowsPerBlock = dense.getRowsPerBlock();
+        columnRadius = dense.getColumnRadius();
+        radii = getRowFormRadii(rank, dense.getRadius(), dense.getRowOffsets(),
+                                columnRadius);
+      }
+      RowFormTiling chosen = preferred;
+      for (const RowFormTiling &c : getDefaultCandidates(
+               preferred, warps == 0, nTiles == 0, asyncCopy == "auto")) {
+        if (getSpTCSharedBytes(rank, c, radii, rowsPerBlock, offsets,
+                               columnRadius) <= kMaxStaticSharedBytes) {
+          chosen = c;
+          break;
+        }
+      }
+
+      // 3. Record it.
       Builder b(op->getContext());
-      op->setAttr("tiling", b.getDictionaryAttr(
-          {b.getNamedAttr("warps", b.getI64IntegerAttr(warps)),
-           b.getNamedAttr("n_tiles", b.getI64IntegerAttr(tiles)),
-           b.getNamedAttr("sub_tiles", b.getI64IntegerAttr(subs)),
-           b.getNamedAttr("async_copy", b.getBoolAttr(async))}));
+      op->setAttr(
+          "tiling",
+          b.getDictionaryAttr(
+              {b.getNamedAttr("warps", b.getI64IntegerAttr(chosen.warps)),
+               b.getNamedAttr("n_tiles", b.getI64IntegerAttr(chosen.nTiles)),
+               b.getNamedAttr("sub_tiles",
+                              b.getI64IntegerAttr(chosen.subTiles)),
+               b.getNamedAttr("async_copy", b.getBoolAttr(chosen.asyncCopy))}));
       return WalkResult::advance();
     });
     if (result.wasInterrupted())
@@ -63,11 +144,14 @@ struct StencilSpTCTilePass
   }
 
   /// The f64 kernel: `warps` x `n-tiles` n-tiles of 8 outputs along `x` by
-  /// `m-tiles` m-tiles of 8 rows, one sub-tile, synchronous staging.
+  /// `m-tiles` m-tiles of 8 rows, one sub-tile, synchronous staging; the
+  /// defaults shrink (n-tiles, then warps, then m-tiles) until the tile fits.
   WalkResult tileF64(Operation *op, int64_t rank) {
-    int64_t tiles = nTiles ? int64_t(nTiles) : (rank == 3 ? 2 : 4);
-    int64_t rows = mTiles ? int64_t(mTiles) : 2;
-    if (warps < 1 || tiles < 1 || rows < 1) {
+    RowFormTiling preferred;
+    preferred.warps = warps ? int64_t(warps) : 4;
+    preferred.nTiles = nTiles ? int64_t(nTiles) : (rank == 3 ? 2 : 4);
+    preferred.mTiles = mTiles ? int64_t(mTiles) : 2;
+    if (warps < 0 || nTiles < 0 || mTiles < 0) {
       op->emitOpError("needs warps, n-tiles and m-tiles >= 1");
       return WalkResult::interrupt();
     }
@@ -76,13 +160,34 @@ struct StencilSpTCTilePass
                       "and synchronous staging (no sub-tiles or async-copy)");
       return WalkResult::interrupt();
     }
+    auto dense = cast<RowGemmOp>(op);
+    SmallVector<int64_t> radii =
+        getRowFormRadii(rank, dense.getRadius(), dense.getRowOffsets());
+    RowFormTiling chosen = preferred;
+    bool found = false;
+    for (int64_t m = preferred.mTiles; m >= 1 && !found; m /= 2) {
+      for (const RowFormTiling &c : getDefaultCandidates(
+               preferred, warps == 0, nTiles == 0, /*autoAsync=*/false)) {
+        RowFormTiling t = c;
+        t.mTiles = m;
+        if (getTCF64SharedBytes(rank, t, radii) <= kMaxStaticSharedBytes) {
+          chosen = t;
+          found = true;
+          break;
+        }
+      }
+      if (mTiles != 0)
+        break;
+    }
     Builder b(op->getContext());
-    op->setAttr("tiling", b.getDictionaryAttr(
-        {b.getNamedAttr("warps", b.getI64IntegerAttr(warps)),
-         b.getNamedAttr("n_tiles", b.getI64IntegerAttr(tiles)),
-         b.getNamedAttr("m_tiles", b.getI64IntegerAttr(rows)),
-         b.getNamedAttr("sub_tiles", b.getI64IntegerAttr(1)),
-         b.getNamedAttr("async_copy", b.getBoolAttr(false))}));
+    op->setAttr(
+        "tiling",
+        b.getDictionaryAttr(
+            {b.getNamedAttr("warps", b.getI64IntegerAttr(chosen.warps)),
+             b.getNamedAttr("n_tiles", b.getI64IntegerAttr(chosen.nTiles)),
+             b.getNamedAttr("m_tiles", b.getI64IntegerAttr(chosen.mTiles)),
+             b.getNamedAttr("sub_tiles", b.getI64IntegerAttr(1)),
+             b.getNamedAttr("async_copy", b.getBoolAttr(false))}));
     return WalkResult::advance();
   }
 };

@@ -25,3 +25,16 @@ func.func @three_d(%in: memref<?x?x?xf64>, %out: memref<?x?x?xf64>) {
       kernels dense<[[[1., 0., 0., 0.], [0., 1., 0., 0.]]]> : tensor<1x2x4xf64> : memref<?x?x?xf64>
   return
 }
+
+// -----
+
+// Defaults fit 48 KiB: an f64 tile reaching four planes and rows each way
+// (a 3-D radius-4 star) takes 1 n-tile and 2 warps.
+// CHECK-LABEL: func.func @three_d_fits
+// CHECK:         tiling {async_copy = false, m_tiles = 2 : i64, n_tiles = 1 : i64, sub_tiles = 1 : i64, warps = 2 : i64}
+func.func @three_d_fits(%in: memref<?x?x?xf64>, %out: memref<?x?x?xf64>) {
+  stencil.row_gemm %in -> %out radius 4 rows_per_block 2 column_shift 1 row_offsets [-4, 0, 0, 4]
+      input_offsets [0, 1, 2, 3]
+      kernels dense<0.5> : tensor<2x2x4xf64> : memref<?x?x?xf64>
+  return
+}

@@ -36,3 +36,48 @@ func.func @dense(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
       kernels dense<0.5> : tensor<1x4x8xf64> : memref<?x?xf16>
   return
 }
+
+// -----
+
+// Defaults fit the 48 KiB of static shared memory: a 3-D stencil reaching
+// four planes and four rows each way (a radius-4 star) stages 9 planes, so
+// the default 8 n-tiles halve to 2 (Support/SpTCTiling.h has the sizes).
+// Explicit options are kept (EXPLICIT; the conversion reports a tile that
+// does not fit).
+// CHECK-LABEL: func.func @three_d_fits
+// CHECK:         tiling {async_copy = false, n_tiles = 2 : i64, sub_tiles = 1 : i64, warps = 4 : i64}
+// EXPLICIT-LABEL: func.func @three_d_fits
+// EXPLICIT:         tiling {async_copy = false, n_tiles = 3 : i64, sub_tiles = 5 : i64, warps = 2 : i64}
+func.func @three_d_fits(%in: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
+  stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [-4, 0, 0, 4]
+      input_offsets [0, 1, 2, 3]
+      values dense<0.0> : tensor<2x2x2xf16> indices dense<[[[0, 1], [0, 1]], [[0, 1], [0, 1]]]> : tensor<2x2x2xi8> : memref<?x?x?xf16>
+  return
+}
+
+// -----
+
+// A 2-D tile reaching 90 rows each way: no n-tiles fit 4 warps (two
+// cp.async buffers of 212 rows), 2 warps do with the preferred 4 n-tiles.
+// CHECK-LABEL: func.func @wide_two_d
+// CHECK:         tiling {async_copy = true, n_tiles = 4 : i64, sub_tiles = 8 : i64, warps = 2 : i64}
+func.func @wide_two_d(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [-90, 90]
+      input_offsets [0, 1, 2, 3]
+      values dense<0.0> : tensor<2x2x2xf16> indices dense<[[[0, 1], [0, 1]], [[0, 1], [0, 1]]]> : tensor<2x2x2xi8> : memref<?x?xf16>
+  return
+}
+
+// -----
+
+// Only the options left to their defaults shrink: with warps=4 given, the
+// same tile gives up cp.async (auto) before the warps.
+// RUN: stencil-opt %s --split-input-file --stencil-sptc-tile="warps=4" | FileCheck %s --check-prefix=WARPS
+// WARPS-LABEL: func.func @wide_two_d_warps
+// WARPS:         tiling {async_copy = false, n_tiles = 4 : i64, sub_tiles = 8 : i64, warps = 4 : i64}
+func.func @wide_two_d_warps(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [-90, 90]
+      input_offsets [0, 1, 2, 3]
+      values dense<0.0> : tensor<2x2x2xf16> indices dense<[[[0, 1], [0, 1]], [[0, 1], [0, 1]]]> : tensor<2x2x2xi8> : memref<?x?xf16>
+  return
+}

@@ -354,6 +354,16 @@ def StencilSpTCTile : Pass<"stencil-sptc-tile"> {
     8 n-tiles, one sub-tile, synchronous staging. The dense form
     (`stencil.row_gemm`, for `--lower-to-tc`) is tiled the same way.
 
+    Defaults always fit: where the staged tile of the preferred tiling
+    (tile plus halo, doubled with `async_copy`) needs more than the 48 KiB of
+    static shared memory a block has (3-D stencils of radius >= 2 do), the
+    options left at their defaults shrink, in this order, until it fits:
+    `n-tiles` halved, then `warps` halved, then (`async-copy=auto`)
+    synchronous staging; the f64 kernel then halves `m-tiles`. The sizes come
+    from `Support/SpTCTiling.h`, the geometry the kernel builders use.
+    Options given explicitly are kept as given, and a tile that does not fit
+    is a located error of `--convert-stencil-to-sptc`.
+
     The f64 dense form (`stencil.row_gemm` on f64 grids) runs on
     `mma.sync.m8n8k4` f64, whose A holds 8 rows (8 consecutive `y`, or 8
     segments in 1-D) by 4 inputs and whose C holds 8 rows by 8 consecutive
@@ -364,17 +374,20 @@ def StencilSpTCTile : Pass<"stencil-sptc-tile"> {
     warps x 4 n-tiles (2 in 3-D) x 2 m-tiles.
   }];
   let options = [
-    Option<"warps", "warps", "int64_t", /*default=*/"4",
-           "Warps per thread block (side by side along the innermost dimension)">,
+    Option<"warps", "warps", "int64_t", /*default=*/"0",
+           "Warps per thread block, side by side along the innermost "
+           "dimension (0: 4, fewer where the tile would not fit)">,
     Option<"nTiles", "n-tiles", "int64_t", /*default=*/"0",
-           "mma.sp column tiles (of 8) per warp (0: 4 in 2-D, 8 otherwise)">,
+           "mma.sp column tiles (of 8) per warp (0: 4 in 2-D, 8 otherwise; "
+           "2 and 4 for f64; fewer where the tile would not fit)">,
     Option<"subTiles", "sub-tiles", "int64_t", /*default=*/"0",
            "Sub-tiles per block, pipelined (0: 8 in 2-D, 1 otherwise)">,
     Option<"asyncCopy", "async-copy", "std::string", /*default=*/"\"auto\"",
            "on: double-buffered cp.async staging; off: synchronous staging; "
            "auto: on in 2-D, off otherwise">,
     Option<"mTiles", "m-tiles", "int64_t", /*default=*/"0",
-           "f64 kernel only: m-tiles (of 8 rows) per warp (0: 2)">
+           "f64 kernel only: m-tiles (of 8 rows) per warp (0: 2, 1 where "
+           "the tile would not fit)">
   ];
   let dependentDialects = ["::mlir::stencil::StencilDialect"];
 }

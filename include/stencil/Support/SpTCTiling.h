@@ -1,0 +1,182 @@
+//===- SpTCTiling.h - Tile geometry of the row-form kernels -----*- C++ -*-===//
+//
+// The tile shapes of the kernels `--convert-stencil-to-sptc` builds for the
+// row forms (`stencil.sparse_row_gemm`, `stencil.row_gemm`): the outputs a
+// block computes and the shared memory it stages them from. The kernel
+// builders and `--stencil-sptc-tile` (which picks default tilings that fit
+// the shared memory of a block) read the same numbers from here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_SUPPORT_SPTCTILING_H
+#define STENCIL_SUPPORT_SPTCTILING_H
+
+#include "stencil/Support/MmaSpModel.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace mlir {
+namespace stencil {
+
+/// The shared memory a block may use without opting in to more (the static
+/// limit of every chip since sm_70).
+constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
+
+/// The radius along each dimension, outermost first, of a row form with
+/// innermost radius `radius`, kernel rows at `rowOffsets` (rank - 1
+/// components each) and, for a low-rank chain, outer radius `columnRadius`.
+llvm::SmallVector<int64_t> getRowFormRadii(int64_t rank, int64_t radius,
+                                           llvm::ArrayRef<int64_t> rowOffsets,
+                                           int64_t columnRadius = 0);
+
+/// The tiling of the f16/bf16 row-form kernel (`--convert-stencil-to-sptc`,
+/// "Tiling" in its description).
+struct SpTCGeometry {
+  int64_t rank = 0;
+  int64_t warps = 0;
+  int64_t nTiles = 0;
+  int64_t rowsPerBlock = 0;
+  /// Radius along each dimension, outermost first.
+  llvm::SmallVector<int64_t> radii;
+  /// Outputs of one sub-tile along each dimension, outermost first; a block
+  /// computes `subTiles` of them one after the other along `subDim` (y, or
+  /// x in 1-D), loading the next one while it computes the current one.
+  llvm::SmallVector<int64_t> tile;
+  int64_t subTiles = 1;
+  int64_t subDim = 0;
+  /// Outputs per block: `tile` times `subTiles` along `subDim`.
+  llvm::SmallVector<int64_t> blockTile;
+  /// The shared-memory tile (tile plus halo) and its row-major strides.
+  /// Along the innermost dimension a row starts `pad` elements before the
+  /// block's first output and holds `pitch` elements, both multiples of 8 so
+  /// that rows are staged with 16-byte loads; together they cover every
+  /// input offset any B operand reads (zero-weight columns included).
+  llvm::SmallVector<int64_t> smemShape, smemStrides;
+  int64_t smemSize = 1;
+  int64_t pad = 0;
+  /// The row swizzle of the B-operand plan (SpTCBOperandPlan::swizzle).
+  int64_t swizzleBit = 0;
+  /// Elements per vector of the staging loads (16 bytes of f16).
+  static constexpr int64_t kVector = 8;
+
+  int64_t threads() const { return 32 * warps; }
+
+  /// With asynchronous copies the tile is double-buffered; each buffer is
+  /// padded to a whole number of vectors per thread, so that every thread
+  /// issues the same copies (the extra ones read nothing).
+  bool asyncCopy = false;
+  int64_t bufferStride() const {
+    int64_t vectors = smemSize / kVector;
+    return (vectors + threads() - 1) / threads() * threads() * kVector;
+  }
+  int64_t allocatedElements() const {
+    return asyncCopy ? 2 * bufferStride() : smemSize;
+  }
+
+  /// Outputs per block along the innermost dimension.
+  static int64_t innermostTile(int64_t rank, int64_t warps, int64_t nTiles) {
+    return rank == 1 ? kMmaSpM * kMmaSpN * nTiles * warps : kMmaSpM * warps;
+  }
+
+  /// `extraRows` rows follow the halo along y (the low-rank chain's last
+  /// T-tile reaches 8 - 2h rows past it).
+  SpTCGeometry(int64_t rank, int64_t warps, int64_t nTiles, int64_t subTiles,
+               int64_t rowsPerBlock, llvm::ArrayRef<int64_t> radii, int64_t pad,
+               int64_t pitch, int64_t extraRows = 0)
+      : rank(rank), warps(warps), nTiles(nTiles), rowsPerBlock(rowsPerBlock),
+        radii(radii), subTiles(subTiles), subDim(rank == 1 ? 0 : rank - 2),
+        pad(pad) {
+    tile.assign(rank, 1);
+    if (rank == 1) {
+      tile[0] = kMmaSpM * kMmaSpN * nTiles * warps;
+    } else {
+      tile[rank - 1] = kMmaSpM * warps;
+      tile[rank - 2] = kMmaSpN * nTiles;
+    }
+    blockTile = tile;
+    blockTile[subDim] *= subTiles;
+    for (int64_t d = 0; d + 1 < rank; ++d)
+      smemShape.push_back(tile[d] + 2 * radii[d]);
+    if (rank >= 2)
+      smemShape[rank - 2] += extraRows;
+    smemShape.push_back(pitch);
+    smemStrides.assign(rank, 1);
+    for (int64_t d = rank - 2; d >= 0; --d)
+      smemStrides[d] = smemStrides[d + 1] * smemShape[d + 1];
+    smemSize = smemStrides[0] * smemShape[0];
+  }
+
+  /// The constant part of the shared-memory index of a B operand element
+  /// (the lane's part holds its column in the row): in 2-D and 3-D, the
+  /// MMA column's `y` is `y0 + shift` (shift = 8 j + dy for n-tile j and a
+  /// kernel row at dy) and its `z` is `z0 + dz`; in 1-D the column's first
+  /// output is `x0 + 16 shift` (shift = 8 j), in the same row.
+  int64_t constantOffset(int64_t dz, int64_t shift) const {
+    if (rank == 1)
+      return kMmaSpM * shift;
+    int64_t offset = (radii[rank - 2] + shift) * smemStrides[rank - 2];
+    if (rank == 3)
+      offset += (radii[0] + dz) * smemStrides[0];
+    return offset;
+  }
+};
+
+/// The tiling of the f64 kernel (`--stencil-sptc-tile`, f64 form): a warp
+/// computes `mTiles` m-tiles of 8 rows by `nTiles` n-tiles of 8 outputs
+/// along x, a block `warps` warps side by side along x. In 1-D the rows of
+/// the MMAs are segments of `warps x 8 nTiles` consecutive outputs.
+struct TCF64Geometry {
+  int64_t rank = 0;
+  int64_t warps = 0, nTiles = 0, mTiles = 0;
+  /// Radius along each dimension, outermost first.
+  llvm::SmallVector<int64_t> radii;
+  /// K-chunks of 4 inputs per n-tile (TCF64CoefficientLayout).
+  int64_t chunks = 0;
+  /// 1-D: outputs per segment (MMA row); 0 otherwise.
+  int64_t segment = 0;
+  /// Outputs per block, outermost first.
+  llvm::SmallVector<int64_t> tile;
+  /// The shared-memory tile: `planes` x `rows` x `pitch` doubles; row
+  /// `rho` column `col` holds the input at (y_0 - r_y + rho, x_0 - r_x +
+  /// col) (plane p at z_0 - r_z + p), in 1-D at x_0 - r + rho * segment +
+  /// col.
+  int64_t planes = 1, rows = 0, pitch = 0;
+  /// Pairs of m-tiles share one `mma.sync.m16n8k4` f64 (sm_90).
+  bool pairMTiles = false;
+
+  TCF64Geometry(int64_t rank, int64_t warps, int64_t nTiles, int64_t mTiles,
+                llvm::ArrayRef<int64_t> radii);
+  int64_t threads() const { return 32 * warps; }
+  int64_t smemElements() const { return planes * rows * pitch; }
+  /// The chunks a warp reads per m-tile and kernel row: chunk q feeds
+  /// n-tile j with relative chunk q - 2 j.
+  int64_t chunksPerWarp() const { return 2 * (nTiles - 1) + chunks; }
+};
+
+/// A tiling of a row form, as `--stencil-sptc-tile` records it.
+struct RowFormTiling {
+  int64_t warps = 0, nTiles = 0, subTiles = 1, mTiles = 0;
+  bool asyncCopy = false;
+};
+
+/// The shared-memory bytes a block of the f16/bf16 kernel stages with
+/// `tiling`, for a row form of `rank` with the given radii, L and
+/// `inputOffsets` (the pitch comes from planSpTCBOperand) and low-rank outer
+/// radius `columnRadius`.
+int64_t getSpTCSharedBytes(int64_t rank, const RowFormTiling &tiling,
+                           llvm::ArrayRef<int64_t> radii, int64_t rowsPerBlock,
+                           llvm::ArrayRef<int64_t> inputOffsets,
+                           int64_t columnRadius = 0);
+
+/// The shared-memory bytes of the f64 kernel with `tiling`.
+int64_t getTCF64SharedBytes(int64_t rank, const RowFormTiling &tiling,
+                            llvm::ArrayRef<int64_t> radii);
+
+} // namespace stencil
+} // namespace mlir
+
+#endif // STENCIL_SUPPORT_SPTCTILING_H
