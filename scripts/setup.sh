@@ -23,7 +23,7 @@ else
   build=${BUILD_DIR:-$root/build}
 fi
 
-packages=(cmake ninja-build g++ python3 libgtest-dev
+packages=(cmake ninja-build g++ python3 libgtest-dev libboost-graph-dev
           llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools)
 ((sanitize)) && packages+=(clang-22 libclang-rt-22-dev)
 missing=()
