@@ -90,6 +90,39 @@ mlir::stencil::flattenAndCrush(int64_t rank, ArrayRef<int64_t> offsets,
   return result;
 }
 
+FlattenedKernel mlir::stencil::collectUnits(int64_t rank, FlattenLayout layout,
+                                            ArrayRef<double> kernels,
+                                            ArrayRef<int64_t> gather) {
+  int64_t numRows = gather.size() / (16 * 3);
+  std::map<GatherUnit, std::array<std::array<double, 2>, 16>> columns;
+  for (int64_t q = 0; q < numRows; ++q)
+    for (int64_t slot = 0; slot < 16; ++slot) {
+      bool used = false;
+      for (int64_t m = 0; m < 16; ++m)
+        for (int64_t e = 0; e < 2; ++e)
+          used |= kernels[(q * 16 + m) * 32 + 2 * slot + e] != 0.0;
+      if (!used)
+        continue;
+      ArrayRef<int64_t> g = gather.slice((q * 16 + slot) * 3, 3);
+      auto &unit = columns[GatherUnit{g[0], g[1], g[2]}];
+      for (int64_t m = 0; m < 16; ++m)
+        for (int64_t e = 0; e < 2; ++e)
+          unit[m][e] += kernels[(q * 16 + m) * 32 + 2 * slot + e];
+    }
+  FlattenedKernel result;
+  result.rank = rank;
+  result.layout = layout;
+  result.matrix = KernelMatrix(16, 2 * columns.size());
+  for (const auto &[unit, values] : columns) {
+    int64_t k = result.units.size();
+    result.units.push_back(unit);
+    for (int64_t m = 0; m < 16; ++m)
+      for (int64_t e = 0; e < 2; ++e)
+        result.matrix.at(m, 2 * k + e) = values[m][e];
+  }
+  return result;
+}
+
 /// nnz_m of unit k in every row.
 static std::array<int, 16> countUnitNonZeros(const FlattenedKernel &kernel,
                                              int64_t k) {

@@ -128,6 +128,14 @@ std::optional<FlattenedKernel> flattenAndCrush(int64_t rank,
                                                FlattenLayout layout,
                                                std::string *why = nullptr);
 
+/// The flattened kernel a gathered row form holds: kernel matrices
+/// (`#rows x 16 x 32`, row-major) whose 16 units read `gather` (`#rows x 16
+/// x (dz, dy, dx)`). Units whose columns are zero in every row are padding
+/// and dropped; a unit met twice has its columns added.
+FlattenedKernel collectUnits(int64_t rank, FlattenLayout layout,
+                             llvm::ArrayRef<double> kernels,
+                             llvm::ArrayRef<int64_t> gather);
+
 /// The conflict graph of the units (Def. 1 on units): the pairs (p, q),
 /// p < q, that some row holds more than two non-zeros of.
 std::vector<std::pair<int64_t, int64_t>>

@@ -444,6 +444,77 @@ static LogicalResult verifyRowForm(Operation *op, Value input, Value output,
   return verifyStencil(op, input, output, radii, boundary, boundaryValue);
 }
 
+
+/// The gathered form (SparStencil; `gather_offsets` and `layout`, see the
+/// op description): `rows_per_block` 16, no row offsets, column permutation
+/// or input offsets, `layout = [r1, r2]` with r1 r2 = 16 and r1 even,
+/// #rows x 16 offsets (dz, dy, dx) with dx even. `entry(q, m, c)` is the
+/// weight of kernel matrix q at row m, logical column c (0..31); the
+/// stencil's radii (what the non-zero entries reach) go to `radii`.
+static LogicalResult
+verifyGatheredForm(Operation *op, int64_t rank, int64_t numRows, int64_t l,
+                   ArrayRef<int64_t> rowOffsets,
+                   std::optional<ArrayRef<int64_t>> perm,
+                   std::optional<ArrayRef<int64_t>> offsets,
+                   std::optional<ArrayRef<int64_t>> gather,
+                   std::optional<ArrayRef<int64_t>> layout, int64_t radius,
+                   function_ref<bool(int64_t, int64_t, int64_t)> nonZero,
+                   SmallVectorImpl<int64_t> &radii) {
+  if (!gather || !layout)
+    return op->emitOpError("the gathered form needs both 'gather_offsets' "
+                           "and 'layout'");
+  if (perm || offsets)
+    return op->emitOpError("the gathered form takes no 'column_permutation' "
+                           "or 'input_offsets'");
+  if (l != 16)
+    return op->emitOpError("the gathered form needs rows_per_block 16, got ")
+           << l;
+  if (!rowOffsets.empty())
+    return op->emitOpError("the gathered form takes no row offsets");
+  if (layout->size() != 2)
+    return op->emitOpError("layout must be [r1, r2]");
+  int64_t r1 = (*layout)[0], r2 = (*layout)[1];
+  if (r1 < 2 || r2 < 1 || r1 * r2 != 16 || r1 % 2 != 0 ||
+      (rank == 1 && r2 != 1))
+    return op->emitOpError("layout [")
+           << r1 << ", " << r2
+           << "] is not one of [16, 1], [8, 2], [4, 4], [2, 8] (r1 r2 = 16, "
+              "r1 even; [16, 1] in 1-D)";
+  if (int64_t(gather->size()) != numRows * 16 * 3)
+    return op->emitOpError("gather_offsets has ")
+           << gather->size() << " entries, expected " << numRows * 16 * 3
+           << " (#rows x 16 units x (dz, dy, dx))";
+  radii.assign(rank, 0);
+  for (int64_t q = 0; q < numRows; ++q)
+    for (int64_t unit = 0; unit < 16; ++unit) {
+      ArrayRef<int64_t> g = gather->slice((q * 16 + unit) * 3, 3);
+      if (llvm::any_of(g, [](int64_t o) {
+            return o < -kMaxOffset || o > kMaxOffset;
+          }))
+        return op->emitOpError("gather offset of kernel row ")
+               << q << ", unit " << unit << " is outside [-" << kMaxOffset
+               << ", " << kMaxOffset << "]";
+      if (g[2] % 2 != 0 || (rank < 3 && g[0] != 0) || (rank < 2 && g[1] != 0))
+        return op->emitOpError("gather offset (")
+               << g[0] << ", " << g[1] << ", " << g[2] << ") of kernel row "
+               << q << ", unit " << unit
+               << " must have an even dx and no component the grid lacks";
+      for (int64_t m = 0; m < 16; ++m)
+        for (int64_t e = 0; e < 2; ++e) {
+          if (!nonZero(q, m, 2 * unit + e))
+            continue;
+          int64_t point[3] = {g[0], g[1] - m / r1, g[2] + e - m % r1};
+          for (int64_t d = 0; d < rank; ++d)
+            radii[d] = std::max(radii[d], std::abs(point[3 - rank + d]));
+        }
+    }
+  if (radii.back() > radius)
+    return op->emitOpError("reaches ")
+           << radii.back() << " points along the innermost dimension, more "
+           << "than its radius " << radius;
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // RowGemmOp
 //===----------------------------------------------------------------------===//
@@ -532,6 +603,28 @@ LogicalResult RowGemmOp::verify() {
       return emitOpError("has column_weights, so every row offset must be 0");
     expectedWords = LowRankColumnLayout{getNumRows()}.size();
   }
+  if (getGatherOffsets() || getLayout()) {
+    if (getColumnWeightsAttr())
+      return emitOpError("the gathered form takes no column_weights");
+    SmallVector<double> kernels(getKernels().getValues<double>());
+    SmallVector<int64_t> radii;
+    int64_t rank = cast<MemRefType>(getInput().getType()).getRank();
+    if (failed(verifyGatheredForm(
+            *this, rank, getNumRows(), l, getRowOffsets(),
+            getColumnPermutation(), getInputOffsets(), getGatherOffsets(),
+            getLayout(), getRadius(),
+            [&](int64_t q, int64_t m, int64_t c) {
+              return kernels[(q * 16 + m) * 32 + c] != 0.0;
+            },
+            radii)))
+      return failure();
+    if (failed(verifyKernelAttrs(*this, std::nullopt, std::nullopt,
+                                 getTilingAttr(), getPackedCoefficients(),
+                                 expectedWords, l)))
+      return failure();
+    return verifyStencil(*this, getInput(), getOutput(), radii, getBoundary(),
+                         getBoundaryValueAttr());
+  }
   if (failed(verifyKernelAttrs(*this, getColumnPermutation(),
                                getInputOffsets(), getTilingAttr(),
                                getPackedCoefficients(), expectedWords, l)))
@@ -619,12 +712,40 @@ LogicalResult SparseRowGemmOp::verify() {
              << "): positions in a group of 4 must be in 0..3 and strictly "
                 "increasing";
   }
-  if (!getColumnPermutation() && !getInputOffsets())
-    return emitOpError("needs exactly one of 'column_permutation' and "
-                       "'input_offsets'");
   // Per kernel row 32 lanes x 4 value words, then one metadata word per
   // lane for every two rows (Support/SpTCPacking.h).
   int64_t rows = getNumRows();
+  if (getGatherOffsets() || getLayout()) {
+    SmallVector<double> values;
+    for (APFloat v : getValues().getValues<APFloat>())
+      values.push_back(v.convertToDouble());
+    SmallVector<int64_t> radii;
+    int64_t rank = cast<MemRefType>(getInput().getType()).getRank();
+    // Logical column c of row m holds a non-zero when one of the row's two
+    // kept values of group c / 4 sits at position c % 4.
+    auto nonZero = [&](int64_t q, int64_t m, int64_t c) {
+      for (int64_t k = 0; k < 2; ++k) {
+        int64_t at = (q * 16 + m) * 16 + 2 * (c / 4) + k;
+        if (indices[at] == c % 4 && values[at] != 0.0)
+          return true;
+      }
+      return false;
+    };
+    if (failed(verifyGatheredForm(*this, rank, rows, l, getRowOffsets(),
+                                  getColumnPermutation(), getInputOffsets(),
+                                  getGatherOffsets(), getLayout(), getRadius(),
+                                  nonZero, radii)))
+      return failure();
+    if (failed(verifyKernelAttrs(*this, std::nullopt, std::nullopt,
+                                 getTilingAttr(), getPackedCoefficients(),
+                                 rows * 128 + (rows + 1) / 2 * 32, l)))
+      return failure();
+    return verifyStencil(*this, getInput(), getOutput(), radii, getBoundary(),
+                         getBoundaryValueAttr());
+  }
+  if (!getColumnPermutation() && !getInputOffsets())
+    return emitOpError("needs exactly one of 'column_permutation' and "
+                       "'input_offsets'");
   if (failed(verifyKernelAttrs(*this, getColumnPermutation(),
                                getInputOffsets(), getTilingAttr(),
                                getPackedCoefficients(),

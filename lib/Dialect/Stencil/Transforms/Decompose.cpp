@@ -123,7 +123,8 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
       DenseElementsAttr::get(kernelsType, ArrayRef<double>(kernels)),
       /*column_weights=*/DenseFPElementsAttr(),
       /*column_permutation=*/DenseI64ArrayAttr(),
-      /*input_offsets=*/DenseI64ArrayAttr(), /*tiling=*/DictionaryAttr(),
+      /*input_offsets=*/DenseI64ArrayAttr(), /*gather_offsets=*/DenseI64ArrayAttr(),
+      /*layout=*/DenseI64ArrayAttr(), /*tiling=*/DictionaryAttr(),
       /*packed_coefficients=*/DenseI32ArrayAttr(), op.getStepsAttr(),
       op.getBoundaryAttr(), op.getBoundaryValueAttr());
   rowGemm->setAttr(kSourceAttrName, source);
@@ -172,7 +173,8 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
       DenseElementsAttr::get(kernelsType, ArrayRef<double>(kernels)),
       op.getUAttr(),
       /*column_permutation=*/DenseI64ArrayAttr(),
-      /*input_offsets=*/DenseI64ArrayAttr(), /*tiling=*/DictionaryAttr(),
+      /*input_offsets=*/DenseI64ArrayAttr(), /*gather_offsets=*/DenseI64ArrayAttr(),
+      /*layout=*/DenseI64ArrayAttr(), /*tiling=*/DictionaryAttr(),
       /*packed_coefficients=*/DenseI32ArrayAttr(), op.getStepsAttr(),
       op.getBoundaryAttr(), op.getBoundaryValueAttr());
   if (source)

@@ -44,8 +44,10 @@ struct StencilEncode2to4Pass
           satisfies2to4(k, &why) ? encode2to4(k) : std::nullopt;
       if (!sparse)
         return op.emitOpError("kernel row #")
-               << row << " is not 2:4 sparse (" << why
-               << "); run --stencil-strided-swap first";
+               << row << " is not 2:4 sparse (" << why << "); run "
+               << (op.getGatherOffsets() ? "--stencil-sptc-match"
+                                         : "--stencil-strided-swap")
+               << " first";
       for (double v : sparse->values) {
         bool losesInfo;
         APFloat f(v);
@@ -74,8 +76,11 @@ struct StencilEncode2to4Pass
         DenseElementsAttr::get(valuesType, values),
         cast<DenseIntElementsAttr>(
             DenseElementsAttr::get(indicesType, ArrayRef<int8_t>(indices))),
-        rewriter.getDenseI64ArrayAttr(perm),
-        /*input_offsets=*/DenseI64ArrayAttr(), /*tiling=*/DictionaryAttr(),
+        // The gathered form (SparStencil) keeps its offsets instead.
+        op.getGatherOffsets() ? DenseI64ArrayAttr()
+                              : rewriter.getDenseI64ArrayAttr(perm),
+        /*input_offsets=*/DenseI64ArrayAttr(), op.getGatherOffsetsAttr(),
+        op.getLayoutAttr(), /*tiling=*/DictionaryAttr(),
         /*packed_coefficients=*/DenseI32ArrayAttr(), op.getStepsAttr(),
         op.getBoundaryAttr(), op.getBoundaryValueAttr());
     sparse->setDiscardableAttrs(op->getDiscardableAttrDictionary());

@@ -21,7 +21,8 @@ using namespace mlir::stencil;
 /// identity permutation when there is none).
 template <typename OpTy>
 static void foldRowSwap(OpTy op) {
-  if (op.getInputOffsets())
+  // The gathered form (SparStencil) has its offsets already.
+  if (op.getInputOffsets() || op.getGatherOffsets())
     return;
   int64_t columns = 2 * op.getRowsPerBlock();
   SmallVector<int64_t> perm =

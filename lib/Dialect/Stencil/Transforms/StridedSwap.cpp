@@ -42,7 +42,8 @@ struct StencilStridedSwapPass
     WalkResult result = getOperation()->walk([&](RowGemmOp op) {
       // 1. Already permuted: nothing to do. A low-rank chain has no sparse
       // kernel (its stage 2 multiplies by the dense T).
-      if (op.getColumnPermutation())
+      // The gathered form (SparStencil) is ordered by --stencil-sptc-match.
+      if (op.getColumnPermutation() || op.getGatherOffsets())
         return WalkResult::advance();
       if (op.getColumnWeightsAttr()) {
         op.emitOpError("is a low-rank chain (column_weights), which runs on "

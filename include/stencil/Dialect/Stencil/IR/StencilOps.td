@@ -345,6 +345,28 @@ def Stencil_RowGemmOp : Stencil_Op<"row_gemm", [
     `h` is the outer radius (at most 4, the reach of the kernel's 16-row
     stage-2 MMA, `LowRankColumnLayout`); `packed_coefficients` then holds the
     stage-2 words after the row words.
+
+    **Gathered form** (SparStencil, seed 002, section 3.1;
+    `--stencil-flatten`, `--stencil-sptc-match`). With `gather_offsets` the
+    kernel rows are the MMAs of SparStencil's flattened and crushed matrix
+    (`Support/SparStencil.h`) instead of banded rows: `rows_per_block` is 16,
+    `row_offsets` is empty, and `layout = [r1, r2]` (r1 r2 = 16, r1 even)
+    says that the 16 rows of every kernel matrix are the outputs of an
+    `r2 x r1` block, output `m = u r1 + v` at `(0, u, v)` from the block's
+    origin (y and x; `r2 = 1` in 1-D). Each kernel matrix has 16 units of
+    two columns; `gather_offsets` holds, per kernel row `q` and unit `s`,
+    the offset `g_q[s] = (dz, dy, dx)` (dx even) from the block's origin of
+    the input pair it reads, so for every output point `p` and every
+    `(u, v)` in the block:
+
+    ```
+    out[p] = sum_q sum_s sum_{e=0,1} K_q[u r1 + v][2s + e] *
+             in[p - (0, u, v) + g_q[s] + (0, 0, e)]
+    ```
+
+    A unit whose two columns are zero in every row is padding (its offset is
+    read but multiplies zeros). The stencil's radius along each dimension
+    is what the non-zero entries reach; `radius` is the innermost one.
   }];
   let arguments = (ins
     Stencil_Grid:$input,
@@ -357,6 +379,8 @@ def Stencil_RowGemmOp : Stencil_Op<"row_gemm", [
     OptionalAttr<F64ElementsAttr>:$column_weights,
     OptionalAttr<DenseI64ArrayAttr>:$column_permutation,
     OptionalAttr<DenseI64ArrayAttr>:$input_offsets,
+    OptionalAttr<DenseI64ArrayAttr>:$gather_offsets,
+    OptionalAttr<DenseI64ArrayAttr>:$layout,
     OptionalAttr<DictionaryAttr>:$tiling,
     OptionalAttr<DenseI32ArrayAttr>:$packed_coefficients,
     DefaultValuedAttr<Stencil_StepsAttr, "1">:$steps,
@@ -370,6 +394,8 @@ def Stencil_RowGemmOp : Stencil_Op<"row_gemm", [
     `row_offsets` $row_offsets
     (`column_permutation` $column_permutation^)?
     (`input_offsets` $input_offsets^)?
+    (`layout` $layout^)?
+    (`gather_offsets` $gather_offsets^)?
     `kernels` $kernels
     (`column_weights` $column_weights^)?
     (`tiling` $tiling^)?
@@ -412,6 +438,16 @@ def Stencil_SparseRowGemmOp : Stencil_Op<"sparse_row_gemm", [
                      in[p + o][x0 + input_offsets[4g + indices_o[i][2g+s]]]
     ```
 
+    The gathered form of `stencil.row_gemm` (`layout`, `gather_offsets`,
+    no `column_permutation` or `input_offsets`, `rows_per_block` 16) keeps
+    its meaning here, with the compressed kernel matrices:
+
+    ```
+    out[p] = sum_q sum_g sum_{s=0,1} values_q[m][2g+s] *
+             in[p - (0, u, v) + g_q[c / 2] + (0, 0, c % 2)],
+    c = 4g + indices_q[m][2g+s],  m = u r1 + v.
+    ```
+
     Two optional attributes prepare the GPU kernel without changing the
     meaning: `tiling` (`{warps, n_tiles, sub_tiles, async_copy}`, set by
     `--stencil-sptc-tile`, SPIDER 3.3.1) and `packed_coefficients` (the
@@ -429,6 +465,8 @@ def Stencil_SparseRowGemmOp : Stencil_Op<"sparse_row_gemm", [
     Stencil_I8ElementsAttr:$indices,
     OptionalAttr<DenseI64ArrayAttr>:$column_permutation,
     OptionalAttr<DenseI64ArrayAttr>:$input_offsets,
+    OptionalAttr<DenseI64ArrayAttr>:$gather_offsets,
+    OptionalAttr<DenseI64ArrayAttr>:$layout,
     OptionalAttr<DictionaryAttr>:$tiling,
     OptionalAttr<DenseI32ArrayAttr>:$packed_coefficients,
     DefaultValuedAttr<Stencil_StepsAttr, "1">:$steps,
@@ -442,6 +480,8 @@ def Stencil_SparseRowGemmOp : Stencil_Op<"sparse_row_gemm", [
     `row_offsets` $row_offsets
     (`column_permutation` $column_permutation^)?
     (`input_offsets` $input_offsets^)?
+    (`layout` $layout^)?
+    (`gather_offsets` $gather_offsets^)?
     `values` $values `indices` $indices
     (`tiling` $tiling^)?
     (`packed` $packed_coefficients^)?

@@ -183,6 +183,85 @@ def StencilStridedSwap : Pass<"stencil-strided-swap"> {
   let dependentDialects = ["::mlir::stencil::StencilDialect"];
 }
 
+def StencilFlatten : Pass<"stencil-flatten"> {
+  let summary = "Flatten-and-crush a linear stencil into SparStencil's "
+                "gathered matrix form (seed 002, 3.1)";
+  let description = [{
+    SparStencil (seed 002) section 3.1, adaptive layout morphing: every
+    `stencil.linear` on f16 grids with the `halo` boundary becomes a
+    `stencil.row_gemm` in the gathered form (see the op). Stencil flattening
+    writes each output as the kernel vector times the window it reads;
+    crushing the horizontal duplicates (eq. 3: the `r1` outputs of one row
+    read overlapping windows) and the vertical ones (eq. 4: the `r2` rows
+    share input rows) leaves one matrix column per distinct input point of
+    an `r2 x r1` output block, `r1 r2 = 16` the rows of an `mma.sp`:
+
+    ```
+    A'[u r1 + v][c] = w(o_c - (0, u, v)),
+    out(origin + (0, u, v)) = Sum_c A'[u r1 + v][c] in(origin + o_c).
+    ```
+
+    Columns come in units of two adjacent inputs `(dz, dy, 2a)`,
+    `(dz, dy, 2a + 1)` that the GPU kernel loads with one 32-bit load; the
+    units are laid out in their natural order, 16 per kernel matrix (the
+    last one padded with zero units), and `--stencil-sptc-match` then finds
+    the 2:4 order. The layout is recorded as `layout = [r1, r2]`.
+
+    Layout exploration (3.3, eq. 9): with `r1`/`r2` left at 0 every layout
+    the rank takes ([16, 1] in 1-D; [16, 1], [8, 2], [4, 4], [2, 8]
+    otherwise) is flattened and matched, and the one that issues the fewest
+    `mma.sp` per MMA tile (then the fewest units) is taken. `route=auto`
+    keeps a stencil as it is, for `--stencil-decompose` and the strided swap
+    (SPIDER), unless matching issues strictly fewer MMAs than strided swap
+    (one per non-empty kernel row) or the strided swap cannot take it (an
+    innermost radius above 7); `route=matching` always flattens.
+    `Support/SparStencil.h` has the math; its unit tests run every layout of
+    stars, boxes, diamonds, crosses and random patterns through the CPU
+    model of `mma.sp`.
+  }];
+  let options = [
+    Option<"route", "route", "std::string", /*default=*/"\"auto\"",
+           "auto: flatten only where matching issues fewer MMAs than the "
+           "strided swap; matching: flatten every linear stencil">,
+    Option<"r1", "r1", "int64_t", /*default=*/"0",
+           "Outputs of an MMA block along x (0: explore; with r2, r1 r2 = 16)">,
+    Option<"r2", "r2", "int64_t", /*default=*/"0",
+           "Rows of an MMA block along y (0: explore; 1 in 1-D)">,
+    Option<"layouts", "layouts", "std::string", /*default=*/"\"all\"",
+           "Layouts exploration may choose: all, or h (horizontal crushing "
+           "only, [16, 1])">
+  ];
+  let dependentDialects = ["::mlir::stencil::StencilDialect"];
+}
+
+def StencilSpTCMatch : Pass<"stencil-sptc-match"> {
+  let summary = "Order the units of a gathered form into 2:4 sparsity by "
+                "conflict-graph matching (seed 002, 3.2)";
+  let description = [{
+    SparStencil (seed 002) section 3.2, structured sparsity conversion, on
+    every `stencil.row_gemm` in the gathered form (`--stencil-flatten`) that
+    is not yet matched. The units (pairs of columns) are the nodes of the
+    conflict graph (Definition 1): two units conflict when some row holds
+    more than two non-zeros in their four columns. A valid matching
+    (Definition 3) pairs non-conflicting units into groups of 4 columns,
+    which are then 2:4 in every row; an unmatched unit shares its group
+    with a zero unit (Definition 2). The hierarchical two-level matching of
+    Algorithm 1 pairs whole blocks (units of one input row) and then units
+    inside a block; when it pairs fewer units than a maximum matching,
+    Edmonds' blossom algorithm (Boost Graph,
+    `edmonds_maximum_cardinality_matching`) on the complement of the
+    conflict graph gives the matching instead. The groups are laid out 8
+    per `mma.sp` (K = 32), which permutes the columns of A' and the gathered
+    rows of B alike (the permutation invariance of eq. 5), so the products
+    are unchanged.
+
+    Every resulting kernel matrix is checked to be 2:4; a failure is a
+    located error, never wrong code. The method used is recorded as the
+    discardable attribute `stencil.matching` (`two-level` or `blossom`).
+  }];
+  let dependentDialects = ["::mlir::stencil::StencilDialect"];
+}
+
 def StencilEncode2to4 : Pass<"stencil-encode-2to4"> {
   let summary = "Compress 2:4 kernel matrices into values and metadata "
                 "(SPIDER 3.1.2)";

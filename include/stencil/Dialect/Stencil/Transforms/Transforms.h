@@ -8,6 +8,7 @@
 #define STENCIL_DIALECT_STENCIL_TRANSFORMS_TRANSFORMS_H
 
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
+#include "stencil/Support/SparStencil.h"
 #include "stencil/Support/SparseKernel.h"
 #include "stencil/Support/StencilShape.h"
 
@@ -33,6 +34,16 @@ void populateLinearizePatterns(RewritePatternSet &patterns);
 
 /// The kernel matrices (rows_per_block x 2 rows_per_block each) of `op`.
 SmallVector<KernelMatrix> getKernelMatrices(RowGemmOp op);
+
+/// The `mma.sp` the strided swap issues per MMA tile for a stencil: one per
+/// kernel row holding a non-zero weight (SPIDER 3.1.1).
+int64_t countStridedSwapMmas(PatternAttr pattern, ArrayRef<double> weights);
+
+/// `flattenAndCrush` of a pattern and its weights (SparStencil 3.1).
+std::optional<FlattenedKernel> flattenStencil(PatternAttr pattern,
+                                              ArrayRef<double> weights,
+                                              FlattenLayout layout,
+                                              std::string *why = nullptr);
 
 } // namespace stencil
 } // namespace mlir

@@ -1,0 +1,182 @@
+//===- Flatten.cpp - SparStencil's flatten-and-crush ----------------------===//
+//
+// Implements `--stencil-flatten` (SparStencil, seed 002, sections 3.1 and
+// 3.3); see Passes.td and Support/SparStencil.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stencil/Dialect/Stencil/Transforms/Passes.h"
+#include "stencil/Dialect/Stencil/Transforms/Transforms.h"
+#include "stencil/Support/SparStencil.h"
+#include "stencil/Support/StencilShape.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <set>
+
+namespace mlir {
+namespace stencil {
+#define GEN_PASS_DEF_STENCILFLATTEN
+#include "stencil/Dialect/Stencil/Transforms/Passes.h.inc"
+} // namespace stencil
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+/// The largest number of units a flattened stencil may have (64 MMAs): the
+/// kernel keeps every MMA's A operand in registers.
+static constexpr int64_t kMaxUnits = 64 * 16;
+
+int64_t mlir::stencil::countStridedSwapMmas(PatternAttr pattern,
+                                            ArrayRef<double> weights) {
+  unsigned rank = pattern.getRank();
+  std::set<SmallVector<int64_t>> rows;
+  for (unsigned i = 0, e = pattern.getNumPoints(); i < e; ++i) {
+    if (weights[i] == 0.0)
+      continue;
+    ArrayRef<int64_t> point = pattern.getPoint(i);
+    rows.insert(SmallVector<int64_t>(point.begin(), point.begin() + rank - 1));
+  }
+  return rows.size();
+}
+
+std::optional<FlattenedKernel>
+mlir::stencil::flattenStencil(PatternAttr pattern, ArrayRef<double> weights,
+                              FlattenLayout layout, std::string *why) {
+  SmallVector<int64_t> offsets;
+  for (unsigned i = 0, e = pattern.getNumPoints(); i < e; ++i)
+    llvm::append_range(offsets, pattern.getPoint(i));
+  return flattenAndCrush(pattern.getRank(), offsets, weights, layout, why);
+}
+
+namespace {
+struct StencilFlattenPass
+    : public stencil::impl::StencilFlattenBase<StencilFlattenPass> {
+  using StencilFlattenBase::StencilFlattenBase;
+
+  void runOnOperation() override {
+    if (route != "auto" && route != "matching") {
+      emitError(getOperation()->getLoc(), "--stencil-flatten: route must be "
+                                          "'auto' or 'matching', got '")
+          << route.getValue() << "'";
+      return signalPassFailure();
+    }
+    if (layouts != "all" && layouts != "h") {
+      emitError(getOperation()->getLoc(), "--stencil-flatten: layouts must be "
+                                          "'all' or 'h', got '")
+          << layouts.getValue() << "'";
+      return signalPassFailure();
+    }
+    SmallVector<LinearOp> ops;
+    getOperation()->walk([&](LinearOp op) { ops.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (LinearOp op : ops)
+      if (failed(flatten(rewriter, op)))
+        return signalPassFailure();
+  }
+
+  LogicalResult flatten(IRRewriter &rewriter, LinearOp op) {
+    auto gridType = cast<MemRefType>(op.getInput().getType());
+    // 1. What the gathered form supports: f16 grids (the Sparse Tensor Core
+    // operands) with the halo boundary.
+    if (!gridType.getElementType().isF16())
+      return success();
+    if (op.getBoundary() != BoundaryKind::halo) {
+      if (route == "matching")
+        return op.emitOpError("has a '")
+               << stringifyBoundaryKind(op.getBoundary())
+               << "' boundary; the matrix form supports only 'halo'";
+      return success();
+    }
+    PatternAttr pattern = op.getPattern();
+    int64_t rank = pattern.getRank();
+    SmallVector<double> weights(op.getWeights());
+
+    // 2. The layouts to explore (3.3): the given one, or all of the rank's.
+    SmallVector<FlattenLayout> candidates;
+    if (r1 || r2) {
+      int64_t x = r1 ? int64_t(r1) : 16 / std::max<int64_t>(r2, 1);
+      int64_t y = r2 ? int64_t(r2) : 16 / std::max<int64_t>(r1, 1);
+      candidates.push_back({x, y});
+    } else if (layouts == "h") {
+      candidates.push_back({16, 1});
+    } else {
+      candidates = getFlattenLayouts(rank);
+    }
+
+    // 3. The cheapest matched layout: fewest MMAs, then fewest units.
+    std::optional<FlattenedKernel> best;
+    int64_t bestMmas = 0;
+    for (FlattenLayout layout : candidates) {
+      std::string why;
+      std::optional<FlattenedKernel> kernel =
+          flattenStencil(pattern, weights, layout, &why);
+      if (!kernel)
+        return op.emitOpError("cannot be flattened with layout [")
+               << layout.r1 << ", " << layout.r2 << "]: " << why;
+      if (int64_t(kernel->units.size()) > kMaxUnits)
+        continue;
+      int64_t mmas = buildMatchedKernel(*kernel, matchUnits(*kernel)).numMmas();
+      if (!best || mmas < bestMmas ||
+          (mmas == bestMmas && kernel->units.size() < best->units.size())) {
+        best = std::move(kernel);
+        bestMmas = mmas;
+      }
+    }
+    if (!best) {
+      if (route == "matching")
+        return op.emitOpError("reads more than ")
+               << kMaxUnits << " input pairs per 16 outputs in every layout, "
+               << "more than the gathered form keeps in registers";
+      return success();
+    }
+
+    // 4. auto: keep the stencil for the strided swap unless matching issues
+    // fewer MMAs or the swap cannot take its innermost radius.
+    int64_t radius = pattern.getRadii().back();
+    if (route == "auto" && radius <= 7 &&
+        bestMmas >= countStridedSwapMmas(pattern, weights))
+      return success();
+
+    // 5. The gathered row form in the natural unit order.
+    int64_t units = best->units.size();
+    int64_t numRows = std::max<int64_t>((units + 15) / 16, 1);
+    SmallVector<double> kernels(numRows * 16 * 32, 0.0);
+    SmallVector<int64_t> gather(numRows * 16 * 3, 0);
+    for (int64_t k = 0; k < units; ++k) {
+      const GatherUnit &u = best->units[k];
+      gather[k * 3] = u.dz;
+      gather[k * 3 + 1] = u.dy;
+      gather[k * 3 + 2] = u.dx;
+      int64_t q = k / 16, slot = k % 16;
+      for (int64_t m = 0; m < 16; ++m)
+        for (int64_t e = 0; e < 2; ++e)
+          kernels[(q * 16 + m) * 32 + 2 * slot + e] =
+              best->matrix.at(m, 2 * k + e);
+    }
+    auto kernelsType =
+        RankedTensorType::get({numRows, 16, 32}, rewriter.getF64Type());
+    auto source = rewriter.getDictionaryAttr(
+        {rewriter.getNamedAttr("pattern", pattern),
+         rewriter.getNamedAttr("weights", op.getWeightsAttr())});
+    rewriter.setInsertionPoint(op);
+    auto rowGemm = rewriter.replaceOpWithNewOp<RowGemmOp>(
+        op, op.getInput(), op.getOutput(), rewriter.getI64IntegerAttr(radius),
+        rewriter.getI64IntegerAttr(16), rewriter.getI64IntegerAttr(0),
+        rewriter.getDenseI64ArrayAttr({}),
+        DenseElementsAttr::get(kernelsType, ArrayRef<double>(kernels)),
+        /*column_weights=*/DenseFPElementsAttr(),
+        /*column_permutation=*/DenseI64ArrayAttr(),
+        /*input_offsets=*/DenseI64ArrayAttr(),
+        rewriter.getDenseI64ArrayAttr(gather),
+        rewriter.getDenseI64ArrayAttr({best->layout.r1, best->layout.r2}),
+        /*tiling=*/DictionaryAttr(),
+        /*packed_coefficients=*/DenseI32ArrayAttr(), op.getStepsAttr(),
+        op.getBoundaryAttr(), op.getBoundaryValueAttr());
+    rowGemm->setAttr(kSourceAttrName, source);
+    return success();
+  }
+};
+} // namespace
