@@ -22,25 +22,29 @@ Usage (test/Examples/default-options.test):
 """
 
 import argparse
+import importlib.util
 import os
 import random
 import subprocess
 import sys
 
 
-def offsets(shape, rank, radius):
-    """The offsets of a star or box, in the dialect's canonical order
-    (lexicographic, first index slowest)."""
-    result = [()]
-    for _ in range(rank):
-        result = [o + (d,) for o in result for d in range(-radius, radius + 1)]
-    if shape == "star":
-        result = [o for o in result if sum(1 for d in o if d) <= 1]
-    return result
+def load_pattern_offsets():
+    """utils/stencil-ref.py's pattern_offsets: the dialect's canonical
+    offset order of a star or box (lexicographic, first index slowest)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        "stencil-ref.py")
+    spec = importlib.util.spec_from_file_location("stencil_ref", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.pattern_offsets
+
+
+pattern_offsets = load_pattern_offsets()
 
 
 def stencil_source(shape, rank, radius, elem, rng):
-    points = len(offsets(shape, rank, radius))
+    points = len(pattern_offsets(shape, rank, radius))
     weights = ", ".join("%.6e" % rng.uniform(0.05, 1.0) for _ in range(points))
     dims = "x".join("?" * rank)
     grid = "memref<%sx%s>" % (dims, elem)

@@ -29,6 +29,28 @@ static int64_t floorDiv(int64_t a, int64_t b) {
   return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
 
+/// The two columns of each unit, per row, in unit order.
+using UnitColumns =
+    std::map<GatherUnit, std::array<std::array<double, 2>, 16>>;
+
+/// The flattened kernel of `units`: sorted units, A' column 2k + e from
+/// column e of unit k.
+static FlattenedKernel assembleUnits(int64_t rank, FlattenLayout layout,
+                                     const UnitColumns &units) {
+  FlattenedKernel result;
+  result.rank = rank;
+  result.layout = layout;
+  result.matrix = KernelMatrix(16, 2 * units.size());
+  for (const auto &[unit, values] : units) {
+    int64_t k = result.units.size();
+    result.units.push_back(unit);
+    for (int64_t m = 0; m < 16; ++m)
+      for (int64_t e = 0; e < 2; ++e)
+        result.matrix.at(m, 2 * k + e) = values[m][e];
+  }
+  return result;
+}
+
 std::optional<FlattenedKernel>
 mlir::stencil::flattenAndCrush(int64_t rank, ArrayRef<int64_t> offsets,
                                ArrayRef<double> weights, FlattenLayout layout,
@@ -50,51 +72,31 @@ mlir::stencil::flattenAndCrush(int64_t rank, ArrayRef<int64_t> offsets,
   if (int64_t(offsets.size()) != rank * int64_t(weights.size()))
     return fail("offsets and weights disagree");
 
-  // 1. The columns: every input point the r2 x r1 block reads (crushed: one
-  // per distinct point), with its weight in each row.
-  // column (dz, dy, dx) -> (row m -> weight)
-  std::map<std::array<int64_t, 3>, std::map<int64_t, double>> columns;
+  // The units: every input point the r2 x r1 block reads (crushed: one
+  // column per distinct point) in aligned pairs along x, with its weight in
+  // each row.
+  UnitColumns units;
   for (int64_t p = 0, e = weights.size(); p < e; ++p) {
     if (weights[p] == 0.0)
       continue;
     ArrayRef<int64_t> o = offsets.slice(p * rank, rank);
     int64_t dz = rank == 3 ? o[0] : 0;
     int64_t dy = rank >= 2 ? o[rank - 2] : 0;
-    int64_t dx = o[rank - 1];
     for (int64_t u = 0; u < layout.r2; ++u)
-      for (int64_t v = 0; v < layout.r1; ++v)
-        columns[{dz, dy + u, dx + v}][u * layout.r1 + v] += weights[p];
+      for (int64_t v = 0; v < layout.r1; ++v) {
+        int64_t x = o[rank - 1] + v, base = 2 * floorDiv(x, 2);
+        units[GatherUnit{dz, dy + u, base}][u * layout.r1 + v][x - base] +=
+            weights[p];
+      }
   }
-
-  // 2. The units: columns in aligned pairs along x.
-  std::map<GatherUnit, int64_t> unitIndex;
-  for (const auto &entry : columns) {
-    const std::array<int64_t, 3> &c = entry.first;
-    unitIndex.insert({GatherUnit{c[0], c[1], 2 * floorDiv(c[2], 2)}, 0});
-  }
-  FlattenedKernel result;
-  result.rank = rank;
-  result.layout = layout;
-  for (auto &entry : unitIndex) {
-    entry.second = result.units.size();
-    result.units.push_back(entry.first);
-  }
-  result.matrix = KernelMatrix(16, 2 * result.units.size());
-  for (const auto &[c, rows] : columns) {
-    int64_t base = 2 * floorDiv(c[2], 2);
-    int64_t column =
-        2 * unitIndex[GatherUnit{c[0], c[1], base}] + (c[2] - base);
-    for (const auto &[m, w] : rows)
-      result.matrix.at(m, column) = w;
-  }
-  return result;
+  return assembleUnits(rank, layout, units);
 }
 
 FlattenedKernel mlir::stencil::collectUnits(int64_t rank, FlattenLayout layout,
                                             ArrayRef<double> kernels,
                                             ArrayRef<int64_t> gather) {
   int64_t numRows = gather.size() / (16 * 3);
-  std::map<GatherUnit, std::array<std::array<double, 2>, 16>> columns;
+  UnitColumns units;
   for (int64_t q = 0; q < numRows; ++q)
     for (int64_t slot = 0; slot < 16; ++slot) {
       bool used = false;
@@ -104,23 +106,12 @@ FlattenedKernel mlir::stencil::collectUnits(int64_t rank, FlattenLayout layout,
       if (!used)
         continue;
       ArrayRef<int64_t> g = gather.slice((q * 16 + slot) * 3, 3);
-      auto &unit = columns[GatherUnit{g[0], g[1], g[2]}];
+      auto &unit = units[GatherUnit{g[0], g[1], g[2]}];
       for (int64_t m = 0; m < 16; ++m)
         for (int64_t e = 0; e < 2; ++e)
           unit[m][e] += kernels[(q * 16 + m) * 32 + 2 * slot + e];
     }
-  FlattenedKernel result;
-  result.rank = rank;
-  result.layout = layout;
-  result.matrix = KernelMatrix(16, 2 * columns.size());
-  for (const auto &[unit, values] : columns) {
-    int64_t k = result.units.size();
-    result.units.push_back(unit);
-    for (int64_t m = 0; m < 16; ++m)
-      for (int64_t e = 0; e < 2; ++e)
-        result.matrix.at(m, 2 * k + e) = values[m][e];
-  }
-  return result;
+  return assembleUnits(rank, layout, units);
 }
 
 /// nnz_m of unit k in every row.

@@ -764,11 +764,8 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
   // body's expression (without one, the kernel can only be timed).
   Builder builder(op->getContext());
   if (auto linear = dyn_cast<LinearOp>(op)) {
-    op->setAttr(kSourceAttrName,
-                builder.getDictionaryAttr(
-                    {builder.getNamedAttr("pattern", linear.getPatternAttr()),
-                     builder.getNamedAttr("weights",
-                                          linear.getWeightsAttr())}));
+    op->setAttr(kSourceAttrName, getSourceAttr(linear.getPatternAttr(),
+                                               linear.getWeightsAttr()));
   } else {
     std::string body;
     llvm::raw_string_ostream os(body);

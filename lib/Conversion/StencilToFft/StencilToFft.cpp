@@ -124,11 +124,8 @@ struct ConvertStencilToFftPass
     }
 
     // The record's source: the stencil the runner checks against.
-    Builder builder(op->getContext());
     op->setAttr(kSourceAttrName,
-                builder.getDictionaryAttr(
-                    {builder.getNamedAttr("pattern", op.getPatternAttr()),
-                     builder.getNamedAttr("weights", op.getWeightsAttr())}));
+                getSourceAttr(op.getPatternAttr(), op.getWeightsAttr()));
     StencilKernelLaunch launch;
     launch.kernel = kernel;
     launch.tailKernel = tailKernel;

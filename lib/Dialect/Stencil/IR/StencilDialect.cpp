@@ -152,3 +152,10 @@ void PatternAttr::print(AsmPrinter &printer) const {
   }
   printer << "]>";
 }
+
+DictionaryAttr mlir::stencil::getSourceAttr(PatternAttr pattern,
+                                            DenseF64ArrayAttr weights) {
+  Builder b(pattern.getContext());
+  return b.getDictionaryAttr({b.getNamedAttr("pattern", pattern),
+                              b.getNamedAttr("weights", weights)});
+}

@@ -2,6 +2,7 @@
 
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
 #include "stencil/Support/SpTCPacking.h"
+#include "stencil/Support/SpTCTiling.h"
 #include "stencil/Support/StencilShape.h"
 
 #include "mlir/IR/Builders.h"
@@ -432,16 +433,14 @@ static LogicalResult verifyRowForm(Operation *op, Value input, Value output,
            << rowOffsets.size() << " row offset components for " << numRows
            << " kernel rows of a rank-" << inputType.getRank()
            << " grid, expected " << numRows * outerRank;
-  SmallVector<int64_t> radii(inputType.getRank(), 0);
-  radii.back() = radius;
-  for (auto [i, o] : llvm::enumerate(rowOffsets)) {
+  for (int64_t o : rowOffsets)
     if (o < -kMaxOffset || o > kMaxOffset)
       return op->emitOpError("row offset ")
              << o << " is outside [-" << kMaxOffset << ", " << kMaxOffset
              << "]";
-    radii[i % outerRank] = std::max<int64_t>(radii[i % outerRank], std::abs(o));
-  }
-  return verifyStencil(op, input, output, radii, boundary, boundaryValue);
+  return verifyStencil(op, input, output,
+                       getRowFormRadii(inputType.getRank(), radius, rowOffsets),
+                       boundary, boundaryValue);
 }
 
 

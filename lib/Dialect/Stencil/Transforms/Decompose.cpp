@@ -112,9 +112,7 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
 
   // The source stencil rides along for the launch description (the GPU
   // runner checks the kernel against it, not against the matrices).
-  auto source = rewriter.getDictionaryAttr(
-      {rewriter.getNamedAttr("pattern", pattern),
-       rewriter.getNamedAttr("weights", op.getWeightsAttr())});
+  DictionaryAttr source = getSourceAttr(pattern, op.getWeightsAttr());
   rewriter.setInsertionPoint(op);
   auto rowGemm = rewriter.replaceOpWithNewOp<RowGemmOp>(
       op, op.getInput(), op.getOutput(), rewriter.getI64IntegerAttr(radius),

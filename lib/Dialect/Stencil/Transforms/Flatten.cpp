@@ -158,9 +158,7 @@ struct StencilFlattenPass
     }
     auto kernelsType =
         RankedTensorType::get({numRows, 16, 32}, rewriter.getF64Type());
-    auto source = rewriter.getDictionaryAttr(
-        {rewriter.getNamedAttr("pattern", pattern),
-         rewriter.getNamedAttr("weights", op.getWeightsAttr())});
+    DictionaryAttr source = getSourceAttr(pattern, op.getWeightsAttr());
     rewriter.setInsertionPoint(op);
     auto rowGemm = rewriter.replaceOpWithNewOp<RowGemmOp>(
         op, op.getInput(), op.getOutput(), rewriter.getI64IntegerAttr(radius),

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stencil/Dialect/Stencil/Transforms/Passes.h"
+#include "stencil/Dialect/Stencil/Transforms/Transforms.h"
 
 namespace mlir {
 namespace stencil {
@@ -24,15 +25,7 @@ static void foldRowSwap(OpTy op) {
   // The gathered form (SparStencil) has its offsets already.
   if (op.getInputOffsets() || op.getGatherOffsets())
     return;
-  int64_t columns = 2 * op.getRowsPerBlock();
-  SmallVector<int64_t> perm =
-      op.getColumnPermutation()
-          ? llvm::to_vector(*op.getColumnPermutation())
-          : llvm::to_vector(llvm::seq<int64_t>(0, columns));
-  SmallVector<int64_t> offsets;
-  for (int64_t p : perm)
-    offsets.push_back(p - op.getRadius() - op.getColumnShift());
-  op.setInputOffsets(offsets);
+  op.setInputOffsets(getFoldedInputOffsets(op));
   op.removeColumnPermutationAttr();
 }
 

@@ -116,9 +116,7 @@ struct StencilLowRankPass
         op.getBoundaryAttr(), op.getBoundaryValueAttr());
     // The source stencil rides along, as for the matrix forms.
     lowRank->setAttr(kSourceAttrName,
-                     b.getDictionaryAttr(
-                         {b.getNamedAttr("pattern", op.getPatternAttr()),
-                          b.getNamedAttr("weights", op.getWeightsAttr())}));
+                     getSourceAttr(op.getPatternAttr(), op.getWeightsAttr()));
     op.erase();
     ++numRewritten;
     return success();

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stencil/Dialect/Stencil/Transforms/Passes.h"
+#include "stencil/Dialect/Stencil/Transforms/Transforms.h"
 #include "stencil/Support/SpTCTiling.h"
 
 namespace mlir {
@@ -17,46 +18,35 @@ namespace stencil {
 using namespace mlir;
 using namespace mlir::stencil;
 
-/// The innermost input offset of each logical column of a row form:
-/// `input_offsets`, or what `--stencil-fold-row-swap` will make of
-/// `column_permutation` (the identity when absent).
-template <typename OpTy>
-static SmallVector<int64_t> getColumnInputOffsets(OpTy op) {
-  if (std::optional<ArrayRef<int64_t>> offsets = op.getInputOffsets())
-    return SmallVector<int64_t>(*offsets);
-  int64_t cols = 2 * op.getRowsPerBlock();
-  SmallVector<int64_t> offsets;
-  std::optional<ArrayRef<int64_t>> perm = op.getColumnPermutation();
-  for (int64_t c = 0; c < cols; ++c)
-    offsets.push_back((perm ? (*perm)[c] : c) - int64_t(op.getRadius()) -
-                      int64_t(op.getColumnShift()));
-  return offsets;
-}
-
 /// The candidate tilings of the defaults, best first: the preferred one,
-/// then n-tiles halved, then warps halved (each only where the option was
-/// left to its default), then synchronous staging where `async-copy` is
-/// `auto`. The first that fits the static shared memory is taken.
-static SmallVector<RowFormTiling> getDefaultCandidates(RowFormTiling preferred,
-                                                       bool autoWarps,
-                                                       bool autoTiles,
-                                                       bool autoAsync) {
+/// then n-tiles halved, then warps halved, then (f64) m-tiles halved, each
+/// only where the option was left to its default, then synchronous staging
+/// where `async-copy` is `auto`. The first that fits the static shared
+/// memory is taken.
+static SmallVector<RowFormTiling>
+getDefaultCandidates(RowFormTiling preferred, bool autoWarps, bool autoTiles,
+                     bool autoMTiles, bool autoAsync) {
+  SmallVector<bool> asyncModes = {preferred.asyncCopy};
+  if (preferred.asyncCopy && autoAsync)
+    asyncModes.push_back(false);
   SmallVector<RowFormTiling> candidates;
-  for (bool async : {true, false}) {
-    if (!async && !(autoAsync && preferred.asyncCopy))
-      break;
-    RowFormTiling t = preferred;
-    t.asyncCopy = async && preferred.asyncCopy;
-    for (int64_t w = t.warps; w >= 1; w /= 2) {
-      for (int64_t n = t.nTiles; n >= 1; n /= 2) {
-        RowFormTiling c = t;
-        c.warps = w;
-        c.nTiles = n;
-        candidates.push_back(c);
-        if (!autoTiles)
+  for (bool async : asyncModes) {
+    for (int64_t m = preferred.mTiles; m >= 0; m /= 2) {
+      for (int64_t w = preferred.warps; w >= 1; w /= 2) {
+        for (int64_t n = preferred.nTiles; n >= 1; n /= 2) {
+          RowFormTiling c = preferred;
+          c.asyncCopy = async;
+          c.mTiles = m;
+          c.warps = w;
+          c.nTiles = n;
+          candidates.push_back(c);
+          if (!autoTiles)
+            break;
+        }
+        if (!autoWarps)
           break;
       }
-      if (!autoWarps)
+      if (!autoMTiles || m <= 1)
         break;
     }
   }
@@ -105,13 +95,13 @@ struct StencilSpTCTilePass
       SmallVector<int64_t> radii, offsets;
       int64_t rowsPerBlock = 0, columnRadius = 0;
       if (auto sparse = dyn_cast<SparseRowGemmOp>(op)) {
-        offsets = getColumnInputOffsets(sparse);
+        offsets = getFoldedInputOffsets(sparse);
         rowsPerBlock = sparse.getRowsPerBlock();
         radii =
             getRowFormRadii(rank, sparse.getRadius(), sparse.getRowOffsets());
       } else {
         auto dense = cast<RowGemmOp>(op);
-        offsets = getColumnInputOffsets(dense);
+        offsets = getFoldedInputOffsets(dense);
         rowsPerBlock = dense.getRowsPerBlock();
         columnRadius = dense.getColumnRadius();
         radii = getRowFormRadii(rank, dense.getRadius(), dense.getRowOffsets(),
@@ -119,7 +109,8 @@ struct StencilSpTCTilePass
       }
       RowFormTiling chosen = preferred;
       for (const RowFormTiling &c : getDefaultCandidates(
-               preferred, warps == 0, nTiles == 0, asyncCopy == "auto")) {
+               preferred, warps == 0, nTiles == 0, /*autoMTiles=*/false,
+               asyncCopy == "auto")) {
         if (getSpTCSharedBytes(rank, c, radii, rowsPerBlock, offsets,
                                columnRadius) <= kMaxStaticSharedBytes) {
           chosen = c;
@@ -164,20 +155,13 @@ struct StencilSpTCTilePass
     SmallVector<int64_t> radii =
         getRowFormRadii(rank, dense.getRadius(), dense.getRowOffsets());
     RowFormTiling chosen = preferred;
-    bool found = false;
-    for (int64_t m = preferred.mTiles; m >= 1 && !found; m /= 2) {
-      for (const RowFormTiling &c : getDefaultCandidates(
-               preferred, warps == 0, nTiles == 0, /*autoAsync=*/false)) {
-        RowFormTiling t = c;
-        t.mTiles = m;
-        if (getTCF64SharedBytes(rank, t, radii) <= kMaxStaticSharedBytes) {
-          chosen = t;
-          found = true;
-          break;
-        }
-      }
-      if (mTiles != 0)
+    for (const RowFormTiling &c :
+         getDefaultCandidates(preferred, warps == 0, nTiles == 0, mTiles == 0,
+                              /*autoAsync=*/false)) {
+      if (getTCF64SharedBytes(rank, c, radii) <= kMaxStaticSharedBytes) {
+        chosen = c;
         break;
+      }
     }
     Builder b(op->getContext());
     op->setAttr(

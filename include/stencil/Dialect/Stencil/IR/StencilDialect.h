@@ -29,6 +29,9 @@ namespace stencil {
 /// The discardable attribute that carries the source stencil (`pattern` and
 /// `weights`) through the matrix forms, for the launch description.
 inline constexpr llvm::StringLiteral kSourceAttrName = "stencil.source";
+
+/// The value of `kSourceAttrName` for a stencil: `{pattern, weights}`.
+DictionaryAttr getSourceAttr(PatternAttr pattern, DenseF64ArrayAttr weights);
 } // namespace stencil
 } // namespace mlir
 
