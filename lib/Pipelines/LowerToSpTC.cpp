@@ -38,10 +38,21 @@ static void addRowFormKernelPasses(OpPassManager &pm, const Options &options,
 
 void mlir::stencil::buildSpTCKernelPipeline(OpPassManager &pm,
                                             const LowerToSpTCOptions &options) {
-  // 1. Stencil -> matrix form -> sparse form (SPIDER 3.1, 3.2).
+  // 1. Stencil -> matrix form -> sparse form: SparStencil's gathered form
+  // (seed 002, 3.1-3.3) for the stencils `layout` sends there, SPIDER's
+  // kernel rows for the others (3.1, 3.2). The passes of each route leave
+  // the other's ops alone; both share encoding, tiling, packing and the
+  // kernel.
   pm.addPass(createStencilLinearize());
+  if (options.layout != SpTCLayout::StridedSwap) {
+    StencilFlattenOptions flatten;
+    flatten.route =
+        options.layout == SpTCLayout::Matching ? "matching" : "auto";
+    pm.addPass(createStencilFlatten(flatten));
+  }
   pm.addPass(createStencilDecompose());
   pm.addPass(createStencilStridedSwap());
+  pm.addPass(createStencilSpTCMatch());
   pm.addPass(createStencilEncode2to4());
   pm.addPass(createStencilFoldRowSwap());
 

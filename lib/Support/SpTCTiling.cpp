@@ -4,6 +4,8 @@
 #include "stencil/Support/SpTCPacking.h"
 
 #include <cstdlib>
+#include <map>
+#include <set>
 
 using namespace mlir;
 using namespace mlir::stencil;
@@ -69,4 +71,123 @@ int64_t mlir::stencil::getTCF64SharedBytes(int64_t rank,
                                            ArrayRef<int64_t> radii) {
   TCF64Geometry geo(rank, tiling.warps, tiling.nTiles, tiling.mTiles, radii);
   return geo.smemElements() * 8;
+}
+
+static int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+
+SpTCGather mlir::stencil::getSpTCGather(ArrayRef<int64_t> layout,
+                                        ArrayRef<int64_t> gather,
+                                        ArrayRef<bool> nonZeros) {
+  SpTCGather result;
+  result.r1 = layout[0];
+  result.r2 = layout[1];
+  int64_t slots = int64_t(gather.size()) / 3;
+  for (int64_t qs = 0; qs < slots; ++qs) {
+    int64_t q = qs / 16, s = qs % 16;
+    bool used = false;
+    for (int64_t m = 0; m < 16 && !used; ++m)
+      used = nonZeros[(q * 16 + m) * 32 + 2 * s] ||
+             nonZeros[(q * 16 + m) * 32 + 2 * s + 1];
+    std::array<int64_t, 3> offset = {0, 0, 0};
+    if (used)
+      offset = {gather[3 * qs], gather[3 * qs + 1], gather[3 * qs + 2]};
+    result.slots.push_back(offset);
+  }
+  return result;
+}
+
+SmallVector<int64_t> mlir::stencil::getGatheredRadii(int64_t rank,
+                                                     ArrayRef<int64_t> layout,
+                                                     ArrayRef<int64_t> gather,
+                                                     ArrayRef<bool> nonZeros) {
+  int64_t r1 = layout[0];
+  SmallVector<int64_t> radii(rank, 0);
+  int64_t slots = int64_t(gather.size()) / 3;
+  for (int64_t qs = 0; qs < slots; ++qs) {
+    ArrayRef<int64_t> g = gather.slice(3 * qs, 3);
+    for (int64_t m = 0; m < 16; ++m)
+      for (int64_t e = 0; e < 2; ++e) {
+        if (!nonZeros[((qs / 16) * 16 + m) * 32 + 2 * (qs % 16) + e])
+          continue;
+        int64_t point[3] = {g[0], g[1] - m / r1, g[2] + e - m % r1};
+        for (int64_t d = 0; d < rank; ++d)
+          radii[d] = std::max(radii[d], std::abs(point[3 - rank + d]));
+      }
+  }
+  return radii;
+}
+
+int64_t mlir::stencil::countSpTCGatherBankConflicts(
+    const SpTCGather &gather, int64_t rank, int64_t nTiles,
+    ArrayRef<int64_t> radii, int64_t pad, int64_t pitch) {
+  SpTCGeometry geo(rank, /*warps=*/2, nTiles, /*subTiles=*/1, kMmaSpM, radii,
+                   pad, pitch, /*extraRows=*/0, {gather.r1, gather.r2});
+  int64_t total = 0;
+  for (int64_t warp = 0; warp < 2; ++warp) {
+    for (int64_t q = 0; q < gather.numRows(); ++q)
+      for (int64_t p = 0; p < 4; ++p) {
+        std::map<int64_t, std::set<int64_t>> wordsPerBank;
+        for (int64_t lane = 0; lane < 32; ++lane) {
+          int64_t g = lane / 4, t = lane % 4;
+          auto [dz, dy, dx] = gather.slots[16 * q + t + 4 * p];
+          int64_t element = geo.constantOffset(dz, dy) + pad + dx;
+          if (rank == 1)
+            element += kMmaSpM * (g + kMmaSpN * nTiles * warp);
+          else if (geo.columnsAlongX)
+            element += gather.r1 * (g + kMmaSpN * warp);
+          else
+            element += g * gather.r2 * pitch + gather.r1 * warp;
+          int64_t word = element / 2;
+          wordsPerBank[word % 32].insert(word);
+        }
+        int64_t degree = 0;
+        for (const auto &entry : wordsPerBank)
+          degree = std::max<int64_t>(degree, entry.second.size());
+        total += degree;
+      }
+  }
+  return total;
+}
+
+SpTCGatherRows mlir::stencil::planSpTCGatherRows(const SpTCGather &gather,
+                                                 int64_t rank, int64_t warps,
+                                                 int64_t nTiles,
+                                                 ArrayRef<int64_t> radii) {
+  int64_t dxMin = 0, dxMax = 0;
+  for (const auto &slot : gather.slots) {
+    dxMin = std::min(dxMin, slot[2]);
+    dxMax = std::max(dxMax, slot[2] + 1);
+  }
+  SpTCGatherRows rows;
+  rows.pad = roundUp(-dxMin, 8);
+  // The block's last MMA column starts r1 before the tile's end.
+  int64_t last = SpTCGeometry::innermostTile(rank, warps, nTiles, gather.r1) -
+                 (rank == 1 ? kMmaSpM : gather.r1);
+  int64_t minPitch = roundUp(rows.pad + last + dxMax + 1, 8);
+  rows.pitch = minPitch;
+  if (rank == 1)
+    return rows;
+  int64_t best = -1;
+  for (int64_t pitch = minPitch; pitch < minPitch + 64; pitch += 8) {
+    int64_t conflicts = countSpTCGatherBankConflicts(gather, rank, nTiles,
+                                                     radii, rows.pad, pitch);
+    if (best < 0 || conflicts < best) {
+      best = conflicts;
+      rows.pitch = pitch;
+    }
+  }
+  return rows;
+}
+
+int64_t mlir::stencil::getSpTCGatherSharedBytes(int64_t rank,
+                                                const RowFormTiling &tiling,
+                                                ArrayRef<int64_t> radii,
+                                                const SpTCGather &gather) {
+  SpTCGatherRows rows =
+      planSpTCGatherRows(gather, rank, tiling.warps, tiling.nTiles, radii);
+  SpTCGeometry geo(rank, tiling.warps, tiling.nTiles, tiling.subTiles, kMmaSpM,
+                   radii, rows.pad, rows.pitch, /*extraRows=*/0,
+                   {gather.r1, gather.r2});
+  geo.asyncCopy = tiling.asyncCopy;
+  return geo.allocatedElements() * 2;
 }

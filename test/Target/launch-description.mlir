@@ -5,7 +5,8 @@
 
 // The launch description of docs/LaunchDescription.md, from the module
 // lowered by --lower-to-sptc: the source stencil (offsets outermost first,
-// weights in full precision), the tiling and the packed coefficients.
+// weights in full precision), the tiling and the packed coefficients (Heat-2D
+// takes SparStencil's gathered form, layout [8, 2]: 2 mma.sp per tile).
 // CHECK:      version = 1
 // CHECK-NEXT: kernel = heat_sptc
 // CHECK-NEXT: ptx = heat.ptx
@@ -16,11 +17,11 @@
 // CHECK-NEXT: weights = 0.10000000000000001,0.20000000000000001,0.40000000000000002,0.14999999999999999,0.14999999999999999
 // CHECK-NEXT: boundary = halo
 // CHECK-NEXT: # time steps in the source op: 3
-// CHECK-NEXT: tile = 64,256
+// CHECK-NEXT: tile = 256,64
 // CHECK-NEXT: block = 128,1,1
 // CHECK-NEXT: shared_bytes = 0
 // CHECK-NEXT: unit = mma.sp.f16
-// CHECK-NEXT: unit_flops_per_point = 192
+// CHECK-NEXT: unit_flops_per_point = 128
 // CHECK-NEXT: coefficients = {{([0-9a-f]{8},)+[0-9a-f]{8}$}}
 // CHECK-NEXT: args = in,out,coeffs,sizes
 

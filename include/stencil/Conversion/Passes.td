@@ -63,6 +63,19 @@ def ConvertStencilToSpTC : Pass<"convert-stencil-to-sptc", "::mlir::ModuleOp"> {
     (rows g and g + 8) share one `mma.sync.m16n8k4` f64: its fragments are
     those of two m8n8k4 with the same B (a_1, c_2, c_3 at row g + 8).
 
+    The gathered forms (SparStencil, seed 002, sections 3.1-3.3: `layout`
+    [r1, r2] and `gather_offsets`, from `--stencil-flatten` and
+    `--stencil-sptc-match`) take the same kernel with another B operand and
+    output mapping: kernel row q is MMA q, and register p of lane (g, t)
+    holds the input pair of slot s = t + 4p, at the MMA column's origin
+    plus `pad + dz Z + dy Y + dx` (Z, Y the tile's strides), one of four
+    constants selected by t (SparStencil's lookup-table address mapping,
+    folded into per-lane constants); slots whose A columns are all zero read
+    the origin. Output m = u r1 + v of a column lies at (u, v) from its
+    origin; the 8 columns of an MMA lie along y for [16, 1] (the banded
+    geometry) and along x otherwise (`SpTCGeometry`). Lanes store 4
+    consecutive outputs after the 4 x 4 transpose where r1 >= 4, one at a
+    time for [2, 8]. f64 gathered forms are a located error.
 
     Turns every `stencil.sparse_row_gemm` (with `input_offsets`, `tiling`
     and `packed_coefficients`, f16 grids, halo boundary) into a `gpu.func` kernel in the `gpu.module`

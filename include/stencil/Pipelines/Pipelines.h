@@ -31,8 +31,31 @@ struct LowerToCpuOptions : public PassPipelineOptions<LowerToCpuOptions> {
 void buildLowerToCpuPipeline(OpPassManager &pm,
                              const LowerToCpuOptions &options);
 
+/// How `--lower-to-sptc` makes a stencil 2:4 sparse.
+enum class SpTCLayout {
+  /// Per stencil, the one of the two below that issues fewer mma.sp.
+  Auto,
+  /// SPIDER (seed 000): kernel rows, strided swap.
+  StridedSwap,
+  /// SparStencil (seed 002): flatten-and-crush, conflict-graph matching.
+  Matching,
+};
+
 /// Options of `--lower-to-sptc`.
 struct LowerToSpTCOptions : public PassPipelineOptions<LowerToSpTCOptions> {
+  PassOptions::Option<SpTCLayout> layout{
+      *this, "layout",
+      llvm::cl::desc("How stencils become 2:4 sparse (see docs/Pipelines.md)"),
+      llvm::cl::init(SpTCLayout::Auto),
+      llvm::cl::values(
+          clEnumValN(SpTCLayout::Auto, "auto",
+                     "per stencil, strided swap or matching, whichever "
+                     "issues fewer mma.sp per output (ties: strided swap)"),
+          clEnumValN(SpTCLayout::StridedSwap, "strided-swap",
+                     "SPIDER's kernel rows and strided swap (seed 000)"),
+          clEnumValN(SpTCLayout::Matching, "matching",
+                     "SparStencil's flatten-and-crush and conflict-graph "
+                     "matching, layout explored per stencil (seed 002)"))};
   PassOptions::Option<std::string> chip{
       *this, "chip", llvm::cl::desc("Target GPU (sm_80, sm_86, sm_90, ...)"),
       llvm::cl::init("sm_90")};

@@ -16,6 +16,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 
@@ -33,13 +34,50 @@ llvm::SmallVector<int64_t> getRowFormRadii(int64_t rank, int64_t radius,
                                            llvm::ArrayRef<int64_t> rowOffsets,
                                            int64_t columnRadius = 0);
 
+/// The B operand of a gathered form (SparStencil, seed 002; `layout`,
+/// `gather_offsets`) as its kernel reads it.
+struct SpTCGather {
+  /// Outputs of an MMA column: r2 rows along y by r1 along x.
+  int64_t r1 = 16, r2 = 1;
+  /// Per kernel row q and slot s (entry 16 q + s): the offset (dz, dy, dx)
+  /// of the slot's input pair from the MMA column's origin. A slot whose two
+  /// A columns are zero in every row reads (0, 0, 0) instead: what it reads
+  /// is multiplied by zeros, and the origin is always in the staged tile.
+  llvm::SmallVector<std::array<int64_t, 3>> slots;
+  int64_t numRows() const { return int64_t(slots.size()) / 16; }
+};
+
+/// The gather of a form with `layout` [r1, r2], `gather` (#rows x 16 x (dz,
+/// dy, dx)) and `nonZeros` (#rows x 16 x 32: whether column c of row m of
+/// kernel matrix q holds a non-zero weight).
+SpTCGather getSpTCGather(llvm::ArrayRef<int64_t> layout,
+                         llvm::ArrayRef<int64_t> gather,
+                         llvm::ArrayRef<bool> nonZeros);
+
+/// The radius along each dimension, outermost first, of a gathered form:
+/// what its non-zero weights reach from the output they feed (an entry of
+/// row m = u r1 + v in unit (dz, dy, dx), column 2s + e, is the stencil
+/// point (dz, dy - u, dx + e - v)).
+llvm::SmallVector<int64_t> getGatheredRadii(int64_t rank,
+                                            llvm::ArrayRef<int64_t> layout,
+                                            llvm::ArrayRef<int64_t> gather,
+                                            llvm::ArrayRef<bool> nonZeros);
+
 /// The tiling of the f16/bf16 row-form kernel (`--convert-stencil-to-sptc`,
 /// "Tiling" in its description).
+///
+/// An MMA's 8 columns each compute an r2 x r1 block of outputs (16 x 1
+/// for the banded row forms): in 2-D and 3-D one above the other along y
+/// when r1 = 16, side by side along x otherwise (`columnsAlongX`), so that
+/// an MMA covers 8 r2 x r1 or r2 x 8 r1 outputs; n-tiles follow each other
+/// along y, warps along x. In 1-D the columns are 16 apart along x.
 struct SpTCGeometry {
   int64_t rank = 0;
   int64_t warps = 0;
   int64_t nTiles = 0;
   int64_t rowsPerBlock = 0;
+  int64_t r1 = kMmaSpM, r2 = 1;
+  bool columnsAlongX = false;
   /// Radius along each dimension, outermost first.
   llvm::SmallVector<int64_t> radii;
   /// Outputs of one sub-tile along each dimension, outermost first; a block
@@ -77,25 +115,36 @@ struct SpTCGeometry {
     return asyncCopy ? 2 * bufferStride() : smemSize;
   }
 
-  /// Outputs per block along the innermost dimension.
-  static int64_t innermostTile(int64_t rank, int64_t warps, int64_t nTiles) {
-    return rank == 1 ? kMmaSpM * kMmaSpN * nTiles * warps : kMmaSpM * warps;
+  /// Outputs per block along the innermost dimension, for MMA columns r1
+  /// outputs wide.
+  static int64_t innermostTile(int64_t rank, int64_t warps, int64_t nTiles,
+                               int64_t r1 = kMmaSpM) {
+    if (rank == 1)
+      return kMmaSpM * kMmaSpN * nTiles * warps;
+    return r1 < kMmaSpM ? kMmaSpN * r1 * warps : r1 * warps;
   }
 
   /// `extraRows` rows follow the halo along y (the low-rank chain's last
-  /// T-tile reaches 8 - 2h rows past it).
+  /// T-tile reaches 8 - 2h rows past it); `layout` is a gathered form's
+  /// [r1, r2] (empty: [16, 1]).
   SpTCGeometry(int64_t rank, int64_t warps, int64_t nTiles, int64_t subTiles,
                int64_t rowsPerBlock, llvm::ArrayRef<int64_t> radii, int64_t pad,
-               int64_t pitch, int64_t extraRows = 0)
+               int64_t pitch, int64_t extraRows = 0,
+               llvm::ArrayRef<int64_t> layout = {})
       : rank(rank), warps(warps), nTiles(nTiles), rowsPerBlock(rowsPerBlock),
         radii(radii), subTiles(subTiles), subDim(rank == 1 ? 0 : rank - 2),
         pad(pad) {
+    if (layout.size() == 2) {
+      r1 = layout[0];
+      r2 = layout[1];
+    }
+    columnsAlongX = rank > 1 && r1 < kMmaSpM;
     tile.assign(rank, 1);
     if (rank == 1) {
       tile[0] = kMmaSpM * kMmaSpN * nTiles * warps;
     } else {
-      tile[rank - 1] = kMmaSpM * warps;
-      tile[rank - 2] = kMmaSpN * nTiles;
+      tile[rank - 1] = innermostTile(rank, warps, nTiles, r1);
+      tile[rank - 2] = columnsAlongX ? r2 * nTiles : kMmaSpN * r2 * nTiles;
     }
     blockTile = tile;
     blockTile[subDim] *= subTiles;
@@ -123,7 +172,35 @@ struct SpTCGeometry {
       offset += (radii[0] + dz) * smemStrides[0];
     return offset;
   }
+
+  /// The `shift` of n-tile j's columns: how far along y their origins lie
+  /// from the block's (in 1-D, in units of 16 along x).
+  int64_t nTileShift(int64_t j) const {
+    if (rank == 1)
+      return kMmaSpN * j;
+    return columnsAlongX ? r2 * j : kMmaSpN * r2 * j;
+  }
 };
+
+/// Where the shared-memory rows of a gathered form's kernel start and how
+/// long they are (SpTCGeometry::pad and the pitch): they cover every dx the
+/// slots read from every MMA column of the block; in 2-D and 3-D the pitch
+/// (among the first eight candidates) makes the fewest bank conflicts on
+/// the B loads.
+struct SpTCGatherRows {
+  int64_t pad = 0, pitch = 0;
+};
+SpTCGatherRows planSpTCGatherRows(const SpTCGather &gather, int64_t rank,
+                                  int64_t warps, int64_t nTiles,
+                                  llvm::ArrayRef<int64_t> radii);
+
+/// The bank-conflict degree (4-byte banks, 32 of them) summed over the B
+/// loads of the first two warps of a block of the gathered form's kernel
+/// with rows of `pitch` elements.
+int64_t countSpTCGatherBankConflicts(const SpTCGather &gather, int64_t rank,
+                                     int64_t nTiles,
+                                     llvm::ArrayRef<int64_t> radii, int64_t pad,
+                                     int64_t pitch);
 
 /// The tiling of the f64 kernel (`--stencil-sptc-tile`, f64 form): a warp
 /// computes `mTiles` m-tiles of 8 rows by `nTiles` n-tiles of 8 outputs
@@ -171,6 +248,11 @@ int64_t getSpTCSharedBytes(int64_t rank, const RowFormTiling &tiling,
                            llvm::ArrayRef<int64_t> radii, int64_t rowsPerBlock,
                            llvm::ArrayRef<int64_t> inputOffsets,
                            int64_t columnRadius = 0);
+
+/// The same for a gathered form.
+int64_t getSpTCGatherSharedBytes(int64_t rank, const RowFormTiling &tiling,
+                                 llvm::ArrayRef<int64_t> radii,
+                                 const SpTCGather &gather);
 
 /// The shared-memory bytes of the f64 kernel with `tiling`.
 int64_t getTCF64SharedBytes(int64_t rank, const RowFormTiling &tiling,

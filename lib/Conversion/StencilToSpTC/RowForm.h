@@ -9,6 +9,7 @@
 #define STENCIL_LIB_CONVERSION_STENCILTOSPTC_ROWFORM_H
 
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
+#include "stencil/Dialect/Stencil/Transforms/Transforms.h"
 
 namespace mlir {
 namespace stencil {
@@ -63,6 +64,14 @@ public:
   }
   std::optional<ArrayRef<int64_t>> getInputOffsets() const {
     return visit([](auto form) { return form.getInputOffsets(); });
+  }
+  /// The gather of a gathered form (SparStencil) and, in `radii`, its reach
+  /// along each dimension; std::nullopt for a banded form.
+  std::optional<SpTCGather> getGather(SmallVectorImpl<int64_t> &radii) const {
+    return visit([&](auto form) { return getGatheredForm(form, radii); });
+  }
+  bool isGathered() const {
+    return visit([](auto form) { return bool(form.getGatherOffsets()); });
   }
   DictionaryAttr getTilingAttr() const {
     return visit([](auto form) { return form.getTilingAttr(); });

@@ -59,11 +59,14 @@ using BOperandPlan = SpTCBOperandPlan;
 /// Builds the gpu.func of one row form.
 class SpTCKernelBuilder {
 public:
+  /// A banded form reads B as `plan` says; a gathered form (SparStencil)
+  /// as `gather` says.
   SpTCKernelBuilder(RowForm op, const SpTCGeometry &geometry,
-                    const BOperandPlan &plan, bool orderedMetadata)
-      : op(op), geo(geometry), plan(plan), orderedMetadata(orderedMetadata),
-        elemType(cast<MemRefType>(op.getInput().getType()).getElementType()) {
-  }
+                    const BOperandPlan *plan, const SpTCGather *gather,
+                    bool orderedMetadata)
+      : op(op), geo(geometry), plan(plan), gather(gather),
+        orderedMetadata(orderedMetadata),
+        elemType(cast<MemRefType>(op.getInput().getType()).getElementType()) {}
 
   gpu::GPUFuncOp build(OpBuilder &moduleBuilder, StringRef name);
 
@@ -102,6 +105,7 @@ private:
 
   void loadCoefficients();
   SmallVector<Value> getLaneOffsets();
+  SmallVector<Value> getGatherLaneOffsets();
   SmallVector<Value, 4> loadBOperand(ArrayRef<Value> laneOffsets,
                                      int64_t offset);
   SmallVector<Value, 4> mmaM16N8K16(ArrayRef<Value> a, ArrayRef<Value> bRegs,
@@ -109,14 +113,22 @@ private:
   SmallVector<Value, 4> mmaDenseRow(ArrayRef<Value> aRow,
                                     ArrayRef<Value> bRegs, ArrayRef<Value> c);
   void computeAndStore();
+  void computeGatheredAndStore();
   void computeLowRankAndStore();
+  /// acc += the product of kernel row `o` (its A registers) and `bRegs`.
+  void multiplyRow(int64_t o, ArrayRef<Value> bRegs,
+                   SmallVectorImpl<Value> &acc);
+  /// The grid coordinates of output `m` of column `n` of n-tile `j` (rank
+  /// >= 2).
+  SmallVector<Value> getOutputCoords(Value m, Value n, int64_t j);
   void storeOutputs(ArrayRef<SmallVector<Value, 4>> acc);
   void storeTransposed(ArrayRef<SmallVector<Value, 4>> acc);
   void storeScalar(ArrayRef<SmallVector<Value, 4>> acc);
 
   RowForm op;
   const SpTCGeometry &geo;
-  const BOperandPlan &plan;
+  const BOperandPlan *plan;
+  const SpTCGather *gather;
   bool orderedMetadata;
   /// The grid's and the MMA operands' type: f16, or bf16 (dense form).
   Type elemType;
@@ -552,6 +564,8 @@ void SpTCKernelBuilder::buildAsyncPipeline(
 
 /// The lane's part of every B address: one per load (pair).
 SmallVector<Value> SpTCKernelBuilder::getLaneOffsets() {
+  if (gather)
+    return getGatherLaneOffsets();
   // The lane's part of every B address (pass description, "Row swap"):
   // b_i of lane (g, t) holds row k_i = 2t + (i & 1) + 8 (i >> 1) of B, the
   // input at innermost offset dx(k_i) (the folded row swap), so its address
@@ -572,11 +586,11 @@ SmallVector<Value> SpTCKernelBuilder::getLaneOffsets() {
     rowBase = add(rowBase, smemBase);
   // One offset per load: per register pair when the plan pairs them.
   SmallVector<Value> laneOffsets;
-  unsigned stride = plan.paired ? 2 : 1;
+  unsigned stride = plan->paired ? 2 : 1;
   for (unsigned i = 0; i < 8; i += stride) {
     Value dx;
     for (int64_t t = 3; t >= 0; --t) {
-      Value candidate = cst(plan.pad + plan.dx[i][t]);
+      Value candidate = cst(plan->pad + plan->dx[i][t]);
       if (!dx) {
         dx = candidate;
         continue;
@@ -590,13 +604,60 @@ SmallVector<Value> SpTCKernelBuilder::getLaneOffsets() {
   return laneOffsets;
 }
 
+/// The lane's part of every B address of a gathered form, one per MMA q and
+/// register p (SparStencil's lookup-table address mapping, section 3.3,
+/// with the table folded into constants). Register p of lane (g, t) holds
+/// B rows 2s and 2s + 1, s = t + 4 p (docs/MmaSparseLayout.md): the input
+/// pair of slot s at (dz, dy, dx) from the origin of MMA column n = g. Its
+/// address is the column's origin in the tile (lane part), plus pad + dz
+/// Z + dy Y + dx (Z, Y: the tile's strides), one of four constants picked
+/// by t, plus the n-tile's constant offset (SpTCGeometry::constantOffset).
+SmallVector<Value> SpTCKernelBuilder::getGatherLaneOffsets() {
+  int64_t rank = geo.rank;
+  Value base;
+  if (rank == 1)
+    base = add(mul(warp, cst(kMmaSpM * kMmaSpN * geo.nTiles)),
+               mul(groupId, cst(kMmaSpM)));
+  else if (geo.columnsAlongX)
+    base = add(mul(warp, cst(kMmaSpN * geo.r1)), mul(groupId, cst(geo.r1)));
+  else
+    base = add(mul(groupId, cst(geo.r2 * geo.smemStrides[rank - 2])),
+               mul(warp, cst(geo.r1)));
+  if (smemBase)
+    base = add(base, smemBase);
+  auto slotOffset = [&](int64_t q, int64_t s) {
+    auto [dz, dy, dx] = gather->slots[16 * q + s];
+    int64_t offset = geo.pad + dx;
+    if (rank >= 2)
+      offset += dy * geo.smemStrides[rank - 2];
+    if (rank == 3)
+      offset += dz * geo.smemStrides[0];
+    return offset;
+  };
+  SmallVector<Value> laneOffsets;
+  for (int64_t q = 0; q < gather->numRows(); ++q)
+    for (int64_t p = 0; p < 4; ++p) {
+      Value offset = cst(slotOffset(q, 3 + 4 * p));
+      for (int64_t t = 2; t >= 0; --t) {
+        if (slotOffset(q, t + 4 * p) == slotOffset(q, 3 + 4 * p))
+          continue;
+        Value isT = arith::CmpIOp::create(*b, arith::CmpIPredicate::eq,
+                                          threadInGroup, cst(t));
+        offset = arith::SelectOp::create(*b, isT, cst(slotOffset(q, t + 4 * p)),
+                                         offset);
+      }
+      laneOffsets.push_back(add(base, offset));
+    }
+  return laneOffsets;
+}
+
 /// The B operand (b_0..b_7 as four f16 pairs) at `offset` from the lane's
 /// addresses.
 SmallVector<Value, 4>
 SpTCKernelBuilder::loadBOperand(ArrayRef<Value> laneOffsets, int64_t offset) {
   auto pairType = VectorType::get({2}, elemType);
   SmallVector<Value, 4> bRegs;
-  if (plan.paired) {
+  if (!plan || plan->paired) {
     for (unsigned p = 0; p < 4; ++p)
       bRegs.push_back(vector::LoadOp::create(
           *b, pairType, smem, ValueRange{addConst(laneOffsets[p], offset)},
@@ -650,13 +711,56 @@ SmallVector<Value, 4> SpTCKernelBuilder::mmaDenseRow(ArrayRef<Value> aRow,
   return mmaM16N8K16(aRow.slice(4, 4), bRegs.slice(2, 2), d);
 }
 
+/// acc += kernel row `o` times `bRegs`: one mma.sp with the row's A values
+/// and metadata, or the two m16n8k16 of the dense form.
+void SpTCKernelBuilder::multiplyRow(int64_t o, ArrayRef<Value> bRegs,
+                                    SmallVectorImpl<Value> &acc) {
+  if (op.isDense()) {
+    SmallVector<Value, 4> d = mmaDenseRow(aRegs[o], bRegs, acc);
+    acc.assign(d.begin(), d.end());
+    return;
+  }
+  Type f32 = b->getF32Type();
+  auto resultType =
+      LLVM::LLVMStructType::getLiteral(b->getContext(), {f32, f32, f32, f32});
+  Value selector = LLVM::ConstantOp::create(*b, b->getI32Type(),
+                                            b->getI32IntegerAttr(o % 2));
+  auto mma = NVVM::MmaSpOp::create(
+      *b, resultType, aRegs[o], bRegs, acc, metadata[o / 2], selector,
+      ArrayRef<int64_t>{kMmaSpM, kMmaSpN, kMmaSpK}, std::nullopt,
+      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::f16, NVVM::MMATypes::f16});
+  if (orderedMetadata)
+    mma.setOrderedMetadata(true);
+  for (unsigned i = 0; i < 4; ++i)
+    acc[i] =
+        LLVM::ExtractValueOp::create(*b, mma.getRes(), ArrayRef<int64_t>{i});
+}
+
+/// Steps 3 and 4 of a gathered form (SparStencil): MMA q of n-tile j reads
+/// B at the lane's offsets of q plus the n-tile's constant offset; the MMAs
+/// of one q follow each other over the n-tiles (independent accumulators).
+void SpTCKernelBuilder::computeGatheredAndStore() {
+  SmallVector<Value> laneOffsets = getLaneOffsets();
+  Value zero = arith::ConstantOp::create(*b, b->getZeroAttr(b->getF32Type()));
+  SmallVector<SmallVector<Value, 4>> acc(geo.nTiles,
+                                         SmallVector<Value, 4>(4, zero));
+  for (int64_t q = 0; q < gather->numRows(); ++q)
+    for (int64_t j = 0; j < geo.nTiles; ++j) {
+      SmallVector<Value, 4> bRegs =
+          loadBOperand(ArrayRef<Value>(laneOffsets).slice(4 * q, 4),
+                       geo.constantOffset(0, geo.nTileShift(j)));
+      multiplyRow(q, bRegs, acc[j]);
+    }
+  storeOutputs(acc);
+}
+
 /// Steps 3 and 4: the MMAs, then the interior stores.
 void SpTCKernelBuilder::computeAndStore() {
   if (op.getColumnRadius() > 0)
     return computeLowRankAndStore();
-  MLIRContext *ctx = b->getContext();
+  if (gather)
+    return computeGatheredAndStore();
   Type f32 = b->getF32Type();
-  auto resultType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
   ArrayRef<int64_t> rowOffsets = op.getRowOffsets();
   int64_t outerRank = geo.rank - 1;
   SmallVector<Value> laneOffsets = getLaneOffsets();
@@ -664,9 +768,6 @@ void SpTCKernelBuilder::computeAndStore() {
   Value zero = arith::ConstantOp::create(*b, b->getZeroAttr(f32));
   SmallVector<SmallVector<Value, 4>> acc(geo.nTiles,
                                          SmallVector<Value, 4>(4, zero));
-  Value selectors[2] = {
-      LLVM::ConstantOp::create(*b, b->getI32Type(), b->getI32IntegerAttr(0)),
-      LLVM::ConstantOp::create(*b, b->getI32Type(), b->getI32IntegerAttr(1))};
 
   // Register tiling: B depends on the kernel row and n-tile only through
   // the shift s = 8 j + dy of its columns (and dz), so each distinct B is
@@ -684,23 +785,8 @@ void SpTCKernelBuilder::computeAndStore() {
   for (const auto &[key, pairs] : uses) {
     int64_t offset = geo.constantOffset(key.first, key.second);
     SmallVector<Value, 4> bRegs = loadBOperand(laneOffsets, offset);
-    for (auto [o, j] : pairs) {
-      if (op.isDense()) {
-        acc[j] = mmaDenseRow(aRegs[o], bRegs, acc[j]);
-        continue;
-      }
-      auto mma = NVVM::MmaSpOp::create(
-          *b, resultType, aRegs[o], bRegs, acc[j], metadata[o / 2],
-          selectors[o % 2], ArrayRef<int64_t>{kMmaSpM, kMmaSpN, kMmaSpK},
-          std::nullopt,
-          std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::f16,
-                                        NVVM::MMATypes::f16});
-      if (orderedMetadata)
-        mma.setOrderedMetadata(true);
-      for (unsigned i = 0; i < 4; ++i)
-        acc[j][i] = LLVM::ExtractValueOp::create(*b, mma.getRes(),
-                                                 ArrayRef<int64_t>{i});
-    }
+    for (auto [o, j] : pairs)
+      multiplyRow(o, bRegs, acc[j]);
   }
 
   storeOutputs(acc);
@@ -762,12 +848,43 @@ void SpTCKernelBuilder::computeLowRankAndStore() {
   storeOutputs(acc);
 }
 
+/// Output m = u r1 + v of column n of n-tile j lies at (u, v) from the
+/// column's origin: (y0 + 8 r2 j + r2 n, x0 + r1 w) for warp w, or with the
+/// columns along x (y0 + r2 j, x0 + 8 r1 w + r1 n) (SpTCGeometry).
+SmallVector<Value> SpTCKernelBuilder::getOutputCoords(Value m, Value n,
+                                                      int64_t j) {
+  int64_t rank = geo.rank;
+  Value u, v = m;
+  if (geo.r1 < kMmaSpM) {
+    u = arith::DivUIOp::create(*b, m, cst(geo.r1));
+    v = arith::RemUIOp::create(*b, m, cst(geo.r1));
+  }
+  SmallVector<Value> coords(origin);
+  Value x, y;
+  if (geo.columnsAlongX) {
+    x = add(mul(warp, cst(kMmaSpN * geo.r1)), mul(n, cst(geo.r1)));
+    y = cst(geo.r2 * j);
+  } else {
+    x = mul(warp, cst(geo.r1));
+    y = addConst(geo.r2 == 1 ? n : mul(n, cst(geo.r2)), kMmaSpN * geo.r2 * j);
+  }
+  coords[rank - 1] = add(add(origin[rank - 1], x), v);
+  coords[rank - 2] = add(origin[rank - 2], u ? add(y, u) : y);
+  return coords;
+}
+
 /// Step 4: every accumulator that is an interior point, rounded to f16. In
 /// 2-D and 3-D rows whose length is not a multiple of 4 cannot take 8-byte
-/// stores: they store each output on its own (`storeScalar`).
+/// stores: they store each output on its own (`storeScalar`), as do MMA
+/// columns two outputs wide (layout [2, 8]), whose four consecutive
+/// outputs span two rows.
 void SpTCKernelBuilder::storeOutputs(ArrayRef<SmallVector<Value, 4>> acc) {
   if (geo.rank == 1) {
     storeTransposed(acc);
+    return;
+  }
+  if (geo.r1 < 4) {
+    storeScalar(acc);
     return;
   }
   Value aligned = arith::CmpIOp::create(
@@ -853,10 +970,7 @@ void SpTCKernelBuilder::storeTransposed(ArrayRef<SmallVector<Value, 4>> acc) {
           add(add(origin[0], mul(warp, cst(kMmaSpM * kMmaSpN * geo.nTiles))),
               add(mul(column, cst(kMmaSpM)), m0));
     } else {
-      coords[geo.rank - 1] =
-          add(add(origin[geo.rank - 1], mul(warp, cst(kMmaSpM))), m0);
-      coords[geo.rank - 2] =
-          add(origin[geo.rank - 2], addConst(n, kMmaSpN * j));
+      coords = getOutputCoords(m0, n, j);
     }
     // Interior: r_d <= coord_d < N_d - r_d; along x for all four.
     int64_t xDim = geo.rank - 1;
@@ -904,11 +1018,7 @@ void SpTCKernelBuilder::storeScalar(ArrayRef<SmallVector<Value, 4>> acc) {
     for (unsigned i = 0; i < 4; ++i) {
       Value m = addConst(groupId, 8 * (i >> 1));
       Value n = addConst(nBase, i & 1);
-      SmallVector<Value> coords(origin);
-      coords[geo.rank - 1] =
-          add(add(origin[geo.rank - 1], mul(warp, cst(kMmaSpM))), m);
-      coords[geo.rank - 2] =
-          add(origin[geo.rank - 2], addConst(n, kMmaSpN * j));
+      SmallVector<Value> coords = getOutputCoords(m, n, j);
       // Interior: r_d <= coord_d < N_d - r_d.
       Value interior;
       for (int64_t d = 0; d < geo.rank; ++d) {
@@ -941,6 +1051,7 @@ private:
   LogicalResult buildF16Kernel(RowForm op, int64_t rank, int64_t warps,
                                int64_t tilesPerWarp, int64_t subTilesPerBlock,
                                bool useAsyncCopy, ArrayRef<int64_t> radii,
+                               const SpTCGather *gather,
                                OpBuilder &moduleBuilder, StringRef name,
                                StencilKernelLaunch &launch);
 };
@@ -970,7 +1081,11 @@ static LogicalResult checkSupported(RowForm op) {
     return op.emitOpError("is a low-rank chain on ")
            << elementType
            << " grids; its kernel computes on f16 or bf16 (m16n8k16)";
-  if (!op.getInputOffsets())
+  if (op.isGathered() && elementType.isF64())
+    return op.emitOpError("is a gathered form (layout, gather_offsets) on "
+                          "f64 grids; its kernel computes on f16 or bf16 "
+                          "(mma.sp, m16n8k16)");
+  if (!op.getInputOffsets() && !op.isGathered())
     return op.emitOpError("still has a column permutation: run "
                           "--stencil-fold-row-swap first");
   if (!op.getTilingAttr())
@@ -999,8 +1114,11 @@ LogicalResult ConvertStencilToSpTCPass::convert(
   int64_t tilesPerWarp = tiling.getAs<IntegerAttr>("n_tiles").getInt();
   int64_t subTilesPerBlock = tiling.getAs<IntegerAttr>("sub_tiles").getInt();
   bool useAsyncCopy = tiling.getAs<BoolAttr>("async_copy").getValue();
-  SmallVector<int64_t> radii = getRowFormRadii(
-      rank, op.getRadius(), op.getRowOffsets(), op.getColumnRadius());
+  SmallVector<int64_t> radii;
+  std::optional<SpTCGather> gather = op.getGather(radii);
+  if (!gather)
+    radii = getRowFormRadii(rank, op.getRadius(), op.getRowOffsets(),
+                            op.getColumnRadius());
   auto parent =
       op.getOperation()->getParentOfType<FunctionOpInterface>();
   std::string name = (parent ? parent.getName().str() : "stencil") +
@@ -1036,8 +1154,8 @@ LogicalResult ConvertStencilToSpTCPass::convert(
     launch.unitFlopsPerPoint = double(op.getNumRows()) * geo.chunks * 8;
   } else {
     if (failed(buildF16Kernel(op, rank, warps, tilesPerWarp, subTilesPerBlock,
-                              useAsyncCopy, radii, moduleBuilder, name,
-                              launch)))
+                              useAsyncCopy, radii, gather ? &*gather : nullptr,
+                              moduleBuilder, name, launch)))
       return failure();
   }
   SymbolTable(gpuModule).insert(launch.kernel);
@@ -1050,16 +1168,32 @@ LogicalResult ConvertStencilToSpTCPass::convert(
 LogicalResult ConvertStencilToSpTCPass::buildF16Kernel(
     RowForm op, int64_t rank, int64_t warps, int64_t tilesPerWarp,
     int64_t subTilesPerBlock, bool useAsyncCopy, ArrayRef<int64_t> radii,
-    OpBuilder &moduleBuilder, StringRef name, StencilKernelLaunch &launch) {
-  BOperandPlan plan = planSpTCBOperand(
-      *op.getInputOffsets(), op.getRowsPerBlock(), rank,
-      SpTCGeometry::innermostTile(rank, warps, tilesPerWarp));
+    const SpTCGather *gather, OpBuilder &moduleBuilder, StringRef name,
+    StencilKernelLaunch &launch) {
+  // The B operand: the banded form's plan (row swap, swizzle), or the
+  // gathered form's rows (no swizzle: the slots' offsets are arbitrary).
+  std::optional<BOperandPlan> plan;
+  int64_t pad = 0, pitch = 0;
+  SmallVector<int64_t, 2> layout;
+  if (gather) {
+    SpTCGatherRows rows =
+        planSpTCGatherRows(*gather, rank, warps, tilesPerWarp, radii);
+    pad = rows.pad;
+    pitch = rows.pitch;
+    layout = {gather->r1, gather->r2};
+  } else {
+    plan = planSpTCBOperand(
+        *op.getInputOffsets(), op.getRowsPerBlock(), rank,
+        SpTCGeometry::innermostTile(rank, warps, tilesPerWarp));
+    pad = plan->pad;
+    pitch = plan->pitch;
+  }
   int64_t h = op.getColumnRadius();
   SpTCGeometry geo(rank, warps, tilesPerWarp, subTilesPerBlock,
-                   op.getRowsPerBlock(), radii, plan.pad, plan.pitch,
-                   /*extraRows=*/h > 0 ? kMmaSpN - 2 * h : 0);
+                   op.getRowsPerBlock(), radii, pad, pitch,
+                   /*extraRows=*/h > 0 ? kMmaSpN - 2 * h : 0, layout);
   geo.asyncCopy = useAsyncCopy;
-  geo.swizzleBit = plan.swizzleBit;
+  geo.swizzleBit = plan ? plan->swizzleBit : 0;
   if (geo.allocatedElements() * 2 > kMaxStaticSharedBytes)
     return op.emitOpError("needs ")
            << geo.allocatedElements() * 2 << " bytes of shared memory for its tile, more "
@@ -1067,7 +1201,8 @@ LogicalResult ConvertStencilToSpTCPass::buildF16Kernel(
 
   // The kernel; its coefficients are the packed words (SPIDER 3.3.2) of
   // --stencil-sptc-pack.
-  SpTCKernelBuilder kernelBuilder(op, geo, plan, orderedMetadata);
+  SpTCKernelBuilder kernelBuilder(op, geo, plan ? &*plan : nullptr, gather,
+                                  orderedMetadata);
   launch.kernel = kernelBuilder.build(moduleBuilder, name);
   launch.blockTile = geo.blockTile;
   launch.accumulator = "f32";

@@ -457,8 +457,7 @@ verifyGatheredForm(Operation *op, int64_t rank, int64_t numRows, int64_t l,
                    std::optional<ArrayRef<int64_t>> offsets,
                    std::optional<ArrayRef<int64_t>> gather,
                    std::optional<ArrayRef<int64_t>> layout, int64_t radius,
-                   function_ref<bool(int64_t, int64_t, int64_t)> nonZero,
-                   SmallVectorImpl<int64_t> &radii) {
+                   ArrayRef<bool> nonZeros, SmallVectorImpl<int64_t> &radii) {
   if (!gather || !layout)
     return op->emitOpError("the gathered form needs both 'gather_offsets' "
                            "and 'layout'");
@@ -483,7 +482,6 @@ verifyGatheredForm(Operation *op, int64_t rank, int64_t numRows, int64_t l,
     return op->emitOpError("gather_offsets has ")
            << gather->size() << " entries, expected " << numRows * 16 * 3
            << " (#rows x 16 units x (dz, dy, dx))";
-  radii.assign(rank, 0);
   for (int64_t q = 0; q < numRows; ++q)
     for (int64_t unit = 0; unit < 16; ++unit) {
       ArrayRef<int64_t> g = gather->slice((q * 16 + unit) * 3, 3);
@@ -498,15 +496,8 @@ verifyGatheredForm(Operation *op, int64_t rank, int64_t numRows, int64_t l,
                << g[0] << ", " << g[1] << ", " << g[2] << ") of kernel row "
                << q << ", unit " << unit
                << " must have an even dx and no component the grid lacks";
-      for (int64_t m = 0; m < 16; ++m)
-        for (int64_t e = 0; e < 2; ++e) {
-          if (!nonZero(q, m, 2 * unit + e))
-            continue;
-          int64_t point[3] = {g[0], g[1] - m / r1, g[2] + e - m % r1};
-          for (int64_t d = 0; d < rank; ++d)
-            radii[d] = std::max(radii[d], std::abs(point[3 - rank + d]));
-        }
     }
+  radii = getGatheredRadii(rank, *layout, *gather, nonZeros);
   if (radii.back() > radius)
     return op->emitOpError("reaches ")
            << radii.back() << " points along the innermost dimension, more "
@@ -522,6 +513,11 @@ int64_t RowGemmOp::getColumnRadius() {
   auto columns = getColumnWeightsAttr();
   return columns ? (cast<ShapedType>(columns.getType()).getDimSize(1) - 1) / 2
                  : 0;
+}
+
+SmallVector<bool> RowGemmOp::getKernelNonZeros() {
+  return llvm::map_to_vector(getKernels().getValues<double>(),
+                             [](double w) { return w != 0.0; });
 }
 
 int64_t RowGemmOp::getNumRows() {
@@ -605,17 +601,12 @@ LogicalResult RowGemmOp::verify() {
   if (getGatherOffsets() || getLayout()) {
     if (getColumnWeightsAttr())
       return emitOpError("the gathered form takes no column_weights");
-    SmallVector<double> kernels(getKernels().getValues<double>());
     SmallVector<int64_t> radii;
     int64_t rank = cast<MemRefType>(getInput().getType()).getRank();
-    if (failed(verifyGatheredForm(
-            *this, rank, getNumRows(), l, getRowOffsets(),
-            getColumnPermutation(), getInputOffsets(), getGatherOffsets(),
-            getLayout(), getRadius(),
-            [&](int64_t q, int64_t m, int64_t c) {
-              return kernels[(q * 16 + m) * 32 + c] != 0.0;
-            },
-            radii)))
+    if (failed(verifyGatheredForm(*this, rank, getNumRows(), l, getRowOffsets(),
+                                  getColumnPermutation(), getInputOffsets(),
+                                  getGatherOffsets(), getLayout(), getRadius(),
+                                  getKernelNonZeros(), radii)))
       return failure();
     if (failed(verifyKernelAttrs(*this, std::nullopt, std::nullopt,
                                  getTilingAttr(), getPackedCoefficients(),
@@ -681,6 +672,23 @@ void LowRankOp::getEffects(
 // SparseRowGemmOp
 //===----------------------------------------------------------------------===//
 
+SmallVector<bool> SparseRowGemmOp::getKernelNonZeros() {
+  int64_t l = getRowsPerBlock();
+  SmallVector<bool> nonZeros(getNumRows() * l * 2 * l, false);
+  auto values = getValues().getValues<APFloat>();
+  auto indices = getIndices().getValues<int8_t>();
+  // Entry k of row (q, m) is group k / 2's kept value at position
+  // indices[k] of the group.
+  for (int64_t qm = 0, e = getNumRows() * l; qm < e; ++qm)
+    for (int64_t k = 0; k < l; ++k) {
+      int64_t at = qm * l + k;
+      int64_t column = 4 * (k / 2) + indices[at];
+      if (!values[at].isZero() && column >= 0 && column < 2 * l)
+        nonZeros[qm * 2 * l + column] = true;
+    }
+  return nonZeros;
+}
+
 int64_t SparseRowGemmOp::getNumRows() {
   auto type = cast<ShapedType>(getValues().getType());
   return type.getRank() == 3 ? type.getDimSize(0) : 0;
@@ -715,25 +723,12 @@ LogicalResult SparseRowGemmOp::verify() {
   // lane for every two rows (Support/SpTCPacking.h).
   int64_t rows = getNumRows();
   if (getGatherOffsets() || getLayout()) {
-    SmallVector<double> values;
-    for (APFloat v : getValues().getValues<APFloat>())
-      values.push_back(v.convertToDouble());
     SmallVector<int64_t> radii;
     int64_t rank = cast<MemRefType>(getInput().getType()).getRank();
-    // Logical column c of row m holds a non-zero when one of the row's two
-    // kept values of group c / 4 sits at position c % 4.
-    auto nonZero = [&](int64_t q, int64_t m, int64_t c) {
-      for (int64_t k = 0; k < 2; ++k) {
-        int64_t at = (q * 16 + m) * 16 + 2 * (c / 4) + k;
-        if (indices[at] == c % 4 && values[at] != 0.0)
-          return true;
-      }
-      return false;
-    };
     if (failed(verifyGatheredForm(*this, rank, rows, l, getRowOffsets(),
                                   getColumnPermutation(), getInputOffsets(),
                                   getGatherOffsets(), getLayout(), getRadius(),
-                                  nonZero, radii)))
+                                  getKernelNonZeros(), radii)))
       return failure();
     if (failed(verifyKernelAttrs(*this, std::nullopt, std::nullopt,
                                  getTilingAttr(), getPackedCoefficients(),

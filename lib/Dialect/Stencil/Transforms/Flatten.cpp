@@ -25,10 +25,6 @@ namespace stencil {
 using namespace mlir;
 using namespace mlir::stencil;
 
-/// The largest number of units a flattened stencil may have (64 MMAs): the
-/// kernel keeps every MMA's A operand in registers.
-static constexpr int64_t kMaxUnits = 64 * 16;
-
 int64_t mlir::stencil::countStridedSwapMmas(PatternAttr pattern,
                                             ArrayRef<double> weights) {
   unsigned rank = pattern.getRank();
@@ -49,6 +45,55 @@ mlir::stencil::flattenStencil(PatternAttr pattern, ArrayRef<double> weights,
   for (unsigned i = 0, e = pattern.getNumPoints(); i < e; ++i)
     llvm::append_range(offsets, pattern.getPoint(i));
   return flattenAndCrush(pattern.getRank(), offsets, weights, layout, why);
+}
+
+FailureOr<SmallVector<ExploredLayout>>
+mlir::stencil::exploreLayouts(PatternAttr pattern, ArrayRef<double> weights,
+                              ArrayRef<FlattenLayout> layouts,
+                              std::string *why) {
+  SmallVector<ExploredLayout> explored;
+  for (FlattenLayout layout : layouts) {
+    std::string message;
+    std::optional<FlattenedKernel> kernel =
+        flattenStencil(pattern, weights, layout, &message);
+    if (!kernel) {
+      if (why)
+        *why = "layout [" + std::to_string(layout.r1) + ", " +
+               std::to_string(layout.r2) + "]: " + message;
+      return failure();
+    }
+    ExploredLayout entry;
+    entry.kernel = std::move(*kernel);
+    entry.fits = int64_t(entry.kernel.units.size()) <= kMaxGatheredUnits;
+    if (entry.fits) {
+      entry.matching = matchUnits(entry.kernel);
+      int64_t points = llvm::count_if(weights, [](double w) { return w != 0; });
+      entry.cost = getLayoutCost(
+          buildMatchedKernel(entry.kernel, entry.matching), points);
+    }
+    explored.push_back(std::move(entry));
+  }
+  return explored;
+}
+
+int64_t mlir::stencil::pickLayout(ArrayRef<ExploredLayout> explored) {
+  int64_t best = -1;
+  for (auto [i, entry] : llvm::enumerate(explored)) {
+    if (!entry.fits)
+      continue;
+    if (best < 0 || entry.cost.mmas < explored[best].cost.mmas ||
+        (entry.cost.mmas == explored[best].cost.mmas &&
+         entry.kernel.units.size() < explored[best].kernel.units.size()))
+      best = i;
+  }
+  return best;
+}
+
+bool mlir::stencil::preferMatching(PatternAttr pattern,
+                                   ArrayRef<double> weights,
+                                   int64_t matchedMmas) {
+  return pattern.getRadii().back() > 7 ||
+         matchedMmas < countStridedSwapMmas(pattern, weights);
 }
 
 namespace {
@@ -93,6 +138,15 @@ struct StencilFlattenPass
     PatternAttr pattern = op.getPattern();
     int64_t rank = pattern.getRank();
     SmallVector<double> weights(op.getWeights());
+    SmallVector<int64_t> radii = pattern.getRadii();
+    if (*llvm::max_element(radii) > kMaxGatheredRadius) {
+      if (route == "matching")
+        return op.emitOpError("has radius ")
+               << *llvm::max_element(radii)
+               << "; the gathered form (SparStencil) takes radii up to "
+               << kMaxGatheredRadius;
+      return success();
+    }
 
     // 2. The layouts to explore (3.3): the given one, or all of the rank's.
     SmallVector<FlattenLayout> candidates;
@@ -107,37 +161,26 @@ struct StencilFlattenPass
     }
 
     // 3. The cheapest matched layout: fewest MMAs, then fewest units.
-    std::optional<FlattenedKernel> best;
-    int64_t bestMmas = 0;
-    for (FlattenLayout layout : candidates) {
-      std::string why;
-      std::optional<FlattenedKernel> kernel =
-          flattenStencil(pattern, weights, layout, &why);
-      if (!kernel)
-        return op.emitOpError("cannot be flattened with layout [")
-               << layout.r1 << ", " << layout.r2 << "]: " << why;
-      if (int64_t(kernel->units.size()) > kMaxUnits)
-        continue;
-      int64_t mmas = buildMatchedKernel(*kernel, matchUnits(*kernel)).numMmas();
-      if (!best || mmas < bestMmas ||
-          (mmas == bestMmas && kernel->units.size() < best->units.size())) {
-        best = std::move(kernel);
-        bestMmas = mmas;
-      }
-    }
-    if (!best) {
+    std::string why;
+    FailureOr<SmallVector<ExploredLayout>> explored =
+        exploreLayouts(pattern, weights, candidates, &why);
+    if (failed(explored))
+      return op.emitOpError("cannot be flattened with ") << why;
+    int64_t bestIndex = pickLayout(*explored);
+    if (bestIndex < 0) {
       if (route == "matching")
         return op.emitOpError("reads more than ")
-               << kMaxUnits << " input pairs per 16 outputs in every layout, "
-               << "more than the gathered form keeps in registers";
+               << kMaxGatheredUnits << " input pairs per 16 outputs in every "
+               << "layout, more than the gathered form keeps in registers";
       return success();
     }
+    const FlattenedKernel *best = &(*explored)[bestIndex].kernel;
 
     // 4. auto: keep the stencil for the strided swap unless matching issues
     // fewer MMAs or the swap cannot take its innermost radius.
     int64_t radius = pattern.getRadii().back();
-    if (route == "auto" && radius <= 7 &&
-        bestMmas >= countStridedSwapMmas(pattern, weights))
+    if (route == "auto" &&
+        !preferMatching(pattern, weights, (*explored)[bestIndex].cost.mmas))
       return success();
 
     // 5. The gathered row form in the natural unit order.

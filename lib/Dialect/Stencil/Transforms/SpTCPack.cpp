@@ -94,6 +94,12 @@ struct StencilSpTCPackPass
                      "on f16 or bf16 (m16n8k16)");
       return WalkResult::interrupt();
     }
+    if (op.getGatherOffsets()) {
+      op.emitOpError("is a gathered form (layout, gather_offsets) on f64 "
+                     "grids; its kernel computes on f16 or bf16 (mma.sp, "
+                     "m16n8k16)");
+      return WalkResult::interrupt();
+    }
     std::optional<ArrayRef<int64_t>> offsets = op.getInputOffsets();
     if (!offsets) {
       op.emitOpError("still has a column permutation: run "

@@ -20,3 +20,12 @@ func.func @unmatched(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
   stencil.linear %in -> %out pattern <box, rank = 2, radius = 1> weights [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9] : memref<?x?xf16>
   return
 }
+
+// -----
+
+// route=matching on a radius the gathered kernel's tile cannot hold.
+func.func @too_wide(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  // expected-error @+1 {{'stencil.linear' op has radius 16; the gathered form (SparStencil) takes radii up to 15}}
+  stencil.linear %in -> %out pattern <[[0, -16], [0, 0], [0, 16]]> weights [0.25, 0.5, 0.25] : memref<?x?xf16>
+  return
+}

@@ -410,6 +410,9 @@ def Stencil_RowGemmOp : Stencil_Op<"row_gemm", [
     int64_t getNumRows();
     /// The outer radius h of a low-rank chain (0 without column weights).
     int64_t getColumnRadius();
+    /// Whether column c of row m of kernel matrix q holds a non-zero weight
+    /// (entry (q L + m) 2L + c).
+    ::llvm::SmallVector<bool> getKernelNonZeros();
   }];
 }
 
@@ -493,6 +496,10 @@ def Stencil_SparseRowGemmOp : Stencil_Op<"sparse_row_gemm", [
   let extraClassDeclaration = [{
     /// The number of kernel rows (matrices).
     int64_t getNumRows();
+    /// Whether logical column c of row m of kernel matrix q holds a non-zero
+    /// weight, one of the row's two kept values of group c / 4 sitting at
+    /// position c % 4 (entry (q L + m) 2L + c).
+    ::llvm::SmallVector<bool> getKernelNonZeros();
   }];
 }
 

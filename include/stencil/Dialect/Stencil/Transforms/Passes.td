@@ -262,6 +262,31 @@ def StencilSpTCMatch : Pass<"stencil-sptc-match"> {
   let dependentDialects = ["::mlir::stencil::StencilDialect"];
 }
 
+def StencilSpTCReport : Pass<"stencil-sptc-report"> {
+  let summary = "Print, per linear stencil, what each way of making it 2:4 "
+                "sparse issues on the Sparse Tensor Cores";
+  let description = [{
+    A report for the user of `--lower-to-sptc` (its `layout` option): for
+    every `stencil.linear` (run `--stencil-linearize` first for
+    `stencil.apply` bodies), one block on standard output, headed by its
+    function and location, with one line per candidate:
+
+    - `strided-swap`: SPIDER (seed 000), one `mma.sp` per non-empty kernel
+      row;
+    - `matching [r1, r2]`: SparStencil (seed 002) flattened and crushed with
+      each layout of the stencil's rank, then matched (section 3.2; the
+      method, `two-level` or `blossom`, is given);
+
+    each with the `mma.sp.m16n8k32` issued per tile of 16 x 8 outputs and
+    per output point, the fraction of the issued A slots (16 rows x 16 kept
+    values per `mma.sp`) that hold a non-zero weight, and the B operand
+    bytes read from shared memory per output point (section 3.3, eq. 9).
+    The last line names what `layout=auto` takes (the same choice as
+    `--stencil-flatten`). The IR is left unchanged; use `-o /dev/null` to
+    see the report alone.
+  }];
+}
+
 def StencilEncode2to4 : Pass<"stencil-encode-2to4"> {
   let summary = "Compress 2:4 kernel matrices into values and metadata "
                 "(SPIDER 3.1.2)";

@@ -8,6 +8,7 @@
 #define STENCIL_DIALECT_STENCIL_TRANSFORMS_TRANSFORMS_H
 
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
+#include "stencil/Support/SpTCTiling.h"
 #include "stencil/Support/SparStencil.h"
 #include "stencil/Support/SparseKernel.h"
 #include "stencil/Support/StencilShape.h"
@@ -53,9 +54,61 @@ SmallVector<int64_t> getFoldedInputOffsets(OpTy op) {
   return offsets;
 }
 
+/// The gather of a gathered row form (`layout`, `gather_offsets`;
+/// SparStencil) and, in `radii`, what its weights reach along each
+/// dimension; std::nullopt for the banded row forms.
+template <typename OpTy>
+std::optional<SpTCGather> getGatheredForm(OpTy op,
+                                          SmallVectorImpl<int64_t> &radii) {
+  std::optional<ArrayRef<int64_t>> offsets = op.getGatherOffsets();
+  std::optional<ArrayRef<int64_t>> layout = op.getLayout();
+  if (!offsets || !layout)
+    return std::nullopt;
+  SmallVector<bool> nonZeros = op.getKernelNonZeros();
+  int64_t rank = cast<MemRefType>(op.getInput().getType()).getRank();
+  radii.assign(getGatheredRadii(rank, *layout, *offsets, nonZeros));
+  return getSpTCGather(*layout, *offsets, nonZeros);
+}
+
 /// The `mma.sp` the strided swap issues per MMA tile for a stencil: one per
 /// kernel row holding a non-zero weight (SPIDER 3.1.1).
 int64_t countStridedSwapMmas(PatternAttr pattern, ArrayRef<double> weights);
+
+/// The most units a gathered form may have (64 MMAs): its kernel keeps
+/// every MMA's A operand in registers.
+constexpr int64_t kMaxGatheredUnits = 64 * 16;
+
+/// The largest radius, along any dimension, a stencil may have to be
+/// flattened: the gathered kernel's shared tile (the block's outputs and a
+/// halo of that radius on each side) then still fits a block.
+constexpr int64_t kMaxGatheredRadius = 15;
+
+/// One layout of SparStencil's layout exploration (3.3) for a stencil: the
+/// flattened kernel, its matching and what the matched order costs.
+struct ExploredLayout {
+  FlattenedKernel kernel;
+  UnitMatching matching;
+  LayoutCost cost;
+  /// At most kMaxGatheredUnits units.
+  bool fits = true;
+};
+
+/// Flattens, matches and costs the stencil under each of `layouts`; fails,
+/// with `why`, when a layout cannot take it.
+FailureOr<SmallVector<ExploredLayout>>
+exploreLayouts(PatternAttr pattern, ArrayRef<double> weights,
+               ArrayRef<FlattenLayout> layouts, std::string *why = nullptr);
+
+/// The cheapest layout that fits (fewest mma.sp, then fewest units, then
+/// the first), or -1 when none does.
+int64_t pickLayout(ArrayRef<ExploredLayout> explored);
+
+/// Whether `--lower-to-sptc="layout=auto"` (`--stencil-flatten` route auto)
+/// takes the gathered form with `matchedMmas` per tile over the strided
+/// swap: when it issues strictly fewer, or the swap cannot take the
+/// innermost radius (above 7).
+bool preferMatching(PatternAttr pattern, ArrayRef<double> weights,
+                    int64_t matchedMmas);
 
 /// `flattenAndCrush` of a pattern and its weights (SparStencil 3.1).
 std::optional<FlattenedKernel> flattenStencil(PatternAttr pattern,
