@@ -27,3 +27,15 @@ steps_per_launch() {
   n=$(sed -n 's/^steps_per_launch = //p' "$1")
   echo "${n:-1}"
 }
+
+# Starts the log $log of a GPU script: empties it, writes the device into it
+# and starts the clock of `elapsed`.
+begin_log() {
+  : > "$log"
+  echo "== device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)" | tee -a "$log"
+  start=$(date +%s)
+}
+
+# Seconds since begin_log, printed after each section so that a run cut at
+# the device tool's limit shows where the time went.
+elapsed() { echo "== $1: $(( $(date +%s) - start )) s" | tee -a "$log"; }

@@ -19,15 +19,10 @@ mode=${2:?usage: run-pipelines.sh ART_DIR check|table}
 out=${OUT:-/tmp/pipelines-out}
 mkdir -p "$out"
 log=$out/$mode.txt
-: > "$log"
 
 source "$root/bench/common.sh"
 build_runner "$out"
-echo "== device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)" | tee -a "$log"
-start=$(date +%s)
-# Seconds since the mode started, printed after each section so that a run
-# cut at the device tool's limit shows where the time went.
-elapsed() { echo "== $1: $(( $(date +%s) - start )) s" | tee -a "$log"; }
+begin_log
 
 if [ "$mode" = check ]; then
   # CHECK_FOLDERS limits the check to some pipelines' folders.

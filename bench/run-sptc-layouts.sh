@@ -5,6 +5,8 @@
 #   bench/run-sptc-layouts.sh ART_DIR check  every kernel at a full and an
 #                                            odd size, 3 steps, against the
 #                                            runner's f64 reference
+#                                            (bench/run-pipelines.sh's check
+#                                            of the variants' folders)
 #   bench/run-sptc-layouts.sh ART_DIR table  roofline, then every stencil
 #                                            through every variant at
 #                                            10240^2 (2-D), 512^3 (3-D),
@@ -12,38 +14,24 @@
 #                                            (200), timed without a check
 #                                            (run `check` in the same session)
 # Logs go to $OUT (or /tmp/sptc-layouts-out); both modes end with their
-# RESULT lines. TABLE_NAMES limits the table to some stencils.
+# RESULT lines. CHECK_VARIANTS limits the check to some folders,
+# TABLE_NAMES the table to some stencils.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 art=${1:?usage: run-sptc-layouts.sh ART_DIR check|table}
 mode=${2:?usage: run-sptc-layouts.sh ART_DIR check|table}
-out=${OUT:-/tmp/sptc-layouts-out}
+export OUT=${OUT:-/tmp/sptc-layouts-out}
+variants="sptc-swap sptc-match sptc-auto tc cuda-core"
+if [ "$mode" = check ]; then
+  CHECK_FOLDERS=${CHECK_VARIANTS:-$variants} exec "$root/bench/run-pipelines.sh" "$art" check
+fi
+
+out=$OUT
 mkdir -p "$out"
 log=$out/$mode.txt
-: > "$log"
-variants="sptc-swap sptc-match sptc-auto tc cuda-core"
-
 source "$root/bench/common.sh"
 build_runner "$out"
-echo "== device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)" | tee -a "$log"
-start=$(date +%s)
-elapsed() { echo "== $1: $(( $(date +%s) - start )) s" | tee -a "$log"; }
-
-if [ "$mode" = check ]; then
-  for variant in ${CHECK_VARIANTS:-$variants}; do
-    for desc in "$art/$variant"/*.launch; do
-      rank=$(sed -n 's/^rank = //p' "$desc")
-      for size in full odd; do
-        "$run" "$desc" --grid "$(grid_for "$rank" "$size")" --steps 3 2>&1 \
-          | grep -E '^RESULT|FAIL|^error' \
-          | sed "s|^|$variant $(basename "$desc" .launch) $size: |" | tee -a "$log"
-      done
-    done
-    elapsed "$variant"
-  done
-  echo "== $(grep -c 'check=PASS' "$log") PASS, $(grep -c 'FAIL\|error' "$log") FAIL" | tee -a "$log"
-  exit 0
-fi
+begin_log
 
 steps=${TABLE_STEPS:-200}
 "$run" --roofline 2>&1 | tee -a "$log"

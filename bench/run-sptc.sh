@@ -12,12 +12,10 @@ bench_steps=${2:-1000}
 out=${OUT:-/tmp/sptc-out}
 mkdir -p "$out"
 log=$out/runs.txt
-: > "$log"
 
 source "$root/bench/common.sh"
 build_runner "$out"
-
-echo "== device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)" | tee -a "$log"
+begin_log
 "$run" --roofline 2>&1 | tee -a "$log"
 
 echo "== correctness" | tee -a "$log"

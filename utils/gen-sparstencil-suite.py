@@ -14,24 +14,16 @@ SpTC layout benchmark (bench/compile-sptc-layouts.sh).
 Usage: gen-sparstencil-suite.py DIR
 """
 
-import importlib.util
+import importlib
 import itertools
 import os
 import random
 import sys
 
 
-def load_pattern_offsets():
-    """utils/stencil-ref.py's pattern_offsets (the dialect's offset order)."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                        "stencil-ref.py")
-    spec = importlib.util.spec_from_file_location("stencil_ref", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.pattern_offsets
-
-
-pattern_offsets = load_pattern_offsets()
+# utils/stencil-ref.py's pattern_offsets: the dialect's canonical offset
+# order of a star or box (this script's folder is on sys.path).
+pattern_offsets = importlib.import_module("stencil-ref").pattern_offsets
 
 
 def box(rank, radius, keep):

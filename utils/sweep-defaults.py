@@ -22,25 +22,16 @@ Usage (test/Examples/default-options.test):
 """
 
 import argparse
-import importlib.util
+import importlib
 import os
 import random
 import subprocess
 import sys
 
 
-def load_pattern_offsets():
-    """utils/stencil-ref.py's pattern_offsets: the dialect's canonical
-    offset order of a star or box (lexicographic, first index slowest)."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                        "stencil-ref.py")
-    spec = importlib.util.spec_from_file_location("stencil_ref", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.pattern_offsets
-
-
-pattern_offsets = load_pattern_offsets()
+# utils/stencil-ref.py's pattern_offsets: the dialect's canonical offset
+# order of a star or box (this script's folder is on sys.path).
+pattern_offsets = importlib.import_module("stencil-ref").pattern_offsets
 
 
 def stencil_source(shape, rank, radius, elem, rng):

@@ -156,29 +156,35 @@ int64_t mlir::stencil::getStackedInputOffset(int64_t k, int64_t rowsPerBlock,
 
 static int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
+int64_t mlir::stencil::getBankConflictDegree(llvm::ArrayRef<int64_t> elements) {
+  std::map<int64_t, std::set<int64_t>> wordsPerBank;
+  for (int64_t element : elements) {
+    int64_t word = element / 2;
+    wordsPerBank[word % 32].insert(word);
+  }
+  int64_t degree = 0;
+  for (const auto &entry : wordsPerBank)
+    degree = std::max<int64_t>(degree, entry.second.size());
+  return degree;
+}
+
 int64_t mlir::stencil::countSpTCBankConflicts(const SpTCBOperandPlan &plan,
                                               int64_t pitch, int64_t rank) {
   int64_t total = 0;
   for (int64_t warp = 0; warp < (rank == 1 ? 1 : 4); ++warp) {
     for (unsigned i = 0; i < 8; i += plan.paired ? 2 : 1) {
-      std::map<int64_t, std::set<int64_t>> wordsPerBank;
+      int64_t elements[kWarpSize];
       for (unsigned lane = 0; lane < kWarpSize; ++lane) {
         int64_t g = lane / 4, t = lane % 4;
-        int64_t element;
         if (rank == 1) {
-          element = int64_t(kMmaSpM) * g + plan.pad + plan.dx[i][t];
+          elements[lane] = int64_t(kMmaSpM) * g + plan.pad + plan.dx[i][t];
         } else {
           int64_t column = int64_t(kMmaSpM) * warp + plan.pad + plan.dx[i][t];
-          element = g * pitch +
-                    SpTCBOperandPlan::swizzle(column, plan.swizzleBit);
+          elements[lane] =
+              g * pitch + SpTCBOperandPlan::swizzle(column, plan.swizzleBit);
         }
-        int64_t word = element / 2;
-        wordsPerBank[word % 32].insert(word);
       }
-      int64_t degree = 0;
-      for (const auto &entry : wordsPerBank)
-        degree = std::max<int64_t>(degree, entry.second.size());
-      total += degree;
+      total += getBankConflictDegree(elements);
     }
   }
   return total;

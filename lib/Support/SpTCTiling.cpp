@@ -4,8 +4,6 @@
 #include "stencil/Support/SpTCPacking.h"
 
 #include <cstdlib>
-#include <map>
-#include <set>
 
 using namespace mlir;
 using namespace mlir::stencil;
@@ -126,24 +124,14 @@ int64_t mlir::stencil::countSpTCGatherBankConflicts(
   for (int64_t warp = 0; warp < 2; ++warp) {
     for (int64_t q = 0; q < gather.numRows(); ++q)
       for (int64_t p = 0; p < 4; ++p) {
-        std::map<int64_t, std::set<int64_t>> wordsPerBank;
+        int64_t elements[32];
         for (int64_t lane = 0; lane < 32; ++lane) {
           int64_t g = lane / 4, t = lane % 4;
           auto [dz, dy, dx] = gather.slots[16 * q + t + 4 * p];
-          int64_t element = geo.constantOffset(dz, dy) + pad + dx;
-          if (rank == 1)
-            element += kMmaSpM * (g + kMmaSpN * nTiles * warp);
-          else if (geo.columnsAlongX)
-            element += gather.r1 * (g + kMmaSpN * warp);
-          else
-            element += g * gather.r2 * pitch + gather.r1 * warp;
-          int64_t word = element / 2;
-          wordsPerBank[word % 32].insert(word);
+          elements[lane] = geo.constantOffset(0, 0) + geo.groupStride() * g +
+                           geo.warpStride() * warp + geo.slotOffset(dz, dy, dx);
         }
-        int64_t degree = 0;
-        for (const auto &entry : wordsPerBank)
-          degree = std::max<int64_t>(degree, entry.second.size());
-        total += degree;
+        total += getBankConflictDegree(elements);
       }
   }
   return total;

@@ -317,8 +317,12 @@ MatchedKernel mlir::stencil::buildMatchedKernel(const FlattenedKernel &kernel,
 
 LayoutCost mlir::stencil::getLayoutCost(const MatchedKernel &kernel,
                                         int64_t points) {
+  return getMmaCost(kernel.numMmas(), points);
+}
+
+LayoutCost mlir::stencil::getMmaCost(int64_t mmas, int64_t points) {
   LayoutCost cost;
-  cost.mmas = kernel.numMmas();
+  cost.mmas = mmas;
   // Every output row of A' holds each stencil point once.
   cost.slotUse = double(16 * points) / double(cost.mmas * 16 * 16);
   cost.operandBytesPerPoint = double(cost.mmas) * 512.0 / 128.0;

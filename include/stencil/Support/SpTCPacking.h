@@ -190,6 +190,11 @@ SpTCBOperandPlan planSpTCBOperand(llvm::ArrayRef<int64_t> inputOffsets,
                                   int64_t rowsPerBlock, int64_t rank,
                                   int64_t innermostTile);
 
+/// The bank-conflict degree of one warp's shared-memory load of the 16-bit
+/// elements at `elements` (one per lane): the most distinct 4-byte words
+/// that fall into one of the 32 banks.
+int64_t getBankConflictDegree(llvm::ArrayRef<int64_t> elements);
+
 /// The bank-conflict degree (4-byte banks, 32 of them) summed over the B
 /// loads of one warp and over the first four warps of a block (16 outputs
 /// apart), with shared-memory rows of `pitch` elements swizzled as the plan

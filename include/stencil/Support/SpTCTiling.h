@@ -173,6 +173,31 @@ struct SpTCGeometry {
     return offset;
   }
 
+  /// A gathered form's B addresses (SpTCGather): lane (g, t) of warp w
+  /// reads slot (dz, dy, dx) of its MMA column n = g at
+  ///   groupStride() g + warpStride() w + slotOffset(dz, dy, dx)
+  ///     + constantOffset(0, nTileShift(j))
+  /// for n-tile j: the column's origin in the tile, then the slot's offset
+  /// from it.
+  int64_t groupStride() const {
+    if (rank == 1)
+      return kMmaSpM;
+    return columnsAlongX ? r1 : r2 * smemStrides[rank - 2];
+  }
+  int64_t warpStride() const {
+    if (rank == 1)
+      return kMmaSpM * kMmaSpN * nTiles;
+    return columnsAlongX ? kMmaSpN * r1 : r1;
+  }
+  int64_t slotOffset(int64_t dz, int64_t dy, int64_t dx) const {
+    int64_t offset = pad + dx;
+    if (rank >= 2)
+      offset += dy * smemStrides[rank - 2];
+    if (rank == 3)
+      offset += dz * smemStrides[0];
+    return offset;
+  }
+
   /// The `shift` of n-tile j's columns: how far along y their origins lie
   /// from the block's (in 1-D, in units of 16 along x).
   int64_t nTileShift(int64_t j) const {

@@ -188,6 +188,11 @@ struct LayoutCost {
   double operandBytesPerPoint = 0;
 };
 
+/// The cost of `mmas` mma.sp per 16 x 8 outputs for a stencil with `points`
+/// non-zero weights, each output row holding every weight once (a matched
+/// layout, or the strided swap's kernel rows).
+LayoutCost getMmaCost(int64_t mmas, int64_t points);
+
 /// The cost of the matched kernel of a stencil with `points` non-zero
 /// weights.
 LayoutCost getLayoutCost(const MatchedKernel &kernel, int64_t points);

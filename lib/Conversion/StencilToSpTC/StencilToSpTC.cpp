@@ -608,31 +608,18 @@ SmallVector<Value> SpTCKernelBuilder::getLaneOffsets() {
 /// register p (SparStencil's lookup-table address mapping, section 3.3,
 /// with the table folded into constants). Register p of lane (g, t) holds
 /// B rows 2s and 2s + 1, s = t + 4 p (docs/MmaSparseLayout.md): the input
-/// pair of slot s at (dz, dy, dx) from the origin of MMA column n = g. Its
-/// address is the column's origin in the tile (lane part), plus pad + dz
-/// Z + dy Y + dx (Z, Y: the tile's strides), one of four constants picked
-/// by t, plus the n-tile's constant offset (SpTCGeometry::constantOffset).
+/// pair of slot s from the origin of MMA column n = g. Its address
+/// (SpTCGeometry::groupStride and what follows it) is the column's origin
+/// in the tile (the lane part), plus the slot's offset, one of four
+/// constants picked by t, plus the n-tile's constant offset.
 SmallVector<Value> SpTCKernelBuilder::getGatherLaneOffsets() {
-  int64_t rank = geo.rank;
-  Value base;
-  if (rank == 1)
-    base = add(mul(warp, cst(kMmaSpM * kMmaSpN * geo.nTiles)),
-               mul(groupId, cst(kMmaSpM)));
-  else if (geo.columnsAlongX)
-    base = add(mul(warp, cst(kMmaSpN * geo.r1)), mul(groupId, cst(geo.r1)));
-  else
-    base = add(mul(groupId, cst(geo.r2 * geo.smemStrides[rank - 2])),
-               mul(warp, cst(geo.r1)));
+  Value base = add(mul(groupId, cst(geo.groupStride())),
+                   mul(warp, cst(geo.warpStride())));
   if (smemBase)
     base = add(base, smemBase);
   auto slotOffset = [&](int64_t q, int64_t s) {
     auto [dz, dy, dx] = gather->slots[16 * q + s];
-    int64_t offset = geo.pad + dx;
-    if (rank >= 2)
-      offset += dy * geo.smemStrides[rank - 2];
-    if (rank == 3)
-      offset += dz * geo.smemStrides[0];
-    return offset;
+    return geo.slotOffset(dz, dy, dx);
   };
   SmallVector<Value> laneOffsets;
   for (int64_t q = 0; q < gather->numRows(); ++q)

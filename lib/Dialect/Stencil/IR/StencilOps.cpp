@@ -443,68 +443,6 @@ static LogicalResult verifyRowForm(Operation *op, Value input, Value output,
                        boundary, boundaryValue);
 }
 
-
-/// The gathered form (SparStencil; `gather_offsets` and `layout`, see the
-/// op description): `rows_per_block` 16, no row offsets, column permutation
-/// or input offsets, `layout = [r1, r2]` with r1 r2 = 16 and r1 even,
-/// #rows x 16 offsets (dz, dy, dx) with dx even. `entry(q, m, c)` is the
-/// weight of kernel matrix q at row m, logical column c (0..31); the
-/// stencil's radii (what the non-zero entries reach) go to `radii`.
-static LogicalResult
-verifyGatheredForm(Operation *op, int64_t rank, int64_t numRows, int64_t l,
-                   ArrayRef<int64_t> rowOffsets,
-                   std::optional<ArrayRef<int64_t>> perm,
-                   std::optional<ArrayRef<int64_t>> offsets,
-                   std::optional<ArrayRef<int64_t>> gather,
-                   std::optional<ArrayRef<int64_t>> layout, int64_t radius,
-                   ArrayRef<bool> nonZeros, SmallVectorImpl<int64_t> &radii) {
-  if (!gather || !layout)
-    return op->emitOpError("the gathered form needs both 'gather_offsets' "
-                           "and 'layout'");
-  if (perm || offsets)
-    return op->emitOpError("the gathered form takes no 'column_permutation' "
-                           "or 'input_offsets'");
-  if (l != 16)
-    return op->emitOpError("the gathered form needs rows_per_block 16, got ")
-           << l;
-  if (!rowOffsets.empty())
-    return op->emitOpError("the gathered form takes no row offsets");
-  if (layout->size() != 2)
-    return op->emitOpError("layout must be [r1, r2]");
-  int64_t r1 = (*layout)[0], r2 = (*layout)[1];
-  if (r1 < 2 || r2 < 1 || r1 * r2 != 16 || r1 % 2 != 0 ||
-      (rank == 1 && r2 != 1))
-    return op->emitOpError("layout [")
-           << r1 << ", " << r2
-           << "] is not one of [16, 1], [8, 2], [4, 4], [2, 8] (r1 r2 = 16, "
-              "r1 even; [16, 1] in 1-D)";
-  if (int64_t(gather->size()) != numRows * 16 * 3)
-    return op->emitOpError("gather_offsets has ")
-           << gather->size() << " entries, expected " << numRows * 16 * 3
-           << " (#rows x 16 units x (dz, dy, dx))";
-  for (int64_t q = 0; q < numRows; ++q)
-    for (int64_t unit = 0; unit < 16; ++unit) {
-      ArrayRef<int64_t> g = gather->slice((q * 16 + unit) * 3, 3);
-      if (llvm::any_of(g, [](int64_t o) {
-            return o < -kMaxOffset || o > kMaxOffset;
-          }))
-        return op->emitOpError("gather offset of kernel row ")
-               << q << ", unit " << unit << " is outside [-" << kMaxOffset
-               << ", " << kMaxOffset << "]";
-      if (g[2] % 2 != 0 || (rank < 3 && g[0] != 0) || (rank < 2 && g[1] != 0))
-        return op->emitOpError("gather offset (")
-               << g[0] << ", " << g[1] << ", " << g[2] << ") of kernel row "
-               << q << ", unit " << unit
-               << " must have an even dx and no component the grid lacks";
-    }
-  radii = getGatheredRadii(rank, *layout, *gather, nonZeros);
-  if (radii.back() > radius)
-    return op->emitOpError("reaches ")
-           << radii.back() << " points along the innermost dimension, more "
-           << "than its radius " << radius;
-  return success();
-}
-
 //===----------------------------------------------------------------------===//
 // RowGemmOp
 //===----------------------------------------------------------------------===//
@@ -565,6 +503,71 @@ verifyKernelAttrs(Operation *op, std::optional<ArrayRef<int64_t>> perm,
   return success();
 }
 
+/// The gathered form (SparStencil; `gather_offsets` and `layout`, see the
+/// op description) of `op`: `rows_per_block` 16, no row offsets, column
+/// permutation or input offsets, `layout = [r1, r2]` with r1 r2 = 16 and r1
+/// even, #rows x 16 offsets (dz, dy, dx) with dx even, what its non-zero
+/// weights reach (the stencil's radii) within its radius, the kernel
+/// attributes (`expectedWords` packed words) and the grids.
+template <typename OpTy>
+static LogicalResult verifyGatheredForm(OpTy op, int64_t expectedWords) {
+  int64_t rank = cast<MemRefType>(op.getInput().getType()).getRank();
+  int64_t numRows = op.getNumRows(), l = op.getRowsPerBlock();
+  int64_t radius = op.getRadius();
+  std::optional<ArrayRef<int64_t>> gather = op.getGatherOffsets();
+  std::optional<ArrayRef<int64_t>> layout = op.getLayout();
+  if (!gather || !layout)
+    return op->emitOpError("the gathered form needs both 'gather_offsets' "
+                           "and 'layout'");
+  if (op.getColumnPermutation() || op.getInputOffsets())
+    return op->emitOpError("the gathered form takes no 'column_permutation' "
+                           "or 'input_offsets'");
+  if (l != 16)
+    return op->emitOpError("the gathered form needs rows_per_block 16, got ")
+           << l;
+  if (!op.getRowOffsets().empty())
+    return op->emitOpError("the gathered form takes no row offsets");
+  if (layout->size() != 2)
+    return op->emitOpError("layout must be [r1, r2]");
+  int64_t r1 = (*layout)[0], r2 = (*layout)[1];
+  if (r1 < 2 || r2 < 1 || r1 * r2 != 16 || r1 % 2 != 0 ||
+      (rank == 1 && r2 != 1))
+    return op->emitOpError("layout [")
+           << r1 << ", " << r2
+           << "] is not one of [16, 1], [8, 2], [4, 4], [2, 8] (r1 r2 = 16, "
+              "r1 even; [16, 1] in 1-D)";
+  if (int64_t(gather->size()) != numRows * 16 * 3)
+    return op->emitOpError("gather_offsets has ")
+           << gather->size() << " entries, expected " << numRows * 16 * 3
+           << " (#rows x 16 units x (dz, dy, dx))";
+  for (int64_t q = 0; q < numRows; ++q)
+    for (int64_t unit = 0; unit < 16; ++unit) {
+      ArrayRef<int64_t> g = gather->slice((q * 16 + unit) * 3, 3);
+      if (llvm::any_of(
+              g, [](int64_t o) { return o < -kMaxOffset || o > kMaxOffset; }))
+        return op->emitOpError("gather offset of kernel row ")
+               << q << ", unit " << unit << " is outside [-" << kMaxOffset
+               << ", " << kMaxOffset << "]";
+      if (g[2] % 2 != 0 || (rank < 3 && g[0] != 0) || (rank < 2 && g[1] != 0))
+        return op->emitOpError("gather offset (")
+               << g[0] << ", " << g[1] << ", " << g[2] << ") of kernel row "
+               << q << ", unit " << unit
+               << " must have an even dx and no component the grid lacks";
+    }
+  SmallVector<int64_t> radii =
+      getGatheredRadii(rank, *layout, *gather, op.getKernelNonZeros());
+  if (radii.back() > radius)
+    return op->emitOpError("reaches ")
+           << radii.back() << " points along the innermost dimension, more "
+           << "than its radius " << radius;
+  if (failed(verifyKernelAttrs(op, std::nullopt, std::nullopt,
+                               op.getTilingAttr(), op.getPackedCoefficients(),
+                               expectedWords, l)))
+    return failure();
+  return verifyStencil(op, op.getInput(), op.getOutput(), radii,
+                       op.getBoundary(), op.getBoundaryValueAttr());
+}
+
 LogicalResult RowGemmOp::verify() {
   auto type = cast<ShapedType>(getKernels().getType());
   int64_t l = getRowsPerBlock();
@@ -601,19 +604,7 @@ LogicalResult RowGemmOp::verify() {
   if (getGatherOffsets() || getLayout()) {
     if (getColumnWeightsAttr())
       return emitOpError("the gathered form takes no column_weights");
-    SmallVector<int64_t> radii;
-    int64_t rank = cast<MemRefType>(getInput().getType()).getRank();
-    if (failed(verifyGatheredForm(*this, rank, getNumRows(), l, getRowOffsets(),
-                                  getColumnPermutation(), getInputOffsets(),
-                                  getGatherOffsets(), getLayout(), getRadius(),
-                                  getKernelNonZeros(), radii)))
-      return failure();
-    if (failed(verifyKernelAttrs(*this, std::nullopt, std::nullopt,
-                                 getTilingAttr(), getPackedCoefficients(),
-                                 expectedWords, l)))
-      return failure();
-    return verifyStencil(*this, getInput(), getOutput(), radii, getBoundary(),
-                         getBoundaryValueAttr());
+    return verifyGatheredForm(*this, expectedWords);
   }
   if (failed(verifyKernelAttrs(*this, getColumnPermutation(),
                                getInputOffsets(), getTilingAttr(),
@@ -722,21 +713,8 @@ LogicalResult SparseRowGemmOp::verify() {
   // Per kernel row 32 lanes x 4 value words, then one metadata word per
   // lane for every two rows (Support/SpTCPacking.h).
   int64_t rows = getNumRows();
-  if (getGatherOffsets() || getLayout()) {
-    SmallVector<int64_t> radii;
-    int64_t rank = cast<MemRefType>(getInput().getType()).getRank();
-    if (failed(verifyGatheredForm(*this, rank, rows, l, getRowOffsets(),
-                                  getColumnPermutation(), getInputOffsets(),
-                                  getGatherOffsets(), getLayout(), getRadius(),
-                                  getKernelNonZeros(), radii)))
-      return failure();
-    if (failed(verifyKernelAttrs(*this, std::nullopt, std::nullopt,
-                                 getTilingAttr(), getPackedCoefficients(),
-                                 rows * 128 + (rows + 1) / 2 * 32, l)))
-      return failure();
-    return verifyStencil(*this, getInput(), getOutput(), radii, getBoundary(),
-                         getBoundaryValueAttr());
-  }
+  if (getGatherOffsets() || getLayout())
+    return verifyGatheredForm(*this, rows * 128 + (rows + 1) / 2 * 32);
   if (!getColumnPermutation() && !getInputOffsets())
     return emitOpError("needs exactly one of 'column_permutation' and "
                        "'input_offsets'");

@@ -51,6 +51,7 @@ FailureOr<SmallVector<ExploredLayout>>
 mlir::stencil::exploreLayouts(PatternAttr pattern, ArrayRef<double> weights,
                               ArrayRef<FlattenLayout> layouts,
                               std::string *why) {
+  int64_t points = llvm::count_if(weights, [](double w) { return w != 0; });
   SmallVector<ExploredLayout> explored;
   for (FlattenLayout layout : layouts) {
     std::string message;
@@ -67,7 +68,6 @@ mlir::stencil::exploreLayouts(PatternAttr pattern, ArrayRef<double> weights,
     entry.fits = int64_t(entry.kernel.units.size()) <= kMaxGatheredUnits;
     if (entry.fits) {
       entry.matching = matchUnits(entry.kernel);
-      int64_t points = llvm::count_if(weights, [](double w) { return w != 0; });
       entry.cost = getLayoutCost(
           buildMatchedKernel(entry.kernel, entry.matching), points);
     }
@@ -178,7 +178,7 @@ struct StencilFlattenPass
 
     // 4. auto: keep the stencil for the strided swap unless matching issues
     // fewer MMAs or the swap cannot take its innermost radius.
-    int64_t radius = pattern.getRadii().back();
+    int64_t radius = radii.back();
     if (route == "auto" &&
         !preferMatching(pattern, weights, (*explored)[bestIndex].cost.mmas))
       return success();

@@ -25,17 +25,14 @@ namespace stencil {
 using namespace mlir;
 using namespace mlir::stencil;
 
-/// One line of the report: `mmas` mma.sp per 16 x 8 outputs of a stencil
-/// with `points` non-zero weights.
-static void printCandidate(raw_ostream &os, StringRef name, int64_t mmas,
-                           int64_t points, StringRef method) {
-  double perPoint = double(mmas) / double(kMmaSpM * kMmaSpN);
-  double slotUse = double(points) / double(16 * mmas);
-  double bytes = double(mmas) * 512.0 / double(kMmaSpM * kMmaSpN);
+/// One line of the report: what `cost` says of a candidate.
+static void printCandidate(raw_ostream &os, StringRef name,
+                           const LayoutCost &cost, StringRef method) {
   os << llvm::format("  %-18s %3lld mma.sp/tile  %.4f mma.sp/point  "
                      "slot use %5.1f%%  B %5.1f bytes/point",
-                     name.str().c_str(), (long long)mmas, perPoint,
-                     100.0 * slotUse, bytes);
+                     name.str().c_str(), (long long)cost.mmas,
+                     double(cost.mmas) / double(kMmaSpM * kMmaSpN),
+                     100.0 * cost.slotUse, cost.operandBytesPerPoint);
   if (!method.empty())
     os << "  (" << method << ")";
   os << "\n";
@@ -62,7 +59,7 @@ struct StencilSpTCReportPass
         return;
       }
       int64_t swapMmas = countStridedSwapMmas(pattern, weights);
-      printCandidate(os, "strided-swap", swapMmas, points, "");
+      printCandidate(os, "strided-swap", getMmaCost(swapMmas, points), "");
       if (*llvm::max_element(pattern.getRadii()) > kMaxGatheredRadius) {
         os << "  matching: radius above " << kMaxGatheredRadius
            << ", not taken\n  layout=auto takes: strided-swap\n";
@@ -84,7 +81,7 @@ struct StencilSpTCReportPass
              << " input pairs, more than " << kMaxGatheredUnits << "\n";
           continue;
         }
-        printCandidate(os, name, entry.cost.mmas, points,
+        printCandidate(os, name, entry.cost,
                        entry.matching.method == MatchingMethod::Blossom
                            ? "blossom"
                            : "two-level");

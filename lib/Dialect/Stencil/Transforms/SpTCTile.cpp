@@ -68,12 +68,6 @@ struct StencilSpTCTilePass
       bool f64 = isa<RowGemmOp>(op) && gridType.getElementType().isF64();
       if (f64)
         return tileF64(op, rank);
-      // A gathered form (SparStencil): its MMA columns and reach.
-      SmallVector<int64_t> gatherRadii;
-      std::optional<SpTCGather> gather =
-          isa<SparseRowGemmOp>(op)
-              ? getGatheredForm(cast<SparseRowGemmOp>(op), gatherRadii)
-              : getGatheredForm(cast<RowGemmOp>(op), gatherRadii);
       // 1. The defaults by rank (bench/NOTES.md), gathered forms included
       // (on an H100, Star-2D13P in [4, 4] ran as fast with 4 n-tiles as
       // with 8, and the 17-point star 8% faster: 124 registers instead of
@@ -101,15 +95,20 @@ struct StencilSpTCTilePass
       // 2. The first candidate whose staged tile fits; the preferred one
       // when none does (or all options were given): the conversion then
       // reports the size.
+      // A gathered form (SparStencil) is sized by its slots and reach, a
+      // banded one by its input offsets and kernel rows.
       SmallVector<int64_t> radii, offsets;
       int64_t rowsPerBlock = 0, columnRadius = 0;
-      if (auto sparse = dyn_cast<SparseRowGemmOp>(op)) {
+      auto sparse = dyn_cast<SparseRowGemmOp>(op);
+      auto dense = dyn_cast<RowGemmOp>(op);
+      std::optional<SpTCGather> gather = sparse ? getGatheredForm(sparse, radii)
+                                                : getGatheredForm(dense, radii);
+      if (!gather && sparse) {
         offsets = getFoldedInputOffsets(sparse);
         rowsPerBlock = sparse.getRowsPerBlock();
         radii =
             getRowFormRadii(rank, sparse.getRadius(), sparse.getRowOffsets());
-      } else {
-        auto dense = cast<RowGemmOp>(op);
+      } else if (!gather) {
         offsets = getFoldedInputOffsets(dense);
         rowsPerBlock = dense.getRowsPerBlock();
         columnRadius = dense.getColumnRadius();
@@ -120,10 +119,10 @@ struct StencilSpTCTilePass
       for (const RowFormTiling &c : getDefaultCandidates(
                preferred, warps == 0, nTiles == 0, /*autoMTiles=*/false,
                asyncCopy == "auto")) {
-        int64_t bytes =
-            gather ? getSpTCGatherSharedBytes(rank, c, gatherRadii, *gather)
-                   : getSpTCSharedBytes(rank, c, radii, rowsPerBlock, offsets,
-                                        columnRadius);
+        int64_t bytes = gather
+                            ? getSpTCGatherSharedBytes(rank, c, radii, *gather)
+                            : getSpTCSharedBytes(rank, c, radii, rowsPerBlock,
+                                                 offsets, columnRadius);
         if (bytes <= kMaxStaticSharedBytes) {
           chosen = c;
           break;
