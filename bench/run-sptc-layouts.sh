@@ -21,7 +21,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 art=${1:?usage: run-sptc-layouts.sh ART_DIR check|table}
 mode=${2:?usage: run-sptc-layouts.sh ART_DIR check|table}
 export OUT=${OUT:-/tmp/sptc-layouts-out}
-variants="sptc-swap sptc-match sptc-auto tc cuda-core"
+# VARIANTS: the folders to run (default the five of compile-sptc-layouts.sh;
+# the table takes the stencils of the first).
+variants=${VARIANTS:-sptc-swap sptc-match sptc-auto tc cuda-core}
 if [ "$mode" = check ]; then
   CHECK_FOLDERS=${CHECK_VARIANTS:-$variants} exec "$root/bench/run-pipelines.sh" "$art" check
 fi
@@ -36,7 +38,7 @@ begin_log
 steps=${TABLE_STEPS:-200}
 "$run" --roofline 2>&1 | tee -a "$log"
 elapsed roofline
-for desc in "$art"/sptc-auto/*.launch; do
+for desc in "$art/${variants%% *}"/*.launch; do
   name=$(basename "$desc" .launch)
   if [ -n "${TABLE_NAMES:-}" ] && ! [[ " $TABLE_NAMES " == *" $name "* ]]; then
     continue

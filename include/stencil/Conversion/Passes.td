@@ -95,7 +95,8 @@ def ConvertStencilToSpTC : Pass<"convert-stencil-to-sptc", "::mlir::ModuleOp"> {
     kernel row and n-tile, one `mma.sp` with f32 accumulation. The default
     tiling is the best of the H200 sweeps in bench/NOTES.md: in 2-D, 4 warps
     x 4 n-tiles x 8 cp.async-pipelined sub-tiles (64 x 256 outputs per
-    block); otherwise 4 warps x 8 n-tiles, synchronous staging. The B
+    block); in 3-D 4 warps x 8 n-tiles x 32 streamed planes; in 1-D 4
+    warps x 8 n-tiles, synchronous staging. The B
     operand of a given column shift is loaded once and feeds every
     (kernel row, n-tile) pair with that shift (register tiling). A block
     computes `sub-tiles` such tiles one after the other along `y` (`x` in
@@ -105,6 +106,19 @@ def ConvertStencilToSpTC : Pass<"convert-stencil-to-sptc", "::mlir::ModuleOp"> {
     before computing the current one and stores them into shared memory
     after it. The kernel matrices stay in registers: each lane loads its A
     values and metadata once, from the packed coefficient buffer.
+
+    3-D plane stream (the z-marching of GPU stencil codes). In 3-D the
+    sub-tiles are output planes along `z`. The shared memory holds a ring
+    of the 2 r_z + 1 input planes (the size of one sub-tile's tile): input
+    plane p of the block (at z_0 - r_z + p) lives in slot p mod (2 r_z + 1).
+    Each step stores the next input plane (loaded into registers during the
+    previous step) into the slot of the plane no longer needed, and the B
+    loads of a plane at dz read slot (k + r_z + dz) mod (2 r_z + 1), a
+    per-step base added to the lane's offsets (per lane and register in the
+    gathered form, whose slots have their own dz). Every input plane is
+    loaded once per block instead of 2 r_z + 1 times. On an H100 this took
+    Star-3D13P from 174 to 381 GStencil/s (bench/NOTES.md). `async_copy`
+    is not supported with streamed planes (a located error).
 
     Shared memory (`Support/SpTCPacking.h`, `planSpTCBOperand`): rows of
     `pitch` elements, staged in 16-byte vectors; the pitch and a swizzle

@@ -78,7 +78,8 @@ struct LowerToSpTCOptions : public PassPipelineOptions<LowerToSpTCOptions> {
       llvm::cl::init(0)};
   PassOptions::Option<int64_t> subTiles{
       *this, "sub-tiles",
-      llvm::cl::desc("Pipelined sub-tiles per thread block (0: by rank)"),
+      llvm::cl::desc("Pipelined sub-tiles per thread block (0: by rank; in 3-D "
+                     "output planes streamed along z)"),
       llvm::cl::init(0)};
   PassOptions::Option<std::string> asyncCopy{
       *this, "async-copy",
@@ -128,7 +129,8 @@ struct LowerToTCOptions : public PassPipelineOptions<LowerToTCOptions> {
       llvm::cl::init(0)};
   PassOptions::Option<int64_t> subTiles{
       *this, "sub-tiles",
-      llvm::cl::desc("Pipelined sub-tiles per thread block (0: by rank)"),
+      llvm::cl::desc("Pipelined sub-tiles per thread block (0: by rank; in 3-D "
+                     "output planes streamed along z)"),
       llvm::cl::init(0)};
   PassOptions::Option<std::string> asyncCopy{
       *this, "async-copy",

@@ -27,6 +27,10 @@ namespace stencil {
 /// limit of every chip since sm_70).
 constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
 
+/// Output planes a 3-D block of the row-form kernel streams along z by
+/// default (`--stencil-sptc-tile`; SpTCGeometry::streamsPlanes).
+constexpr int64_t kSpTCStreamPlanes = 32;
+
 /// The radius along each dimension, outermost first, of a row form with
 /// innermost radius `radius`, kernel rows at `rowOffsets` (rank - 1
 /// components each) and, for a low-rank chain, outer radius `columnRadius`.
@@ -81,8 +85,11 @@ struct SpTCGeometry {
   /// Radius along each dimension, outermost first.
   llvm::SmallVector<int64_t> radii;
   /// Outputs of one sub-tile along each dimension, outermost first; a block
-  /// computes `subTiles` of them one after the other along `subDim` (y, or
-  /// x in 1-D), loading the next one while it computes the current one.
+  /// computes `subTiles` of them one after the other along the outermost
+  /// dimension (`subDim`: x in 1-D, y in 2-D, z in 3-D), loading the next
+  /// one while it computes the current one. A 3-D sub-tile is one plane of
+  /// outputs; its 2 r_z + 1 input planes are a ring in shared memory, so the
+  /// block streams one new plane per output plane (`streamsPlanes`).
   llvm::SmallVector<int64_t> tile;
   int64_t subTiles = 1;
   int64_t subDim = 0;
@@ -102,6 +109,15 @@ struct SpTCGeometry {
   static constexpr int64_t kVector = 8;
 
   int64_t threads() const { return 32 * warps; }
+
+  /// Whether the block streams input planes (3-D, several sub-tiles): shared
+  /// memory holds a ring of `smemShape[0]` = 2 r_z + 1 planes; input plane
+  /// z_0 - r_z + p (z_0 the block's first output plane) lives in slot
+  /// p mod (2 r_z + 1), and the plane at dz from output plane z_0 + k in
+  /// slot (k + r_z + dz) mod (2 r_z + 1).
+  bool streamsPlanes() const { return rank == 3 && subTiles > 1; }
+  /// Elements of one plane of the shared-memory tile (3-D).
+  int64_t planeElements() const { return smemStrides[0]; }
 
   /// With asynchronous copies the tile is double-buffered; each buffer is
   /// padded to a whole number of vectors per thread, so that every thread
@@ -132,8 +148,7 @@ struct SpTCGeometry {
                int64_t pitch, int64_t extraRows = 0,
                llvm::ArrayRef<int64_t> layout = {})
       : rank(rank), warps(warps), nTiles(nTiles), rowsPerBlock(rowsPerBlock),
-        radii(radii), subTiles(subTiles), subDim(rank == 1 ? 0 : rank - 2),
-        pad(pad) {
+        radii(radii), subTiles(subTiles), subDim(0), pad(pad) {
     if (layout.size() == 2) {
       r1 = layout[0];
       r2 = layout[1];

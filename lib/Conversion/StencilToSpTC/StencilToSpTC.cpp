@@ -79,19 +79,30 @@ private:
   };
   VectorSource locateVector(Value e, ArrayRef<Value> tileOrigin);
   Value loadVector(Value e, ArrayRef<Value> tileOrigin);
-  SmallVector<Value> loadTile(ArrayRef<Value> tileOrigin);
-  void storeTile(ArrayRef<Value> vectors);
-  void storeVector(Value vector, Value e);
-  void stageTile(ArrayRef<Value> tileOrigin);
-  /// Calls `body(k, e)` for the thread's vectors e = tid + k * threads of a
-  /// tile, under an `e < numVectors()` guard where some threads have none.
-  void forEachThreadVector(function_ref<void(int64_t k, Value e)> body);
+  /// The first `count` vectors of a tile (all of them by default) from
+  /// `tileOrigin`: loadTile into registers, stageTile into shared memory.
+  SmallVector<Value> loadTile(ArrayRef<Value> tileOrigin, int64_t count = 0);
+  void storeTile(ArrayRef<Value> vectors, int64_t count = 0,
+                 Value base = Value());
+  void storeVector(Value vector, Value e, Value base = Value());
+  void stageTile(ArrayRef<Value> tileOrigin, int64_t count = 0);
+  /// Calls `body(k, e)` for the thread's vectors e = tid + k * threads of
+  /// the first `count` vectors of a tile, under an `e < count` guard where
+  /// some threads have none.
+  void forEachThreadVector(int64_t count,
+                           function_ref<void(int64_t k, Value e)> body);
+  /// The 3-D plane stream (SpTCGeometry::streamsPlanes).
+  void buildPlaneStream(ArrayRef<Value> blockOrigin);
+  /// The B addresses of input plane `dz` (3-D) from the lane's offsets:
+  /// the lane parts and the constant part for n-tile shift `shift`.
+  std::pair<SmallVector<Value>, int64_t>
+  getPlaneAddresses(ArrayRef<Value> laneOffsets, int64_t dz, int64_t shift);
   Value copyTileAsync(ArrayRef<Value> tileOrigin, Value bufferBase,
                       Value valid);
   void buildAsyncPipeline(function_ref<SmallVector<Value>(Value)> subOrigin);
   int64_t numVectors() const { return geo.smemSize / SpTCGeometry::kVector; }
-  int64_t vectorsPerThread() const {
-    return (numVectors() + geo.threads() - 1) / geo.threads();
+  int64_t vectorsPerThread(int64_t count) const {
+    return (count + geo.threads() - 1) / geo.threads();
   }
   Value cst(int64_t v) { return arith::ConstantIndexOp::create(*b, v); }
   Value add(Value x, Value y) { return arith::AddIOp::create(*b, x, y); }
@@ -140,6 +151,9 @@ private:
   Value tid, lane, warp, groupId, threadInGroup;
   /// Where the current tile starts in shared memory (double buffering).
   Value smemBase;
+  /// With streamed planes: entry r_z + dz is where the plane at dz from the
+  /// current output plane starts in shared memory (empty otherwise).
+  SmallVector<Value> planeBases;
   // A operand registers (4, or 8 for the dense form, x vector<2xf16>) and
   // metadata of every row.
   SmallVector<SmallVector<Value, 4>> aRegs;
@@ -181,6 +195,11 @@ gpu::GPUFuncOp SpTCKernelBuilder::build(OpBuilder &moduleBuilder,
     o[geo.subDim] = add(o[geo.subDim], mul(sub, cst(geo.tile[geo.subDim])));
     return o;
   };
+  if (geo.streamsPlanes()) {
+    buildPlaneStream(blockOrigin);
+    gpu::ReturnOp::create(*b);
+    return func;
+  }
   if (geo.asyncCopy) {
     buildAsyncPipeline(subOrigin);
     gpu::ReturnOp::create(*b);
@@ -380,17 +399,20 @@ Value SpTCKernelBuilder::loadVector(Value e, ArrayRef<Value> tileOrigin) {
 
 /// The thread's vectors of a tile: vector tid + k * threads, for every k
 /// (zero past the tile's end).
-SmallVector<Value> SpTCKernelBuilder::loadTile(ArrayRef<Value> tileOrigin) {
+SmallVector<Value> SpTCKernelBuilder::loadTile(ArrayRef<Value> tileOrigin,
+                                               int64_t count) {
   auto vecType = VectorType::get({SpTCGeometry::kVector}, elemType);
+  if (!count)
+    count = numVectors();
   SmallVector<Value> vectors;
-  for (int64_t k = 0; k < vectorsPerThread(); ++k) {
+  for (int64_t k = 0; k < vectorsPerThread(count); ++k) {
     Value e = addConst(tid, k * geo.threads());
-    if ((k + 1) * geo.threads() <= numVectors()) {
+    if ((k + 1) * geo.threads() <= count) {
       vectors.push_back(loadVector(e, tileOrigin));
       continue;
     }
-    Value valid = arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, e,
-                                        cst(numVectors()));
+    Value valid =
+        arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, e, cst(count));
     auto ifOp = scf::IfOp::create(*b, TypeRange{vecType}, valid,
                                   /*withElse=*/true);
     OpBuilder::InsertionGuard guard(*b);
@@ -408,15 +430,15 @@ SmallVector<Value> SpTCKernelBuilder::loadTile(ArrayRef<Value> tileOrigin) {
 }
 
 void SpTCKernelBuilder::forEachThreadVector(
-    function_ref<void(int64_t k, Value e)> body) {
-  for (int64_t k = 0; k < vectorsPerThread(); ++k) {
+    int64_t count, function_ref<void(int64_t k, Value e)> body) {
+  for (int64_t k = 0; k < vectorsPerThread(count); ++k) {
     Value e = addConst(tid, k * geo.threads());
-    if ((k + 1) * geo.threads() <= numVectors()) {
+    if ((k + 1) * geo.threads() <= count) {
       body(k, e);
       continue;
     }
-    Value valid = arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, e,
-                                        cst(numVectors()));
+    Value valid =
+        arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, e, cst(count));
     auto ifOp = scf::IfOp::create(*b, valid, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(*b);
     b->setInsertionPointToStart(&ifOp.getThenRegion().front());
@@ -426,19 +448,24 @@ void SpTCKernelBuilder::forEachThreadVector(
 
 /// Loads the thread's vectors of a tile and stores each into shared memory
 /// right away (no vector stays live across the others).
-void SpTCKernelBuilder::stageTile(ArrayRef<Value> tileOrigin) {
-  forEachThreadVector(
-      [&](int64_t, Value e) { storeVector(loadVector(e, tileOrigin), e); });
+void SpTCKernelBuilder::stageTile(ArrayRef<Value> tileOrigin, int64_t count) {
+  forEachThreadVector(count ? count : numVectors(), [&](int64_t, Value e) {
+    storeVector(loadVector(e, tileOrigin), e);
+  });
 }
 
-/// Stores the thread's vectors of `loadTile` into shared memory.
-void SpTCKernelBuilder::storeTile(ArrayRef<Value> vectors) {
-  forEachThreadVector([&](int64_t k, Value e) { storeVector(vectors[k], e); });
+/// Stores the thread's vectors of `loadTile` into shared memory, from
+/// `base` (the tile's start by default) on.
+void SpTCKernelBuilder::storeTile(ArrayRef<Value> vectors, int64_t count,
+                                  Value base) {
+  forEachThreadVector(count ? count : numVectors(), [&](int64_t k, Value e) {
+    storeVector(vectors[k], e, base);
+  });
 }
 
-/// One 16-byte store of vector `e` into the tile, its halves swapped where
-/// the swizzle says so.
-void SpTCKernelBuilder::storeVector(Value vector, Value e) {
+/// One 16-byte store of vector `e` into the tile (`base` elements on, when
+/// given), its halves swapped where the swizzle says so.
+void SpTCKernelBuilder::storeVector(Value vector, Value e, Value base) {
   if (Value swap = swapsHalves(e)) {
     const int64_t half = SpTCGeometry::kVector / 2;
     SmallVector<int64_t> mask;
@@ -447,8 +474,9 @@ void SpTCKernelBuilder::storeVector(Value vector, Value e) {
     Value swapped = vector::ShuffleOp::create(*b, vector, vector, mask);
     vector = arith::SelectOp::create(*b, swap, swapped, vector);
   }
+  Value index = mul(e, cst(SpTCGeometry::kVector));
   vector::StoreOp::create(*b, vector, smem,
-                          ValueRange{mul(e, cst(SpTCGeometry::kVector))},
+                          ValueRange{base ? add(base, index) : index},
                           /*nontemporal=*/false, llvm::MaybeAlign(16));
 }
 
@@ -463,7 +491,7 @@ Value SpTCKernelBuilder::copyTileAsync(ArrayRef<Value> tileOrigin,
   Value nx = sizes[rank - 1];
   auto tokenType = nvgpu::DeviceAsyncTokenType::get(b->getContext());
   SmallVector<Value> tokens;
-  for (int64_t k = 0; k < vectorsPerThread(); ++k) {
+  for (int64_t k = 0; k < vectorsPerThread(numVectors()); ++k) {
     Value e = addConst(tid, k * geo.threads());
     auto [gx, rowInside, rowLinear] = locateVector(e, tileOrigin);
     Value inside = arith::AndIOp::create(
@@ -562,6 +590,92 @@ void SpTCKernelBuilder::buildAsyncPipeline(
   origin = savedOrigin;
 }
 
+/// The 3-D plane stream (SpTCGeometry::streamsPlanes), the z-marching of
+/// GPU stencil codes: the block computes output planes z_0 .. z_0 + K - 1
+/// (K sub-tiles) one after the other. Their input planes z_0 - r_z .. z_0 +
+/// K - 1 + r_z are a ring of P = 2 r_z + 1 slots: input plane p (at z_0 -
+/// r_z + p) goes to slot p mod P. Before the loop the block stages planes
+/// 0 .. 2 r_z - 1 and loads plane 2 r_z into registers. Step k stores the
+/// registers (plane k + 2 r_z) into its slot, which held plane k - 1, used
+/// for the last time by step k - 1; after the barrier it loads plane k + 1
+/// + 2 r_z into registers (in flight while it computes) and computes output
+/// plane z_0 + k, whose plane at dz is in slot (k + r_z + dz) mod P
+/// (`planeBases`). Each input plane is loaded once per block instead of
+/// 2 r_z + 1 times.
+void SpTCKernelBuilder::buildPlaneStream(ArrayRef<Value> blockOrigin) {
+  int64_t rz = geo.radii[0], ring = geo.smemShape[0];
+  int64_t plane = geo.planeElements();
+  int64_t planeVectors = plane / SpTCGeometry::kVector;
+  // Input plane p comes from a tile origin p planes past the block's.
+  auto planeOrigin = [&](Value p) {
+    SmallVector<Value> o(blockOrigin);
+    o[0] = add(o[0], p);
+    return o;
+  };
+  auto slotBase = [&](Value p) {
+    return mul(arith::RemUIOp::create(*b, p, cst(ring)), cst(plane));
+  };
+  if (rz > 0)
+    stageTile(blockOrigin, 2 * rz * planeVectors);
+  SmallVector<Value> first = loadTile(planeOrigin(cst(2 * rz)), planeVectors);
+  auto loop = scf::ForOp::create(*b, cst(0), cst(geo.subTiles), cst(1), first);
+  OpBuilder::InsertionGuard guard(*b);
+  b->setInsertionPointToStart(loop.getBody());
+  Value k = loop.getInductionVar();
+  storeTile(llvm::to_vector_of<Value>(loop.getRegionIterArgs()), planeVectors,
+            slotBase(addConst(k, 2 * rz)));
+  gpu::BarrierOp::create(*b);
+  Value hasNext = arith::CmpIOp::create(*b, arith::CmpIPredicate::slt,
+                                        addConst(k, 1), cst(geo.subTiles));
+  SmallVector<Type> types(first.size(), first.front().getType());
+  auto next = scf::IfOp::create(*b, types, hasNext, /*withElse=*/true);
+  {
+    OpBuilder::InsertionGuard g(*b);
+    b->setInsertionPointToStart(&next.getThenRegion().front());
+    scf::YieldOp::create(
+        *b, loadTile(planeOrigin(addConst(k, 2 * rz + 1)), planeVectors));
+    b->setInsertionPointToStart(&next.getElseRegion().front());
+    Value zeros = arith::ConstantOp::create(
+        *b, DenseElementsAttr::get(cast<ShapedType>(types.front()),
+                                   b->getZeroAttr(elemType)));
+    scf::YieldOp::create(*b, SmallVector<Value>(types.size(), zeros));
+  }
+  SmallVector<Value> savedOrigin(origin);
+  origin.assign(blockOrigin.begin(), blockOrigin.end());
+  origin[0] = add(origin[0], k);
+  // Slot (k + c) mod P for c = r_z + dz in 0 .. 2 r_z: k mod P + c, less P
+  // where that reaches P.
+  Value kSlot = arith::RemUIOp::create(*b, k, cst(ring));
+  for (int64_t c = 0; c < ring; ++c) {
+    Value slot = addConst(kSlot, c);
+    if (c > 0) {
+      Value wraps =
+          arith::CmpIOp::create(*b, arith::CmpIPredicate::uge, slot, cst(ring));
+      slot = arith::SelectOp::create(*b, wraps, addConst(slot, -ring), slot);
+    }
+    planeBases.push_back(mul(slot, cst(plane)));
+  }
+  computeAndStore();
+  planeBases.clear();
+  origin = savedOrigin;
+  gpu::BarrierOp::create(*b);
+  scf::YieldOp::create(*b, next.getResults());
+}
+
+std::pair<SmallVector<Value>, int64_t>
+SpTCKernelBuilder::getPlaneAddresses(ArrayRef<Value> laneOffsets, int64_t dz,
+                                     int64_t shift) {
+  if (planeBases.empty())
+    return {SmallVector<Value>(laneOffsets), geo.constantOffset(dz, shift)};
+  // Streamed planes: the plane's slot, then the in-plane constant (that of
+  // the plane at -r_z, whose slot part is 0).
+  Value base = planeBases[geo.radii[0] + dz];
+  SmallVector<Value> offsets;
+  for (Value offset : laneOffsets)
+    offsets.push_back(add(offset, base));
+  return {offsets, geo.constantOffset(-geo.radii[0], shift)};
+}
+
 /// The lane's part of every B address: one per load (pair).
 SmallVector<Value> SpTCKernelBuilder::getLaneOffsets() {
   if (gather)
@@ -617,21 +731,51 @@ SmallVector<Value> SpTCKernelBuilder::getGatherLaneOffsets() {
                    mul(warp, cst(geo.warpStride())));
   if (smemBase)
     base = add(base, smemBase);
-  auto slotOffset = [&](int64_t q, int64_t s) {
+  // Slot s of MMA q: (its plane, its constant offset). With streamed planes
+  // the plane's slot in the ring is a per-step value (`planeBases`) and the
+  // constant holds the rest; otherwise the constant holds it all.
+  bool streamed = !planeBases.empty();
+  auto slotKey = [&](int64_t q, int64_t s) -> std::pair<int64_t, int64_t> {
     auto [dz, dy, dx] = gather->slots[16 * q + s];
-    return geo.slotOffset(dz, dy, dx);
+    if (streamed)
+      return {dz, geo.slotOffset(0, dy, dx)};
+    return {0, geo.slotOffset(dz, dy, dx)};
+  };
+  auto planeBase = [&](int64_t dz) { return planeBases[geo.radii[0] + dz]; };
+  // Register p of lane t: one of four values picked by t.
+  auto pick = [&](function_ref<Value(int64_t t)> valueOf,
+                  function_ref<bool(int64_t t)> sameAsLast) {
+    Value value = valueOf(3);
+    for (int64_t t = 2; t >= 0; --t) {
+      if (sameAsLast(t))
+        continue;
+      Value isT = arith::CmpIOp::create(*b, arith::CmpIPredicate::eq,
+                                        threadInGroup, cst(t));
+      value = arith::SelectOp::create(*b, isT, valueOf(t), value);
+    }
+    return value;
   };
   SmallVector<Value> laneOffsets;
   for (int64_t q = 0; q < gather->numRows(); ++q)
     for (int64_t p = 0; p < 4; ++p) {
-      Value offset = cst(slotOffset(q, 3 + 4 * p));
-      for (int64_t t = 2; t >= 0; --t) {
-        if (slotOffset(q, t + 4 * p) == slotOffset(q, 3 + 4 * p))
-          continue;
-        Value isT = arith::CmpIOp::create(*b, arith::CmpIPredicate::eq,
-                                          threadInGroup, cst(t));
-        offset = arith::SelectOp::create(*b, isT, cst(slotOffset(q, t + 4 * p)),
-                                         offset);
+      auto key = [&](int64_t t) { return slotKey(q, t + 4 * p); };
+      bool onePlane = llvm::all_of(llvm::seq<int64_t>(0, 3), [&](int64_t t) {
+        return key(t).first == key(3).first;
+      });
+      Value offset;
+      if (!streamed || onePlane) {
+        // A constant per t, then (streamed) the plane they share.
+        offset =
+            pick([&](int64_t t) { return cst(key(t).second); },
+                 [&](int64_t t) { return key(t).second == key(3).second; });
+        if (streamed)
+          offset = add(offset, planeBase(key(3).first));
+      } else {
+        offset = pick(
+            [&](int64_t t) {
+              return addConst(planeBase(key(t).first), key(t).second);
+            },
+            [&](int64_t t) { return key(t) == key(3); });
       }
       laneOffsets.push_back(add(base, offset));
     }
@@ -731,11 +875,14 @@ void SpTCKernelBuilder::computeGatheredAndStore() {
   Value zero = arith::ConstantOp::create(*b, b->getZeroAttr(b->getF32Type()));
   SmallVector<SmallVector<Value, 4>> acc(geo.nTiles,
                                          SmallVector<Value, 4>(4, zero));
+  // The lane offsets hold the slots' planes (dz); with streamed planes
+  // their ring slots, whose constant part is that of the plane at -r_z.
+  int64_t planeDz = planeBases.empty() ? 0 : -geo.radii[0];
   for (int64_t q = 0; q < gather->numRows(); ++q)
     for (int64_t j = 0; j < geo.nTiles; ++j) {
       SmallVector<Value, 4> bRegs =
           loadBOperand(ArrayRef<Value>(laneOffsets).slice(4 * q, 4),
-                       geo.constantOffset(0, geo.nTileShift(j)));
+                       geo.constantOffset(planeDz, geo.nTileShift(j)));
       multiplyRow(q, bRegs, acc[j]);
     }
   storeOutputs(acc);
@@ -770,8 +917,9 @@ void SpTCKernelBuilder::computeAndStore() {
       uses[{dz, kMmaSpN * j + dy}].push_back({o, j});
   }
   for (const auto &[key, pairs] : uses) {
-    int64_t offset = geo.constantOffset(key.first, key.second);
-    SmallVector<Value, 4> bRegs = loadBOperand(laneOffsets, offset);
+    auto [offsets, offset] =
+        getPlaneAddresses(laneOffsets, key.first, key.second);
+    SmallVector<Value, 4> bRegs = loadBOperand(offsets, offset);
     for (auto [o, j] : pairs)
       multiplyRow(o, bRegs, acc[j]);
   }
@@ -1181,6 +1329,11 @@ LogicalResult ConvertStencilToSpTCPass::buildF16Kernel(
                    /*extraRows=*/h > 0 ? kMmaSpN - 2 * h : 0, layout);
   geo.asyncCopy = useAsyncCopy;
   geo.swizzleBit = plan ? plan->swizzleBit : 0;
+  if (geo.streamsPlanes() && geo.asyncCopy)
+    return op.emitOpError("streams its input planes (3-D, ")
+           << subTilesPerBlock
+           << " sub-tiles along z) through registers: async_copy is not "
+              "supported there (use one sub-tile, or async-copy=off)";
   if (geo.allocatedElements() * 2 > kMaxStaticSharedBytes)
     return op.emitOpError("needs ")
            << geo.allocatedElements() * 2 << " bytes of shared memory for its tile, more "

@@ -1,6 +1,7 @@
 // RUN: stencil-opt %s --split-input-file --stencil-flatten="route=matching" --stencil-sptc-match --stencil-encode-2to4 --stencil-sptc-tile="warps=2 n-tiles=2 sub-tiles=1 async-copy=off" --stencil-sptc-pack --convert-stencil-to-sptc | FileCheck %s
 // RUN: stencil-opt %s --split-input-file --stencil-flatten="route=matching" --stencil-sptc-match --stencil-sptc-tile="warps=2 n-tiles=2 sub-tiles=1 async-copy=off" --stencil-sptc-pack --convert-stencil-to-sptc | FileCheck %s --check-prefix=DENSE
 // RUN: stencil-opt %s --split-input-file --stencil-flatten="route=matching r1=2 r2=8" --stencil-sptc-match --stencil-encode-2to4 --stencil-sptc-tile="warps=2 n-tiles=2 sub-tiles=1 async-copy=off" --stencil-sptc-pack --convert-stencil-to-sptc 2>&1 | FileCheck %s --check-prefix=R2X8
+// RUN: stencil-opt %s --split-input-file --stencil-flatten="route=matching r1=2 r2=8" --stencil-sptc-match --stencil-encode-2to4 --stencil-sptc-tile="warps=2 n-tiles=2 sub-tiles=4 async-copy=off" --stencil-sptc-pack --convert-stencil-to-sptc 2>&1 | FileCheck %s --check-prefix=STREAM
 
 // The kernel of SparStencil's gathered form (seed 002). Star-2D13P takes
 // layout [4, 4] (3 MMAs): an MMA's 8 columns of 4 x 4 outputs lie side by
@@ -54,6 +55,26 @@ func.func @star13(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
 // R2X8-SAME:    tile = array<i64: 32, 16, 1>
 // R2X8:       gpu.func @star3d_sptc({{.*}}) workgroup(%{{.*}} : memref<2592xf16
 // R2X8-COUNT-6: nvvm.mma.sp.sync
+// With 4 sub-tiles the block streams 4 output planes along z through a
+// ring of 3 planes of 18 x 48 = 864 elements (the same shared memory): it
+// stages planes 0 and 1 (216 vectors), loads plane 2 into registers, and
+// step k stores them into slot (k + 2) mod 3, loads the next plane and
+// computes output plane k, whose plane at dz is in slot (k mod 3 + 1 + dz)
+// mod 3.
+// STREAM-LABEL: kernel = "star3d_sptc"
+// STREAM-SAME:    tile = array<i64: 32, 16, 4>
+// STREAM:       gpu.func @star3d_sptc({{.*}}) workgroup(%{{.*}} : memref<2592xf16
+// STREAM:         arith.cmpi ult, %{{.*}}, %c216
+// STREAM:         scf.for %[[K:.*]] = %{{.*}} to %c4{{.*}} iter_args
+// STREAM:           %[[P:.*]] = arith.addi %[[K]], %c2
+// STREAM:           %[[S:.*]] = arith.remui %[[P]], %c3
+// STREAM:           arith.muli %[[S]], %c864
+// STREAM:           gpu.barrier
+// STREAM:           scf.if
+// STREAM:           arith.remui %[[K]], %c3
+// STREAM-COUNT-6:   nvvm.mma.sp.sync
+// STREAM:           gpu.barrier
+// STREAM-NEXT:      scf.yield
 func.func @star3d(%in: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
   stencil.linear %in -> %out pattern <star, rank = 3, radius = 1> weights [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7] : memref<?x?x?xf16>
   return

@@ -75,7 +75,11 @@ struct StencilSpTCTilePass
       RowFormTiling preferred;
       preferred.warps = warps ? int64_t(warps) : 4;
       preferred.nTiles = nTiles ? int64_t(nTiles) : (rank == 2 ? 4 : 8);
-      preferred.subTiles = subTiles ? int64_t(subTiles) : (rank == 2 ? 8 : 1);
+      // 3-D blocks stream kSpTCStreamPlanes output planes along z.
+      preferred.subTiles = subTiles    ? int64_t(subTiles)
+                           : rank == 2 ? 8
+                           : rank == 3 ? kSpTCStreamPlanes
+                                       : 1;
       if (warps < 0 || nTiles < 0 || subTiles < 0) {
         op->emitOpError("needs warps, n-tiles and sub-tiles >= 1");
         return WalkResult::interrupt();
@@ -91,6 +95,12 @@ struct StencilSpTCTilePass
       }
       preferred.asyncCopy =
           asyncCopy == "on" || (asyncCopy == "auto" && rank == 2);
+      if (rank == 3 && asyncCopy == "on" && preferred.subTiles > 1) {
+        op->emitOpError("streams its input planes through registers (3-D, ")
+            << preferred.subTiles
+            << " sub-tiles along z): async-copy=on needs sub-tiles=1";
+        return WalkResult::interrupt();
+      }
 
       // 2. The first candidate whose staged tile fits; the preferred one
       // when none does (or all options were given): the conversion then

@@ -449,13 +449,17 @@ def StencilSpTCTile : Pass<"stencil-sptc-tile"> {
     columns (8 consecutive `y` in 2-D and 3-D, 8 segments of 16 outputs in
     1-D); a warp computes `n_tiles` such column tiles, a block `warps` warps
     side by side along `x` and `sub_tiles` tiles one after the other along
-    `y` (`x` in 1-D), with `async_copy` the next one staged by `cp.async`
-    while the current one computes. The kernel matrices stay in registers
+    `y` (`x` in 1-D, `z` in 3-D), with `async_copy` the next one staged by
+    `cp.async` while the current one computes. The kernel matrices stay in registers
     (SPIDER: "it resides entirely in registers").
 
     The defaults are the best of the H200 sweeps in bench/NOTES.md: in 2-D,
-    4 warps x 4 n-tiles x 8 sub-tiles with `async_copy`; otherwise 4 warps x
-    8 n-tiles, one sub-tile, synchronous staging. The dense form
+    4 warps x 4 n-tiles x 8 sub-tiles with `async_copy`; in 3-D 4 warps x 8
+    n-tiles x 32 sub-tiles, which are output planes along `z` streamed
+    through a ring of input planes (`--convert-stencil-to-sptc`, "3-D plane
+    stream"; the best of 1, 8, 16, 32, 64 on an H100); in 1-D 4 warps x 8
+    n-tiles, one sub-tile, synchronous staging. In 3-D `async-copy=on`
+    needs `sub-tiles=1` (a located error otherwise). The dense form
     (`stencil.row_gemm`, for `--lower-to-tc`) is tiled the same way.
 
     Defaults always fit: where the staged tile of the preferred tiling
@@ -485,7 +489,8 @@ def StencilSpTCTile : Pass<"stencil-sptc-tile"> {
            "mma.sp column tiles (of 8) per warp (0: 4 in 2-D, 8 otherwise; "
            "2 and 4 for f64; fewer where the tile would not fit)">,
     Option<"subTiles", "sub-tiles", "int64_t", /*default=*/"0",
-           "Sub-tiles per block, pipelined (0: 8 in 2-D, 1 otherwise)">,
+           "Sub-tiles per block, pipelined (0: 8 in 2-D, 32 output planes "
+           "streamed along z in 3-D, 1 in 1-D)">,
     Option<"asyncCopy", "async-copy", "std::string", /*default=*/"\"auto\"",
            "on: double-buffered cp.async staging; off: synchronous staging; "
            "auto: on in 2-D, off otherwise">,
