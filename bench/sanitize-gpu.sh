@@ -17,7 +17,8 @@
 # its own context on the one GPU; racecheck gets 16 / JOBS CPU workers.
 # BUDGET_S (360): no run starts later than that many seconds after the
 # first (counted as skipped); PER_RUN_S (150): one run's time limit.
-# STENCIL_RUN=path skips the build of tools/stencil-run, RUNNER_SRC=dir
+# KERNELS (below) replaces the list. STENCIL_RUN=path skips the build of
+# tools/stencil-run, RUNNER_SRC=dir
 # builds the runner from another copy of its source; SANITIZER=path
 # names compute-sanitizer. Logs: $OUT (or /tmp/sanitize-out)/sanitize.txt,
 # every run's whole output in sanitize-full.txt.
@@ -68,6 +69,11 @@ kernels=(
   cuda-core/general-2d cuda-core-tb/general-2d
   cuda-core-bc/general-2d-periodic cuda-core-bc/general-2d-dirichlet-tb
 )
+# KERNELS="folder/name ..." replaces the list (e.g. the folders of
+# bench/compile-sptc-layouts.sh).
+if [ -n "${KERNELS:-}" ]; then
+  read -ra kernels <<< "$KERNELS"
+fi
 
 source "$root/bench/common.sh"
 if [ -n "${STENCIL_RUN:-}" ]; then
