@@ -92,6 +92,17 @@ SmallVector<Value> mlir::stencil::getBlockOrigin(ImplicitLocOpBuilder &b,
   return origin;
 }
 
+MmaThread mlir::stencil::getMmaThread(ImplicitLocOpBuilder &b) {
+  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
+  MmaThread t;
+  t.tid = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
+  t.lane = arith::RemUIOp::create(b, t.tid, cst(32));
+  t.warp = arith::DivUIOp::create(b, t.tid, cst(32));
+  t.groupId = arith::DivUIOp::create(b, t.lane, cst(4));
+  t.threadInGroup = arith::RemUIOp::create(b, t.lane, cst(4));
+  return t;
+}
+
 Value mlir::stencil::isWithin(ImplicitLocOpBuilder &b, Value coord,
                               Value size, int64_t margin, int64_t extent) {
   Value radius = arith::ConstantIndexOp::create(b, margin);

@@ -50,11 +50,12 @@ gpu::GPUFuncOp SpTCKernelBuilder::build(OpBuilder &moduleBuilder,
   smem = kernel.smem;
 
   // Thread coordinates.
-  tid = gpu::ThreadIdOp::create(*b, gpu::Dimension::x);
-  lane = arith::RemUIOp::create(*b, tid, cst(32));
-  warp = arith::DivUIOp::create(*b, tid, cst(32));
-  groupId = arith::DivUIOp::create(*b, lane, cst(4));
-  threadInGroup = arith::RemUIOp::create(*b, lane, cst(4));
+  MmaThread thread = getMmaThread(*b);
+  tid = thread.tid;
+  lane = thread.lane;
+  warp = thread.warp;
+  groupId = thread.groupId;
+  threadInGroup = thread.threadInGroup;
 
   // The block's first output along each dimension.
   origin = getBlockOrigin(*b, geo.blockTile);

@@ -89,11 +89,12 @@ gpu::GPUFuncOp TCF64KernelBuilder::build(OpBuilder &moduleBuilder,
   sizes = kernel.sizes;
   smem = kernel.smem;
 
-  tid = gpu::ThreadIdOp::create(*b, gpu::Dimension::x);
-  lane = arith::RemUIOp::create(*b, tid, cst(32));
-  warp = arith::DivUIOp::create(*b, tid, cst(32));
-  groupId = arith::DivUIOp::create(*b, lane, cst(4));
-  threadInGroup = arith::RemUIOp::create(*b, lane, cst(4));
+  MmaThread thread = getMmaThread(*b);
+  tid = thread.tid;
+  lane = thread.lane;
+  warp = thread.warp;
+  groupId = thread.groupId;
+  threadInGroup = thread.threadInGroup;
   origin = getBlockOrigin(*b, geo.tile);
 
   stageTile();

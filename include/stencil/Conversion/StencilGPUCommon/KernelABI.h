@@ -49,6 +49,14 @@ StencilKernel createStencilKernelWithDynamicShared(
 SmallVector<Value> getBlockOrigin(ImplicitLocOpBuilder &b,
                                   ArrayRef<int64_t> blockTile);
 
+/// A thread's place in a 1-D block of warps, as the fragments of the warp
+/// MMAs (mma.sync, mma.sp) index it: lane = tid % 32, warp = tid / 32,
+/// groupId = lane / 4, threadInGroup = lane % 4.
+struct MmaThread {
+  Value tid, lane, warp, groupId, threadInGroup;
+};
+MmaThread getMmaThread(ImplicitLocOpBuilder &b);
+
 /// `margin <= coord` and `coord + extent - 1 < size - margin`: the `extent`
 /// points from `coord` lie in the grid (margin 0) or in its interior along a
 /// dimension of halo width `margin`.
