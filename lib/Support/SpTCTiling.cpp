@@ -179,3 +179,68 @@ int64_t mlir::stencil::getSpTCGatherSharedBytes(int64_t rank,
   geo.asyncCopy = tiling.asyncCopy;
   return geo.allocatedElements() * 2;
 }
+
+RowFormTiling mlir::stencil::getPreferredSpTCTiling(int64_t rank) {
+  RowFormTiling tiling;
+  tiling.warps = 4;
+  tiling.nTiles = rank == 2 ? 4 : 8;
+  tiling.subTiles = rank == 2 ? 8 : rank == 3 ? kSpTCStreamPlanes : 1;
+  tiling.asyncCopy = rank == 2;
+  return tiling;
+}
+
+SmallVector<RowFormTiling>
+mlir::stencil::getDefaultSpTCTilings(RowFormTiling preferred, bool autoWarps,
+                                     bool autoTiles, bool autoMTiles,
+                                     bool autoAsync) {
+  SmallVector<bool> asyncModes = {preferred.asyncCopy};
+  if (preferred.asyncCopy && autoAsync)
+    asyncModes.push_back(false);
+  SmallVector<RowFormTiling> candidates;
+  for (bool async : asyncModes) {
+    for (int64_t m = preferred.mTiles; m >= 0; m /= 2) {
+      for (int64_t w = preferred.warps; w >= 1; w /= 2) {
+        for (int64_t n = preferred.nTiles; n >= 1; n /= 2) {
+          RowFormTiling c = preferred;
+          c.asyncCopy = async;
+          c.mTiles = m;
+          c.warps = w;
+          c.nTiles = n;
+          candidates.push_back(c);
+          if (!autoTiles)
+            break;
+        }
+        if (!autoWarps)
+          break;
+      }
+      if (!autoMTiles || m <= 1)
+        break;
+    }
+  }
+  return candidates;
+}
+
+std::optional<SpTCStaging> mlir::stencil::getDefaultSpTCGatherStaging(
+    int64_t rank, ArrayRef<int64_t> radii, const SpTCGather &gather) {
+  for (const RowFormTiling &tiling :
+       getDefaultSpTCTilings(getPreferredSpTCTiling(rank), true, true,
+                             /*autoMTiles=*/false, /*autoAsync=*/true)) {
+    int64_t bytes = getSpTCGatherSharedBytes(rank, tiling, radii, gather);
+    if (bytes > kMaxStaticSharedBytes)
+      continue;
+    SpTCGatherRows rows =
+        planSpTCGatherRows(gather, rank, tiling.warps, tiling.nTiles, radii);
+    SpTCGeometry geo(rank, tiling.warps, tiling.nTiles, tiling.subTiles,
+                     kMmaSpM, radii, rows.pad, rows.pitch, /*extraRows=*/0,
+                     {gather.r1, gather.r2});
+    int64_t outputs = 1;
+    for (int64_t extent : geo.tile)
+      outputs *= extent;
+    double staged = double(geo.smemSize) / outputs;
+    if (geo.streamsPlanes())
+      staged = double(geo.subTiles + 2 * radii[0]) * geo.planeElements() /
+               (double(geo.subTiles) * outputs);
+    return SpTCStaging{tiling, bytes, staged};
+  }
+  return std::nullopt;
+}

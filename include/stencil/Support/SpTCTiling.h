@@ -294,6 +294,35 @@ int64_t getSpTCGatherSharedBytes(int64_t rank, const RowFormTiling &tiling,
                                  llvm::ArrayRef<int64_t> radii,
                                  const SpTCGather &gather);
 
+/// The preferred default tiling of the f16/bf16 row-form kernel of `rank`
+/// (`--stencil-sptc-tile` with no options; bench/NOTES.md): 4 warps; 4
+/// n-tiles x 8 sub-tiles with cp.async in 2-D; 8 n-tiles x
+/// kSpTCStreamPlanes streamed planes in 3-D; 8 n-tiles, one sub-tile in
+/// 1-D.
+RowFormTiling getPreferredSpTCTiling(int64_t rank);
+
+/// The tilings `--stencil-sptc-tile` tries, best first, when some options
+/// are left to their defaults: `preferred`, then n-tiles halved, then warps
+/// halved, then (f64) m-tiles halved, each only where its `auto*` flag is
+/// set, then synchronous staging where `autoAsync` is. The first whose
+/// staged tile fits kMaxStaticSharedBytes is taken.
+llvm::SmallVector<RowFormTiling>
+getDefaultSpTCTilings(RowFormTiling preferred, bool autoWarps, bool autoTiles,
+                      bool autoMTiles, bool autoAsync);
+
+/// What the kernel of a gathered form stages with its default tiling: the
+/// tiling, its shared memory, and the input elements loaded into shared
+/// memory per output point (the tile and its halo over the tile's outputs;
+/// with streamed planes K + 2 r_z planes for K output planes).
+struct SpTCStaging {
+  RowFormTiling tiling;
+  int64_t sharedBytes = 0;
+  double elementsPerPoint = 0;
+};
+std::optional<SpTCStaging>
+getDefaultSpTCGatherStaging(int64_t rank, llvm::ArrayRef<int64_t> radii,
+                            const SpTCGather &gather);
+
 /// The shared-memory bytes of the f64 kernel with `tiling`.
 int64_t getTCF64SharedBytes(int64_t rank, const RowFormTiling &tiling,
                             llvm::ArrayRef<int64_t> radii);

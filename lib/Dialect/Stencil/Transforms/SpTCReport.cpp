@@ -27,12 +27,17 @@ using namespace mlir::stencil;
 
 /// One line of the report: what `cost` says of a candidate.
 static void printCandidate(raw_ostream &os, StringRef name,
-                           const LayoutCost &cost, StringRef method) {
+                           const LayoutCost &cost, StringRef method,
+                           const std::optional<SpTCStaging> &staging = {}) {
   os << llvm::format("  %-18s %3lld mma.sp/tile  %.4f mma.sp/point  "
                      "slot use %5.1f%%  B %5.1f bytes/point",
                      name.str().c_str(), (long long)cost.mmas,
                      double(cost.mmas) / double(kMmaSpM * kMmaSpN),
                      100.0 * cost.slotUse, cost.operandBytesPerPoint);
+  if (staging)
+    os << llvm::format("  smem %4.1f KiB  staged %.2f/point",
+                       staging->sharedBytes / 1024.0,
+                       staging->elementsPerPoint);
   if (!method.empty())
     os << "  (" << method << ")";
   os << "\n";
@@ -66,7 +71,7 @@ struct StencilSpTCReportPass
         return;
       }
       std::string why;
-      FailureOr<SmallVector<ExploredLayout>> explored = exploreLayouts(
+      FailureOr<std::vector<ExploredLayout>> explored = exploreLayouts(
           pattern, weights, getFlattenLayouts(pattern.getRank()), &why);
       if (failed(explored)) {
         os << "  matching: " << why << "\n";
@@ -84,7 +89,8 @@ struct StencilSpTCReportPass
         printCandidate(os, name, entry.cost,
                        entry.matching.method == MatchingMethod::Blossom
                            ? "blossom"
-                           : "two-level");
+                           : "two-level",
+                       entry.staging);
       }
       int64_t best = pickLayout(*explored);
       os << "  layout=auto takes: ";

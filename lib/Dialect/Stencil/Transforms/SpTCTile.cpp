@@ -18,41 +18,6 @@ namespace stencil {
 using namespace mlir;
 using namespace mlir::stencil;
 
-/// The candidate tilings of the defaults, best first: the preferred one,
-/// then n-tiles halved, then warps halved, then (f64) m-tiles halved, each
-/// only where the option was left to its default, then synchronous staging
-/// where `async-copy` is `auto`. The first that fits the static shared
-/// memory is taken.
-static SmallVector<RowFormTiling>
-getDefaultCandidates(RowFormTiling preferred, bool autoWarps, bool autoTiles,
-                     bool autoMTiles, bool autoAsync) {
-  SmallVector<bool> asyncModes = {preferred.asyncCopy};
-  if (preferred.asyncCopy && autoAsync)
-    asyncModes.push_back(false);
-  SmallVector<RowFormTiling> candidates;
-  for (bool async : asyncModes) {
-    for (int64_t m = preferred.mTiles; m >= 0; m /= 2) {
-      for (int64_t w = preferred.warps; w >= 1; w /= 2) {
-        for (int64_t n = preferred.nTiles; n >= 1; n /= 2) {
-          RowFormTiling c = preferred;
-          c.asyncCopy = async;
-          c.mTiles = m;
-          c.warps = w;
-          c.nTiles = n;
-          candidates.push_back(c);
-          if (!autoTiles)
-            break;
-        }
-        if (!autoWarps)
-          break;
-      }
-      if (!autoMTiles || m <= 1)
-        break;
-    }
-  }
-  return candidates;
-}
-
 namespace {
 struct StencilSpTCTilePass
     : public stencil::impl::StencilSpTCTileBase<StencilSpTCTilePass> {
@@ -72,14 +37,14 @@ struct StencilSpTCTilePass
       // (on an H100, Star-2D13P in [4, 4] ran as fast with 4 n-tiles as
       // with 8, and the 17-point star 8% faster: 124 registers instead of
       // 168, a fourth block per SM).
-      RowFormTiling preferred;
-      preferred.warps = warps ? int64_t(warps) : 4;
-      preferred.nTiles = nTiles ? int64_t(nTiles) : (rank == 2 ? 4 : 8);
       // 3-D blocks stream kSpTCStreamPlanes output planes along z.
-      preferred.subTiles = subTiles    ? int64_t(subTiles)
-                           : rank == 2 ? 8
-                           : rank == 3 ? kSpTCStreamPlanes
-                                       : 1;
+      RowFormTiling preferred = getPreferredSpTCTiling(rank);
+      if (warps)
+        preferred.warps = warps;
+      if (nTiles)
+        preferred.nTiles = nTiles;
+      if (subTiles)
+        preferred.subTiles = subTiles;
       if (warps < 0 || nTiles < 0 || subTiles < 0) {
         op->emitOpError("needs warps, n-tiles and sub-tiles >= 1");
         return WalkResult::interrupt();
@@ -126,9 +91,9 @@ struct StencilSpTCTilePass
                                 columnRadius);
       }
       RowFormTiling chosen = preferred;
-      for (const RowFormTiling &c : getDefaultCandidates(
-               preferred, warps == 0, nTiles == 0, /*autoMTiles=*/false,
-               asyncCopy == "auto")) {
+      for (const RowFormTiling &c :
+           getDefaultSpTCTilings(preferred, warps == 0, nTiles == 0,
+                                 /*autoMTiles=*/false, asyncCopy == "auto")) {
         int64_t bytes = gather
                             ? getSpTCGatherSharedBytes(rank, c, radii, *gather)
                             : getSpTCSharedBytes(rank, c, radii, rowsPerBlock,
@@ -177,8 +142,8 @@ struct StencilSpTCTilePass
         getRowFormRadii(rank, dense.getRadius(), dense.getRowOffsets());
     RowFormTiling chosen = preferred;
     for (const RowFormTiling &c :
-         getDefaultCandidates(preferred, warps == 0, nTiles == 0, mTiles == 0,
-                              /*autoAsync=*/false)) {
+         getDefaultSpTCTilings(preferred, warps == 0, nTiles == 0, mTiles == 0,
+                               /*autoAsync=*/false)) {
       if (getTCF64SharedBytes(rank, c, radii) <= kMaxStaticSharedBytes) {
         chosen = c;
         break;

@@ -210,7 +210,10 @@ def StencilFlatten : Pass<"stencil-flatten"> {
     Layout exploration (3.3, eq. 9): with `r1`/`r2` left at 0 every layout
     the rank takes ([16, 1] in 1-D; [16, 1], [8, 2], [4, 4], [2, 8]
     otherwise) is flattened and matched, and the one that issues the fewest
-    `mma.sp` per MMA tile (then the fewest units) is taken. `route=auto`
+    `mma.sp` per MMA tile is taken; among equals, in 3-D, those whose kernel
+    stages within ~11% of the fewest input elements per output with its
+    default tiling (the 3-D plane stream is bound by its staging; measured
+    in bench/NOTES.md), then the fewest units. `route=auto`
     keeps a stencil as it is, for `--stencil-decompose` and the strided swap
     (SPIDER), unless matching issues strictly fewer MMAs than strided swap
     (one per non-empty kernel row) or the strided swap cannot take it (an
@@ -280,10 +283,15 @@ def StencilSpTCReport : Pass<"stencil-sptc-report"> {
     each with the `mma.sp.m16n8k32` issued per tile of 16 x 8 outputs and
     per output point, the fraction of the issued A slots (16 rows x 16 kept
     values per `mma.sp`) that hold a non-zero weight, and the B operand
-    bytes read from shared memory per output point (section 3.3, eq. 9).
-    The last line names what `layout=auto` takes (the same choice as
-    `--stencil-flatten`). The IR is left unchanged; use `-o /dev/null` to
-    see the report alone.
+    bytes read from shared memory per output point (section 3.3, eq. 9);
+    for the matched layouts also the shared memory of the kernel's default
+    tiling (`--stencil-sptc-tile`) and the input elements it stages per
+    output point (tile and halo over the tile's outputs; in 3-D the
+    streamed planes). The last line names what `layout=auto` takes (the
+    same choice as `--stencil-flatten`: fewest `mma.sp`, then in 3-D the
+    layouts staging within ~11% of the fewest inputs, then fewest input
+    pairs). The IR is left unchanged; use `-o /dev/null` to see the report
+    alone.
   }];
 }
 

@@ -89,18 +89,23 @@ struct ExploredLayout {
   FlattenedKernel kernel;
   UnitMatching matching;
   LayoutCost cost;
+  /// The kernel's shared memory and staged inputs per output with the
+  /// default tiling (none when no default tiling fits).
+  std::optional<SpTCStaging> staging;
   /// At most kMaxGatheredUnits units.
   bool fits = true;
 };
 
 /// Flattens, matches and costs the stencil under each of `layouts`; fails,
 /// with `why`, when a layout cannot take it.
-FailureOr<SmallVector<ExploredLayout>>
+FailureOr<std::vector<ExploredLayout>>
 exploreLayouts(PatternAttr pattern, ArrayRef<double> weights,
                ArrayRef<FlattenLayout> layouts, std::string *why = nullptr);
 
-/// The cheapest layout that fits (fewest mma.sp, then fewest units, then
-/// the first), or -1 when none does.
+/// The cheapest layout that fits, or -1 when none does: the fewest mma.sp
+/// per tile; of those, in 3-D, the ones staging at most ~11% more inputs
+/// per output than the fewest (ExploredLayout::staging); of those, the
+/// fewest units, then the first.
 int64_t pickLayout(ArrayRef<ExploredLayout> explored);
 
 /// Whether `--lower-to-sptc="layout=auto"` (`--stencil-flatten` route auto)
