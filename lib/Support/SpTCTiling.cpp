@@ -171,13 +171,22 @@ int64_t mlir::stencil::getSpTCGatherSharedBytes(int64_t rank,
                                                 const RowFormTiling &tiling,
                                                 ArrayRef<int64_t> radii,
                                                 const SpTCGather &gather) {
+  return getSpTCGatherGeometry(rank, tiling, radii, gather)
+             .allocatedElements() *
+         2;
+}
+
+SpTCGeometry mlir::stencil::getSpTCGatherGeometry(int64_t rank,
+                                                  const RowFormTiling &tiling,
+                                                  ArrayRef<int64_t> radii,
+                                                  const SpTCGather &gather) {
   SpTCGatherRows rows =
       planSpTCGatherRows(gather, rank, tiling.warps, tiling.nTiles, radii);
   SpTCGeometry geo(rank, tiling.warps, tiling.nTiles, tiling.subTiles, kMmaSpM,
                    radii, rows.pad, rows.pitch, /*extraRows=*/0,
                    {gather.r1, gather.r2});
   geo.asyncCopy = tiling.asyncCopy;
-  return geo.allocatedElements() * 2;
+  return geo;
 }
 
 RowFormTiling mlir::stencil::getPreferredSpTCTiling(int64_t rank) {
@@ -225,14 +234,10 @@ std::optional<SpTCStaging> mlir::stencil::getDefaultSpTCGatherStaging(
   for (const RowFormTiling &tiling :
        getDefaultSpTCTilings(getPreferredSpTCTiling(rank), true, true,
                              /*autoMTiles=*/false, /*autoAsync=*/true)) {
-    int64_t bytes = getSpTCGatherSharedBytes(rank, tiling, radii, gather);
+    SpTCGeometry geo = getSpTCGatherGeometry(rank, tiling, radii, gather);
+    int64_t bytes = geo.allocatedElements() * 2;
     if (bytes > kMaxStaticSharedBytes)
       continue;
-    SpTCGatherRows rows =
-        planSpTCGatherRows(gather, rank, tiling.warps, tiling.nTiles, radii);
-    SpTCGeometry geo(rank, tiling.warps, tiling.nTiles, tiling.subTiles,
-                     kMmaSpM, radii, rows.pad, rows.pitch, /*extraRows=*/0,
-                     {gather.r1, gather.r2});
     int64_t outputs = 1;
     for (int64_t extent : geo.tile)
       outputs *= extent;

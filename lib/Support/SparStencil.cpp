@@ -288,6 +288,15 @@ KernelMatrix MatchedKernel::getKernel(int64_t mma) const {
   return k;
 }
 
+std::vector<int64_t> MatchedKernel::getGatherOffsets() const {
+  std::vector<int64_t> offsets;
+  for (const std::optional<GatherUnit> &slot : slots) {
+    GatherUnit unit = slot ? *slot : GatherUnit{};
+    offsets.insert(offsets.end(), {unit.dz, unit.dy, unit.dx});
+  }
+  return offsets;
+}
+
 MatchedKernel mlir::stencil::buildMatchedKernel(const FlattenedKernel &kernel,
                                                 const UnitMatching &matching) {
   MatchedKernel result;

@@ -294,6 +294,12 @@ int64_t getSpTCGatherSharedBytes(int64_t rank, const RowFormTiling &tiling,
                                  llvm::ArrayRef<int64_t> radii,
                                  const SpTCGather &gather);
 
+/// The kernel geometry of a gathered form with `tiling` (its rows planned
+/// by planSpTCGatherRows).
+SpTCGeometry getSpTCGatherGeometry(int64_t rank, const RowFormTiling &tiling,
+                                   llvm::ArrayRef<int64_t> radii,
+                                   const SpTCGather &gather);
+
 /// The preferred default tiling of the f16/bf16 row-form kernel of `rank`
 /// (`--stencil-sptc-tile` with no options; bench/NOTES.md): 4 warps; 4
 /// n-tiles x 8 sub-tiles with cp.async in 2-D; 8 n-tiles x

@@ -171,6 +171,9 @@ struct MatchedKernel {
   std::vector<std::optional<GatherUnit>> slots;
   int64_t numMmas() const { return int64_t(slots.size()) / 16; }
   KernelMatrix getKernel(int64_t mma) const;
+  /// The slots' (dz, dy, dx), #mmas x 16 x 3 (`gather_offsets`); a zero
+  /// unit reads the origin.
+  std::vector<int64_t> getGatherOffsets() const;
 };
 
 /// Lays out the groups of `matching` in order, 8 per MMA.

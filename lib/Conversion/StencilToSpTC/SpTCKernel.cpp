@@ -37,29 +37,9 @@ using namespace mlir::stencil;
 
 gpu::GPUFuncOp SpTCKernelBuilder::build(OpBuilder &moduleBuilder,
                                         StringRef name) {
-  Location loc = op.getLoc();
-  StencilKernel kernel =
-      createStencilKernel(moduleBuilder, loc, name, elemType, geo.rank,
-                          geo.allocatedElements(), geo.threads());
-  gpu::GPUFuncOp func = kernel.func;
-  b.emplace(ImplicitLocOpBuilder::atBlockBegin(loc, &func.getBody().front()));
-  in = kernel.in;
-  out = kernel.out;
-  coef = kernel.coeffs;
-  sizes = kernel.sizes;
-  smem = kernel.smem;
-
-  // Thread coordinates.
-  MmaThread thread = getMmaThread(*b);
-  tid = thread.tid;
-  lane = thread.lane;
-  warp = thread.warp;
-  groupId = thread.groupId;
-  threadInGroup = thread.threadInGroup;
-
-  // The block's first output along each dimension.
-  origin = getBlockOrigin(*b, geo.blockTile);
-
+  gpu::GPUFuncOp func =
+      beginKernel(moduleBuilder, op.getLoc(), name, elemType, geo.rank,
+                  geo.allocatedElements(), geo.threads(), geo.blockTile);
   loadCoefficients();
 
   // The sub-tiles, software-pipelined: the loads of sub-tile k + 1 are in
@@ -95,25 +75,11 @@ gpu::GPUFuncOp SpTCKernelBuilder::build(OpBuilder &moduleBuilder,
     Value sub = loop.getInductionVar();
     storeTile(llvm::to_vector_of<Value>(loop.getRegionIterArgs()));
     gpu::BarrierOp::create(*b);
-    Value nextSub = addConst(sub, 1);
-    Value hasNext = arith::CmpIOp::create(*b, arith::CmpIPredicate::slt,
-                                          nextSub, cst(geo.subTiles));
-    SmallVector<Type> types(first.size(), first.front().getType());
-    auto next = scf::IfOp::create(*b, types, hasNext, /*withElse=*/true);
-    {
-      OpBuilder::InsertionGuard g(*b);
-      b->setInsertionPointToStart(&next.getThenRegion().front());
-      scf::YieldOp::create(*b, loadTile(subOrigin(nextSub)));
-      b->setInsertionPointToStart(&next.getElseRegion().front());
-      Value zeros = arith::ConstantOp::create(
-          *b, DenseElementsAttr::get(cast<ShapedType>(types.front()),
-                                     b->getZeroAttr(elemType)));
-      scf::YieldOp::create(*b, SmallVector<Value>(types.size(), zeros));
-    }
+    SmallVector<Value> next = loadNextTile(sub, subOrigin);
     origin = subOrigin(sub);
     computeAndStore();
     gpu::BarrierOp::create(*b);
-    scf::YieldOp::create(*b, next.getResults());
+    scf::YieldOp::create(*b, next);
   }
   gpu::ReturnOp::create(*b);
   return func;

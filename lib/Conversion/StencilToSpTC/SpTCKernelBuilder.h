@@ -11,6 +11,7 @@
 #ifndef STENCIL_LIB_CONVERSION_STENCILTOSPTC_SPTCKERNELBUILDER_H
 #define STENCIL_LIB_CONVERSION_STENCILTOSPTC_SPTCKERNELBUILDER_H
 
+#include "MmaKernelBuilder.h"
 #include "RowForm.h"
 #include "stencil/Support/SpTCPacking.h"
 #include "stencil/Support/SpTCTiling.h"
@@ -24,7 +25,7 @@ namespace mlir {
 namespace stencil {
 
 /// Builds the gpu.func of one row form.
-class SpTCKernelBuilder {
+class SpTCKernelBuilder : MmaKernelBuilder {
 public:
   using BOperandPlan = SpTCBOperandPlan;
 
@@ -51,6 +52,11 @@ private:
   /// The first `count` vectors of a tile (all of them by default) from
   /// `tileOrigin`: loadTile into registers, stageTile into shared memory.
   SmallVector<Value> loadTile(ArrayRef<Value> tileOrigin, int64_t count = 0);
+  /// The registers of the sub-tile after `sub`: loadTile of the origin
+  /// `originOf(sub + 1)` gives, zeros past the block's last sub-tile.
+  SmallVector<Value>
+  loadNextTile(Value sub, function_ref<SmallVector<Value>(Value)> originOf,
+               int64_t count = 0);
   void storeTile(ArrayRef<Value> vectors, int64_t count = 0,
                  Value base = Value());
   void storeVector(Value vector, Value e, Value base = Value());
@@ -73,10 +79,6 @@ private:
   int64_t vectorsPerThread(int64_t count) const {
     return (count + geo.threads() - 1) / geo.threads();
   }
-  Value cst(int64_t v) { return arith::ConstantIndexOp::create(*b, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(*b, x, y); }
-  Value mul(Value x, Value y) { return arith::MulIOp::create(*b, x, y); }
-  Value addConst(Value x, int64_t c) { return c ? add(x, cst(c)) : x; }
   /// SpTCBOperandPlan::swizzle of a shared-memory column.
   Value swizzleColumn(Value column);
   /// Whether the halves of vector `e` of a tile trade places in shared
@@ -113,11 +115,6 @@ private:
   /// The grid's and the MMA operands' type: f16, or bf16 (dense form).
   Type elemType;
 
-  std::optional<ImplicitLocOpBuilder> b;
-  Value in, out, coef, smem;
-  SmallVector<Value> sizes;  // N_d, outermost first
-  SmallVector<Value> origin; // first output of the block, outermost first
-  Value tid, lane, warp, groupId, threadInGroup;
   /// Where the current tile starts in shared memory (double buffering).
   Value smemBase;
   /// With streamed planes: entry r_z + dz is where the plane at dz from the

@@ -171,6 +171,27 @@ SmallVector<Value> SpTCKernelBuilder::loadTile(ArrayRef<Value> tileOrigin,
   return vectors;
 }
 
+SmallVector<Value> SpTCKernelBuilder::loadNextTile(
+    Value sub, function_ref<SmallVector<Value>(Value)> originOf,
+    int64_t count) {
+  if (!count)
+    count = numVectors();
+  auto vecType = VectorType::get({SpTCGeometry::kVector}, elemType);
+  Value nextSub = addConst(sub, 1);
+  Value hasNext = arith::CmpIOp::create(*b, arith::CmpIPredicate::slt, nextSub,
+                                        cst(geo.subTiles));
+  SmallVector<Type> types(vectorsPerThread(count), vecType);
+  auto next = scf::IfOp::create(*b, types, hasNext, /*withElse=*/true);
+  OpBuilder::InsertionGuard guard(*b);
+  b->setInsertionPointToStart(&next.getThenRegion().front());
+  scf::YieldOp::create(*b, loadTile(originOf(nextSub), count));
+  b->setInsertionPointToStart(&next.getElseRegion().front());
+  Value zeros = arith::ConstantOp::create(
+      *b, DenseElementsAttr::get(vecType, b->getZeroAttr(elemType)));
+  scf::YieldOp::create(*b, SmallVector<Value>(types.size(), zeros));
+  return next.getResults();
+}
+
 void SpTCKernelBuilder::forEachThreadVector(
     int64_t count, function_ref<void(int64_t k, Value e)> body) {
   for (int64_t k = 0; k < vectorsPerThread(count); ++k) {
@@ -366,21 +387,10 @@ void SpTCKernelBuilder::buildPlaneStream(ArrayRef<Value> blockOrigin) {
   storeTile(llvm::to_vector_of<Value>(loop.getRegionIterArgs()), planeVectors,
             slotBase(addConst(k, 2 * rz)));
   gpu::BarrierOp::create(*b);
-  Value hasNext = arith::CmpIOp::create(*b, arith::CmpIPredicate::slt,
-                                        addConst(k, 1), cst(geo.subTiles));
-  SmallVector<Type> types(first.size(), first.front().getType());
-  auto next = scf::IfOp::create(*b, types, hasNext, /*withElse=*/true);
-  {
-    OpBuilder::InsertionGuard g(*b);
-    b->setInsertionPointToStart(&next.getThenRegion().front());
-    scf::YieldOp::create(
-        *b, loadTile(planeOrigin(addConst(k, 2 * rz + 1)), planeVectors));
-    b->setInsertionPointToStart(&next.getElseRegion().front());
-    Value zeros = arith::ConstantOp::create(
-        *b, DenseElementsAttr::get(cast<ShapedType>(types.front()),
-                                   b->getZeroAttr(elemType)));
-    scf::YieldOp::create(*b, SmallVector<Value>(types.size(), zeros));
-  }
+  // Output plane k + 1 needs input plane k + 1 + 2 r_z next.
+  SmallVector<Value> next = loadNextTile(
+      k, [&](Value nextK) { return planeOrigin(addConst(nextK, 2 * rz)); },
+      planeVectors);
   SmallVector<Value> savedOrigin(origin);
   origin.assign(blockOrigin.begin(), blockOrigin.end());
   origin[0] = add(origin[0], k);
@@ -400,5 +410,5 @@ void SpTCKernelBuilder::buildPlaneStream(ArrayRef<Value> blockOrigin) {
   planeBases.clear();
   origin = savedOrigin;
   gpu::BarrierOp::create(*b);
-  scf::YieldOp::create(*b, next.getResults());
+  scf::YieldOp::create(*b, next);
 }

@@ -30,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TCF64Kernel.h"
+#include "MmaKernelBuilder.h"
 
 #include "stencil/Conversion/StencilGPUCommon/KernelABI.h"
 #include "stencil/Conversion/StencilGPUCommon/MmaF64.h"
@@ -47,7 +48,7 @@ using namespace mlir;
 using namespace mlir::stencil;
 
 namespace {
-class TCF64KernelBuilder {
+class TCF64KernelBuilder : MmaKernelBuilder {
 public:
   TCF64KernelBuilder(RowForm op, const TCF64Geometry &geometry)
       : op(op), geo(geometry) {}
@@ -55,11 +56,6 @@ public:
   gpu::GPUFuncOp build(OpBuilder &moduleBuilder, StringRef name);
 
 private:
-  Value cst(int64_t v) { return arith::ConstantIndexOp::create(*b, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(*b, x, y); }
-  Value mul(Value x, Value y) { return arith::MulIOp::create(*b, x, y); }
-  Value addConst(Value x, int64_t c) { return c ? add(x, cst(c)) : x; }
-
   void stageTile();
   Value loadWeight(int64_t row, int64_t chunk);
   void computeAndStore();
@@ -67,41 +63,19 @@ private:
 
   RowForm op;
   const TCF64Geometry &geo;
-
-  std::optional<ImplicitLocOpBuilder> b;
-  Value in, out, coef, smem;
-  SmallVector<Value> sizes, origin;
-  Value tid, lane, warp, groupId, threadInGroup;
 };
 } // namespace
 
 gpu::GPUFuncOp TCF64KernelBuilder::build(OpBuilder &moduleBuilder,
                                          StringRef name) {
-  Location loc = op.getLoc();
-  StencilKernel kernel = createStencilKernel(
-      moduleBuilder, loc, name, Float64Type::get(op.getContext()), geo.rank,
-      geo.smemElements(), geo.threads());
-  b.emplace(ImplicitLocOpBuilder::atBlockBegin(
-      loc, &kernel.func.getBody().front()));
-  in = kernel.in;
-  out = kernel.out;
-  coef = kernel.coeffs;
-  sizes = kernel.sizes;
-  smem = kernel.smem;
-
-  MmaThread thread = getMmaThread(*b);
-  tid = thread.tid;
-  lane = thread.lane;
-  warp = thread.warp;
-  groupId = thread.groupId;
-  threadInGroup = thread.threadInGroup;
-  origin = getBlockOrigin(*b, geo.tile);
-
+  gpu::GPUFuncOp func = beginKernel(
+      moduleBuilder, op.getLoc(), name, Float64Type::get(op.getContext()),
+      geo.rank, geo.smemElements(), geo.threads(), geo.tile);
   stageTile();
   gpu::BarrierOp::create(*b);
   computeAndStore();
   gpu::ReturnOp::create(*b);
-  return kernel.func;
+  return func;
 }
 
 /// Step 1: element e of the shared tile for e = tid, tid + threads, ...

@@ -71,11 +71,7 @@ mlir::stencil::exploreLayouts(PatternAttr pattern, ArrayRef<double> weights,
       MatchedKernel matched = buildMatchedKernel(entry.kernel, entry.matching);
       entry.cost = getLayoutCost(matched, points);
       // What the kernel would stage with its default tiling.
-      SmallVector<int64_t> gather;
-      for (const std::optional<GatherUnit> &slot : matched.slots) {
-        GatherUnit unit = slot ? *slot : GatherUnit{};
-        gather.append({unit.dz, unit.dy, unit.dx});
-      }
+      std::vector<int64_t> gather = matched.getGatherOffsets();
       SmallVector<bool> nonZeros;
       for (double weight : matched.kernels)
         nonZeros.push_back(weight != 0);
@@ -200,7 +196,7 @@ struct StencilFlattenPass
       candidates = getFlattenLayouts(rank);
     }
 
-    // 3. The cheapest matched layout: fewest MMAs, then fewest units.
+    // 3. The cheapest matched layout (pickLayout).
     std::string why;
     FailureOr<std::vector<ExploredLayout>> explored =
         exploreLayouts(pattern, weights, candidates, &why);

@@ -54,16 +54,11 @@ struct StencilSpTCMatchPass
       }
 
       // 4. The matched kernels and offsets (zero units read the origin).
-      SmallVector<int64_t> gather;
-      for (const std::optional<GatherUnit> &slot : matched.slots) {
-        GatherUnit unit = slot ? *slot : GatherUnit{};
-        gather.append({unit.dz, unit.dy, unit.dx});
-      }
       auto type = RankedTensorType::get({matched.numMmas(), 16, 32},
                                         Float64Type::get(op.getContext()));
       op.setKernelsAttr(
           DenseElementsAttr::get(type, ArrayRef<double>(matched.kernels)));
-      op.setGatherOffsets(gather);
+      op.setGatherOffsets(matched.getGatherOffsets());
       op->setAttr(kMatchingAttrName,
                   StringAttr::get(op.getContext(),
                                   matching.method == MatchingMethod::Blossom

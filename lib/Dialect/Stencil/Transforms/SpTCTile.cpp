@@ -58,8 +58,8 @@ struct StencilSpTCTilePass
             << asyncCopy.getValue() << "'";
         return WalkResult::interrupt();
       }
-      preferred.asyncCopy =
-          asyncCopy == "on" || (asyncCopy == "auto" && rank == 2);
+      if (asyncCopy != "auto")
+        preferred.asyncCopy = asyncCopy == "on";
       if (rank == 3 && asyncCopy == "on" && preferred.subTiles > 1) {
         op->emitOpError("streams its input planes through registers (3-D, ")
             << preferred.subTiles
