@@ -11,6 +11,7 @@
 #include "stencil/Conversion/Passes.h"
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
 #include "stencil/Dialect/Stencil/Transforms/Passes.h"
+#include "stencil/Pipelines/Passes.h"
 #include "stencil/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -27,6 +28,7 @@ inline void registerAllStencilDialects(DialectRegistry &registry) {
 inline void registerAllStencilPasses() {
   registerStencilPasses();
   registerStencilConversionPasses();
+  registerStencilPipelinesPasses();
   registerStencilPipelines();
 }
 

@@ -34,4 +34,10 @@ void mlir::stencil::registerStencilPipelines() {
       "Cores (FlashFFTStencil: tiles, prime-factor DFTs as MMAs, T fused "
       "steps by the spectrum to the T) and PTX",
       buildLowerToFftPipeline);
+  PassPipelineRegistration<LowerToAutoOptions>(
+      "lower-to-auto",
+      "Lower stencils through the GPU pipeline the performance model of seed "
+      "001 predicts fastest on the device profile (explain=true prints the "
+      "ranking)",
+      buildLowerToAutoPipeline);
 }

@@ -1,4 +1,5 @@
-//===- Roofline.cu - Device bandwidth and arithmetic-unit peaks ------------===//
+//===- Roofline.cu - Device bandwidth and arithmetic-unit peaks
+//------------===//
 //
 // `stencil-run --roofline`: measures, on the current device,
 //   (a) memory bandwidth: cuMemcpyDtoDAsync of 1 GiB, timed with CUDA events,
@@ -20,7 +21,9 @@
 //   ROOFLINE unit=<unit> tflops=<TFLOP/s>
 // line (units: mma.sp.f16, mma.f16, mma.bf16, mma.f64, mma.f64.m16n8k4,
 // mma.f64.m16n8k8, mma.f64.m16n8k16, fma.f32, fma.f64), read by
-// bench/table.py.
+// bench/table.py. With --profile-out FILE the same figures and the device's
+// on-chip limits are written as a device profile (docs/DeviceProfile.md),
+// which --lower-to-auto's device-profile= option reads.
 //
 // Every throughput kernel is peakKernel<Op>: each thread runs Op::kChains
 // independent accumulator chains (per warp for the warp-level mma), advanced
@@ -46,6 +49,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
+#include <map>
 #include <string>
 
 namespace {
@@ -447,8 +452,47 @@ void printConfig(const Peak &p, const char *per) {
   std::printf("\n");
 }
 
+/// The figures of this run, by unit, for --profile-out.
+std::map<std::string, double> measuredTflops;
+
 void printMachine(const char *unit, const Peak &p) {
   std::printf("ROOFLINE unit=%s tflops=%.3f\n", unit, p.tflops);
+  measuredTflops[unit] = p.tflops;
+}
+
+/// Writes the device profile (docs/DeviceProfile.md) of this run to `path`:
+/// the measured bandwidth and peaks and the device's on-chip limits.
+int writeProfile(const char *path, int device, const cudaDeviceProp &prop,
+                 double gbs) {
+  std::FILE *f = std::fopen(path, "w");
+  if (!f) {
+    std::fprintf(stderr, "stencil-run: error: cannot write '%s'\n", path);
+    return 2;
+  }
+  char date[32] = "";
+  std::time_t now = std::time(nullptr);
+  std::strftime(date, sizeof(date), "%Y-%m-%d", std::gmtime(&now));
+  std::fprintf(f, "# stencil device profile v1 (docs/DeviceProfile.md)\n");
+  std::fprintf(f, "version = 1\n");
+  std::fprintf(f, "name = %s\n", prop.name);
+  std::fprintf(f, "chip = sm_%d%d\n", prop.major, prop.minor);
+  std::fprintf(f, "source = stencil-run --roofline, device %d, %s\n", device,
+               date);
+  std::fprintf(f, "sms = %d\n", prop.multiProcessorCount);
+  std::fprintf(f, "shared_bytes_per_sm = %zu\n",
+               prop.sharedMemPerMultiprocessor);
+  std::fprintf(f, "shared_bytes_per_block = %zu\n",
+               prop.sharedMemPerBlockOptin);
+  std::fprintf(f, "registers_per_sm = %d\n", prop.regsPerMultiprocessor);
+  std::fprintf(f, "bandwidth_gbs = %.1f\n", gbs);
+  for (const auto &[unit, tflops] : measuredTflops)
+    std::fprintf(f, "peak.%s = %.1f\n", unit.c_str(), tflops);
+  if (std::fclose(f) != 0) {
+    std::fprintf(stderr, "stencil-run: error: cannot write '%s'\n", path);
+    return 2;
+  }
+  std::printf("device profile written to %s\n", path);
+  return 0;
 }
 
 /// Prints a measured peak: "<label>: <ms> ms, <rate> TFLOP/s (<flop> flop
@@ -465,7 +509,7 @@ void reportPeak(const std::string &label, const char *flop, bool perLane,
 
 } // namespace
 
-int runRoofline(int device, std::size_t copyBytes) {
+int runRoofline(int device, std::size_t copyBytes, const char *profileOut) {
   RT_CHECK(cudaSetDevice(device));
   RT_CHECK(cudaFree(nullptr)); // create/bind the primary context
   cudaDeviceProp prop;
@@ -479,6 +523,7 @@ int runRoofline(int device, std::size_t copyBytes) {
   }
 
   // (a) Bandwidth: device-to-device copy through the driver API.
+  double gbs = 0;
   {
     CUdeviceptr src = 0, dst = 0;
     DRV_CHECK(cuMemAlloc(&src, copyBytes));
@@ -498,7 +543,7 @@ int runRoofline(int device, std::size_t copyBytes) {
     DRV_CHECK(cuEventSynchronize(stop));
     float ms = 0;
     DRV_CHECK(cuEventElapsedTime(&ms, start, stop));
-    double gbs = 2.0 * double(copyBytes) * reps / (ms * 1e-3) / 1e9;
+    gbs = 2.0 * double(copyBytes) * reps / (ms * 1e-3) / 1e9;
     std::printf("bandwidth: cuMemcpyDtoD %.3f GiB x %d: %.3f ms, %.1f GB/s "
                 "(read + write bytes)\n",
                 double(copyBytes) / (1u << 30), reps, ms, gbs);
@@ -566,5 +611,5 @@ int runRoofline(int device, std::size_t copyBytes) {
              measurePeak<FmaF64>(prop, 2048, sink));
 
   RT_CHECK(cudaFree(sink));
-  return 0;
+  return profileOut ? writeProfile(profileOut, device, prop, gbs) : 0;
 }

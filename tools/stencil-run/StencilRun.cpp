@@ -67,7 +67,7 @@ void checkCu(CUresult res, const char *expr, const char *file, int line) {
 
 const char *kHelp = R"(usage:
   stencil-run DESC.launch --grid N0,N1[,N2] [options]
-  stencil-run --roofline [--device D] [--copy-bytes B]
+  stencil-run --roofline [--device D] [--copy-bytes B] [--profile-out FILE]
 
 Runs the PTX kernel of one stencil time step described by DESC.launch
 (docs/LaunchDescription.md) for T steps on a dense row-major grid
@@ -111,6 +111,9 @@ options:
                        m16n8k4/k8/k16 f64), fma.rn.f32 and fma.rn.f64; one
                        'ROOFLINE unit=... gbs=|tflops=...' line per figure
   --copy-bytes B       bytes copied by the roofline bandwidth test (1 GiB)
+  --profile-out FILE   with --roofline: also write the figures and the
+                       device's limits as a device profile for the compiler's
+                       device-profile= option (docs/DeviceProfile.md)
 
 throughput: GStencil/s = T * (all grid points, halo included) / s / 1e9.
 
@@ -155,6 +158,7 @@ struct Options {
   bool verbose = false;
   bool roofline = false;
   size_t copyBytes = size_t(1) << 30;
+  std::string profileOut;
 };
 
 long long parseIntArg(const std::string &opt, const std::string &v,
@@ -235,6 +239,8 @@ Options parseArgs(int argc, char **argv) {
       o.verbose = true;
     } else if (a == "--roofline") {
       o.roofline = true;
+    } else if (a == "--profile-out") {
+      o.profileOut = value();
     } else if (a == "--copy-bytes") {
       o.copyBytes = static_cast<size_t>(parseIntArg(a, value(), 1 << 20));
     } else if (!a.empty() && a[0] == '-') {
@@ -467,10 +473,14 @@ std::string readFile(const std::string &path) {
 int main(int argc, char **argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   Options opts = parseArgs(argc, argv);
+  if (!opts.profileOut.empty() && !opts.roofline)
+    usageError("--profile-out needs --roofline");
   if (opts.roofline) {
 #ifdef STENCIL_RUN_HAVE_ROOFLINE
     CU(cuInit(0));
-    return runRoofline(opts.device, opts.copyBytes);
+    return runRoofline(opts.device, opts.copyBytes,
+                       opts.profileOut.empty() ? nullptr
+                                               : opts.profileOut.c_str());
 #else
     fatal("this stencil-run was built without a CUDA compiler; --roofline "
           "is unavailable (rebuild with nvcc found by CMake)");

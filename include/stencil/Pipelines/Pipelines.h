@@ -257,6 +257,40 @@ void buildStencilGPUEmissionPipeline(OpPassManager &pm, StringRef chip,
                                      StringRef features, int optLevel,
                                      StringRef pipeline);
 
+/// Options of `--lower-to-auto`.
+struct LowerToAutoOptions : public PassPipelineOptions<LowerToAutoOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("Target GPU (sm_80, sm_86, sm_90, ...)"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> deviceProfile{
+      *this, "device-profile",
+      llvm::cl::desc("The device the model predicts for: h100, h200, a100 "
+                     "(built in) or a file of stencil-run --roofline "
+                     "--profile-out; empty: by chip (sm_90: h100, sm_80: "
+                     "a100)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> fusedSteps{
+      *this, "fused-steps",
+      llvm::cl::desc("Time steps a launch may fuse: N (1..N) or max (1..4); "
+                     "never more than the op's steps"),
+      llvm::cl::init("max")};
+  PassOptions::Option<int> optLevel{*this, "opt-level",
+                                    llvm::cl::desc("NVVM optimization level"),
+                                    llvm::cl::init(3)};
+  PassOptions::Option<bool> explain{
+      *this, "explain",
+      llvm::cl::desc("Print the ranked table of candidates as a remark"),
+      llvm::cl::init(false)};
+};
+
+/// `--lower-to-auto`: the performance model of seed 001 chooses the pipeline
+/// (`--stencil-select-pipeline`: every candidate's stencil part runs on a
+/// copy, the launch records give each kernel's unit and work, the device
+/// profile the peaks), then the chosen pipeline runs
+/// (`--stencil-lower-selected`).
+void buildLowerToAutoPipeline(OpPassManager &pm,
+                              const LowerToAutoOptions &options);
+
 /// Registers every pipeline with the command line (`--lower-to-...`).
 void registerStencilPipelines();
 

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Compiles the --lower-to-auto benchmark (issue #15) into OUT_DIR:
+#   bench/compile-auto.sh OUT_DIR [CHIP (sm_90)] [PROFILE (h100)]
+# The cases are bench/auto_cases.py's (OUT_DIR/src, OUT_DIR/cases.txt). Per
+# case NAME:
+#   OUT_DIR/explain/NAME.txt   the --stencil-select-pipeline explain=true
+#                              remark for PROFILE: the ranked candidates with
+#                              their predictions, and the choice
+#   OUT_DIR/k/NAME/SLUG.{ptx,launch,pipeline}
+#                              every candidate the ranking kept, compiled
+#                              through its own pipeline (SLUG: sptc, tc,
+#                              tc-lowrank, fft-fN, cuda-core-fN)
+#   OUT_DIR/k/NAME/auto.txt    the SLUG --lower-to-auto chose; its PTX is
+#                              checked to be byte-identical to that
+#                              candidate's, so the candidate's timing is
+#                              auto's
+# Run the result with bench/run-auto.sh on the GPU machine, then
+# bench/calibrate.py. Re-rank for another profile (e.g. the one the run
+# measured) with EXPLAIN_ONLY=1.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$root/build}
+out=${1:?usage: compile-auto.sh OUT_DIR [CHIP] [PROFILE]}
+chip=${2:-sm_90}
+profile=${3:-h100}
+jobs=${JOBS:-2}
+mkdir -p "$out/src" "$out/explain" "$out/k"
+python3 "$root/bench/auto_cases.py" "$out/src" > "$out/cases.txt"
+
+slug() { # candidate text -> folder name
+  local family
+  case $1 in
+    lower-to-sptc*) family=sptc ;;
+    lower-to-tc*low-rank=true*) family=tc-lowrank ;;
+    lower-to-tc*) family=tc ;;
+    lower-to-fft*) family=fft ;;
+    lower-to-cuda-core*) family=cuda-core ;;
+  esac
+  if [[ $1 =~ fused-steps=([0-9]+) ]]; then
+    family="$family-f${BASH_REMATCH[1]}"
+  fi
+  echo "$family"
+}
+
+one_case() { # NAME
+  local name=$1 src=$out/src/$1.mlir dir=$out/k/$1 tmp
+  tmp=$(mktemp -d)
+  "$build/bin/stencil-opt" "$src" \
+    --stencil-select-pipeline="chip=$chip device-profile=$profile explain=true" \
+    -o /dev/null 2> "$out/explain/$name.txt" ||
+    { echo "$name: selection failed"; cat "$out/explain/$name.txt"; return; }
+  [ -n "${EXPLAIN_ONLY:-}" ] && { rm -rf "$tmp"; echo "$name: ranked"; return; }
+  mkdir -p "$dir"
+  local candidate s n=0
+  while read -r candidate; do
+    s=$(slug "$candidate")
+    if "$build/bin/stencil-opt" "$src" \
+        --pass-pipeline="builtin.module($candidate)" -o "$tmp/$s.mlir" \
+        2> "$tmp/$s.err"; then
+      "$build/bin/stencil-translate" --to-ptx "$tmp/$s.mlir" -o "$dir/$s.ptx"
+      "$build/bin/stencil-translate" --to-launch "$tmp/$s.mlir" \
+        --ptx-file "$s.ptx" -o "$dir/$s.launch"
+      echo "$candidate" > "$dir/$s.pipeline"
+      n=$((n + 1))
+    else
+      echo "$name: $candidate failed: $(grep -m1 error "$tmp/$s.err")"
+    fi
+  done < <(sed -n 's/^  [0-9][0-9]* *\(lower-to-[^ ]*\( [^ ]*=[^ ]*\)*\) .*/\1/p' \
+             "$out/explain/$name.txt" | sed 's/ *$//')
+  # --lower-to-auto's kernel is the chosen candidate's.
+  local chosen
+  chosen=$(slug "$(sed -n 's/^chosen: //p' "$out/explain/$name.txt")")
+  "$build/bin/stencil-opt" "$src" \
+    --lower-to-auto="chip=$chip device-profile=$profile" -o "$tmp/auto.mlir"
+  "$build/bin/stencil-translate" --to-ptx "$tmp/auto.mlir" -o "$tmp/auto.ptx"
+  if cmp -s "$tmp/auto.ptx" "$dir/$chosen.ptx"; then
+    echo "$chosen" > "$dir/auto.txt"
+  else
+    echo "$name: --lower-to-auto's PTX differs from $chosen's"
+  fi
+  echo "$name: $n candidates, auto: $chosen"
+  rm -rf "$tmp"
+}
+export -f one_case slug
+export out build chip profile
+cut -d" " -f1 "$out/cases.txt" | grep -E -e "${CASES:-.}" | xargs -P "$jobs" -I{} bash -c 'one_case {}'

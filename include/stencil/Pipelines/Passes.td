@@ -1,0 +1,58 @@
+//===- Passes.td - The passes of --lower-to-auto -----------*- tablegen -*-===//
+
+#ifndef STENCIL_PIPELINES_PASSES_TD
+#define STENCIL_PIPELINES_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def StencilSelectPipeline
+    : Pass<"stencil-select-pipeline", "::mlir::ModuleOp"> {
+  let summary = "Choose a module's GPU pipeline by the performance model of "
+                "seed 001";
+  let description = [{
+    Runs the stencil part of every candidate pipeline (Candidates.h: SpTC,
+    dense TC, low-rank TC, FFT and CUDA cores, with 1 to `fused-steps`
+    fused steps) on a copy of the module, keeps the candidates that lower
+    it, reads the launch records they wrote, predicts each one's
+    GStencil/s on the device profile (Analysis/CostModel.h: the roofline
+    min(B / M, P_unit / C_unit) of seed 001, eq. 12, scaled by the measured
+    efficiencies of the pipeline) and records the fastest as the module
+    attribute `stencil.pipeline = "lower-to-...{...}"`, which
+    `--stencil-lower-selected` runs. With `explain`, a remark prints the
+    ranked table: per candidate the unit, its issued flops and the bytes per
+    point and step, both bounds, the binding one and the prediction, and why
+    each rejected candidate was rejected.
+
+    A module no candidate lowers is an error that lists every candidate's
+    reason.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "Target GPU (sm_80, sm_86, sm_90, ...)">,
+    Option<"deviceProfile", "device-profile", "std::string",
+           /*default=*/"\"\"",
+           "The device: a built-in profile (h100, h200, a100) or the path of "
+           "a file from stencil-run --roofline --profile-out; empty: by chip "
+           "(sm_90: h100, sm_80: a100)">,
+    Option<"fusedSteps", "fused-steps", "std::string", /*default=*/"\"max\"",
+           "Time steps a launch may fuse: N (candidates with 1..N) or max "
+           "(1..4); never more than the op's steps">,
+    Option<"optLevel", "opt-level", "int", /*default=*/"3",
+           "NVVM optimization level of the chosen pipeline">,
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "Print the ranked table of candidates as a remark">,
+  ];
+}
+
+def StencilLowerSelected
+    : Pass<"stencil-lower-selected", "::mlir::ModuleOp"> {
+  let summary = "Run the pipeline named by the `stencil.pipeline` attribute";
+  let description = [{
+    Parses the module attribute `stencil.pipeline` (a textual pipeline
+    element such as `lower-to-cuda-core{chip=sm_90 fused-steps=2}`, as
+    `--stencil-select-pipeline` writes it) and runs that pipeline on the
+    module as a dynamic pass pipeline.
+  }];
+}
+
+#endif // STENCIL_PIPELINES_PASSES_TD

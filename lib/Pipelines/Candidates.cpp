@@ -1,0 +1,118 @@
+//===- Candidates.cpp - The configurations --lower-to-auto weighs ---------===//
+
+#include "stencil/Pipelines/Candidates.h"
+#include "stencil/Pipelines/Pipelines.h"
+
+#include "llvm/ADT/Twine.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+std::string PipelineCandidate::str() const {
+  return options.empty() ? pipeline : pipeline + "{" + options + "}";
+}
+
+/// The cost model's family of a pipeline and its options.
+static std::string getFamily(StringRef pipeline, StringRef options) {
+  if (pipeline == "lower-to-sptc")
+    return "sptc";
+  if (pipeline == "lower-to-tc")
+    return options.contains("low-rank=true") || options.contains("low-rank=1")
+               ? "tc-lowrank"
+               : "tc";
+  if (pipeline == "lower-to-fft")
+    return "fft";
+  if (pipeline == "lower-to-cuda-core")
+    return "cuda-core";
+  return "";
+}
+
+FailureOr<PipelineCandidate>
+mlir::stencil::parsePipelineCandidate(StringRef text) {
+  text = text.trim();
+  PipelineCandidate candidate;
+  size_t brace = text.find('{');
+  if (brace == StringRef::npos) {
+    candidate.pipeline = text.str();
+  } else {
+    if (!text.ends_with("}"))
+      return failure();
+    candidate.pipeline = text.take_front(brace).trim().str();
+    candidate.options = text.drop_front(brace + 1).drop_back().trim().str();
+  }
+  candidate.family = getFamily(candidate.pipeline, candidate.options);
+  if (candidate.family.empty())
+    return failure();
+  return candidate;
+}
+
+SmallVector<PipelineCandidate>
+mlir::stencil::getPipelineCandidates(StringRef chip, int optLevel,
+                                     int64_t maxFusedSteps) {
+  // The options each candidate sets; the pipelines' defaults otherwise.
+  std::string common = ("chip=" + chip).str();
+  if (optLevel != 3)
+    common += " opt-level=" + std::to_string(optLevel);
+  SmallVector<PipelineCandidate> candidates;
+  auto add = [&](StringRef pipeline, const llvm::Twine &extra) {
+    std::string options = common;
+    std::string more = extra.str();
+    if (!more.empty())
+      options += " " + more;
+    candidates.push_back(
+        {getFamily(pipeline, options), pipeline.str(), options});
+  };
+  add("lower-to-sptc", "");
+  add("lower-to-tc", "");
+  add("lower-to-tc", "low-rank=true");
+  for (int64_t t = 1; t <= maxFusedSteps; ++t)
+    add("lower-to-fft", "fused-steps=" + llvm::Twine(t));
+  for (int64_t t = 1; t <= maxFusedSteps; ++t)
+    add("lower-to-cuda-core", "fused-steps=" + llvm::Twine(t));
+  return candidates;
+}
+
+/// Parses `candidate`'s options into the pipeline's options struct and
+/// calls `build` with it.
+template <typename Options, typename Build>
+static LogicalResult
+buildWith(OpPassManager &pm, const PipelineCandidate &candidate, Build build) {
+  std::unique_ptr<Options> options =
+      Options::createFromString(candidate.options);
+  if (!options)
+    return failure();
+  build(pm, *options);
+  return success();
+}
+
+LogicalResult
+mlir::stencil::buildCandidateKernelPipeline(OpPassManager &pm,
+                                            const PipelineCandidate &c) {
+  StringRef p = c.pipeline;
+  if (p == "lower-to-sptc")
+    return buildWith<LowerToSpTCOptions>(pm, c, buildSpTCKernelPipeline);
+  if (p == "lower-to-tc")
+    return buildWith<LowerToTCOptions>(pm, c, buildTCKernelPipeline);
+  if (p == "lower-to-fft")
+    return buildWith<LowerToFftOptions>(pm, c, buildFftKernelPipeline);
+  if (p == "lower-to-cuda-core")
+    return buildWith<LowerToCudaCoreOptions>(pm, c,
+                                             buildCudaCoreKernelPipeline);
+  return failure();
+}
+
+LogicalResult
+mlir::stencil::buildCandidatePipeline(OpPassManager &pm,
+                                      const PipelineCandidate &c) {
+  StringRef p = c.pipeline;
+  if (p == "lower-to-sptc")
+    return buildWith<LowerToSpTCOptions>(pm, c, buildLowerToSpTCPipeline);
+  if (p == "lower-to-tc")
+    return buildWith<LowerToTCOptions>(pm, c, buildLowerToTCPipeline);
+  if (p == "lower-to-fft")
+    return buildWith<LowerToFftOptions>(pm, c, buildLowerToFftPipeline);
+  if (p == "lower-to-cuda-core")
+    return buildWith<LowerToCudaCoreOptions>(pm, c,
+                                             buildLowerToCudaCorePipeline);
+  return failure();
+}

@@ -1,0 +1,252 @@
+//===- SelectPipeline.cpp - Choose a GPU pipeline by the cost model -------===//
+//
+// Implements `--stencil-select-pipeline`, the choosing half of
+// `--lower-to-auto`. Seed 001 ("Do We Need Tensor Cores for Stencil
+// Computations?", sections 3 and 4) decides between CUDA cores and (sparse)
+// Tensor Cores by the roofline of each unit with the work the unit really
+// issues, (alpha / S) 2 K flops per point (eq. 3, 12), against the memory
+// traffic of 2 D / t bytes per point and step; Analysis/CostModel.h has the
+// formulas and the calibration. This pass does not describe any kernel
+// itself: it lowers a copy of the module with the stencil part of every
+// candidate pipeline (Candidates.h) and reads the unit, its flops per point
+// and the fused steps from the launch records the conversions wrote. A
+// candidate that fails on the module (a type its unit cannot do, a radius
+// or tile beyond the chip's shared memory, a pattern the pipeline does not
+// take) is rejected with its first diagnostic, so the choice never fails on
+// a stencil some pipeline takes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stencil/Analysis/CostModel.h"
+#include "stencil/Dialect/Stencil/IR/StencilDialect.h"
+#include "stencil/Pipelines/Candidates.h"
+#include "stencil/Pipelines/Passes.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace mlir {
+namespace stencil {
+#define GEN_PASS_DEF_STENCILSELECTPIPELINE
+#include "stencil/Pipelines/Passes.h.inc"
+} // namespace stencil
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+/// The fused steps `fused-steps=max` allows.
+static constexpr int64_t kMaxAutoFusedSteps = 4;
+
+namespace {
+/// One candidate and what the model made of it.
+struct Evaluation {
+  PipelineCandidate candidate;
+  /// Empty when the candidate lowers the module and the model predicts it.
+  std::string rejection;
+  /// The module's kernels: unit (or "mixed"), C_u and M per point and step,
+  /// the bounds and the prediction, combined over kernels by their steps.
+  std::string unit;
+  double unitFlops = 0, bytes = 0;
+  double bandwidthBound = 0, unitBound = 0, bound = 0, predicted = 0;
+  bool memoryBound = false;
+  int64_t kernels = 0;
+};
+
+struct StencilSelectPipelinePass
+    : public stencil::impl::StencilSelectPipelineBase<
+          StencilSelectPipelinePass> {
+  using StencilSelectPipelineBase::StencilSelectPipelineBase;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    // The candidates' passes create ops of many dialects while this pass
+    // runs, when no dialect may be loaded any more.
+    for (const PipelineCandidate &c :
+         getPipelineCandidates(chip, optLevel, 1)) {
+      OpPassManager pm(ModuleOp::getOperationName());
+      if (succeeded(buildCandidateKernelPipeline(pm, c)))
+        pm.getDependentDialects(registry);
+    }
+  }
+
+  void runOnOperation() override;
+
+  Evaluation evaluate(const PipelineCandidate &candidate,
+                      const DeviceProfile &profile);
+};
+} // namespace
+
+Evaluation
+StencilSelectPipelinePass::evaluate(const PipelineCandidate &candidate,
+                                    const DeviceProfile &profile) {
+  Evaluation e;
+  e.candidate = candidate;
+  ModuleOp module = getOperation();
+  OwningOpRef<ModuleOp> copy = module.clone();
+  PassManager pm(module.getContext(), ModuleOp::getOperationName());
+  if (failed(buildCandidateKernelPipeline(pm, candidate))) {
+    e.rejection = "the pipeline does not take these options";
+    return e;
+  }
+  std::string firstError;
+  {
+    // The candidate's diagnostics are its reasons, not the user's errors.
+    ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &d) {
+      if (d.getSeverity() == DiagnosticSeverity::Error && firstError.empty())
+        firstError = d.str();
+      return success();
+    });
+    if (failed(pm.run(*copy))) {
+      e.rejection = firstError.empty() ? "the pipeline failed" : firstError;
+      return e;
+    }
+  }
+
+  auto launches = (*copy)->getAttrOfType<ArrayAttr>("stencil.launches");
+  double weights = 0, predictedTime = 0, boundTime = 0, bwTime = 0,
+         unitTime = 0;
+  for (Attribute attr :
+       launches ? launches.getValue() : ArrayRef<Attribute>{}) {
+    auto record = cast<DictionaryAttr>(attr);
+    FailureOr<KernelWork> work = getKernelWork(record);
+    if (failed(work)) {
+      e.rejection = "its launch record has no unit and flops per point";
+      return e;
+    }
+    if (work->stepsPerLaunch > work->steps) {
+      e.rejection = llvm::formatv("fuses {0} steps, the op has {1}",
+                                  work->stepsPerLaunch, work->steps)
+                        .str();
+      return e;
+    }
+    if (candidate.family == "tc-lowrank" && !record.get("chain_abs_sum")) {
+      e.rejection = "not of low rank (the kernel of lower-to-tc)";
+      return e;
+    }
+    // The CUDA-core and FFT kernels have constants per fused depth.
+    std::string key = candidate.family;
+    if (key == "cuda-core" || key == "fft")
+      key += "-f" + std::to_string(work->stepsPerLaunch);
+    ModelConstants constants =
+        getModelConstants(key, work->rank, work->elementBytes);
+    FailureOr<KernelPrediction> p = predictKernel(*work, profile, constants);
+    if (failed(p)) {
+      e.rejection = "the device profile has no peak for unit " + work->unit;
+      return e;
+    }
+    double w = double(work->steps);
+    weights += w;
+    predictedTime += w / p->predicted;
+    boundTime += w / p->bound;
+    bwTime += w / p->bandwidthBound;
+    unitTime += w / p->unitBound;
+    e.unitFlops += w * work->unitFlopsPerPoint;
+    e.bytes += w * work->getBytesPerPoint();
+    e.unit = e.kernels == 0 || e.unit == work->unit ? work->unit : "mixed";
+    ++e.kernels;
+  }
+  if (e.kernels == 0)
+    return e;
+  e.predicted = weights / predictedTime;
+  e.bound = weights / boundTime;
+  e.bandwidthBound = weights / bwTime;
+  e.unitBound = weights / unitTime;
+  e.memoryBound = e.bandwidthBound <= e.unitBound;
+  e.unitFlops /= weights;
+  e.bytes /= weights;
+  return e;
+}
+
+void StencilSelectPipelinePass::runOnOperation() {
+  ModuleOp module = getOperation();
+  // The remarks and errors point at the first stencil op.
+  Location loc = module.getLoc();
+  module.walk([&](Operation *op) {
+    if (isa<StencilDialect>(op->getDialect())) {
+      loc = op->getLoc();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+
+  int64_t maxFused = kMaxAutoFusedSteps;
+  if (fusedSteps != "max" &&
+      (StringRef(fusedSteps).getAsInteger(10, maxFused) || maxFused < 1)) {
+    emitError(loc) << "fused-steps must be a positive integer or 'max', got '"
+                   << fusedSteps << "'";
+    return signalPassFailure();
+  }
+  auto profile = lookupDeviceProfile(deviceProfile, chip);
+  if (!profile) {
+    emitError(loc) << llvm::toString(profile.takeError());
+    return signalPassFailure();
+  }
+
+  SmallVector<Evaluation> evaluations;
+  for (const PipelineCandidate &c :
+       getPipelineCandidates(chip, optLevel, maxFused))
+    evaluations.push_back(evaluate(c, *profile));
+  // Best prediction first; rejected ones last; ties keep the order of
+  // getPipelineCandidates.
+  llvm::stable_sort(evaluations, [](const Evaluation &a, const Evaluation &b) {
+    if (a.rejection.empty() != b.rejection.empty())
+      return a.rejection.empty();
+    return a.predicted > b.predicted;
+  });
+
+  if (explain) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "candidates on " << profile->name << " (bandwidth "
+       << llvm::format("%.0f", profile->bandwidthGBs)
+       << " GB/s), GStencil/s, per point and step, best first:\n";
+    os << llvm::format("  %-2s %-58s %-16s %9s %8s %9s %9s %-9s %9s\n", "#",
+                       "pipeline", "unit", "flops", "bytes", "BW bound",
+                       "unit bnd", "binds", "predicted");
+    int rank = 0;
+    for (const Evaluation &e : evaluations) {
+      if (!e.rejection.empty())
+        continue;
+      os << llvm::format("  %-2d %-58s %-16s %9.1f %8.3f %9.1f %9.1f %-9s "
+                         "%9.1f\n",
+                         ++rank, e.candidate.str().c_str(), e.unit.c_str(),
+                         e.unitFlops, e.bytes, e.bandwidthBound, e.unitBound,
+                         e.memoryBound ? "bandwidth" : "unit", e.predicted);
+    }
+    // Rejected candidates; a pipeline's variants rejected for the same
+    // reason (an element type it does not take) on one line.
+    for (auto [i, e] : llvm::enumerate(evaluations)) {
+      if (e.rejection.empty())
+        continue;
+      if (i > 0 && evaluations[i - 1].rejection == e.rejection &&
+          evaluations[i - 1].candidate.pipeline == e.candidate.pipeline)
+        continue;
+      int64_t same = 0;
+      for (size_t j = i + 1;
+           j < evaluations.size() && evaluations[j].rejection == e.rejection &&
+           evaluations[j].candidate.pipeline == e.candidate.pipeline;
+           ++j)
+        ++same;
+      os << "  -  " << e.candidate.str();
+      if (same)
+        os << " (and " << same << " more with other fused-steps)";
+      os << ": rejected: " << e.rejection << "\n";
+    }
+    if (!evaluations.empty() && evaluations.front().rejection.empty())
+      os << "chosen: " << evaluations.front().candidate.str();
+    emitRemark(loc) << text;
+  }
+
+  if (evaluations.empty() || !evaluations.front().rejection.empty()) {
+    InFlightDiagnostic diag = emitError(loc)
+                              << "no GPU pipeline lowers this module";
+    for (const Evaluation &e : evaluations)
+      diag.attachNote() << e.candidate.str() << ": " << e.rejection;
+    return signalPassFailure();
+  }
+  module->setAttr(kPipelineAttrName,
+                  StringAttr::get(module.getContext(),
+                                  evaluations.front().candidate.str()));
+}

@@ -1,0 +1,309 @@
+//===- CostModelTest.cpp - The performance model of seed 001 --------------===//
+//
+// The seed's formulas on hand-computed cases: the fusion redundancy of its
+// Figure 6 (Box-2D1R fused over 3 steps: 49 points against 27), the four
+// scenarios of section 4.1 with A100 figures (the arithmetic intensities of
+// its Table 3 cases), the sweet spot of eq. 19; then the prediction of a
+// compiled kernel from a launch record, the constants' lookup, and the
+// device profile format.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stencil/Analysis/CostModel.h"
+#include "stencil/Analysis/DeviceProfile.h"
+#include "stencil/Dialect/Stencil/IR/StencilDialect.h"
+#include "stencil/Support/StencilShape.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/MLIRContext.h"
+#include "gtest/gtest.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+namespace {
+
+// A100 (seed 001, 5.3): f64 CUDA cores 9.7 TFLOP/s, f64 Tensor Cores 19.5,
+// f32 CUDA cores 19.5, in GFLOP/s.
+constexpr double kCuF64 = 9700, kTcF64 = 19500, kCuF32 = 19500;
+
+TEST(CostModelTest, FusionRedundancyOfFigure6) {
+  // Box-2D1R, 3 steps: one 7 x 7 kernel (49 MACs) instead of 3 x 9.
+  EXPECT_DOUBLE_EQ(getFusionRedundancy(49, 9, 3), 49.0 / 27.0);
+  EXPECT_DOUBLE_EQ(getBoxFusionRedundancy(1, 2, 3), 49.0 / 27.0);
+  // Eq. 10 in 3-D: (2 * 2 * 2 + 1)^3 / (2 * 5^3).
+  EXPECT_DOUBLE_EQ(getBoxFusionRedundancy(2, 3, 2), 729.0 / 250.0);
+  // No fusion, no redundancy.
+  EXPECT_DOUBLE_EQ(getBoxFusionRedundancy(3, 2, 1), 1.0);
+}
+
+TEST(CostModelTest, Roofline) {
+  EXPECT_DOUBLE_EQ(getRooflineBound(9700, 1555, 2.0), 3110);
+  EXPECT_DOUBLE_EQ(getRooflineBound(9700, 1555, 10.0), 9700);
+  // Heat-2D f16 (K = 5), 4 bytes per point, 10 flops: 1555 / 4 points/ns.
+  EXPECT_DOUBLE_EQ(getStencilBound(19500, 1555, 10, 4), 1555.0 / 4);
+  // Compute-bound: 19500 / 100.
+  EXPECT_DOUBLE_EQ(getStencilBound(19500, 1555, 100, 4), 195);
+}
+
+TEST(CostModelTest, Scenario1BothMemoryBound) {
+  // Heat-2D f64, t = 1: I_CU = 5 / 8, I_TC = 2 I_CU (S = 0.5); both below
+  // their ridges at 1555 GB/s: the same speed (eq. 14).
+  UnitComparison c =
+      compareWithCudaCores(kTcF64, 0.5, 1.0, kCuF64, 1555, 5, 8, 1);
+  EXPECT_EQ(c.scenario, Scenario::BothMemoryBound);
+  EXPECT_DOUBLE_EQ(c.speedup, 1.0);
+}
+
+TEST(CostModelTest, Scenario2TensorCoreComputeBound) {
+  // Case 1 of Table 3: Box-2D1R f64 fused over 3 steps, I_CU = 3.375 below
+  // the CUDA cores' ridge (9700 / 1555 = 6.2); on Tensor Cores with S = 0.25
+  // and alpha = 49 / 27, I_TC = 24.5: compute-bound, slower (eq. 15, 16):
+  // (S / alpha) P_TC / (B I_CU).
+  double alpha = getBoxFusionRedundancy(1, 2, 3);
+  UnitComparison c =
+      compareWithCudaCores(kTcF64, 0.25, alpha, kCuF64, 1555, 9, 8, 3);
+  EXPECT_EQ(c.scenario, Scenario::TensorCoreComputeBound);
+  EXPECT_NEAR(c.speedup, 0.25 / alpha * kTcF64 / (1555 * 3.375), 1e-12);
+  EXPECT_LT(c.speedup, 1.0);
+}
+
+TEST(CostModelTest, Scenario3CudaCoreComputeBound) {
+  // Case 3: Box-2D1R f32 over 7 steps, I_CU = 7 * 9 / 4 = 15.75 above the
+  // ridge of 10 (19500 / 1950); Tensor Cores (156 TFLOP/s, S = 1, alpha =
+  // 225 / 63) stay memory-bound: faster by B I_CU / P_CU (eq. 17).
+  double alpha = getBoxFusionRedundancy(1, 2, 7);
+  EXPECT_DOUBLE_EQ(alpha, 225.0 / 63.0);
+  UnitComparison c =
+      compareWithCudaCores(156000, 1.0, alpha, kCuF32, 1950, 9, 4, 7);
+  EXPECT_EQ(c.scenario, Scenario::CudaCoreComputeBound);
+  EXPECT_NEAR(c.speedup, 1950 * 15.75 / kCuF32, 1e-12);
+  EXPECT_GT(c.speedup, 1.0);
+}
+
+TEST(CostModelTest, Scenario4AndTheSweetSpot) {
+  // Case 5: Box-3D1R f64 over 3 steps, I_CU = 10.125 (both compute-bound at
+  // 1555 GB/s): the speedup is (S / alpha) P_TC / P_CU (eq. 18), above 1
+  // exactly in the sweet spot alpha < S P_TC / P_CU (eq. 19).
+  UnitComparison out =
+      compareWithCudaCores(kTcF64, 0.5, 1.81, kCuF64, 1555, 27, 8, 3);
+  EXPECT_EQ(out.scenario, Scenario::BothComputeBound);
+  EXPECT_NEAR(out.speedup, 0.5 / 1.81 * kTcF64 / kCuF64, 1e-12);
+  EXPECT_LT(out.speedup, 1.0);
+  EXPECT_FALSE(isInSweetSpot(1.81, 0.5, kTcF64, kCuF64));
+
+  UnitComparison in =
+      compareWithCudaCores(kTcF64, 0.75, 1.2, kCuF64, 1555, 27, 8, 3);
+  EXPECT_EQ(in.scenario, Scenario::BothComputeBound);
+  EXPECT_NEAR(in.speedup, 0.75 / 1.2 * kTcF64 / kCuF64, 1e-12);
+  EXPECT_GT(in.speedup, 1.0);
+  EXPECT_TRUE(isInSweetSpot(1.2, 0.75, kTcF64, kCuF64));
+}
+
+/// A launch record as HostLaunch.cpp writes it.
+DictionaryAttr makeRecord(MLIRContext &ctx, StringRef type, int64_t rank,
+                          ArrayRef<int64_t> tile, int64_t fused, StringRef unit,
+                          double flops, PatternAttr pattern) {
+  Builder b(&ctx);
+  SmallVector<NamedAttribute> attrs = {
+      b.getNamedAttr("kernel", b.getStringAttr("k")),
+      b.getNamedAttr("rank", b.getI64IntegerAttr(rank)),
+      b.getNamedAttr("element_type", b.getStringAttr(type)),
+      b.getNamedAttr("steps", b.getI64IntegerAttr(12)),
+      b.getNamedAttr("tile", b.getDenseI64ArrayAttr(tile)),
+      b.getNamedAttr("block", b.getDenseI64ArrayAttr({256, 1, 1})),
+      b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(0)),
+      b.getNamedAttr("unit", b.getStringAttr(unit)),
+      b.getNamedAttr("unit_flops_per_point", b.getF64FloatAttr(flops))};
+  if (fused > 1)
+    attrs.push_back(
+        b.getNamedAttr("steps_per_launch", b.getI64IntegerAttr(fused)));
+  if (pattern)
+    attrs.push_back(b.getNamedAttr(
+        "source", b.getDictionaryAttr(b.getNamedAttr("pattern", pattern))));
+  return b.getDictionaryAttr(attrs);
+}
+
+TEST(CostModelTest, KernelFromLaunchRecord) {
+  MLIRContext ctx;
+  ctx.loadDialect<StencilDialect>();
+  // Heat-2D (star, radius 1), f64, 4 fused steps on 32 x 32 tiles:
+  // A = (32 + 8)^2 / 32^2, M' = 8 (1 + A) / 4.
+  auto star = PatternAttr::get(&ctx, 2, makeStarOffsets(2, 1));
+  FailureOr<KernelWork> work = getKernelWork(
+      makeRecord(ctx, "f64", 2, {32, 32}, 4, "fma.f64", 12.5, star));
+  ASSERT_TRUE(succeeded(work));
+  EXPECT_EQ(work->stepsPerLaunch, 4);
+  EXPECT_EQ(work->elementBytes, 8);
+  EXPECT_DOUBLE_EQ(work->stencilFlopsPerPoint, 10);
+  EXPECT_DOUBLE_EQ(work->stagedInputsPerPoint, 1.5625);
+  EXPECT_DOUBLE_EQ(work->getBytesPerPoint(), 8 * 2.5625 / 4);
+  EXPECT_DOUBLE_EQ(work->getWorkInflation(), 1.25);
+
+  // The radii come per dimension: a 3-D star of radius 2 on a 64 x 16 x 1
+  // tile (innermost first) reads 68 / 64 * 20 / 16 * 5 inputs per output.
+  auto star3 = PatternAttr::get(&ctx, 3, makeStarOffsets(3, 2));
+  FailureOr<KernelWork> w3 = getKernelWork(
+      makeRecord(ctx, "f16", 3, {64, 16, 1}, 1, "mma.f16", 64, star3));
+  ASSERT_TRUE(succeeded(w3));
+  EXPECT_DOUBLE_EQ(w3->stagedInputsPerPoint, 68.0 / 64 * 20.0 / 16 * 5);
+
+  // No unit: not a kernel the model can place.
+  Builder b(&ctx);
+  EXPECT_TRUE(failed(getKernelWork(
+      b.getDictionaryAttr(b.getNamedAttr("kernel", b.getStringAttr("k"))))));
+}
+
+TEST(CostModelTest, PredictionIsTheCalibratedRoofline) {
+  DeviceProfile profile;
+  profile.bandwidthGBs = 3000;
+  profile.unitTflops["mma.sp.f16"] = 900;
+  KernelWork work;
+  work.elementBytes = 2;
+  work.unit = "mma.sp.f16";
+  work.unitFlopsPerPoint = 300;
+  // M' = 2 * (1 + 1) = 4 bytes: 750 points/ns by bandwidth, 3000 by the unit.
+  FailureOr<KernelPrediction> roof = predictKernel(work, profile, {});
+  ASSERT_TRUE(succeeded(roof));
+  EXPECT_DOUBLE_EQ(roof->bandwidthBound, 750);
+  EXPECT_DOUBLE_EQ(roof->unitBound, 3000);
+  EXPECT_DOUBLE_EQ(roof->bound, 750);
+  EXPECT_TRUE(roof->memoryBound);
+  EXPECT_DOUBLE_EQ(roof->predicted, 750);
+  // eta_mem 0.5, eta_unit 0.25, gamma 1: 1 / (1 / 375 + 1 / 750) = 250.
+  FailureOr<KernelPrediction> p =
+      predictKernel(work, profile, ModelConstants{0.5, 0.25, 1.0});
+  ASSERT_TRUE(succeeded(p));
+  EXPECT_NEAR(p->predicted, 250, 1e-9);
+  // gamma 0: the slower side alone.
+  p = predictKernel(work, profile, ModelConstants{0.5, 0.25, 0.0});
+  EXPECT_NEAR(p->predicted, 375, 1e-9);
+  // A unit the profile has no peak for.
+  work.unit = "fma.f64";
+  EXPECT_TRUE(failed(predictKernel(work, profile, {})));
+}
+
+TEST(CostModelTest, ConstantsLookup) {
+  // Fused depths beyond the measured ones take the deepest measured.
+  ModelConstants four = getModelConstants("cuda-core-f4", 2, 8);
+  ModelConstants nine = getModelConstants("cuda-core-f9", 2, 8);
+  EXPECT_EQ(nine.memoryEfficiency, four.memoryEfficiency);
+  EXPECT_EQ(nine.unitEfficiency, four.unitEfficiency);
+  EXPECT_EQ(nine.overlap, four.overlap);
+  // A pipeline the table does not know: the roofline itself.
+  ModelConstants none = getModelConstants("no-such-pipeline", 2, 2);
+  EXPECT_EQ(none.memoryEfficiency, 1.0);
+  EXPECT_EQ(none.unitEfficiency, 1.0);
+  EXPECT_EQ(none.overlap, 0.0);
+  // Every constant is an efficiency and an overlap.
+  for (StringRef pipeline : {"sptc", "tc", "tc-lowrank", "cuda-core-f1",
+                             "cuda-core-f4", "fft-f1", "fft-f4"})
+    for (int64_t rank : {1, 2, 3})
+      for (int64_t bytes : {2, 4, 8}) {
+        ModelConstants c = getModelConstants(pipeline, rank, bytes);
+        EXPECT_GT(c.memoryEfficiency, 0.0);
+        EXPECT_LE(c.memoryEfficiency, 1.0);
+        EXPECT_GT(c.unitEfficiency, 0.0);
+        EXPECT_LE(c.unitEfficiency, 1.0);
+        EXPECT_GE(c.overlap, 0.0);
+        EXPECT_LE(c.overlap, 1.0);
+      }
+}
+
+TEST(DeviceProfileTest, BuiltinsParseAndRoundTrip) {
+  for (StringRef name : getBuiltinDeviceProfileNames()) {
+    auto profile = getBuiltinDeviceProfile(name);
+    ASSERT_TRUE(bool(profile)) << llvm::toString(profile.takeError());
+    EXPECT_GT(profile->bandwidthGBs, 0);
+    for (StringRef unit :
+         {"mma.sp.f16", "mma.f16", "mma.f64", "fma.f32", "fma.f64"})
+      EXPECT_GT(profile->getUnitTflops(unit), 0)
+          << name.str() << " " << unit.str();
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    printDeviceProfile(*profile, os);
+    auto again = parseDeviceProfile(text);
+    ASSERT_TRUE(bool(again)) << llvm::toString(again.takeError());
+    EXPECT_EQ(again->name, profile->name);
+    EXPECT_EQ(again->sms, profile->sms);
+    EXPECT_EQ(again->sharedBytesPerBlock, profile->sharedBytesPerBlock);
+    EXPECT_NEAR(again->bandwidthGBs, profile->bandwidthGBs, 0.05);
+    EXPECT_EQ(again->unitTflops.size(), profile->unitTflops.size());
+    for (const auto &[unit, tflops] : profile->unitTflops)
+      EXPECT_NEAR(again->getUnitTflops(unit), tflops, 0.05);
+  }
+  EXPECT_FALSE(bool(getBuiltinDeviceProfile("v100")));
+  llvm::consumeError(getBuiltinDeviceProfile("v100").takeError());
+}
+
+TEST(DeviceProfileTest, ByChip) {
+  auto h100 = lookupDeviceProfile("", "sm_90");
+  ASSERT_TRUE(bool(h100));
+  EXPECT_EQ(h100->chip, "sm_90");
+  auto a100 = lookupDeviceProfile("", "sm_86");
+  ASSERT_TRUE(bool(a100));
+  EXPECT_EQ(a100->chip, "sm_80");
+  auto none = lookupDeviceProfile("", "sm_75");
+  EXPECT_FALSE(bool(none));
+  llvm::consumeError(none.takeError());
+}
+
+/// The message of a parse that must fail.
+std::string parseError(StringRef text) {
+  auto profile = parseDeviceProfile(text);
+  if (profile)
+    return "(parsed)";
+  return llvm::toString(profile.takeError());
+}
+
+TEST(DeviceProfileTest, Errors) {
+  EXPECT_EQ(parseError("version = 1\nbandwidth_gbs = 10\npeak.fma.f32 = 1\n"
+                       "bandwith = 3\n"),
+            "device profile line 4: unknown key 'bandwith'");
+  EXPECT_EQ(parseError("version = 1\nbandwidth_gbs = fast\n"),
+            "device profile line 2: 'bandwidth_gbs' needs a positive "
+            "number, got 'fast'");
+  EXPECT_EQ(parseError("version = 2\n"),
+            "device profile line 1: unsupported version 2 (this compiler "
+            "reads version 1)");
+  EXPECT_EQ(parseError("bandwidth_gbs = 10\npeak.fma.f32 = 1\n"),
+            "device profile: no 'version = 1' line");
+  EXPECT_EQ(parseError("version = 1\npeak.fma.f32 = 1\n"),
+            "device profile: no 'bandwidth_gbs'");
+  EXPECT_EQ(parseError("version = 1\nbandwidth_gbs = 10\n"),
+            "device profile: no 'peak.<unit>' line (e.g. peak.fma.f32)");
+  EXPECT_EQ(parseError("version = 1\nbandwidth_gbs = 10\npeak.fma.f32 = 1\n"
+                       "peak.fma.f32 = 2\n"),
+            "device profile line 4: second peak for unit 'fma.f32'");
+  EXPECT_EQ(parseError("version = 1\nsms\n"),
+            "device profile line 2: expected 'key = value', got 'sms'");
+  // Comments and blank lines are fine.
+  EXPECT_EQ(parseError("# c\n\nversion = 1 # v\nbandwidth_gbs = 10\n"
+                       "peak.fma.f32 = 1\n"),
+            "(parsed)");
+}
+
+TEST(DeviceProfileTest, FromFile) {
+  SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("device", "profile", path));
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    ASSERT_FALSE(ec);
+    os << "version = 1\nname = test\nbandwidth_gbs = 100\npeak.fma.f64 = 1\n";
+  }
+  auto profile = lookupDeviceProfile(path, "sm_90");
+  ASSERT_TRUE(bool(profile)) << llvm::toString(profile.takeError());
+  EXPECT_EQ(profile->name, "test");
+  EXPECT_DOUBLE_EQ(profile->getUnitTflops("fma.f64"), 1);
+  llvm::sys::fs::remove(path);
+  auto missing = lookupDeviceProfile(path, "sm_90");
+  EXPECT_FALSE(bool(missing));
+  llvm::consumeError(missing.takeError());
+}
+
+} // namespace
