@@ -72,47 +72,48 @@ mlir::stencil::getPipelineCandidates(StringRef chip, int optLevel,
   return candidates;
 }
 
-/// Parses `candidate`'s options into the pipeline's options struct and
-/// calls `build` with it.
-template <typename Options, typename Build>
+/// Parses `candidate`'s options into the pipeline's options struct and adds
+/// its stencil part (`kernelOnly`) or the whole pipeline to `pm`.
+template <typename Options>
 static LogicalResult
-buildWith(OpPassManager &pm, const PipelineCandidate &candidate, Build build) {
+buildWith(OpPassManager &pm, const PipelineCandidate &candidate,
+          bool kernelOnly, void (*kernel)(OpPassManager &, const Options &),
+          void (*whole)(OpPassManager &, const Options &)) {
   std::unique_ptr<Options> options =
       Options::createFromString(candidate.options);
   if (!options)
     return failure();
-  build(pm, *options);
+  (kernelOnly ? kernel : whole)(pm, *options);
   return success();
+}
+
+static LogicalResult build(OpPassManager &pm, const PipelineCandidate &c,
+                           bool kernelOnly) {
+  StringRef p = c.pipeline;
+  if (p == "lower-to-sptc")
+    return buildWith<LowerToSpTCOptions>(
+        pm, c, kernelOnly, buildSpTCKernelPipeline, buildLowerToSpTCPipeline);
+  if (p == "lower-to-tc")
+    return buildWith<LowerToTCOptions>(pm, c, kernelOnly, buildTCKernelPipeline,
+                                       buildLowerToTCPipeline);
+  if (p == "lower-to-fft")
+    return buildWith<LowerToFftOptions>(
+        pm, c, kernelOnly, buildFftKernelPipeline, buildLowerToFftPipeline);
+  if (p == "lower-to-cuda-core")
+    return buildWith<LowerToCudaCoreOptions>(pm, c, kernelOnly,
+                                             buildCudaCoreKernelPipeline,
+                                             buildLowerToCudaCorePipeline);
+  return failure();
 }
 
 LogicalResult
 mlir::stencil::buildCandidateKernelPipeline(OpPassManager &pm,
                                             const PipelineCandidate &c) {
-  StringRef p = c.pipeline;
-  if (p == "lower-to-sptc")
-    return buildWith<LowerToSpTCOptions>(pm, c, buildSpTCKernelPipeline);
-  if (p == "lower-to-tc")
-    return buildWith<LowerToTCOptions>(pm, c, buildTCKernelPipeline);
-  if (p == "lower-to-fft")
-    return buildWith<LowerToFftOptions>(pm, c, buildFftKernelPipeline);
-  if (p == "lower-to-cuda-core")
-    return buildWith<LowerToCudaCoreOptions>(pm, c,
-                                             buildCudaCoreKernelPipeline);
-  return failure();
+  return build(pm, c, /*kernelOnly=*/true);
 }
 
 LogicalResult
 mlir::stencil::buildCandidatePipeline(OpPassManager &pm,
                                       const PipelineCandidate &c) {
-  StringRef p = c.pipeline;
-  if (p == "lower-to-sptc")
-    return buildWith<LowerToSpTCOptions>(pm, c, buildLowerToSpTCPipeline);
-  if (p == "lower-to-tc")
-    return buildWith<LowerToTCOptions>(pm, c, buildLowerToTCPipeline);
-  if (p == "lower-to-fft")
-    return buildWith<LowerToFftOptions>(pm, c, buildLowerToFftPipeline);
-  if (p == "lower-to-cuda-core")
-    return buildWith<LowerToCudaCoreOptions>(pm, c,
-                                             buildLowerToCudaCorePipeline);
-  return failure();
+  return build(pm, c, /*kernelOnly=*/false);
 }
