@@ -267,8 +267,10 @@ def ConvertStencilToCudaCore
     Option<"threadsY", "threads-y", "int64_t", /*default=*/"8",
            "Threads of a block along y (along x too in 1-D)">,
     Option<"outputsPerThread", "outputs-per-thread", "int64_t",
-           /*default=*/"4",
-           "Outputs per thread, consecutive along y (strided along x in 1-D)">,
+           /*default=*/"0",
+           "Outputs per thread, consecutive along y (strided along x in "
+           "1-D); 0: the most of 4, 2, 1 whose tile fits in 48 KiB of shared "
+           "memory">,
     Option<"fusedSteps", "fused-steps", "int64_t", /*default=*/"1",
            "Time steps computed per launch (temporal blocking), 1 to 64">,
     Option<"planes", "planes", "int64_t", /*default=*/"0",

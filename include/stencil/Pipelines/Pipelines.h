@@ -226,8 +226,9 @@ struct LowerToCudaCoreOptions
       llvm::cl::init(8)};
   PassOptions::Option<int64_t> outputsPerThread{
       *this, "outputs-per-thread",
-      llvm::cl::desc("Outputs per thread (consecutive along y)"),
-      llvm::cl::init(4)};
+      llvm::cl::desc("Outputs per thread (consecutive along y; 0: the most "
+                     "of 4, 2, 1 whose tile fits in shared memory)"),
+      llvm::cl::init(0)};
   PassOptions::Option<int64_t> fusedSteps{
       *this, "fused-steps",
       llvm::cl::desc("Time steps computed per launch (temporal blocking)"),

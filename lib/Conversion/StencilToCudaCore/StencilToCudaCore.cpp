@@ -687,11 +687,11 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
                    .attachNote(value.getLoc())
                << "the value is defined here";
   }
-  if (threadsX < 1 || threadsY < 1 || outputsPerThread < 1 ||
+  if (threadsX < 1 || threadsY < 1 || outputsPerThread < 0 ||
       threadsX * threadsY > 1024)
-    return op->emitOpError("needs threads-x, threads-y and "
-                           "outputs-per-thread >= 1 and at most 1024 threads "
-                           "per block");
+    return op->emitOpError("needs threads-x, threads-y >= 1, "
+                           "outputs-per-thread >= 0 (0: automatic) and at "
+                           "most 1024 threads per block");
   if (fusedSteps < 1 || fusedSteps > kMaxFusedSteps)
     return op->emitOpError("needs 1 <= fused-steps <= ")
            << kMaxFusedSteps << " (each fused step is unrolled in the kernel)";
@@ -716,18 +716,31 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
   auto sharedBytes = [&](const CudaCoreTiling &t) {
     return t.sharedElements() * elementType.getIntOrFloatBitWidth() / 8;
   };
-  // Automatic planes (3-D): the most of 8, 4, 2 whose tile fits.
+  // Automatic outputs per thread: the most of 4, 2, 1 whose tile fits (with
+  // one plane in 3-D); then automatic planes (3-D): the most of 8, 4, 2
+  // whose tile fits.
+  int64_t tileOutputs = outputsPerThread;
+  if (outputsPerThread == 0) {
+    tileOutputs = 1;
+    for (int64_t candidate : {4, 2})
+      if (sharedBytes(CudaCoreTiling(radii, threadsX, threadsY, candidate,
+                                     fusedSteps, planes == 0 ? 1 : planes)) <=
+          kMaxSharedBytes) {
+        tileOutputs = candidate;
+        break;
+      }
+  }
   int64_t tilePlanes = planes == 0 ? 1 : planes.getValue();
   if (planes == 0 && rank == 3)
     for (int64_t candidate : {8, 4, 2})
-      if (sharedBytes(CudaCoreTiling(radii, threadsX, threadsY,
-                                     outputsPerThread, fusedSteps,
-                                     candidate)) <= kMaxSharedBytes) {
+      if (sharedBytes(CudaCoreTiling(radii, threadsX, threadsY, tileOutputs,
+                                     fusedSteps, candidate)) <=
+          kMaxSharedBytes) {
         tilePlanes = candidate;
         break;
       }
-  CudaCoreTiling tiling(radii, threadsX, threadsY, outputsPerThread,
-                        fusedSteps, tilePlanes);
+  CudaCoreTiling tiling(radii, threadsX, threadsY, tileOutputs, fusedSteps,
+                        tilePlanes);
   int64_t bytes = sharedBytes(tiling);
   if (bytes > kMaxSharedBytes && fusedSteps == 1)
     return op->emitOpError("needs ")
@@ -752,8 +765,8 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
                   boundaryValue, gpuModule, name);
   gpu::GPUFuncOp tailKernel;
   if (int64_t tailSteps = steps % fusedSteps; fusedSteps > 1 && tailSteps) {
-    CudaCoreTiling tailTiling(radii, threadsX, threadsY, outputsPerThread,
-                              tailSteps, tilePlanes);
+    CudaCoreTiling tailTiling(radii, threadsX, threadsY, tileOutputs, tailSteps,
+                              tilePlanes);
     tailKernel = buildKernel(op, tailTiling, elementType, boundary,
                              boundaryValue, gpuModule,
                              name + "_tail");
