@@ -6,17 +6,21 @@
 #   OUT_DIR/explain/NAME.txt   the --stencil-select-pipeline explain=true
 #                              remark for PROFILE: the ranked candidates with
 #                              their predictions, and the choice
-#   OUT_DIR/k/NAME/SLUG.{ptx,launch,pipeline}
+#   OUT_DIR/k/NAME/SLUG.{ptx,launch,pipeline,ptxas}
 #                              every candidate the ranking kept, compiled
 #                              through its own pipeline (SLUG: sptc, tc,
-#                              tc-lowrank, fft-fN, cuda-core-fN)
+#                              tc-lowrank, fft-fN, cuda-core-fN); .ptxas is
+#                              `ptxas -v`'s report (registers, shared memory)
+#                              when PTXAS (default: ptxas on PATH or in
+#                              /usr/local/cuda/bin) is there
 #   OUT_DIR/k/NAME/auto.txt    the SLUG --lower-to-auto chose; its PTX is
 #                              checked to be byte-identical to that
 #                              candidate's, so the candidate's timing is
 #                              auto's
 # Run the result with bench/run-auto.sh on the GPU machine, then
 # bench/calibrate.py. Re-rank for another profile (e.g. the one the run
-# measured) with EXPLAIN_ONLY=1.
+# measured) or new constants with EXPLAIN_ONLY=1, which also rewrites
+# auto.txt with the new choice.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
@@ -24,6 +28,7 @@ out=${1:?usage: compile-auto.sh OUT_DIR [CHIP] [PROFILE]}
 chip=${2:-sm_90}
 profile=${3:-h100}
 jobs=${JOBS:-2}
+ptxas=${PTXAS:-$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)}
 mkdir -p "$out/src" "$out/explain" "$out/k"
 python3 "$root/bench/auto_cases.py" "$out/src" > "$out/cases.txt"
 
@@ -49,7 +54,13 @@ one_case() { # NAME
     --stencil-select-pipeline="chip=$chip device-profile=$profile explain=true" \
     -o /dev/null 2> "$out/explain/$name.txt" ||
     { echo "$name: selection failed"; cat "$out/explain/$name.txt"; return; }
-  [ -n "${EXPLAIN_ONLY:-}" ] && { rm -rf "$tmp"; echo "$name: ranked"; return; }
+  if [ -n "${EXPLAIN_ONLY:-}" ]; then
+    # The new choice becomes auto.txt (no PTX comparison: re-ranking only).
+    local c
+    c=$(slug "$(sed -n 's/^chosen: //p' "$out/explain/$name.txt")")
+    [ -f "$dir/$c.ptx" ] && echo "$c" > "$dir/auto.txt"
+    rm -rf "$tmp"; echo "$name: ranked, auto: $c"; return
+  fi
   mkdir -p "$dir"
   local candidate s n=0
   while read -r candidate; do
@@ -61,6 +72,9 @@ one_case() { # NAME
       "$build/bin/stencil-translate" --to-launch "$tmp/$s.mlir" \
         --ptx-file "$s.ptx" -o "$dir/$s.launch"
       echo "$candidate" > "$dir/$s.pipeline"
+      if [ -x "$ptxas" ]; then
+        "$ptxas" -arch="$chip" -v "$dir/$s.ptx" -o /dev/null 2> "$dir/$s.ptxas"
+      fi
       n=$((n + 1))
     else
       echo "$name: $candidate failed: $(grep -m1 error "$tmp/$s.err")"
@@ -82,5 +96,5 @@ one_case() { # NAME
   rm -rf "$tmp"
 }
 export -f one_case slug
-export out build chip profile
+export out build chip profile ptxas
 cut -d" " -f1 "$out/cases.txt" | grep -E -e "${CASES:-.}" | xargs -P "$jobs" -I{} bash -c 'one_case {}'

@@ -72,48 +72,70 @@ mlir::stencil::getPipelineCandidates(StringRef chip, int optLevel,
   return candidates;
 }
 
+namespace {
+/// Which part of a candidate's pipeline to build.
+enum class Part { Kernel, Emission, Whole };
+} // namespace
+
 /// Parses `candidate`'s options into the pipeline's options struct and adds
-/// its stencil part (`kernelOnly`) or the whole pipeline to `pm`.
+/// `part` of its pipeline to `pm`: the stencil part (`kernel`), the emission
+/// of PTX after it (buildStencilGPUEmissionPipeline), or both (`whole`).
 template <typename Options>
 static LogicalResult
-buildWith(OpPassManager &pm, const PipelineCandidate &candidate,
-          bool kernelOnly, void (*kernel)(OpPassManager &, const Options &),
+buildWith(OpPassManager &pm, const PipelineCandidate &candidate, Part part,
+          void (*kernel)(OpPassManager &, const Options &),
           void (*whole)(OpPassManager &, const Options &)) {
   std::unique_ptr<Options> options =
       Options::createFromString(candidate.options);
   if (!options)
     return failure();
-  (kernelOnly ? kernel : whole)(pm, *options);
+  switch (part) {
+  case Part::Kernel:
+    kernel(pm, *options);
+    break;
+  case Part::Emission:
+    buildStencilGPUEmissionPipeline(pm, options->chip, options->features,
+                                    options->optLevel, candidate.pipeline);
+    break;
+  case Part::Whole:
+    whole(pm, *options);
+    break;
+  }
   return success();
 }
 
 static LogicalResult build(OpPassManager &pm, const PipelineCandidate &c,
-                           bool kernelOnly) {
+                           Part part) {
   StringRef p = c.pipeline;
   if (p == "lower-to-sptc")
-    return buildWith<LowerToSpTCOptions>(
-        pm, c, kernelOnly, buildSpTCKernelPipeline, buildLowerToSpTCPipeline);
+    return buildWith<LowerToSpTCOptions>(pm, c, part, buildSpTCKernelPipeline,
+                                         buildLowerToSpTCPipeline);
   if (p == "lower-to-tc")
-    return buildWith<LowerToTCOptions>(pm, c, kernelOnly, buildTCKernelPipeline,
+    return buildWith<LowerToTCOptions>(pm, c, part, buildTCKernelPipeline,
                                        buildLowerToTCPipeline);
   if (p == "lower-to-fft")
-    return buildWith<LowerToFftOptions>(
-        pm, c, kernelOnly, buildFftKernelPipeline, buildLowerToFftPipeline);
+    return buildWith<LowerToFftOptions>(pm, c, part, buildFftKernelPipeline,
+                                        buildLowerToFftPipeline);
   if (p == "lower-to-cuda-core")
-    return buildWith<LowerToCudaCoreOptions>(pm, c, kernelOnly,
-                                             buildCudaCoreKernelPipeline,
-                                             buildLowerToCudaCorePipeline);
+    return buildWith<LowerToCudaCoreOptions>(
+        pm, c, part, buildCudaCoreKernelPipeline, buildLowerToCudaCorePipeline);
   return failure();
 }
 
 LogicalResult
 mlir::stencil::buildCandidateKernelPipeline(OpPassManager &pm,
                                             const PipelineCandidate &c) {
-  return build(pm, c, /*kernelOnly=*/true);
+  return build(pm, c, Part::Kernel);
+}
+
+LogicalResult
+mlir::stencil::buildCandidateEmissionPipeline(OpPassManager &pm,
+                                              const PipelineCandidate &c) {
+  return build(pm, c, Part::Emission);
 }
 
 LogicalResult
 mlir::stencil::buildCandidatePipeline(OpPassManager &pm,
                                       const PipelineCandidate &c) {
-  return build(pm, c, /*kernelOnly=*/false);
+  return build(pm, c, Part::Whole);
 }

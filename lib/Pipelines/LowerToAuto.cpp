@@ -20,6 +20,8 @@ void mlir::stencil::buildLowerToAutoPipeline(
   select.fusedSteps = options.fusedSteps;
   select.optLevel = options.optLevel;
   select.explain = options.explain;
+  select.ptxas = options.ptxas;
+  select.grid.assign(options.grid.begin(), options.grid.end());
   pm.addPass(createStencilSelectPipeline(select));
   pm.addPass(createStencilLowerSelected());
 }

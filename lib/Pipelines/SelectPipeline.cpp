@@ -13,15 +13,21 @@
 // candidate that fails on the module (a type its unit cannot do, a radius
 // or tile beyond the chip's shared memory, a pattern the pipeline does not
 // take) is rejected with its first diagnostic, so the choice never fails on
-// a stencil some pipeline takes.
+// a stencil some pipeline takes. When it finds ptxas, each candidate that
+// lowers is also emitted as PTX and assembled (KernelResources.h): the
+// registers and static shared memory give the occupancy the model needs, and
+// a kernel ptxas refuses (beyond the chip's registers or shared memory) is
+// rejected too.
 //
 //===----------------------------------------------------------------------===//
 
 #include "stencil/Analysis/CostModel.h"
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
 #include "stencil/Pipelines/Candidates.h"
+#include "stencil/Pipelines/KernelResources.h"
 #include "stencil/Pipelines/Passes.h"
 
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/Format.h"
@@ -53,6 +59,8 @@ struct Evaluation {
   double bandwidthBound = 0, unitBound = 0, bound = 0, predicted = 0;
   bool memoryBound = false;
   int64_t kernels = 0;
+  /// The fewest warps per SM of its kernels (0: unknown).
+  int64_t residentWarps = 0;
 };
 
 struct StencilSelectPipelinePass
@@ -75,7 +83,26 @@ struct StencilSelectPipelinePass
 
   Evaluation evaluate(const PipelineCandidate &candidate,
                       const DeviceProfile &profile);
+
+  /// The assembler to run (none: occupancy not modelled) and the grid's
+  /// extents when known for all kernels (the `grid` option or the op's
+  /// static shape).
+  std::optional<std::string> ptxasPath;
+  SmallVector<int64_t> gridSizes;
 };
+
+/// The seeds' benchmark sizes, the grid a prediction is for when neither the
+/// option nor the op's type gives one.
+static SmallVector<int64_t> getNominalGrid(int64_t rank) {
+  switch (rank) {
+  case 1:
+    return {10240000};
+  case 2:
+    return {10240, 10240};
+  default:
+    return SmallVector<int64_t>(rank, 512);
+  }
+}
 } // namespace
 
 Evaluation
@@ -91,20 +118,37 @@ StencilSelectPipelinePass::evaluate(const PipelineCandidate &candidate,
     return e;
   }
   std::string firstError;
-  {
-    // The candidate's diagnostics are its reasons, not the user's errors.
-    ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &d) {
-      if (d.getSeverity() == DiagnosticSeverity::Error && firstError.empty())
-        firstError = d.str();
-      return success();
-    });
-    if (failed(pm.run(*copy))) {
-      e.rejection = firstError.empty() ? "the pipeline failed" : firstError;
+  // The candidate's diagnostics are its reasons, not the user's errors.
+  ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &d) {
+    if (d.getSeverity() == DiagnosticSeverity::Error && firstError.empty())
+      firstError = d.str();
+    return success();
+  });
+  if (failed(pm.run(*copy))) {
+    e.rejection = firstError.empty() ? "the pipeline failed" : firstError;
+    return e;
+  }
+  auto launches = (*copy)->getAttrOfType<ArrayAttr>("stencil.launches");
+
+  // With an assembler: the rest of the pipeline, then ptxas's registers.
+  llvm::StringMap<KernelResources> resources;
+  if (ptxasPath) {
+    PassManager emit(module.getContext(), ModuleOp::getOperationName());
+    if (failed(buildCandidateEmissionPipeline(emit, candidate)) ||
+        failed(emit.run(*copy))) {
+      e.rejection = firstError.empty() ? "the PTX emission failed" : firstError;
       return e;
     }
+    std::string error;
+    FailureOr<llvm::StringMap<KernelResources>> found =
+        getKernelResources(*copy, *ptxasPath, chip, error);
+    if (failed(found)) {
+      e.rejection = error;
+      return e;
+    }
+    resources = std::move(*found);
   }
 
-  auto launches = (*copy)->getAttrOfType<ArrayAttr>("stencil.launches");
   double weights = 0, predictedTime = 0, boundTime = 0, bwTime = 0,
          unitTime = 0;
   for (Attribute attr :
@@ -131,7 +175,15 @@ StencilSelectPipelinePass::evaluate(const PipelineCandidate &candidate,
       key += "-f" + std::to_string(work->stepsPerLaunch);
     ModelConstants constants =
         getModelConstants(key, work->rank, work->elementBytes);
-    FailureOr<KernelPrediction> p = predictKernel(*work, profile, constants);
+    if (auto it = resources.find(work->kernel); it != resources.end()) {
+      work->registers = it->second.registers;
+      work->staticSharedBytes = it->second.staticSharedBytes;
+    }
+    work->gridSizes = int64_t(gridSizes.size()) == work->rank
+                          ? gridSizes
+                          : getNominalGrid(work->rank);
+    FailureOr<KernelPrediction> p =
+        predictKernel(*work, profile, constants, getModelGlobals());
     if (failed(p)) {
       e.rejection = "the device profile has no peak for unit " + work->unit;
       return e;
@@ -145,6 +197,10 @@ StencilSelectPipelinePass::evaluate(const PipelineCandidate &candidate,
     e.unitFlops += w * work->unitFlopsPerPoint;
     e.bytes += w * work->getBytesPerPoint();
     e.unit = e.kernels == 0 || e.unit == work->unit ? work->unit : "mixed";
+    if (p->residentWarps > 0)
+      e.residentWarps = e.residentWarps == 0
+                            ? p->residentWarps
+                            : std::min(e.residentWarps, p->residentWarps);
     ++e.kernels;
   }
   if (e.kernels == 0)
@@ -184,6 +240,24 @@ void StencilSelectPipelinePass::runOnOperation() {
     return signalPassFailure();
   }
 
+  ptxasPath = findPtxas(ptxas);
+  if (!ptxasPath && ptxas != "none" && ptxas != "auto" && !ptxas.empty()) {
+    emitError(loc) << "ptxas='" << ptxas << "' is not an executable";
+    return signalPassFailure();
+  }
+  gridSizes.assign(grid.begin(), grid.end());
+  if (gridSizes.empty()) {
+    // The first stencil op's grid, when its type has a static shape.
+    module.walk([&](Operation *op) {
+      if (!isa<StencilDialect>(op->getDialect()) || op->getNumOperands() == 0)
+        return WalkResult::advance();
+      if (auto type = dyn_cast<MemRefType>(op->getOperand(0).getType()))
+        if (type.hasStaticShape())
+          gridSizes.assign(type.getShape().begin(), type.getShape().end());
+      return WalkResult::interrupt();
+    });
+  }
+
   SmallVector<Evaluation> evaluations;
   for (const PipelineCandidate &c :
        getPipelineCandidates(chip, optLevel, maxFused))
@@ -201,19 +275,25 @@ void StencilSelectPipelinePass::runOnOperation() {
     llvm::raw_string_ostream os(text);
     os << "candidates on " << profile->name << " (bandwidth "
        << llvm::format("%.0f", profile->bandwidthGBs)
-       << " GB/s), GStencil/s, per point and step, best first:\n";
-    os << llvm::format("  %-2s %-58s %-16s %9s %8s %9s %9s %-9s %9s\n", "#",
+       << " GB/s), GStencil/s, per point and step, best first; "
+       << (ptxasPath ? "warps per SM from " + *ptxasPath
+                     : std::string("no ptxas: occupancy not modelled"))
+       << ":\n";
+    os << llvm::format("  %-2s %-58s %-16s %9s %8s %9s %9s %-9s %5s %9s\n", "#",
                        "pipeline", "unit", "flops", "bytes", "BW bound",
-                       "unit bnd", "binds", "predicted");
+                       "unit bnd", "binds", "warps", "predicted");
     int rank = 0;
     for (const Evaluation &e : evaluations) {
       if (!e.rejection.empty())
         continue;
+      std::string warps =
+          e.residentWarps > 0 ? std::to_string(e.residentWarps) : "-";
       os << llvm::format("  %-2d %-58s %-16s %9.1f %8.3f %9.1f %9.1f %-9s "
-                         "%9.1f\n",
+                         "%5s %9.1f\n",
                          ++rank, e.candidate.str().c_str(), e.unit.c_str(),
                          e.unitFlops, e.bytes, e.bandwidthBound, e.unitBound,
-                         e.memoryBound ? "bandwidth" : "unit", e.predicted);
+                         e.memoryBound ? "bandwidth" : "unit", warps.c_str(),
+                         e.predicted);
     }
     // Rejected candidates; a pipeline's variants rejected for the same
     // reason (an element type it does not take) on one line.

@@ -120,6 +120,10 @@ mlir::stencil::emitLaunchDescription(Operation *module, raw_ostream &os,
       os << "unit_flops_per_point = "
          << llvm::format("%.17g", flops.getValueAsDouble()) << "\n";
   }
+  if (auto edge = record.getAs<FloatAttr>("edge_flops_per_point"))
+    os << "edge_unit = " << getString("edge_unit")
+       << "\nedge_flops_per_point = "
+       << llvm::format("%.17g", edge.getValueAsDouble()) << "\n";
   if (auto chain = record.getAs<FloatAttr>("chain_abs_sum"))
     os << "chain_abs_sum = "
        << llvm::format("%.17g", chain.getValueAsDouble()) << "\n";

@@ -149,11 +149,12 @@ bool parseLaunchDescriptionText(const std::string &text,
   };
   static const std::set<std::string> known = {
       "version", "kernel", "ptx", "rank", "element_type", "steps_per_launch",
-      "accumulator", "offsets", "weights",    "boundary",     "tile",
-      "block",   "shared_bytes", "coefficients", "args", "chain_abs_sum", "fft_error_bound",
-      "body",
-      // Read by the benchmark scripts (bench/table.py), not by the runner.
-      "unit", "unit_flops_per_point"};
+      "accumulator", "offsets", "weights", "boundary", "tile", "block",
+      "shared_bytes", "coefficients", "args", "chain_abs_sum",
+      "fft_error_bound", "body",
+      // Read by the benchmark scripts (bench/table.py, bench/calibrate.py),
+      // not by the runner.
+      "unit", "unit_flops_per_point", "edge_unit", "edge_flops_per_point"};
   for (const auto &e : kv)
     if (!known.count(e.first))
       warnings.push_back(where(e.first) + "unknown key '" + e.first +

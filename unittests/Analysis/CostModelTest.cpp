@@ -307,3 +307,120 @@ TEST(DeviceProfileTest, FromFile) {
 }
 
 } // namespace
+
+TEST(CostModelTest, HaloBytesComeFromL2) {
+  // Heat-2D f64 on 32 x 32 tiles, one step: M' = 8 (1 + 34^2 / 32^2) =
+  // 17.03 bytes; DRAM sees 2 D = 16. rho = 1 keeps M'; rho = 2 leaves the
+  // DRAM traffic (17.03 / 2 < 16); a halo of A = 3 with rho = 2 binds again:
+  // 8 (1 + 3) / 2 = 16 = 2 D, the boundary.
+  KernelWork work;
+  work.elementBytes = 8;
+  work.stagedInputsPerPoint = 34.0 * 34.0 / (32.0 * 32.0);
+  EXPECT_DOUBLE_EQ(work.getEffectiveBytesPerPoint(1), work.getBytesPerPoint());
+  EXPECT_DOUBLE_EQ(work.getEffectiveBytesPerPoint(2), 16);
+  work.stagedInputsPerPoint = 5;
+  EXPECT_DOUBLE_EQ(work.getEffectiveBytesPerPoint(2), 24);
+  // Fused steps divide both.
+  work.stepsPerLaunch = 4;
+  EXPECT_DOUBLE_EQ(work.getEffectiveBytesPerPoint(4), 4);
+}
+
+TEST(CostModelTest, ResidentWarpsFromRegistersAndSharedMemory) {
+  DeviceProfile h100;
+  h100.registersPerSM = 65536;
+  h100.sharedBytesPerSM = 233472;
+  KernelWork work;
+  work.threads = 128;
+  // Unknown registers: unknown occupancy.
+  EXPECT_EQ(getResidentWarps(work, h100), 0);
+  // 191 registers: 191 * 32 = 6112 -> 6144 per warp, 24576 per block of 4
+  // warps, 2 blocks in 65536: 8 warps. 167: 5376 per warp, 3 blocks, 12.
+  work.registers = 191;
+  EXPECT_EQ(getResidentWarps(work, h100), 8);
+  work.registers = 167;
+  EXPECT_EQ(getResidentWarps(work, h100), 12);
+  // 32 registers of 256 threads: 8 blocks by registers, 64 warps (the cap).
+  work.threads = 256;
+  work.registers = 32;
+  EXPECT_EQ(getResidentWarps(work, h100), 64);
+  // 64 KiB dynamic + 1 byte static + 1 KiB reserved: 3 blocks of 8 warps.
+  work.sharedBytes = 65536;
+  work.staticSharedBytes = 1;
+  EXPECT_EQ(getResidentWarps(work, h100), 24);
+  // A profile without the register file: unknown.
+  EXPECT_EQ(getResidentWarps(work, DeviceProfile()), 0);
+}
+
+TEST(CostModelTest, OccupancyScalesTheUnitSide) {
+  DeviceProfile profile;
+  profile.bandwidthGBs = 3000;
+  profile.registersPerSM = 65536;
+  profile.unitTflops["mma.sp.f16"] = 900;
+  KernelWork work;
+  work.elementBytes = 2;
+  work.threads = 128;
+  work.registers = 191; // 8 warps
+  work.unit = "mma.sp.f16";
+  work.unitFlopsPerPoint = 900; // unit bound 1000, bandwidth bound 750
+  ModelGlobals globals;
+  globals.saturatingWarps = 16;
+  // o = 8 / 16: t_unit = 1 / 500 > t_mem = 1 / 750.
+  FailureOr<KernelPrediction> p =
+      predictKernel(work, profile, ModelConstants(), globals);
+  ASSERT_TRUE(succeeded(p));
+  EXPECT_EQ(p->residentWarps, 8);
+  EXPECT_DOUBLE_EQ(p->unitBound, 1000);
+  EXPECT_NEAR(p->predicted, 500, 1e-9);
+  // 12 warps: o = 3 / 4, 750 either way.
+  work.registers = 167;
+  p = predictKernel(work, profile, ModelConstants(), globals);
+  EXPECT_NEAR(p->predicted, 750, 1e-9);
+  // Without W_sat, the roofline.
+  work.registers = 191;
+  p = predictKernel(work, profile, ModelConstants());
+  EXPECT_NEAR(p->predicted, 750, 1e-9);
+}
+
+TEST(CostModelTest, FftEdgeBlocks) {
+  // A 2-D FFT kernel, radius 1, 2 fused steps, V = 60 x 120 valid points per
+  // tile (the record's tile is innermost first, the last dimension's doubled
+  // for the two tiles of a block).
+  KernelWork work;
+  work.rank = 2;
+  work.stepsPerLaunch = 2;
+  work.tile = {240, 60};
+  work.radii = {1, 1};
+  work.edgeFlopsPerPoint = 20;
+  work.edgeUnit = "fma.f64";
+  // No grid: no edge term.
+  EXPECT_DOUBLE_EQ(getEdgeBlockShare(work), 0);
+  // 1000 x 1000: J_0 = ceil(996 / 60) = 17 rows of blocks, J_1 =
+  // ceil(996 / 120) = 9 tiles, 5 blocks; interior (15 / 17) (3 / 5).
+  work.gridSizes = {1000, 1000};
+  EXPECT_DOUBLE_EQ(getEdgeBlockShare(work), 1 - 15.0 / 17 * 3.0 / 5);
+  // A grid of one tile: every block is an edge block.
+  work.gridSizes = {10, 10};
+  EXPECT_DOUBLE_EQ(getEdgeBlockShare(work), 1);
+
+  // The term: s E / (eta_edge P_fma.f64) added to the time per point.
+  DeviceProfile profile;
+  profile.bandwidthGBs = 3000;
+  profile.unitTflops["mma.f64.m16n8k4"] = 60;
+  profile.unitTflops["fma.f64"] = 30;
+  work.elementBytes = 8;
+  work.unit = "mma.f64.m16n8k4";
+  work.unitFlopsPerPoint = 600; // unit bound 100; bandwidth 3000 / 8 = 375
+  work.stagedInputsPerPoint = 1;
+  work.gridSizes = {1000, 1000};
+  double share = 1 - 15.0 / 17 * 3.0 / 5;
+  ModelGlobals globals;
+  globals.edgeEfficiency = 0.1;
+  FailureOr<KernelPrediction> p =
+      predictKernel(work, profile, ModelConstants(), globals);
+  ASSERT_TRUE(succeeded(p));
+  EXPECT_DOUBLE_EQ(p->edgeShare, share);
+  EXPECT_NEAR(p->predicted, 1 / (1.0 / 100 + share * 20 / (0.1 * 30e3)), 1e-9);
+  // The edge path's unit must have a peak.
+  profile.unitTflops.erase("fma.f64");
+  EXPECT_TRUE(failed(predictKernel(work, profile, ModelConstants(), globals)));
+}

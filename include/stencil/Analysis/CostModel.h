@@ -37,12 +37,31 @@
 //
 //   M' = D (1 + A) / t               (M' = M when A = 1)
 //
+// Only the first read of an element and the write reach DRAM: the halo a
+// block reads again was loaded by its neighbours and mostly comes from L2. The
+// memory side takes the slower of the two levels,
+//
+//   M_eff = max(2 D / t, M' / rho)   rho: L2 over DRAM bandwidth, as the
+//                                    halo loads see it (fitted)
+//
 // Our kernels reach a pipeline-dependent share of these bounds (latency,
 // occupancy, operand loads from shared memory), so the prediction scales each
 // side by a measured efficiency and lets the two sides overlap partly:
 //
-//   t_mem = M' / (eta_mem B),   t_unit = C_u / (eta_unit P_u)
-//   1 / G_pred = max(t_mem, t_unit) + gamma min(t_mem, t_unit)
+//   t_mem = M_eff / (eta_mem B),   t_unit = C_u / (eta_unit o P_u)
+//   1 / G_pred = max(t_mem, t_unit) + gamma min(t_mem, t_unit) + t_edge
+//
+// o = min(1, W / W_sat) is the occupancy: W the warps resident per SM, from
+// the kernel's registers and shared memory (ptxas's, when the pass could run
+// it: getResidentWarps) against the device's register file and shared
+// memory; below W_sat warps (4 per scheduler on sm_80 and sm_90) the unit's
+// pipelines are not kept busy (an H100 2-D box of radius 5 on mma.sp keeps 8
+// warps per SM at 191 registers and runs at 0.87x of the dense kernel; of
+// radius 7, at 167 registers and 12 warps, 1.25x). t_edge is the FFT
+// kernel's edge blocks (StencilToFft/FftKernel.cpp): a block with a tile at
+// the grid's edge takes T direct steps on its N-point tiles, E = 2 K N / V
+// flops per output and step on CUDA cores, and such blocks are a share s of
+// the grid's (getEdgeBlockShare), so t_edge = s E / (eta_edge P_fma.f64).
 //
 // with eta_mem, eta_unit in (0, 1] and gamma in [0, 1] per pipeline
 // configuration (the fused steps of the CUDA-core and FFT kernels
@@ -156,8 +175,24 @@ struct KernelWork {
   /// included (1 when the record has no pattern to take the radii from).
   double stagedInputsPerPoint = 1;
 
-  /// M': bytes per point and step, D (1 + A) / t.
+  /// From ptxas (0: unknown): registers per thread and the static shared
+  /// memory per block, beside the dynamic `sharedBytes`.
+  int64_t registers = 0;
+  int64_t staticSharedBytes = 0;
+  /// The record's tile (innermost first) and the pattern's radii (outermost
+  /// first).
+  SmallVector<int64_t> tile, radii;
+  /// FFT kernels: E, the direct path's flops per output and step in an edge
+  /// block, on `edgeUnit` (0: no edge path).
+  double edgeFlopsPerPoint = 0;
+  std::string edgeUnit;
+  /// The grid the prediction is for, outermost first (the edge blocks'
+  /// share depends on it; empty: not known, no edge term).
+  SmallVector<int64_t> gridSizes;
+  /// M': bytes per point and step a block reads and writes, D (1 + A) / t.
   double getBytesPerPoint() const;
+  /// M_eff = max(2 D / t, M' / rho), the bytes the bandwidth bound divides.
+  double getEffectiveBytesPerPoint(double l2BandwidthRatio) const;
   /// alpha / S = C_u / C (0 when C is unknown).
   double getWorkInflation() const;
 };
@@ -181,6 +216,34 @@ struct ModelConstants {
 ModelConstants getModelConstants(StringRef pipeline, int64_t rank,
                                  int64_t elementBytes);
 
+/// The constants shared by every pipeline (CostModel.h, top); the defaults
+/// leave the seed's roofline: rho = 1, no occupancy and no edge term.
+struct ModelGlobals {
+  /// rho: L2 over DRAM bandwidth as the halo loads see it.
+  double l2BandwidthRatio = 1;
+  /// W_sat: resident warps per SM that keep a unit busy (0: ignore).
+  double saturatingWarps = 0;
+  /// eta_edge: the FFT edge blocks' share of the CUDA-core peak (0: ignore).
+  double edgeEfficiency = 0;
+};
+
+/// The calibrated globals (lib/Analysis/ModelConstants.cpp).
+ModelGlobals getModelGlobals();
+
+/// W: warps of `work`'s kernel resident per SM on `profile`, limited by its
+/// registers (allocated per warp in 256-register units) and its shared memory
+/// (static + dynamic + 1 KiB the driver reserves per block); 0 when its
+/// registers or the profile's register file are unknown.
+int64_t getResidentWarps(const KernelWork &work, const DeviceProfile &profile);
+
+/// s: the share of an FFT kernel's blocks that take the direct path on
+/// `work.gridSizes`. The kernel's tiles have V_d = tile_d valid points (V of
+/// the last dimension is half the record's tile: a block takes two tiles
+/// along it), there are J_d = max(1, ceil((n_d - 2 t r_d) / V_d)) of them,
+/// and a block is an edge block when one of its tiles is the first or the
+/// last along some dimension. 0 without a grid or an edge path.
+double getEdgeBlockShare(const KernelWork &work);
+
 /// The model's figures for one kernel on one device.
 struct KernelPrediction {
   /// B / M and P_u / C_u, GStencil/s.
@@ -191,13 +254,18 @@ struct KernelPrediction {
   bool memoryBound = false;
   /// The calibrated prediction, GStencil/s.
   double predicted = 0;
+  /// W (0: unknown) and the edge blocks' share.
+  int64_t residentWarps = 0;
+  double edgeShare = 0;
 };
 
 /// Predicts `work` on `profile` with `constants`; fails when the profile has
-/// no peak for the kernel's unit.
-FailureOr<KernelPrediction> predictKernel(const KernelWork &work,
-                                          const DeviceProfile &profile,
-                                          const ModelConstants &constants);
+/// no peak for the kernel's unit (or for its edge path's, when the edge term
+/// applies).
+FailureOr<KernelPrediction>
+predictKernel(const KernelWork &work, const DeviceProfile &profile,
+              const ModelConstants &constants,
+              const ModelGlobals &globals = ModelGlobals());
 
 } // namespace stencil
 } // namespace mlir

@@ -48,6 +48,12 @@ getPipelineCandidates(StringRef chip, int optLevel, int64_t maxFusedSteps);
 LogicalResult buildCandidateKernelPipeline(OpPassManager &pm,
                                            const PipelineCandidate &candidate);
 
+/// Adds the rest of `candidate`'s pipeline after its stencil part (NVVM,
+/// LLVM, PTX in a gpu.binary) to `pm`.
+LogicalResult
+buildCandidateEmissionPipeline(OpPassManager &pm,
+                               const PipelineCandidate &candidate);
+
 /// Adds the whole pipeline of `candidate` to `pm`.
 LogicalResult buildCandidatePipeline(OpPassManager &pm,
                                      const PipelineCandidate &candidate);

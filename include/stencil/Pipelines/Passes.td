@@ -20,8 +20,17 @@ def StencilSelectPipeline
     attribute `stencil.pipeline = "lower-to-...{...}"`, which
     `--stencil-lower-selected` runs. With `explain`, a remark prints the
     ranked table: per candidate the unit, its issued flops and the bytes per
-    point and step, both bounds, the binding one and the prediction, and why
-    each rejected candidate was rejected.
+    point and step, both bounds, the binding one, the resident warps per SM,
+    the prediction, and why each rejected candidate was rejected.
+
+    The occupancy needs the kernel's registers, which only the assembler
+    knows: when `ptxas` finds an assembler, each candidate that lowers is
+    also emitted as PTX and assembled with `ptxas -v`; without one the model
+    takes every kernel as fully occupied (the remark says so), which
+    misranks kernels that hold many registers (on an H100, SpTC against
+    dense TC for 2-D boxes of radius 5 to 7). The FFT kernel's edge blocks
+    depend on the grid: `grid` gives its extents, else the op's static shape,
+    else the seeds' benchmark sizes (10240000; 10240 x 10240; 512^3).
 
     A module no candidate lowers is an error that lists every candidate's
     reason.
@@ -41,6 +50,14 @@ def StencilSelectPipeline
            "NVVM optimization level of the chosen pipeline">,
     Option<"explain", "explain", "bool", /*default=*/"false",
            "Print the ranked table of candidates as a remark">,
+    Option<"ptxas", "ptxas", "std::string", /*default=*/"\"auto\"",
+           "The assembler that gives each candidate's registers (the "
+           "occupancy): auto (ptxas on PATH, in $CUDA_HOME/bin, "
+           "$CUDA_PATH/bin or /usr/local/cuda/bin), none, or a path">,
+    ListOption<"grid", "grid", "int64_t",
+               "The grid's extents, outermost first, the prediction is for; "
+               "default: the op's static shape, else 10240000 (1-D), "
+               "10240 x 10240 (2-D), 512^3 (3-D)">,
   ];
 }
 

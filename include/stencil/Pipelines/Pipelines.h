@@ -282,6 +282,18 @@ struct LowerToAutoOptions : public PassPipelineOptions<LowerToAutoOptions> {
       *this, "explain",
       llvm::cl::desc("Print the ranked table of candidates as a remark"),
       llvm::cl::init(false)};
+  PassOptions::Option<std::string> ptxas{
+      *this, "ptxas",
+      llvm::cl::desc("The assembler that gives each candidate's registers "
+                     "(the occupancy): auto (ptxas on PATH, in "
+                     "$CUDA_HOME/bin, $CUDA_PATH/bin or /usr/local/cuda/bin), "
+                     "none, or a path"),
+      llvm::cl::init("auto")};
+  PassOptions::ListOption<int64_t> grid{
+      *this, "grid",
+      llvm::cl::desc("The grid's extents, outermost first, the prediction is "
+                     "for; default: the op's static shape, else 10240000 "
+                     "(1-D), 10240 x 10240 (2-D), 512^3 (3-D)")};
 };
 
 /// `--lower-to-auto`: the performance model of seed 001 chooses the pipeline

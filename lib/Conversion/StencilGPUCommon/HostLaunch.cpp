@@ -173,6 +173,12 @@ void mlir::stencil::emitHostLaunches(Operation *op, Value in, Value out,
   if (launch.fftErrorBound > 0)
     record.push_back(b.getNamedAttr("fft_error_bound",
                                     b.getF64FloatAttr(launch.fftErrorBound)));
+  if (launch.edgeFlopsPerPoint > 0) {
+    record.push_back(
+        b.getNamedAttr("edge_unit", b.getStringAttr(launch.edgeUnit)));
+    record.push_back(b.getNamedAttr(
+        "edge_flops_per_point", b.getF64FloatAttr(launch.edgeFlopsPerPoint)));
+  }
   if (launch.chainAbsSum > 0)
     record.push_back(b.getNamedAttr("chain_abs_sum",
                                     b.getF64FloatAttr(launch.chainAbsSum)));

@@ -147,6 +147,20 @@ struct ConvertStencilToFftPass
         config.shape == FftMmaShape::M16N8K4 ? "mma.f64.m16n8k4" : "mma.f64";
     launch.unitFlopsPerPoint =
         2.0 * double(plan.getMacsPerTile()) / double(plan.getUpdatesPerTile());
+    // A block at the grid's edge computes its two N-point tiles by T direct
+    // steps (FftKernel.cpp) and keeps their 2 V exact points: 2 K N / V
+    // flops per output and step, on CUDA cores (only periodic grids have no
+    // such blocks).
+    if (op.getBoundary() != BoundaryKind::periodic) {
+      int64_t points = 1, valid = 1;
+      for (int64_t d = 0; d < rank; ++d) {
+        points *= plan.getTileSize(d);
+        valid *= plan.getValidSize(d);
+      }
+      launch.edgeUnit = "fma.f64";
+      launch.edgeFlopsPerPoint = 2.0 * double(op.getPattern().getNumPoints()) *
+                                 double(points) / double(valid);
+    }
     emitHostLaunches(op, op.getInput(), op.getOutput(), steps, launch, symbols,
                      launches);
     op->erase();

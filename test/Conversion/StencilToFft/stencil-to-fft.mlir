@@ -4,13 +4,16 @@
 // Heat-1D on a tile of 56 = 8 x 7 points, T = 2 fused steps of 3: the T-step
 // kernel launched once, then the kernel of the last step (its own spectrum,
 // the same tiles). Checks the host side (dynamic shared memory of the 8 x 8
-// complex array, the launch record with the transforms' error bound) and the
-// kernel's shape: dynamic shared memory, the tile-index guard, the edge
-// test choosing the direct path, and the DFT stages' MMAs.
+// complex array, the launch record with the transforms' error bound and the
+// edge blocks' flops) and the kernel's shape: dynamic shared memory, the
+// tile-index guard, the edge test choosing the direct path, and the DFT
+// stages' MMAs.
 
 // CHECK: module attributes {gpu.container_module, stencil.launches = [{
 // CHECK-SAME: block = array<i64: 256, 1, 1>
 // CHECK-SAME: boundary = "halo"
+// The edge blocks' direct steps: 2 K N / V = 2 * 3 * 56 / 52 flops per output.
+// CHECK-SAME: edge_flops_per_point = 6.46153846{{[0-9]*}} : f64, edge_unit = "fma.f64"
 // CHECK-SAME: fft_error_bound = {{[0-9.]+}}E-13
 // CHECK-SAME: kernel = "heat1d_fft"
 // CHECK-SAME: shared_bytes = 1024

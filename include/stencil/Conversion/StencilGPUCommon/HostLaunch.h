@@ -67,6 +67,11 @@ struct StencilKernelLaunch {
   /// error relative to the largest |value| of its input (getFftErrorBound);
   /// 0 otherwise.
   double fftErrorBound = 0;
+  /// For a kernel whose blocks at the grid's edge take another path (the
+  /// FFT kernel's direct steps), that path's unit and its flops per output
+  /// point and step in such a block; 0 otherwise.
+  StringRef edgeUnit;
+  double edgeFlopsPerPoint = 0;
 };
 
 /// Replaces the stencil op `op` (grids `in` and `out`, `steps` time steps)

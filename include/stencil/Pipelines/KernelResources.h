@@ -1,0 +1,55 @@
+//===- KernelResources.h - ptxas's registers and shared memory --*- C++ -*-===//
+//
+// The resources a compiled kernel holds per thread and per block decide how
+// many of its warps an SM keeps resident, which the cost model needs
+// (CostModel.h, the occupancy o). Only the assembler knows them: the PTX the
+// pipelines emit has virtual registers. `--stencil-select-pipeline` lowers
+// each candidate to PTX, runs `ptxas -v` on it when it can find ptxas, and
+// reads the figures ptxas prints per entry function.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_PIPELINES_KERNELRESOURCES_H
+#define STENCIL_PIPELINES_KERNELRESOURCES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir {
+namespace stencil {
+
+/// What `ptxas -v` reports for one entry function.
+struct KernelResources {
+  int64_t registers = 0;
+  /// Static shared memory per block, bytes (dynamic shared memory is the
+  /// launch's).
+  int64_t staticSharedBytes = 0;
+  int64_t spillStoreBytes = 0;
+};
+
+/// The ptxas to run for `setting`: "none" gives none; "auto" (or empty) the
+/// first ptxas on PATH, in $CUDA_HOME/bin, $CUDA_PATH/bin or
+/// /usr/local/cuda/bin; anything else is the path of the executable itself
+/// (none when it is not an executable).
+std::optional<std::string> findPtxas(StringRef setting);
+
+/// Parses the `ptxas info` lines of `ptxas -v` into figures per entry
+/// function ("Compiling entry function 'k'", then "Used N registers, ...,
+/// M bytes smem" and "S bytes spill stores").
+llvm::StringMap<KernelResources> parsePtxasInfo(StringRef log);
+
+/// Assembles the PTX of every gpu.binary in `module` (format isa, as the
+/// pipelines emit it) with `ptxas -arch=<chip> -v` and returns the figures
+/// per entry function; on failure, `error` says why.
+FailureOr<llvm::StringMap<KernelResources>>
+getKernelResources(ModuleOp module, StringRef ptxas, StringRef chip,
+                   std::string &error);
+
+} // namespace stencil
+} // namespace mlir
+
+#endif // STENCIL_PIPELINES_KERNELRESOURCES_H

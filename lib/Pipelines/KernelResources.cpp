@@ -1,0 +1,114 @@
+//===- KernelResources.cpp - ptxas's registers and shared memory ----------===//
+
+#include "stencil/Pipelines/KernelResources.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+std::optional<std::string> mlir::stencil::findPtxas(StringRef setting) {
+  if (setting == "none")
+    return std::nullopt;
+  if (!setting.empty() && setting != "auto") {
+    if (llvm::sys::fs::can_execute(setting))
+      return setting.str();
+    return std::nullopt;
+  }
+  if (llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName("ptxas"))
+    return *found;
+  SmallVector<std::string> dirs;
+  for (const char *var : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char *root = std::getenv(var))
+      dirs.push_back((llvm::Twine(root) + "/bin").str());
+  dirs.push_back("/usr/local/cuda/bin");
+  SmallVector<StringRef> paths(dirs.begin(), dirs.end());
+  if (llvm::ErrorOr<std::string> found =
+          llvm::sys::findProgramByName("ptxas", paths))
+    return *found;
+  return std::nullopt;
+}
+
+llvm::StringMap<KernelResources> mlir::stencil::parsePtxasInfo(StringRef log) {
+  llvm::StringMap<KernelResources> result;
+  llvm::Regex entry("Compiling entry function '([^']+)'");
+  llvm::Regex used("Used ([0-9]+) registers");
+  llvm::Regex smem("([0-9]+) bytes smem");
+  llvm::Regex spill("([0-9]+) bytes spill stores");
+  KernelResources *current = nullptr;
+  SmallVector<StringRef> lines;
+  log.split(lines, '\n');
+  for (StringRef line : lines) {
+    SmallVector<StringRef> m;
+    if (entry.match(line, &m)) {
+      current = &result[m[1]];
+      continue;
+    }
+    if (!current)
+      continue;
+    if (used.match(line, &m))
+      m[1].getAsInteger(10, current->registers);
+    if (smem.match(line, &m))
+      m[1].getAsInteger(10, current->staticSharedBytes);
+    if (spill.match(line, &m))
+      m[1].getAsInteger(10, current->spillStoreBytes);
+  }
+  return result;
+}
+
+FailureOr<llvm::StringMap<KernelResources>>
+mlir::stencil::getKernelResources(ModuleOp module, StringRef ptxas,
+                                  StringRef chip, std::string &error) {
+  std::string ptx;
+  module.walk([&](gpu::BinaryOp binary) {
+    for (Attribute attr : binary.getObjects())
+      if (auto object = dyn_cast<gpu::ObjectAttr>(attr))
+        if (object.getFormat() == gpu::CompilationTarget::Assembly)
+          ptx += object.getObject().getValue();
+  });
+  if (ptx.empty()) {
+    error = "no PTX in the lowered module";
+    return failure();
+  }
+  SmallString<128> input, log;
+  int fd;
+  if (llvm::sys::fs::createTemporaryFile("stencil-select", "ptx", fd, input) ||
+      llvm::sys::fs::createTemporaryFile("stencil-select", "log", log)) {
+    error = "cannot create a temporary file for ptxas";
+    return failure();
+  }
+  llvm::FileRemover removeInput(input), removeLog(log);
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << ptx;
+  }
+  std::string arch = ("-arch=" + chip).str();
+  SmallVector<StringRef> args = {ptxas, arch, "-v", input, "-o", "/dev/null"};
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(log),
+                                          StringRef(log)};
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait(ptxas, args, /*Env=*/std::nullopt,
+                                     redirects, /*SecondsToWait=*/0,
+                                     /*MemoryLimit=*/0, &message);
+  auto buffer = llvm::MemoryBuffer::getFile(log);
+  if (rc != 0) {
+    error = (ptxas + " failed" + (message.empty() ? "" : ": " + message) +
+             (buffer ? ": " + (*buffer)->getBuffer().trim().str() : ""))
+                .str();
+    return failure();
+  }
+  if (!buffer) {
+    error = "cannot read the output of " + ptxas.str();
+    return failure();
+  }
+  return parsePtxasInfo((*buffer)->getBuffer());
+}
