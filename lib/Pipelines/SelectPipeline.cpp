@@ -61,6 +61,8 @@ struct Evaluation {
   int64_t kernels = 0;
   /// The fewest warps per SM of its kernels (0: unknown).
   int64_t residentWarps = 0;
+  /// Rejected because ptxas did not assemble its PTX.
+  bool assemblerFailed = false;
 };
 
 struct StencilSelectPipelinePass
@@ -144,6 +146,7 @@ StencilSelectPipelinePass::evaluate(const PipelineCandidate &candidate,
         getKernelResources(*copy, *ptxasPath, chip, error);
     if (failed(found)) {
       e.rejection = error;
+      e.assemblerFailed = true;
       return e;
     }
     resources = std::move(*found);
@@ -262,6 +265,26 @@ void StencilSelectPipelinePass::runOnOperation() {
   for (const PipelineCandidate &c :
        getPipelineCandidates(chip, optLevel, maxFused))
     evaluations.push_back(evaluate(c, *profile));
+  // An assembler that takes none of the candidates the pipelines lower (one
+  // older than the PTX ISA LLVM emits) says nothing of them: rank them
+  // without the occupancy, and say so.
+  std::string assemblerNote;
+  if (ptxasPath &&
+      llvm::none_of(evaluations,
+                    [](const Evaluation &e) { return e.rejection.empty(); }) &&
+      llvm::any_of(evaluations,
+                   [](const Evaluation &e) { return e.assemblerFailed; })) {
+    for (const Evaluation &e : evaluations)
+      if (e.assemblerFailed) {
+        assemblerNote = e.rejection;
+        break;
+      }
+    ptxasPath.reset();
+    evaluations.clear();
+    for (const PipelineCandidate &c :
+         getPipelineCandidates(chip, optLevel, maxFused))
+      evaluations.push_back(evaluate(c, *profile));
+  }
   // Best prediction first; rejected ones last; ties keep the order of
   // getPipelineCandidates.
   llvm::stable_sort(evaluations, [](const Evaluation &a, const Evaluation &b) {
@@ -277,7 +300,10 @@ void StencilSelectPipelinePass::runOnOperation() {
        << llvm::format("%.0f", profile->bandwidthGBs)
        << " GB/s), GStencil/s, per point and step, best first; "
        << (ptxasPath ? "warps per SM from " + *ptxasPath
-                     : std::string("no ptxas: occupancy not modelled"))
+           : assemblerNote.empty()
+               ? std::string("no ptxas: occupancy not modelled")
+               : "ptxas assembled no candidate (" + assemblerNote +
+                     "): occupancy not modelled")
        << ":\n";
     os << llvm::format("  %-2s %-58s %-16s %9s %8s %9s %9s %-9s %5s %9s\n", "#",
                        "pipeline", "unit", "flops", "bytes", "BW bound",
