@@ -1,6 +1,7 @@
 //===- DeviceProfile.cpp - Measured peaks of a GPU ------------------------===//
 
 #include "stencil/Analysis/DeviceProfile.h"
+#include "stencil/Support/GPUTarget.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -225,11 +226,9 @@ mlir::stencil::getBuiltinDeviceProfile(StringRef name) {
 llvm::Expected<DeviceProfile>
 mlir::stencil::lookupDeviceProfile(StringRef spec, StringRef chip) {
   if (spec.empty()) {
-    unsigned sm = 0;
-    StringRef digits = chip;
-    if (digits.consume_front("sm_") &&
-        !digits.take_while(llvm::isDigit).getAsInteger(10, sm) && sm >= 80)
-      return getBuiltinDeviceProfile(sm >= 90 ? "h100" : "a100");
+    std::optional<unsigned> sm = getSMVersion(chip);
+    if (sm && *sm >= 80)
+      return getBuiltinDeviceProfile(*sm >= 90 ? "h100" : "a100");
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
         "no built-in device profile for chip '" + chip +

@@ -9,6 +9,7 @@
 #include "stencil/Conversion/StencilToFft/StencilToFft.h"
 #include "stencil/Dialect/Stencil/Transforms/Passes.h"
 #include "stencil/Pipelines/Pipelines.h"
+#include "stencil/Support/GPUTarget.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -31,11 +32,7 @@ void mlir::stencil::buildFftKernelPipeline(OpPassManager &pm,
   // take m16n8k4, which runs at twice the rate of m8n8k4 there.
   ConvertStencilToFftOptions convert;
   convert.warps = options.warps;
-  unsigned sm = 0;
-  if (StringRef(options.chip).starts_with("sm_") &&
-      !StringRef(options.chip).drop_front(3).take_while(llvm::isDigit)
-           .getAsInteger(10, sm) &&
-      sm >= 90)
+  if (getSMVersion(options.chip).value_or(0) >= 90)
     convert.f64Shape = "m16n8k4";
   pm.addPass(createConvertStencilToFft(convert));
 }

@@ -9,6 +9,7 @@
 #include "stencil/Conversion/StencilToSpTC/StencilToSpTC.h"
 #include "stencil/Dialect/Stencil/Transforms/Passes.h"
 #include "stencil/Pipelines/Pipelines.h"
+#include "stencil/Support/GPUTarget.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/Pipelines/Passes.h"
@@ -86,11 +87,7 @@ void mlir::stencil::buildTCKernelPipeline(OpPassManager &pm,
   // On sm_90 and later the f64 kernel takes m16n8k4, which runs at twice the
   // rate of m8n8k4 there (stencil-run --roofline).
   ConvertStencilToSpTCOptions convert;
-  unsigned sm = 0;
-  if (StringRef(options.chip).starts_with("sm_") &&
-      !StringRef(options.chip).drop_front(3).take_while(llvm::isDigit)
-           .getAsInteger(10, sm) &&
-      sm >= 90)
+  if (getSMVersion(options.chip).value_or(0) >= 90)
     convert.f64Shape = "m16n8k4";
   addRowFormKernelPasses(pm, options, convert, options.mTiles);
 }

@@ -31,6 +31,26 @@ struct LowerToCpuOptions : public PassPipelineOptions<LowerToCpuOptions> {
 void buildLowerToCpuPipeline(OpPassManager &pm,
                              const LowerToCpuOptions &options);
 
+/// The GPU target options every GPU pipeline takes, declared once: `chip`,
+/// `features` (default `Derived::kDefaultFeatures`, the PTX ISA the
+/// pipeline's instructions need) and `opt-level`.
+template <typename Derived>
+struct GPUTargetOptions : public PassPipelineOptions<Derived> {
+  mlir::detail::PassOptions::Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("Target GPU (sm_80, sm_86, sm_90, sm_90a, ...)"),
+      llvm::cl::init("sm_90")};
+  mlir::detail::PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features (default: the PTX ISA the pipeline's "
+                     "instructions need; +ptx85 for "
+                     "mma.sp::ordered_metadata)"),
+      llvm::cl::init(Derived::kDefaultFeatures)};
+  mlir::detail::PassOptions::Option<int> optLevel{
+      *this, "opt-level", llvm::cl::desc("NVVM optimization level"),
+      llvm::cl::init(3)};
+};
+
 /// How `--lower-to-sptc` makes a stencil 2:4 sparse.
 enum class SpTCLayout {
   /// Per stencil, the one of the two below that issues fewer mma.sp.
@@ -42,7 +62,10 @@ enum class SpTCLayout {
 };
 
 /// Options of `--lower-to-sptc`.
-struct LowerToSpTCOptions : public PassPipelineOptions<LowerToSpTCOptions> {
+struct LowerToSpTCOptions : public GPUTargetOptions<LowerToSpTCOptions> {
+  /// mma.sp::ordered_metadata needs PTX 8.5.
+  static constexpr const char *kDefaultFeatures = "+ptx85";
+
   PassOptions::Option<SpTCLayout> layout{
       *this, "layout",
       llvm::cl::desc("How stencils become 2:4 sparse (see docs/Pipelines.md)"),
@@ -56,16 +79,6 @@ struct LowerToSpTCOptions : public PassPipelineOptions<LowerToSpTCOptions> {
           clEnumValN(SpTCLayout::Matching, "matching",
                      "SparStencil's flatten-and-crush and conflict-graph "
                      "matching, layout explored per stencil (seed 002)"))};
-  PassOptions::Option<std::string> chip{
-      *this, "chip", llvm::cl::desc("Target GPU (sm_80, sm_86, sm_90, ...)"),
-      llvm::cl::init("sm_90")};
-  PassOptions::Option<std::string> features{
-      *this, "features",
-      llvm::cl::desc("PTX features; mma.sp::ordered_metadata needs +ptx85"),
-      llvm::cl::init("+ptx85")};
-  PassOptions::Option<int> optLevel{
-      *this, "opt-level", llvm::cl::desc("NVVM optimization level"),
-      llvm::cl::init(3)};
   PassOptions::Option<int64_t> warps{
       *this, "warps",
       llvm::cl::desc("Warps per thread block (0: 4, fewer where the tile "
@@ -107,16 +120,9 @@ void buildSpTCKernelPipeline(OpPassManager &pm,
                              const LowerToSpTCOptions &options);
 
 /// Options of `--lower-to-tc`.
-struct LowerToTCOptions : public PassPipelineOptions<LowerToTCOptions> {
-  PassOptions::Option<std::string> chip{
-      *this, "chip", llvm::cl::desc("Target GPU (sm_80, sm_86, sm_90, ...)"),
-      llvm::cl::init("sm_90")};
-  PassOptions::Option<std::string> features{
-      *this, "features", llvm::cl::desc("PTX features"),
-      llvm::cl::init("+ptx80")};
-  PassOptions::Option<int> optLevel{
-      *this, "opt-level", llvm::cl::desc("NVVM optimization level"),
-      llvm::cl::init(3)};
+struct LowerToTCOptions : public GPUTargetOptions<LowerToTCOptions> {
+  static constexpr const char *kDefaultFeatures = "+ptx80";
+
   PassOptions::Option<int64_t> warps{
       *this, "warps",
       llvm::cl::desc("Warps per thread block (0: 4, fewer where the tile "
@@ -163,16 +169,9 @@ void buildLowerToTCPipeline(OpPassManager &pm, const LowerToTCOptions &options);
 void buildTCKernelPipeline(OpPassManager &pm, const LowerToTCOptions &options);
 
 /// Options of `--lower-to-cuda-core`.
-struct LowerToFftOptions : public PassPipelineOptions<LowerToFftOptions> {
-  PassOptions::Option<std::string> chip{
-      *this, "chip", llvm::cl::desc("Target GPU (sm_80, sm_86, sm_90, ...)"),
-      llvm::cl::init("sm_90")};
-  PassOptions::Option<std::string> features{
-      *this, "features", llvm::cl::desc("PTX features"),
-      llvm::cl::init("+ptx80")};
-  PassOptions::Option<int> optLevel{
-      *this, "opt-level", llvm::cl::desc("NVVM optimization level"),
-      llvm::cl::init(3)};
+struct LowerToFftOptions : public GPUTargetOptions<LowerToFftOptions> {
+  static constexpr const char *kDefaultFeatures = "+ptx80";
+
   PassOptions::Option<int64_t> fusedSteps{
       *this, "fused-steps",
       llvm::cl::desc("Time steps per launch (T), fused by the spectrum to "
@@ -203,16 +202,9 @@ void buildFftKernelPipeline(OpPassManager &pm,
                             const LowerToFftOptions &options);
 
 struct LowerToCudaCoreOptions
-    : public PassPipelineOptions<LowerToCudaCoreOptions> {
-  PassOptions::Option<std::string> chip{
-      *this, "chip", llvm::cl::desc("Target GPU (sm_80, sm_86, sm_90, ...)"),
-      llvm::cl::init("sm_90")};
-  PassOptions::Option<std::string> features{
-      *this, "features", llvm::cl::desc("PTX features"),
-      llvm::cl::init("+ptx80")};
-  PassOptions::Option<int> optLevel{
-      *this, "opt-level", llvm::cl::desc("NVVM optimization level"),
-      llvm::cl::init(3)};
+    : public GPUTargetOptions<LowerToCudaCoreOptions> {
+  static constexpr const char *kDefaultFeatures = "+ptx80";
+
   PassOptions::Option<bool> linearize{
       *this, "linearize",
       llvm::cl::desc("Rewrite linear stencil.apply bodies to stencil.linear "
@@ -261,7 +253,8 @@ void buildStencilGPUEmissionPipeline(OpPassManager &pm, StringRef chip,
 /// Options of `--lower-to-auto`.
 struct LowerToAutoOptions : public PassPipelineOptions<LowerToAutoOptions> {
   PassOptions::Option<std::string> chip{
-      *this, "chip", llvm::cl::desc("Target GPU (sm_80, sm_86, sm_90, ...)"),
+      *this, "chip",
+      llvm::cl::desc("Target GPU (sm_80, sm_86, sm_90, sm_90a, ...)"),
       llvm::cl::init("sm_90")};
   PassOptions::Option<std::string> deviceProfile{
       *this, "device-profile",
