@@ -6,17 +6,20 @@
 // through every pipeline with its default options:
 //
 //   --lower-to-cpu, --lower-to-sptc, --lower-to-tc, --lower-to-tc=low-rank=1,
-//   --lower-to-cuda-core, --lower-to-fft
+//   --lower-to-cuda-core, --lower-to-fft, --lower-to-auto (ptxas=none: no
+//   assembler process per input; its stencil part is
+//   --stencil-select-pipeline, which runs every candidate's stencil part and
+//   the cost model on their launch records)
 //
 // The GPU pipelines run their stencil part (build*KernelPipeline: every pass
 // of this project, down to the gpu.module and the host launches, verified);
 // one input in 16 (by a hash of its bytes; one in N with the environment
 // variable STENCIL_FUZZ_EMIT_EVERY=N, which the corpus replay sets to 1)
 // runs the whole pipelines, with upstream's NVVM emission and LLVM's NVPTX
-// back end, which take about 50x as long and are not this project's code. The guarantees checked: no
-// crash, hang or sanitizer report, and a pipeline that fails has said why
-// (at least one error diagnostic; a failure without one aborts). New
-// pipelines join the list below as they land.
+// back end, which take about 50x as long and are not this project's code. The
+// guarantees checked: no crash, hang or sanitizer report, and a pipeline that
+// fails has said why (at least one error diagnostic; a failure without one
+// aborts). New pipelines join the list below as they land.
 //
 // The target counts what the inputs reached and prints it when the process
 // exits (the closing note of issue 12 reports these numbers):
@@ -29,6 +32,8 @@
 #include "StencilFuzzing.h"
 
 #include "stencil/InitAll.h"
+#include "stencil/Pipelines/Passes.h"
+#include "stencil/Pipelines/Pipelines.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -117,6 +122,18 @@ static const std::vector<Pipeline> &getPipelines() {
          LowerToFftOptions options;
          whole ? buildLowerToFftPipeline(pm, options)
                : buildFftKernelPipeline(pm, options);
+       }},
+      {"lower-to-auto",
+       [](OpPassManager &pm, bool whole) {
+         if (whole) {
+           LowerToAutoOptions options;
+           options.ptxas = "none";
+           buildLowerToAutoPipeline(pm, options);
+           return;
+         }
+         StencilSelectPipelineOptions options;
+         options.ptxas = "none";
+         pm.addPass(createStencilSelectPipeline(options));
        }},
   };
   return pipelines;
