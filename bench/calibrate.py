@@ -77,10 +77,11 @@ def family(slug):
 
 
 def read_results(logs):
-    """{(case, slug): gstencil_s}, the device name."""
+    """{(case, slug): (gstencil_s, grid outermost first)}, the device
+    name."""
     results, devices = {}, set()
-    pat = re.compile(r"^(\S+) (\S+) seed: RESULT .*device=\"([^\"]+)\".* "
-                     r"gstencil_s=([0-9.]+)")
+    pat = re.compile(r"^(\S+) (\S+) seed: RESULT .*device=\"([^\"]+)\" "
+                     r"grid=([0-9x]+) .*gstencil_s=([0-9.]+)")
     for log in logs:
         for line in open(log):
             m = pat.match(line)
@@ -88,7 +89,8 @@ def read_results(logs):
                 key = (m.group(1), m.group(2))
                 if key in results:
                     sys.exit("calibrate.py: %s %s measured twice" % key)
-                results[key] = float(m.group(4))
+                results[key] = (float(m.group(5)),
+                                [int(n) for n in m.group(4).split("x")])
                 devices.add(m.group(3))
             elif " seed: " in line and ("FAIL" in line or "error" in line):
                 sys.exit("calibrate.py: failed run: " + line.strip())
@@ -96,10 +98,6 @@ def read_results(logs):
         sys.exit("calibrate.py: results from %d devices: %s" %
                  (len(devices), sorted(devices)))
     return results, devices.pop()
-
-
-# The grids of bench/run-auto.sh's table (outermost first).
-RUN_GRID = {1: [10240000], 2: [10240, 10240], 3: [512, 512, 512]}
 
 
 def read_ptxas(path, kernel):
@@ -130,7 +128,7 @@ class Kernel:
     launch record (getKernelWork), ptxas (getResidentWarps) and the run's
     grid (getEdgeBlockShare)."""
 
-    def __init__(self, art, case, slug, gs, profile):
+    def __init__(self, art, case, slug, gs, grid, profile):
         base = os.path.join(art, "k", case, slug)
         d = read_kv(base + ".launch")
         self.case, self.slug, self.family = case, slug, family(slug)
@@ -174,7 +172,7 @@ class Kernel:
             for dim in range(self.rank):
                 last = dim == self.rank - 1
                 valid = tile[dim] // (2 if last else 1)
-                span = RUN_GRID[self.rank][dim] - 2 * t * radii[dim]
+                span = grid[dim] - 2 * t * radii[dim]
                 tiles = -(-span // valid) if span > 0 else 1
                 blocks = (tiles + 1) // 2 if last else tiles
                 interior *= max(blocks - 2, 0) / blocks
@@ -284,8 +282,8 @@ def load(art, logs, profile):
             "shared": int(kv.get("shared_bytes_per_sm", "0"))}
     sets = dict(line.split() for line in open(os.path.join(art, "cases.txt")))
     by_case = collections.defaultdict(list)
-    for (case, slug), gs in sorted(results.items()):
-        by_case[case].append(Kernel(art, case, slug, gs, prof))
+    for (case, slug), (gs, grid) in sorted(results.items()):
+        by_case[case].append(Kernel(art, case, slug, gs, grid, prof))
     return by_case, sets, device
 
 

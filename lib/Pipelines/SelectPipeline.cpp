@@ -61,8 +61,9 @@ struct Evaluation {
   int64_t kernels = 0;
   /// The fewest warps per SM of its kernels (0: unknown).
   int64_t residentWarps = 0;
-  /// Rejected because ptxas did not assemble its PTX.
-  bool assemblerFailed = false;
+  /// Why ptxas did not assemble its PTX (empty: it did, or was not run);
+  /// the prediction then has no occupancy.
+  std::string assemblerError;
 };
 
 struct StencilSelectPipelinePass
@@ -144,12 +145,10 @@ StencilSelectPipelinePass::evaluate(const PipelineCandidate &candidate,
     std::string error;
     FailureOr<llvm::StringMap<KernelResources>> found =
         getKernelResources(*copy, *ptxasPath, chip, error);
-    if (failed(found)) {
-      e.rejection = error;
-      e.assemblerFailed = true;
-      return e;
-    }
-    resources = std::move(*found);
+    if (succeeded(found))
+      resources = std::move(*found);
+    else
+      e.assemblerError = error;
   }
 
   double weights = 0, predictedTime = 0, boundTime = 0, bwTime = 0,
@@ -261,29 +260,24 @@ void StencilSelectPipelinePass::runOnOperation() {
     });
   }
 
-  SmallVector<Evaluation> evaluations;
+  SmallVector<Evaluation, 0> evaluations;
   for (const PipelineCandidate &c :
        getPipelineCandidates(chip, optLevel, maxFused))
     evaluations.push_back(evaluate(c, *profile));
-  // An assembler that takes none of the candidates the pipelines lower (one
-  // older than the PTX ISA LLVM emits) says nothing of them: rank them
-  // without the occupancy, and say so.
+  // A kernel ptxas refuses is rejected, unless ptxas takes none of the
+  // candidates the pipelines lower (one older than the PTX ISA LLVM emits):
+  // then it says nothing of them, and they are ranked without the occupancy.
+  bool anyAssembled = llvm::any_of(evaluations, [](const Evaluation &e) {
+    return e.rejection.empty() && e.assemblerError.empty();
+  });
   std::string assemblerNote;
-  if (ptxasPath &&
-      llvm::none_of(evaluations,
-                    [](const Evaluation &e) { return e.rejection.empty(); }) &&
-      llvm::any_of(evaluations,
-                   [](const Evaluation &e) { return e.assemblerFailed; })) {
-    for (const Evaluation &e : evaluations)
-      if (e.assemblerFailed) {
-        assemblerNote = e.rejection;
-        break;
-      }
-    ptxasPath.reset();
-    evaluations.clear();
-    for (const PipelineCandidate &c :
-         getPipelineCandidates(chip, optLevel, maxFused))
-      evaluations.push_back(evaluate(c, *profile));
+  for (Evaluation &e : evaluations) {
+    if (!e.rejection.empty() || e.assemblerError.empty())
+      continue;
+    if (anyAssembled)
+      e.rejection = e.assemblerError;
+    else if (assemblerNote.empty())
+      assemblerNote = e.assemblerError;
   }
   // Best prediction first; rejected ones last; ties keep the order of
   // getPipelineCandidates.
@@ -299,11 +293,11 @@ void StencilSelectPipelinePass::runOnOperation() {
     os << "candidates on " << profile->name << " (bandwidth "
        << llvm::format("%.0f", profile->bandwidthGBs)
        << " GB/s), GStencil/s, per point and step, best first; "
-       << (ptxasPath ? "warps per SM from " + *ptxasPath
-           : assemblerNote.empty()
-               ? std::string("no ptxas: occupancy not modelled")
-               : "ptxas assembled no candidate (" + assemblerNote +
-                     "): occupancy not modelled")
+       << (!assemblerNote.empty()
+               ? "ptxas assembled no candidate (" + assemblerNote +
+                     "): occupancy not modelled"
+           : ptxasPath ? "warps per SM from " + *ptxasPath
+                       : std::string("no ptxas: occupancy not modelled"))
        << ":\n";
     os << llvm::format("  %-2s %-58s %-16s %9s %8s %9s %9s %-9s %5s %9s\n", "#",
                        "pipeline", "unit", "flops", "bytes", "BW bound",

@@ -30,9 +30,10 @@ def StencilSelectPipeline
     misranks kernels that hold many registers (on an H100, SpTC against
     dense TC for 2-D boxes of radius 5 to 7). A kernel ptxas refuses is
     rejected; an assembler that takes no candidate at all (older than the
-    PTX ISA LLVM emits) is ignored, and the remark says so. The FFT kernel's edge blocks
-    depend on the grid: `grid` gives its extents, else the op's static shape,
-    else the seeds' benchmark sizes (10240000; 10240 x 10240; 512^3).
+    PTX ISA LLVM emits) is ignored, and the remark says so. The FFT
+    kernel's edge blocks depend on the grid: `grid` gives its extents, else
+    the op's static shape, else the seeds' benchmark sizes (10240000;
+    10240 x 10240; 512^3).
 
     A module no candidate lowers is an error that lists every candidate's
     reason.
