@@ -1,0 +1,129 @@
+//===- WgmmaSpTiling.h - The warpgroup form of the SpTC kernel --*- C++ -*-===//
+//
+// The tile of the banded SpTC kernel on `wgmma.mma_async.sp` (sm_90a,
+// WgmmaSpModel.h): which outputs a warpgroup computes, how the input tile
+// lies in shared memory so that the B operand of every MMA is one matrix
+// descriptor, and which kernel row each warp multiplies in each MMA. The
+// kernel builder (lib/Conversion/StencilToSpTC/WgmmaSpKernel.cpp) and the
+// CPU check of the whole tile (unittests/Support/WgmmaSpTilingTest.cpp) read
+// the same numbers from here.
+//
+// The B operand of a wgmma is shared by the four warps and comes from shared
+// memory, so its K rows are fixed by the layout: row k of every B is the
+// input at innermost offset getStackedInputOffset(k) (the row swap of SPIDER
+// 3.2 and the diagonal stacking of small radii, as in the warp-level
+// kernel), staged in that order. Its N columns must be rows of the grid for
+// any row shift to be a descriptor offset. A warp's 16 rows of A are the
+// banded kernel matrix of one kernel row (16 consecutive outputs along x);
+// to give the four warps different outputs, each takes the rows y of one
+// residue mod 4 (the y-phase split):
+//
+//   * shared memory holds the input rows of each phase apart: entry j of
+//     phase p is input row Y_0 + 4 j + p, j in [-H, n + H), H = ceil(r_y / 4);
+//   * warp w computes the outputs (x_0 + i, Y_0 + 4 c + w), i < 16, c < n:
+//     D row 16 w + i, column c;
+//   * MMA number S, the shift, for S in [-r_y, r_y + 3], reads B from phase
+//     S mod 4 starting at entry floor(S / 4), i.e. column c holds input row
+//     Y_0 + 4 c + S, and warp w multiplies it by kernel row dy = S - w (zero
+//     A where no such row exists):
+//
+//     D[16 w + i][c] = Sum_S Sum_k A_{S-w}[i][k] in(Y_0 + 4 c + S, x_0 +
+//     off(k))
+//                    = Sum_dy Sum_k A_dy[i][k] in(Y_0 + 4 c + w + dy, ...).
+//
+// That is 2 r_y + 4 MMAs of m64nNk32 for 64 n outputs, against 2 r_y + 1 of
+// m16n8k32 per 128 outputs on the warp-level path: (2 r_y + 4) / (2 r_y + 1)
+// as many Tensor Core cycles per output (1.2x at r_y = 7), for a B operand
+// that is read by the Tensor Cores from shared memory once per four warps
+// instead of loaded by every lane. In 3-D every kernel row (dz, dy) has its
+// plane: the MMAs are (dz, S) for each staged plane.
+//
+// Shared memory, without swizzling (WgmmaSpModel.h): for plane q, K-chunk
+// kc = k / 8 (8 inputs of a B row), phase p and entry j, the 16 bytes of
+// B rows 8 kc .. 8 kc + 7 lie at
+//     ((q * 4 + kc) * 4 + p) * J * 16 + (j + H) * 16,   J = n + 2 H,
+// so a descriptor starts at entry floor(S / 4) of phase S mod 4 with
+// LBO = 4 J 16 (the next K-chunk) and SBO = 128 (the next 8 columns).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_SUPPORT_WGMMASPTILING_H
+#define STENCIL_SUPPORT_WGMMASPTILING_H
+
+#include "stencil/Support/WgmmaSpModel.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+
+namespace mlir {
+namespace stencil {
+
+struct WgmmaSpGeometry {
+  /// The four warps of a warpgroup, one y-phase each.
+  static constexpr int64_t kPhases = 4;
+  /// Outputs along x of a block (the 16 rows of a warp's A).
+  static constexpr int64_t kOutputsX = 16;
+
+  int64_t rank = 2;
+  /// N of every wgmma: the outputs of a warp along y per tile.
+  int64_t n = 64;
+  /// Radii of the kernel rows along y and (3-D) z.
+  int64_t radiusY = 0, radiusZ = 0;
+  /// Tiles of kPhases * n output rows a block computes one after the other.
+  int64_t subTiles = 1;
+
+  /// H: entries of halo before and after the n of each phase.
+  int64_t haloEntries() const { return (radiusY + 3) / 4; }
+  /// J: entries per phase.
+  int64_t phaseEntries() const { return n + 2 * haloEntries(); }
+  /// Input planes staged (2 r_z + 1 in 3-D).
+  int64_t planes() const { return rank == 3 ? 2 * radiusZ + 1 : 1; }
+  /// LBO: bytes between the K-chunks of one plane.
+  int64_t chunkBytes() const { return kPhases * phaseEntries() * 16; }
+  int64_t planeBytes() const { return 4 * chunkBytes(); }
+  int64_t smemBytes() const { return planes() * planeBytes(); }
+  /// The MMAs of a plane: shifts -r_y .. r_y + 3.
+  int64_t firstShift() const { return -radiusY; }
+  int64_t numShifts() const { return 2 * radiusY + 4; }
+  /// Output rows along y of one tile.
+  int64_t tileRows() const { return kPhases * n; }
+  /// Outputs of a block, outermost first ({1, rows, 16} in 3-D).
+  llvm::SmallVector<int64_t> blockTile() const;
+
+  /// The byte offset of the 2 bytes of B row k (0..31), plane q
+  /// (dz + r_z), phase p, entry j (in [-H, n + H)).
+  int64_t byteOffset(int64_t plane, int64_t k, int64_t phase,
+                     int64_t entry) const;
+  /// The B descriptor of shift S on plane q for a tile staged at byte
+  /// `base` of shared memory (16-byte aligned).
+  WgmmaDescriptor getDescriptor(int64_t plane, int64_t shift,
+                                int64_t base) const;
+  /// The phase and entry of shift S: (S mod 4, floor(S / 4)).
+  static std::pair<int64_t, int64_t> splitShift(int64_t shift);
+};
+
+/// The index of the kernel row at outer offset (dz, dy) among `rowOffsets`
+/// (#rows x (rank - 1), outermost first; dz ignored in 2-D), or -1.
+int64_t findKernelRow(llvm::ArrayRef<int64_t> rowOffsets, int64_t rank,
+                      int64_t dz, int64_t dy);
+
+/// The lane of the coefficient buffer (SpTCCoefficientLayout) whose
+/// metadata word `lane` loads for kernel row `row` so that the wgmma reads
+/// it with sparsity selector 0: the buffer keeps odd rows in the lane pair
+/// of selector 1 (lanes 4g + 2, 4g + 3), and a warpgroup MMA has one
+/// selector for the four warps, whose rows differ in parity.
+inline unsigned getSelectorZeroSourceLane(int64_t row, unsigned lane) {
+  return (lane & ~2u) | (unsigned(row & 1) << 1);
+}
+
+/// The largest N (a multiple of 8, at most `maxN`) whose staged tile fits
+/// `maxBytes`, or 0 if none does.
+int64_t chooseWgmmaN(int64_t rank, int64_t radiusY, int64_t radiusZ,
+                     int64_t maxN, int64_t maxBytes);
+
+} // namespace stencil
+} // namespace mlir
+
+#endif // STENCIL_SUPPORT_WGMMASPTILING_H

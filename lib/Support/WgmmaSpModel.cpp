@@ -1,0 +1,97 @@
+//===- WgmmaSpModel.cpp - CPU model of the wgmma.sp warpgroup path --------===//
+
+#include "stencil/Support/WgmmaSpModel.h"
+
+#include <cassert>
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+/// Descriptor fields hold bits [4, 18) of a byte count.
+static constexpr uint64_t kFieldMask = (1u << 14) - 1;
+
+std::optional<uint64_t> WgmmaDescriptor::encode() const {
+  auto field = [](uint64_t bytes) -> std::optional<uint64_t> {
+    if (bytes % 16 != 0 || (bytes >> 4) > kFieldMask)
+      return std::nullopt;
+    return bytes >> 4;
+  };
+  std::optional<uint64_t> start = field(startAddress),
+                          leading = field(leadingByteOffset),
+                          stride = field(strideByteOffset);
+  if (!start || !leading || !stride || baseOffset > 7)
+    return std::nullopt;
+  return *start | *leading << 16 | *stride << 32 | uint64_t(baseOffset) << 49 |
+         uint64_t(swizzle) << 62;
+}
+
+WgmmaDescriptor WgmmaDescriptor::decode(uint64_t descriptor) {
+  WgmmaDescriptor d;
+  d.startAddress = (descriptor & kFieldMask) << 4;
+  d.leadingByteOffset = ((descriptor >> 16) & kFieldMask) << 4;
+  d.strideByteOffset = ((descriptor >> 32) & kFieldMask) << 4;
+  d.baseOffset = (descriptor >> 49) & 7;
+  d.swizzle = static_cast<WgmmaSwizzle>(descriptor >> 62);
+  return d;
+}
+
+std::optional<uint64_t>
+mlir::stencil::getWgmmaKMajorAddress(uint64_t descriptor, unsigned k,
+                                     unsigned n) {
+  WgmmaDescriptor d = WgmmaDescriptor::decode(descriptor);
+  if (d.swizzle != WgmmaSwizzle::None)
+    return std::nullopt;
+  return uint64_t(d.startAddress) + (n % 8) * 16 +
+         uint64_t(n / 8) * d.strideByteOffset + (k % 8) * 2 +
+         uint64_t(k / 8) * d.leadingByteOffset;
+}
+
+MatrixPos mlir::stencil::getWgmmaDPos(unsigned tid, unsigned i) {
+  assert(tid < kWarpgroupSize && i < kWgmmaMaxN / 2 && "no such D element");
+  MatrixPos c = getCPos(tid % kWarpSize, i % 4);
+  return {16 * (tid / kWarpSize) + c.row, 8 * (i / 4) + c.col};
+}
+
+bool mlir::stencil::simulateWgmmaSpM64NK32(
+    const WarpgroupFragmentsSpM64K32 &frag, llvm::ArrayRef<float> smem,
+    uint64_t bDescriptor, unsigned selector, unsigned n, bool scaleD,
+    std::vector<float> &d) {
+  if (n < 8 || n > kWgmmaMaxN || n % 8 != 0 ||
+      (scaleD && d.size() != kWarpgroupSize * (n / 2)))
+    return false;
+  // B through the descriptor, checked before anything is computed.
+  std::vector<float> b(kWgmmaSpK * n);
+  for (unsigned k = 0; k < kWgmmaSpK; ++k)
+    for (unsigned col = 0; col < n; ++col) {
+      std::optional<uint64_t> address =
+          getWgmmaKMajorAddress(bDescriptor, k, col);
+      if (!address || *address % 2 != 0 || *address / 2 >= smem.size())
+        return false;
+      b[k * n + col] = smem[*address / 2];
+    }
+  std::vector<float> result(kWarpgroupSize * (n / 2));
+  // Every warp's rows, one m16n8k32 per n-tile, on the warp-level model.
+  for (unsigned warp = 0; warp < 4; ++warp)
+    for (unsigned tile = 0; tile < n / 8; ++tile) {
+      WarpFragmentsM16N8K32 f = {};
+      for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+        unsigned tid = warp * kWarpSize + lane;
+        for (unsigned i = 0; i < 8; ++i) {
+          f.a[lane][i] = frag.a[tid][i];
+          MatrixPos p = getBPos(lane, i);
+          f.b[lane][i] = b[p.row * n + 8 * tile + p.col];
+        }
+        for (unsigned i = 0; i < 4; ++i)
+          f.c[lane][i] = scaleD ? d[tid * (n / 2) + 4 * tile + i] : 0.0f;
+        f.meta[lane] = frag.meta[tid];
+      }
+      float out[kWarpSize][4];
+      simulateMmaSpM16N8K32(f, selector, out);
+      for (unsigned lane = 0; lane < kWarpSize; ++lane)
+        for (unsigned i = 0; i < 4; ++i)
+          result[(warp * kWarpSize + lane) * (n / 2) + 4 * tile + i] =
+              out[lane][i];
+    }
+  d = std::move(result);
+  return true;
+}

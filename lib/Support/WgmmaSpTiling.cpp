@@ -1,0 +1,66 @@
+//===- WgmmaSpTiling.cpp - The warpgroup form of the SpTC kernel ----------===//
+
+#include "stencil/Support/WgmmaSpTiling.h"
+
+#include <cassert>
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+llvm::SmallVector<int64_t> WgmmaSpGeometry::blockTile() const {
+  if (rank == 3)
+    return {1, tileRows() * subTiles, kOutputsX};
+  return {tileRows() * subTiles, kOutputsX};
+}
+
+std::pair<int64_t, int64_t> WgmmaSpGeometry::splitShift(int64_t shift) {
+  int64_t phase = ((shift % kPhases) + kPhases) % kPhases;
+  return {phase, (shift - phase) / kPhases};
+}
+
+int64_t WgmmaSpGeometry::byteOffset(int64_t plane, int64_t k, int64_t phase,
+                                    int64_t entry) const {
+  assert(k >= 0 && k < kWgmmaSpK && phase >= 0 && phase < kPhases &&
+         entry >= -haloEntries() && entry < n + haloEntries() &&
+         "not a staged element");
+  return ((plane * 4 + k / 8) * kPhases + phase) * phaseEntries() * 16 +
+         (entry + haloEntries()) * 16 + (k % 8) * 2;
+}
+
+WgmmaDescriptor WgmmaSpGeometry::getDescriptor(int64_t plane, int64_t shift,
+                                               int64_t base) const {
+  auto [phase, entry] = splitShift(shift);
+  WgmmaDescriptor d;
+  d.startAddress = base + byteOffset(plane, 0, phase, entry);
+  d.leadingByteOffset = chunkBytes();
+  d.strideByteOffset = 128;
+  return d;
+}
+
+int64_t mlir::stencil::findKernelRow(llvm::ArrayRef<int64_t> rowOffsets,
+                                     int64_t rank, int64_t dz, int64_t dy) {
+  int64_t outer = rank - 1;
+  if (outer <= 0)
+    return -1;
+  for (int64_t o = 0, e = rowOffsets.size() / outer; o < e; ++o) {
+    llvm::ArrayRef<int64_t> offset = rowOffsets.slice(o * outer, outer);
+    if (offset.back() == dy && (rank < 3 || offset.front() == dz))
+      return o;
+  }
+  return -1;
+}
+
+int64_t mlir::stencil::chooseWgmmaN(int64_t rank, int64_t radiusY,
+                                    int64_t radiusZ, int64_t maxN,
+                                    int64_t maxBytes) {
+  for (int64_t n = maxN / 8 * 8; n >= 8; n -= 8) {
+    WgmmaSpGeometry geo;
+    geo.rank = rank;
+    geo.n = n;
+    geo.radiusY = radiusY;
+    geo.radiusZ = radiusZ;
+    if (geo.smemBytes() <= maxBytes)
+      return n;
+  }
+  return 0;
+}

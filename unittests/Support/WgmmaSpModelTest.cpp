@@ -1,0 +1,351 @@
+//===- WgmmaSpModelTest.cpp - The wgmma.sp model and the warpgroup tile ---===//
+//
+// The model of `wgmma.mma_async.sp` m64nNk32 (WgmmaSpModel.h) against a
+// dense product, then the warpgroup tile of the SpTC kernel
+// (WgmmaSpTiling.h) through it: the coefficient words the compiler packs,
+// the input staged in the y-phase layout and one descriptor per shift must
+// reproduce a 2-D or 3-D stencil computed directly in f64; a mutated
+// metadata word or descriptor must not.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stencil/Support/WgmmaSpModel.h"
+#include "stencil/Support/SpTCPacking.h"
+#include "stencil/Support/SparseKernel.h"
+#include "stencil/Support/WgmmaSpTiling.h"
+
+#include "llvm/ADT/APFloat.h"
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <map>
+#include <random>
+#include <set>
+
+using namespace mlir::stencil;
+
+namespace {
+
+TEST(WgmmaSpModel, DescriptorFields) {
+  WgmmaDescriptor d;
+  d.startAddress = 0x3a50;
+  d.leadingByteOffset = 4352;
+  d.strideByteOffset = 128;
+  std::optional<uint64_t> bits = d.encode();
+  ASSERT_TRUE(bits);
+  // start >> 4 in [0, 14), LBO >> 4 in [16, 30), SBO >> 4 in [32, 46).
+  EXPECT_EQ(*bits, uint64_t(0x3a5) | uint64_t(272) << 16 | uint64_t(8) << 32);
+  WgmmaDescriptor back = WgmmaDescriptor::decode(*bits);
+  EXPECT_EQ(back.startAddress, d.startAddress);
+  EXPECT_EQ(back.leadingByteOffset, d.leadingByteOffset);
+  EXPECT_EQ(back.strideByteOffset, d.strideByteOffset);
+  EXPECT_EQ(back.swizzle, WgmmaSwizzle::None);
+  // Fields that do not fit.
+  d.startAddress = 8;
+  EXPECT_FALSE(d.encode());
+  d.startAddress = 1 << 18;
+  EXPECT_FALSE(d.encode());
+  d.startAddress = 0;
+  d.baseOffset = 8;
+  EXPECT_FALSE(d.encode());
+  // A swizzled descriptor is not modelled.
+  d.baseOffset = 0;
+  d.swizzle = WgmmaSwizzle::B128;
+  EXPECT_FALSE(getWgmmaKMajorAddress(*d.encode(), 0, 0));
+}
+
+TEST(WgmmaSpModel, IsaSpotChecks) {
+  // K-major, no swizzle: element (k = 19, n = 10) is in K-chunk 2, column
+  // group 1, row 2 of its core matrix, element 3.
+  WgmmaDescriptor d;
+  d.startAddress = 1024;
+  d.leadingByteOffset = 512;
+  d.strideByteOffset = 128;
+  EXPECT_EQ(getWgmmaKMajorAddress(*d.encode(), 19, 10),
+            1024u + 2 * 16 + 1 * 128 + 3 * 2 + 2 * 512);
+  // Thread 37: warp 1, lane 5 (g = 1, t = 1); d_6 is n-tile 1, c_2.
+  MatrixPos p = getWgmmaDPos(37, 6);
+  EXPECT_EQ(p.row, 16u + 1u + 8u);
+  EXPECT_EQ(p.col, 8u + 2u);
+  // The accumulators of a warpgroup cover 64 x N once.
+  std::set<std::pair<unsigned, unsigned>> seen;
+  for (unsigned tid = 0; tid < kWarpgroupSize; ++tid)
+    for (unsigned i = 0; i < 24 / 2; ++i) {
+      MatrixPos q = getWgmmaDPos(tid, i);
+      EXPECT_TRUE(seen.insert({q.row, q.col}).second);
+    }
+  EXPECT_EQ(seen.size(), 64u * 24u);
+}
+
+/// A random 2:4 64 x 32 A (compressed), B in shared memory through a
+/// descriptor with padding between core matrices, against the dense product.
+TEST(WgmmaSpModel, MatchesDenseProduct) {
+  std::mt19937 rng(77);
+  std::uniform_int_distribution<int> dist(-32, 32);
+  for (unsigned n : {8u, 24u, 64u, 256u})
+    for (unsigned selector = 0; selector < 2; ++selector) {
+      // Dense A with two non-zeros at random positions of every chunk.
+      std::vector<float> a(64 * 32, 0.0f);
+      for (unsigned row = 0; row < 64; ++row)
+        for (unsigned chunk = 0; chunk < 8; ++chunk) {
+          unsigned first = rng() % 4, second = (first + 1 + rng() % 3) % 4;
+          a[row * 32 + 4 * chunk + first] = dist(rng) / 32.0f;
+          a[row * 32 + 4 * chunk + second] = dist(rng) / 32.0f;
+        }
+      WarpgroupFragmentsSpM64K32 frag = {};
+      for (unsigned warp = 0; warp < 4; ++warp) {
+        std::vector<float> values, b(32 * 8, 0.0f), c(16 * 8, 0.0f);
+        std::vector<uint8_t> indices;
+        ASSERT_TRUE(compressTwoFour(
+            llvm::ArrayRef<float>(a).slice(warp * 16 * 32, 16 * 32), values,
+            indices));
+        WarpFragmentsM16N8K32 f;
+        packMmaSpM16N8K32(values, indices, b, c, selector, f);
+        for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+          for (unsigned i = 0; i < 8; ++i)
+            frag.a[warp * 32 + lane][i] = f.a[lane][i];
+          frag.meta[warp * 32 + lane] = f.meta[lane];
+        }
+      }
+      WgmmaDescriptor desc;
+      desc.startAddress = 256;
+      desc.strideByteOffset = 160; // 32 bytes of padding per column group
+      desc.leadingByteOffset = 160 * (n / 8) + 48;
+      uint64_t bits = *desc.encode();
+      std::vector<float> smem((256 + 4 * desc.leadingByteOffset) / 2, NAN);
+      std::vector<float> b(32 * n);
+      for (unsigned k = 0; k < 32; ++k)
+        for (unsigned col = 0; col < n; ++col) {
+          b[k * n + col] = dist(rng) / 16.0f;
+          smem[*getWgmmaKMajorAddress(bits, k, col) / 2] = b[k * n + col];
+        }
+      std::vector<float> d(kWarpgroupSize * n / 2, 0.5f);
+      ASSERT_TRUE(simulateWgmmaSpM64NK32(frag, smem, bits, selector, n,
+                                         /*scaleD=*/true, d));
+      for (unsigned tid = 0; tid < kWarpgroupSize; ++tid)
+        for (unsigned i = 0; i < n / 2; ++i) {
+          MatrixPos p = getWgmmaDPos(tid, i);
+          double expected = 0.5;
+          for (unsigned k = 0; k < 32; ++k)
+            expected += double(a[p.row * 32 + k]) * b[k * n + p.col];
+          EXPECT_EQ(d[tid * n / 2 + i], float(expected))
+              << "n=" << n << " tid " << tid << " d_" << i;
+        }
+      // An address outside shared memory is reported, not read.
+      desc.leadingByteOffset += 4096;
+      EXPECT_FALSE(simulateWgmmaSpM64NK32(frag, smem, *desc.encode(), selector,
+                                          n, true, d));
+    }
+}
+
+//===----------------------------------------------------------------------===//
+// The warpgroup tile
+//===----------------------------------------------------------------------===//
+
+uint16_t toHalfBits(double v) {
+  llvm::APFloat f(v);
+  bool losesInfo;
+  f.convert(llvm::APFloat::IEEEhalf(), llvm::APFloat::rmNearestTiesToEven,
+            &losesInfo);
+  return f.bitcastToAPInt().getZExtValue();
+}
+
+float fromHalfBits(uint32_t bits) {
+  llvm::APFloat f(llvm::APFloat::IEEEhalf(), llvm::APInt(16, bits & 0xffff));
+  bool losesInfo;
+  f.convert(llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven,
+            &losesInfo);
+  return f.convertToFloat();
+}
+
+/// A random stencil of radius r (rank 2 or 3) with some kernel rows empty,
+/// lowered as the SpTC passes do (decompose, paired swap, 2:4 encode,
+/// packing), staged and multiplied as the warpgroup kernel does.
+struct TileCase {
+  int64_t rank, r, n;
+  uint32_t seed;
+};
+
+/// What to break before simulating.
+enum class Mutation { None, MetadataBit, DescriptorLBO, DescriptorStart };
+
+/// The largest relative error of the tile's outputs against the f64
+/// stencil, or infinity when the model refuses an operand.
+double runTile(const TileCase &tc, Mutation mutation) {
+  std::mt19937 rng(tc.seed);
+  std::uniform_int_distribution<int> dist(-64, 64);
+  int64_t r = tc.r, rank = tc.rank, side = 2 * r + 1;
+  int64_t l = chooseRowsPerBlock(r);
+  // L must divide 16 for the stacked operand.
+  while (16 % l != 0)
+    ++l;
+  int64_t shift = r % 2;
+  llvm::SmallVector<int64_t> perm = pairedSwapPermutation(l);
+  std::vector<int64_t> inputOffsets;
+  for (int64_t p : perm)
+    inputOffsets.push_back(p - r - shift);
+
+  // Weights: a dense box, every third kernel row dropped (a row of zeros).
+  int64_t boxSize = rank == 3 ? side * side * side : side * side;
+  std::vector<double> box(boxSize);
+  for (int64_t i = 0; i < boxSize; ++i)
+    box[i] = (i / side) % 3 == 1 ? 0.0 : dist(rng) / 64.0;
+  llvm::SmallVector<KernelRow> rows = decomposeIntoRows(rank, r, box);
+  std::vector<int64_t> rowOffsets;
+  std::vector<uint16_t> valueBits;
+  std::vector<uint8_t> indices;
+  for (const KernelRow &row : rows) {
+    rowOffsets.insert(rowOffsets.end(), row.outerOffset.begin(),
+                      row.outerOffset.end());
+    KernelMatrix k = permuteColumns(
+        buildBandedKernelMatrix(row.weights, l, 2 * l, shift), perm);
+    std::optional<Sparse24Matrix> sparse = encode2to4(k);
+    if (!sparse)
+      return INFINITY;
+    for (double v : sparse->values)
+      valueBits.push_back(toHalfBits(v));
+    indices.insert(indices.end(), sparse->indices.begin(),
+                   sparse->indices.end());
+  }
+  int64_t numRows = rows.size();
+  std::vector<uint32_t> words =
+      packSpTCCoefficients(valueBits, indices, numRows, l);
+  SpTCCoefficientLayout layout{numRows};
+
+  WgmmaSpGeometry geo;
+  geo.rank = rank;
+  geo.n = tc.n;
+  geo.radiusY = r;
+  geo.radiusZ = rank == 3 ? r : 0;
+
+  // The input around the tile (f16-exact), indexed (z, y, x) from the
+  // first output minus the radius.
+  int64_t ny = geo.tileRows() + 2 * r + 8, nx = 16 + 2 * 16;
+  int64_t nz = rank == 3 ? 2 * r + 1 : 1;
+  std::vector<double> in(nz * ny * nx);
+  for (double &v : in)
+    v = dist(rng) / 64.0;
+  int64_t oz = rank == 3 ? r : 0, oy = r + 4, ox = 16;
+  auto input = [&](int64_t dz, int64_t y, int64_t x) {
+    return in[((oz + dz) * ny + oy + y) * nx + ox + x];
+  };
+
+  // Staging: entry j of phase p is input row 4 j + p (relative to Y_0).
+  std::vector<float> smem(geo.smemBytes() / 2, NAN);
+  for (int64_t q = 0; q < geo.planes(); ++q)
+    for (int64_t k = 0; k < 32; ++k)
+      for (int64_t p = 0; p < 4; ++p)
+        for (int64_t j = -geo.haloEntries(); j < geo.n + geo.haloEntries();
+             ++j) {
+          int64_t x = getStackedInputOffset(k, l, inputOffsets);
+          int64_t y = 4 * j + p;
+          smem[geo.byteOffset(q, k, p, j) / 2] =
+              std::abs(y) <= geo.tileRows() + r ? input(q - geo.radiusZ, y, x)
+                                                : 0.0;
+        }
+
+  // The MMAs, accumulated as the kernel issues them.
+  std::vector<float> d(kWarpgroupSize * tc.n / 2, 0.0f);
+  bool mutated = false;
+  for (int64_t q = 0; q < geo.planes(); ++q)
+    for (int64_t s = geo.firstShift(); s < geo.firstShift() + geo.numShifts();
+         ++s) {
+      WarpgroupFragmentsSpM64K32 frag = {};
+      for (unsigned tid = 0; tid < kWarpgroupSize; ++tid) {
+        unsigned warp = tid / 32, lane = tid % 32;
+        int64_t o = findKernelRow(rowOffsets, rank, q - geo.radiusZ, s - warp);
+        if (o < 0) {
+          frag.meta[tid] = 0x44444444; // zeros at indices (0, 1)
+          continue;
+        }
+        for (unsigned i = 0; i < 8; ++i)
+          frag.a[tid][i] = fromHalfBits(
+              words[SpTCCoefficientLayout::valueWord(o, lane, i / 2)] >>
+              (16 * (i % 2)));
+        frag.meta[tid] =
+            words[layout.metadataWord(o, getSelectorZeroSourceLane(o, lane))];
+      }
+      WgmmaDescriptor desc = geo.getDescriptor(q, s, 0);
+      if (!mutated && s == 0) {
+        mutated = true;
+        // Warp 1's first index of chunks 0 and 4 in rows g and g + 8.
+        if (mutation == Mutation::MetadataBit)
+          for (unsigned tid = 32; tid < 64; ++tid)
+            frag.meta[tid] ^= 0x00010001u;
+        if (mutation == Mutation::DescriptorLBO)
+          desc.leadingByteOffset += 16;
+        if (mutation == Mutation::DescriptorStart)
+          desc.startAddress += 16;
+      }
+      std::optional<uint64_t> bits = desc.encode();
+      if (!bits || !simulateWgmmaSpM64NK32(frag, smem, *bits, 0, tc.n,
+                                           /*scaleD=*/true, d))
+        return INFINITY;
+    }
+
+  // Warp w, D row i, column c: output (4 c + w, i).
+  double worst = 0;
+  for (unsigned tid = 0; tid < kWarpgroupSize; ++tid)
+    for (unsigned i = 0; i < tc.n / 2; ++i) {
+      MatrixPos p = getWgmmaDPos(tid, i);
+      int64_t y = 4 * p.col + tid / 32, x = p.row % 16;
+      double expected = 0, scale = 1e-30;
+      for (int64_t dz = -geo.radiusZ; dz <= geo.radiusZ; ++dz)
+        for (int64_t dy = -r; dy <= r; ++dy)
+          for (int64_t dx = -r; dx <= r; ++dx) {
+            int64_t at =
+                ((rank == 3 ? (dz + r) * side : 0) + dy + r) * side + dx + r;
+            double term = box[at] * input(dz, y + dy, x + dx);
+            expected += term;
+            scale += std::fabs(term);
+          }
+      worst =
+          std::max(worst, std::fabs(d[tid * tc.n / 2 + i] - expected) / scale);
+    }
+  return worst;
+}
+
+TEST(WgmmaSpTiling, TileReproducesStencil) {
+  // f32 accumulation of f16-exact products: a few f32 ulps of the absolute
+  // sum.
+  for (int64_t r = 1; r <= 7; ++r)
+    for (int64_t n : {8, 64})
+      EXPECT_LT(runTile({2, r, n, uint32_t(100 + r)}, Mutation::None), 1e-6)
+          << "2-D r=" << r << " n=" << n;
+  for (int64_t r = 1; r <= 2; ++r)
+    EXPECT_LT(runTile({3, r, 16, uint32_t(200 + r)}, Mutation::None), 1e-6)
+        << "3-D r=" << r;
+}
+
+TEST(WgmmaSpTiling, MutationsAreCaught) {
+  for (int64_t r : {1, 4, 7})
+    for (Mutation m : {Mutation::MetadataBit, Mutation::DescriptorLBO,
+                       Mutation::DescriptorStart})
+      EXPECT_GT(runTile({2, r, 16, uint32_t(300 + r)}, m), 1e-3)
+          << "r=" << r << " mutation " << int(m);
+}
+
+TEST(WgmmaSpTiling, Geometry) {
+  WgmmaSpGeometry geo;
+  geo.n = 64;
+  geo.radiusY = 7; // H = 2, J = 68
+  EXPECT_EQ(geo.haloEntries(), 2);
+  EXPECT_EQ(geo.phaseEntries(), 68);
+  EXPECT_EQ(geo.numShifts(), 18);
+  EXPECT_EQ(geo.smemBytes(), 4 * 4 * 68 * 16);
+  EXPECT_EQ(WgmmaSpGeometry::splitShift(-7),
+            std::make_pair(int64_t(1), int64_t(-2)));
+  EXPECT_EQ(WgmmaSpGeometry::splitShift(10),
+            std::make_pair(int64_t(2), int64_t(2)));
+  // Shift 5 starts at entry 1 of phase 1: byte (1 * 68 + 1 + 2) * 16.
+  WgmmaDescriptor d = geo.getDescriptor(0, 5, 1024);
+  EXPECT_EQ(d.startAddress, 1024u + (68 + 3) * 16);
+  EXPECT_EQ(d.leadingByteOffset, 4u * 68 * 16);
+  EXPECT_EQ(chooseWgmmaN(2, 7, 0, 256, 48 * 1024), 184);
+  // 3-D r = 3: 7 planes of 4 x 4 x (n + 2) x 16 bytes.
+  EXPECT_EQ(chooseWgmmaN(3, 3, 3, 256, 48 * 1024), 24);
+  EXPECT_EQ(getSelectorZeroSourceLane(3, 9), 11u);
+  EXPECT_EQ(getSelectorZeroSourceLane(4, 11), 9u);
+}
+
+} // namespace
