@@ -25,8 +25,12 @@ using namespace mlir::stencil;
 template <typename Options>
 static void addRowFormKernelPasses(OpPassManager &pm, const Options &options,
                                    const ConvertStencilToSpTCOptions &convert,
-                                   int64_t mTiles = 0) {
+                                   int64_t mTiles = 0, StringRef mma = "warp",
+                                   int64_t wgmmaN = 0) {
   StencilSpTCTileOptions tile;
+  tile.mma = mma.str();
+  tile.chip = options.chip;
+  tile.wgmmaN = wgmmaN;
   tile.warps = options.warps;
   tile.nTiles = options.nTiles;
   tile.subTiles = options.subTiles;
@@ -45,7 +49,13 @@ void mlir::stencil::buildSpTCKernelPipeline(OpPassManager &pm,
   // the other's ops alone; both share encoding, tiling, packing and the
   // kernel.
   pm.addPass(createStencilLinearize());
-  if (options.layout != SpTCLayout::StridedSwap) {
+  // The warpgroup kernel (sm_90a) takes the banded forms only: there
+  // layout=auto means the strided swap.
+  bool warpgroup = options.mma == "warpgroup" ||
+                   (options.mma == "auto" && isArchSpecificChip(options.chip) &&
+                    getSMVersion(options.chip).value_or(0) == 90);
+  if (options.layout == SpTCLayout::Matching ||
+      (options.layout == SpTCLayout::Auto && !warpgroup)) {
     StencilFlattenOptions flatten;
     flatten.route =
         options.layout == SpTCLayout::Matching ? "matching" : "auto";
@@ -60,7 +70,10 @@ void mlir::stencil::buildSpTCKernelPipeline(OpPassManager &pm,
   // 2. The mma.sp kernel and host launches (SPIDER 3.3).
   ConvertStencilToSpTCOptions convert;
   convert.orderedMetadata = options.orderedMetadata;
-  addRowFormKernelPasses(pm, options, convert);
+  // On sm_90a the banded 2-D and 3-D forms take the warpgroup kernel
+  // (wgmma.mma_async.sp, Support/WgmmaSpTiling.h).
+  addRowFormKernelPasses(pm, options, convert, /*mTiles=*/0, options.mma,
+                         options.wgmmaN);
 }
 
 void mlir::stencil::buildLowerToSpTCPipeline(OpPassManager &pm,

@@ -64,3 +64,17 @@ int64_t mlir::stencil::chooseWgmmaN(int64_t rank, int64_t radiusY,
   }
   return 0;
 }
+
+int64_t mlir::stencil::countWgmmaSpMmas(const WgmmaSpGeometry &geo,
+                                        llvm::ArrayRef<int64_t> rowOffsets) {
+  int64_t count = 0;
+  for (int64_t q = 0; q < geo.planes(); ++q)
+    for (int64_t s = geo.firstShift(); s < geo.firstShift() + geo.numShifts();
+         ++s)
+      for (int64_t w = 0; w < WgmmaSpGeometry::kPhases; ++w)
+        if (findKernelRow(rowOffsets, geo.rank, q - geo.radiusZ, s - w) >= 0) {
+          ++count;
+          break;
+        }
+  return count;
+}

@@ -103,6 +103,20 @@ struct LowerToSpTCOptions : public GPUTargetOptions<LowerToSpTCOptions> {
       *this, "ordered-metadata",
       llvm::cl::desc("Emit mma.sp::ordered_metadata (PTX 8.5)"),
       llvm::cl::init(true)};
+  PassOptions::Option<std::string> mma{
+      *this, "mma",
+      llvm::cl::desc("Sparse MMA of the banded 2-D and 3-D kernels: warp "
+                     "(mma.sp), warpgroup (wgmma.mma_async.sp, needs "
+                     "chip=sm_90a; on sm_90a layout=auto then means "
+                     "strided-swap) or auto (warpgroup on chip=sm_90a, warp "
+                     "otherwise). The default is warp until the warpgroup "
+                     "kernel is the faster one (bench/NOTES.md)"),
+      llvm::cl::init("warp")};
+  PassOptions::Option<int64_t> wgmmaN{
+      *this, "wgmma-n",
+      llvm::cl::desc("Warpgroup kernel: N of every wgmma (0: 64, less where "
+                     "the tile would exceed 48 KiB of shared memory)"),
+      llvm::cl::init(0)};
 };
 
 /// `--lower-to-sptc`: SPIDER on the 2:4 Sparse Tensor Cores. Linear

@@ -118,6 +118,11 @@ inline unsigned getSelectorZeroSourceLane(int64_t row, unsigned lane) {
   return (lane & ~2u) | (unsigned(row & 1) << 1);
 }
 
+/// The MMAs of a tile: the (plane, shift) pairs for which some warp has a
+/// kernel row (the kernel issues no MMA for the others).
+int64_t countWgmmaSpMmas(const WgmmaSpGeometry &geo,
+                         llvm::ArrayRef<int64_t> rowOffsets);
+
 /// The largest N (a multiple of 8, at most `maxN`) whose staged tile fits
 /// `maxBytes`, or 0 if none does.
 int64_t chooseWgmmaN(int64_t rank, int64_t radiusY, int64_t radiusZ,

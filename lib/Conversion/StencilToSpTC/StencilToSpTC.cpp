@@ -18,6 +18,7 @@
 #include "RowForm.h"
 #include "SpTCKernel.h"
 #include "TCF64Kernel.h"
+#include "WgmmaSpKernel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -134,7 +135,33 @@ LogicalResult ConvertStencilToSpTCPass::convert(
   launch.threads = 32 * warps;
   launch.coefficients = *op.getPackedCoefficients();
 
-  if (gridType.getElementType().isF64()) {
+  if (auto wgmmaN = tiling.getAs<IntegerAttr>("wgmma_n")) {
+    // The sm_90a warpgroup kernel (WgmmaSpKernel.h), for the banded sparse
+    // forms --stencil-sptc-tile sends there.
+    if (op.isDense() || gather || rank < 2)
+      return op.emitOpError("has a warpgroup tiling (wgmma_n) but is not a "
+                            "banded sparse form of rank 2 or 3");
+    WgmmaSpGeometry geo;
+    geo.rank = rank;
+    geo.n = wgmmaN.getInt();
+    geo.radiusY = radii[rank - 2];
+    geo.radiusZ = rank == 3 ? radii[0] : 0;
+    geo.subTiles = subTilesPerBlock;
+    if (geo.smemBytes() > kMaxStaticSharedBytes)
+      return op.emitOpError("needs ")
+             << geo.smemBytes() << " bytes of shared memory for its tile, "
+             << "more than " << kMaxStaticSharedBytes
+             << ": use a smaller wgmma-n";
+    launch.kernel = buildWgmmaSpKernel(moduleBuilder, op, geo, name);
+    launch.threads = kWarpgroupSize;
+    launch.blockTile = geo.blockTile();
+    launch.accumulator = "f32";
+    // Per tile of 64 N outputs, one m64nNk32 of 2 * 64 * N * 32
+    // dense-equivalent flops per (plane, shift) MMA.
+    launch.unit = "wgmma.sp.f16";
+    launch.unitFlopsPerPoint =
+        double(countWgmmaSpMmas(geo, op.getRowOffsets())) * 2 * kWgmmaSpK;
+  } else if (gridType.getElementType().isF64()) {
     // The f64 kernel (TCF64Kernel.h).
     TCF64Geometry geo(rank, warps, tilesPerWarp,
                       tiling.getAs<IntegerAttr>("m_tiles")

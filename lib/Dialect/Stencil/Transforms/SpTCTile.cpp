@@ -6,7 +6,9 @@
 
 #include "stencil/Dialect/Stencil/Transforms/Passes.h"
 #include "stencil/Dialect/Stencil/Transforms/Transforms.h"
+#include "stencil/Support/GPUTarget.h"
 #include "stencil/Support/SpTCTiling.h"
+#include "stencil/Support/WgmmaSpTiling.h"
 
 namespace mlir {
 namespace stencil {
@@ -33,6 +35,16 @@ struct StencilSpTCTilePass
       bool f64 = isa<RowGemmOp>(op) && gridType.getElementType().isF64();
       if (f64)
         return tileF64(op, rank);
+      if (mma != "warp" && mma != "warpgroup" && mma != "auto") {
+        op->emitOpError("mma must be 'warp', 'warpgroup' or 'auto', got '")
+            << mma.getValue() << "'";
+        return WalkResult::interrupt();
+      }
+      if (mma != "warp") {
+        std::optional<WalkResult> warpgroup = tileWarpgroup(op, rank);
+        if (warpgroup)
+          return *warpgroup;
+      }
       // 1. The defaults by rank (bench/NOTES.md), gathered forms included
       // (on an H100, Star-2D13P in [4, 4] ran as fast with 4 n-tiles as
       // with 8, and the 17-point star 8% faster: 124 registers instead of
@@ -118,6 +130,79 @@ struct StencilSpTCTilePass
     });
     if (result.wasInterrupted())
       signalPassFailure();
+  }
+
+  /// Why the warpgroup kernel does not take `op`, or an empty string.
+  static std::string whyNoWarpgroupKernel(Operation *op, int64_t rank) {
+    auto sparse = dyn_cast<SparseRowGemmOp>(op);
+    if (!sparse)
+      return "the dense form (stencil.row_gemm) has no warpgroup kernel yet";
+    SmallVector<int64_t> radii;
+    if (getGatheredForm(sparse, radii))
+      return "the gathered form (layout, gather_offsets) has no warpgroup "
+             "kernel yet";
+    if (rank < 2)
+      return "a 1-D form has one kernel row, which the four warps of a "
+             "warpgroup cannot split";
+    return "";
+  }
+
+  /// The warpgroup tiling (`mma` warpgroup or auto), or nullopt to take the
+  /// warp-level one (auto, where the chip or the form does not allow it).
+  std::optional<WalkResult> tileWarpgroup(Operation *op, int64_t rank) {
+    bool sm90a =
+        isArchSpecificChip(chip) && getSMVersion(chip).value_or(0) == 90;
+    std::string why = whyNoWarpgroupKernel(op, rank);
+    if (mma == "auto" && (!sm90a || !why.empty()))
+      return std::nullopt;
+    if (!chip.empty() && !sm90a) {
+      op->emitOpError("mma=warpgroup issues wgmma.mma_async.sp, which only "
+                      "sm_90a has; the target is chip=")
+          << chip.getValue() << " (use chip=sm_90a, or mma=warp)";
+      return WalkResult::interrupt();
+    }
+    if (!why.empty()) {
+      op->emitOpError("mma=warpgroup: ") << why << " (use mma=warp)";
+      return WalkResult::interrupt();
+    }
+    auto sparse = cast<SparseRowGemmOp>(op);
+    SmallVector<int64_t> radii =
+        getRowFormRadii(rank, sparse.getRadius(), sparse.getRowOffsets());
+    WgmmaSpGeometry geo;
+    geo.rank = rank;
+    geo.radiusY = radii[rank - 2];
+    geo.radiusZ = rank == 3 ? radii[0] : 0;
+    geo.n = wgmmaN ? int64_t(wgmmaN)
+                   : chooseWgmmaN(rank, geo.radiusY, geo.radiusZ, 64,
+                                  kMaxStaticSharedBytes);
+    if (geo.n < 8 || geo.n > int64_t(kWgmmaMaxN) || geo.n % 8 != 0) {
+      op->emitOpError("wgmma-n must be a multiple of 8 in [8, 256], got ")
+          << geo.n;
+      return WalkResult::interrupt();
+    }
+    if (warps > 0 && warps != 4) {
+      op->emitOpError("mma=warpgroup runs one warpgroup of 4 warps per "
+                      "block, got warps=")
+          << int64_t(warps);
+      return WalkResult::interrupt();
+    }
+    if (geo.smemBytes() > kMaxStaticSharedBytes) {
+      op->emitOpError("mma=warpgroup with wgmma-n=")
+          << geo.n << " stages " << geo.smemBytes()
+          << " bytes of shared memory, more than " << kMaxStaticSharedBytes
+          << ": use a smaller wgmma-n";
+      return WalkResult::interrupt();
+    }
+    int64_t sub = subTiles > 0 ? int64_t(subTiles) : 1;
+    Builder b(op->getContext());
+    op->setAttr("tiling",
+                b.getDictionaryAttr(
+                    {b.getNamedAttr("warps", b.getI64IntegerAttr(4)),
+                     b.getNamedAttr("n_tiles", b.getI64IntegerAttr(geo.n / 8)),
+                     b.getNamedAttr("sub_tiles", b.getI64IntegerAttr(sub)),
+                     b.getNamedAttr("async_copy", b.getBoolAttr(false)),
+                     b.getNamedAttr("wgmma_n", b.getI64IntegerAttr(geo.n))}));
+    return WalkResult::advance();
   }
 
   /// The f64 kernel: `warps` x `n-tiles` n-tiles of 8 outputs along `x` by

@@ -470,6 +470,18 @@ def StencilSpTCTile : Pass<"stencil-sptc-tile"> {
     needs `sub-tiles=1` (a located error otherwise). The dense form
     (`stencil.row_gemm`, for `--lower-to-tc`) is tiled the same way.
 
+    With `mma=warpgroup` (or `mma=auto` and `chip=sm_90a`) a banded
+    `stencil.sparse_row_gemm` of rank 2 or 3 is tiled for the sm_90a kernel
+    of `wgmma.mma_async.sp` m64nNk32 (`Support/WgmmaSpTiling.h`): one
+    warpgroup per block, 16 outputs along `x` by 4 N rows along `y` per
+    tile (one output plane in 3-D), `sub_tiles` tiles one after the other
+    along `y` (default 1: with more, LLVM unrolls the sub-tile loop and the
+    2-D kernels spill), recorded as `wgmma_n` = N next
+    to the warp-level keys. N defaults to 64, less where the staged planes
+    would not fit in 48 KiB. Requesting the warpgroup kernel for a chip
+    other than sm_90a, or for a form it does not take (1-D, gathered, the
+    dense and low-rank forms), is a located error.
+
     Defaults always fit: where the staged tile of the preferred tiling
     (tile plus halo, doubled with `async_copy`) needs more than the 48 KiB of
     static shared memory a block has (3-D stencils of radius >= 2 do), the
@@ -504,7 +516,17 @@ def StencilSpTCTile : Pass<"stencil-sptc-tile"> {
            "auto: on in 2-D, off otherwise">,
     Option<"mTiles", "m-tiles", "int64_t", /*default=*/"0",
            "f64 kernel only: m-tiles (of 8 rows) per warp (0: 2, 1 where "
-           "the tile would not fit)">
+           "the tile would not fit)">,
+    Option<"mma", "mma", "std::string", /*default=*/"\"warp\"",
+           "Sparse banded forms: warp (mma.sp), warpgroup (wgmma.mma_async.sp, "
+           "needs chip=sm_90a) or auto (warpgroup where the chip is sm_90a "
+           "and the form has a warpgroup kernel)">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "The target, for mma=auto and the check of mma=warpgroup">,
+    Option<"wgmmaN", "wgmma-n", "int64_t", /*default=*/"0",
+           "mma=warpgroup: N of every wgmma, output rows per warp and tile "
+           "(a multiple of 8 up to 256; 0: 64, less where the tile would "
+           "not fit)">
   ];
   let dependentDialects = ["::mlir::stencil::StencilDialect"];
 }

@@ -1,0 +1,43 @@
+// RUN: stencil-opt %s --split-input-file --stencil-sptc-tile="mma=warpgroup chip=sm_90a" -verify-diagnostics
+// RUN: not stencil-opt %s --split-input-file --stencil-sptc-tile="mma=warpgroup chip=sm_80" 2>&1 | FileCheck %s --check-prefix=SM80
+// RUN: not stencil-opt %s --split-input-file --stencil-sptc-tile="mma=warpgroup chip=sm_90" 2>&1 | FileCheck %s --check-prefix=SM90
+// RUN: not stencil-opt %s --split-input-file --stencil-sptc-tile="mma=warpgroup wgmma-n=12" 2>&1 | FileCheck %s --check-prefix=N
+// RUN: not stencil-opt %s --split-input-file --stencil-sptc-tile="mma=warpgroup wgmma-n=256" 2>&1 | FileCheck %s --check-prefix=BIG
+// RUN: not stencil-opt %s --split-input-file --stencil-sptc-tile="mma=warpgroup warps=2" 2>&1 | FileCheck %s --check-prefix=WARPS
+// RUN: not stencil-opt %s --split-input-file --stencil-sptc-tile="mma=sometimes" 2>&1 | FileCheck %s --check-prefix=MMA
+
+// sm_90a features requested for another chip, and bad warpgroup options,
+// on a form the warpgroup kernel takes.
+// SM80: sptc-tile-warpgroup-invalid.mlir:[[# @LINE + 7]]:3: error: 'stencil.sparse_row_gemm' op mma=warpgroup issues wgmma.mma_async.sp, which only sm_90a has; the target is chip=sm_80 (use chip=sm_90a, or mma=warp)
+// SM90: error: 'stencil.sparse_row_gemm' op mma=warpgroup issues wgmma.mma_async.sp, which only sm_90a has; the target is chip=sm_90 (use chip=sm_90a, or mma=warp)
+// N: error: 'stencil.sparse_row_gemm' op wgmma-n must be a multiple of 8 in [8, 256], got 12
+// BIG: error: 'stencil.sparse_row_gemm' op mma=warpgroup with wgmma-n=256 stages 65536 bytes of shared memory, more than 49152: use a smaller wgmma-n
+// WARPS: error: 'stencil.sparse_row_gemm' op mma=warpgroup runs one warpgroup of 4 warps per block, got warps=2
+// MMA: error: 'stencil.sparse_row_gemm' op mma must be 'warp', 'warpgroup' or 'auto', got 'sometimes'
+func.func @two_d(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [0]
+      input_offsets [0, 1, 2, 3]
+      values dense<0.0> : tensor<1x2x2xf16> indices dense<[[[0, 1], [0, 1]]]> : tensor<1x2x2xi8> : memref<?x?xf16>
+  return
+}
+
+// -----
+
+// Forms the warpgroup kernel does not take.
+func.func @one_d(%in: memref<?xf16>, %out: memref<?xf16>) {
+  // expected-error @+1 {{'stencil.sparse_row_gemm' op mma=warpgroup: a 1-D form has one kernel row, which the four warps of a warpgroup cannot split (use mma=warp)}}
+  stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets []
+      input_offsets [0, 1, 2, 3]
+      values dense<0.0> : tensor<1x2x2xf16> indices dense<[[[0, 1], [0, 1]]]> : tensor<1x2x2xi8> : memref<?xf16>
+  return
+}
+
+// -----
+
+func.func @dense(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  // expected-error @+1 {{'stencil.row_gemm' op mma=warpgroup: the dense form (stencil.row_gemm) has no warpgroup kernel yet (use mma=warp)}}
+  stencil.row_gemm %in -> %out radius 1 rows_per_block 4 column_shift 1 row_offsets [0]
+      input_offsets [-2, -1, 0, 1, 2, 3, 4, 5]
+      kernels dense<0.5> : tensor<1x4x8xf64> : memref<?x?xf16>
+  return
+}
