@@ -52,8 +52,7 @@ void mlir::stencil::buildSpTCKernelPipeline(OpPassManager &pm,
   // The warpgroup kernel (sm_90a) takes the banded forms only: there
   // layout=auto means the strided swap.
   bool warpgroup = options.mma == "warpgroup" ||
-                   (options.mma == "auto" && isArchSpecificChip(options.chip) &&
-                    getSMVersion(options.chip).value_or(0) == 90);
+                   (options.mma == "auto" && hasWarpgroupMma(options.chip));
   if (options.layout == SpTCLayout::Matching ||
       (options.layout == SpTCLayout::Auto && !warpgroup)) {
     StencilFlattenOptions flatten;

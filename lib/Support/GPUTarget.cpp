@@ -21,3 +21,7 @@ std::optional<unsigned> mlir::stencil::getSMVersion(llvm::StringRef chip) {
 bool mlir::stencil::isArchSpecificChip(llvm::StringRef chip) {
   return getSMVersion(chip) && chip.ends_with("a");
 }
+
+bool mlir::stencil::hasWarpgroupMma(llvm::StringRef chip) {
+  return isArchSpecificChip(chip) && getSMVersion(chip) == 90u;
+}

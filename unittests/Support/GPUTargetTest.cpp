@@ -27,4 +27,8 @@ TEST(GPUTargetTest, ArchSpecific) {
   EXPECT_FALSE(isArchSpecificChip("sm_90"));
   EXPECT_FALSE(isArchSpecificChip("sm_100f"));
   EXPECT_FALSE(isArchSpecificChip("gfx90a"));
+  EXPECT_TRUE(hasWarpgroupMma("sm_90a"));
+  EXPECT_FALSE(hasWarpgroupMma("sm_90"));
+  EXPECT_FALSE(hasWarpgroupMma("sm_100a"));
+  EXPECT_FALSE(hasWarpgroupMma("sm_80"));
 }

@@ -12,7 +12,7 @@
 #include "stencil/Support/SpTCPacking.h"
 #include "stencil/Support/SparseKernel.h"
 
-#include "llvm/ADT/APFloat.h"
+#include "HalfBits.h"
 #include "gtest/gtest.h"
 
 #include <cmath>
@@ -20,24 +20,10 @@
 #include <random>
 
 using namespace mlir::stencil;
+using mlir::stencil::test::fromHalfBits;
+using mlir::stencil::test::toHalfBits;
 
 namespace {
-
-uint16_t toHalfBits(double v) {
-  llvm::APFloat f(v);
-  bool losesInfo;
-  f.convert(llvm::APFloat::IEEEhalf(), llvm::APFloat::rmNearestTiesToEven,
-            &losesInfo);
-  return f.bitcastToAPInt().getZExtValue();
-}
-
-float fromHalfBits(uint32_t bits) {
-  llvm::APFloat f(llvm::APFloat::IEEEhalf(), llvm::APInt(16, bits & 0xffff));
-  bool losesInfo;
-  f.convert(llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven,
-            &losesInfo);
-  return f.convertToFloat();
-}
 
 /// The smallest even divisor of 16 that is at least 2r + 2 (the default of
 /// --stencil-decompose).

@@ -14,7 +14,7 @@
 #include "stencil/Support/SparseKernel.h"
 #include "stencil/Support/WgmmaSpTiling.h"
 
-#include "llvm/ADT/APFloat.h"
+#include "HalfBits.h"
 #include "gtest/gtest.h"
 
 #include <cmath>
@@ -23,6 +23,8 @@
 #include <set>
 
 using namespace mlir::stencil;
+using mlir::stencil::test::fromHalfBits;
+using mlir::stencil::test::toHalfBits;
 
 namespace {
 
@@ -141,22 +143,6 @@ TEST(WgmmaSpModel, MatchesDenseProduct) {
 //===----------------------------------------------------------------------===//
 // The warpgroup tile
 //===----------------------------------------------------------------------===//
-
-uint16_t toHalfBits(double v) {
-  llvm::APFloat f(v);
-  bool losesInfo;
-  f.convert(llvm::APFloat::IEEEhalf(), llvm::APFloat::rmNearestTiesToEven,
-            &losesInfo);
-  return f.bitcastToAPInt().getZExtValue();
-}
-
-float fromHalfBits(uint32_t bits) {
-  llvm::APFloat f(llvm::APFloat::IEEEhalf(), llvm::APInt(16, bits & 0xffff));
-  bool losesInfo;
-  f.convert(llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven,
-            &losesInfo);
-  return f.convertToFloat();
-}
 
 /// A random stencil of radius r (rank 2 or 3) with some kernel rows empty,
 /// lowered as the SpTC passes do (decompose, paired swap, 2:4 encode,

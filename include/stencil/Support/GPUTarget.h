@@ -26,6 +26,10 @@ std::optional<unsigned> getSMVersion(llvm::StringRef chip);
 /// kind on which `wgmma` and `setmaxnreg` assemble.
 bool isArchSpecificChip(llvm::StringRef chip);
 
+/// Whether `chip` has the warpgroup MMAs of Hopper (`wgmma.mma_async`, dense
+/// and sparse): `sm_90a` only.
+bool hasWarpgroupMma(llvm::StringRef chip);
+
 } // namespace stencil
 } // namespace mlir
 

@@ -57,7 +57,9 @@ private:
     Value metadata;
   };
   void loadOperands();
-  Value selectByWarp(ArrayRef<int64_t> values);
+  /// One of four constants, `values[index]`, for an index in [0, 4) (the
+  /// warp id, or the thread's pair in a chunk).
+  Value selectConstant(Value index, ArrayRef<int64_t> values);
   void stageTile(Value y0);
   SmallVector<Value> computeTile();
   void storeTile(ArrayRef<Value> acc, Value y0);
@@ -74,15 +76,15 @@ private:
 };
 } // namespace
 
-/// One of four per-warp constants, selected by the warp id.
-Value WgmmaSpKernelBuilder::selectByWarp(ArrayRef<int64_t> values) {
+Value WgmmaSpKernelBuilder::selectConstant(Value index,
+                                           ArrayRef<int64_t> values) {
   Value v = cst(values[3]);
-  for (int64_t w = 2; w >= 0; --w) {
-    if (values[w] == values[3])
+  for (int64_t i = 2; i >= 0; --i) {
+    if (values[i] == values[3])
       continue;
-    Value isW =
-        arith::CmpIOp::create(*b, arith::CmpIPredicate::eq, warp, cst(w));
-    v = arith::SelectOp::create(*b, isW, cst(values[w]), v);
+    Value isI =
+        arith::CmpIOp::create(*b, arith::CmpIPredicate::eq, index, cst(i));
+    v = arith::SelectOp::create(*b, isI, cst(values[i]), v);
   }
   return v;
 }
@@ -111,11 +113,11 @@ void WgmmaSpKernelBuilder::loadOperands() {
         parity.push_back(o >= 0 ? (o & 1) * 2 : 0);
         valid.push_back(o >= 0);
       }
-      Value isValid = arith::CmpIOp::create(*b, arith::CmpIPredicate::ne,
-                                            selectByWarp(valid), cst(0));
+      Value isValid = arith::CmpIOp::create(
+          *b, arith::CmpIPredicate::ne, selectConstant(warp, valid), cst(0));
       Value words = vector::LoadOp::create(
           *b, words4, coef,
-          ValueRange{add(selectByWarp(valueBase), mul(lane, cst(4)))},
+          ValueRange{add(selectConstant(warp, valueBase), mul(lane, cst(4)))},
           /*nontemporal=*/false, llvm::MaybeAlign(16));
       Value zeros = arith::ConstantOp::create(
           *b, DenseElementsAttr::get(words4, b->getI32IntegerAttr(0)));
@@ -123,9 +125,10 @@ void WgmmaSpKernelBuilder::loadOperands() {
       // Selector 0 reads lanes 4g and 4g + 1; odd rows sit two lanes on.
       Value sourceLane = arith::OrIOp::create(
           *b, arith::AndIOp::create(*b, lane, cst(~int64_t(2))),
-          selectByWarp(parity));
+          selectConstant(warp, parity));
       Value meta = memref::LoadOp::create(
-          *b, coef, ValueRange{add(selectByWarp(metaBase), sourceLane)});
+          *b, coef,
+          ValueRange{add(selectConstant(warp, metaBase), sourceLane)});
       meta = arith::SelectOp::create(*b, isValid, meta, i32(0x44444444));
       MmaOperands mma{q, s, {}, meta};
       for (int64_t j = 0; j < 4; ++j)
@@ -149,17 +152,14 @@ void WgmmaSpKernelBuilder::stageTile(Value y0) {
   Value row0 = arith::DivUIOp::create(*b, tid, cst(4));
   Value zero = arith::ConstantOp::create(*b, b->getZeroAttr(f16));
   Value nx = sizes[rank - 1], ny = sizes[rank - 2];
-  auto inRange = [&](Value v, Value size) {
-    Value nonNegative =
-        arith::CmpIOp::create(*b, arith::CmpIPredicate::sge, v, cst(0));
-    Value below = arith::CmpIOp::create(*b, arith::CmpIPredicate::slt, v, size);
-    return arith::AndIOp::create(*b, nonNegative, below);
-  };
+  // Loads outside the grid read a clamped address (and are replaced by
+  // zero): the last element of the grid.
+  Value last = addConst(mul(rank == 3 ? mul(sizes[0], ny) : ny, nx), -1);
   for (int64_t q = 0; q < geo.planes(); ++q) {
     Value zInside, zLinear;
     if (rank == 3) {
       Value z = addConst(origin[0], q - geo.radiusZ);
-      zInside = inRange(z, sizes[0]);
+      zInside = isWithin(*b, z, sizes[0], 0);
       zLinear = mul(z, ny);
     }
     for (int64_t kc = 0; kc < 4; ++kc) {
@@ -170,22 +170,15 @@ void WgmmaSpKernelBuilder::stageTile(Value y0) {
         for (int64_t p = 0; p < 4; ++p)
           offsets.push_back(getStackedInputOffset(8 * kc + 2 * p + e,
                                                   rowsPerBlock, inputOffsets));
-        Value v = cst(offsets[3]);
-        for (int64_t p = 2; p >= 0; --p) {
-          Value isP =
-              arith::CmpIOp::create(*b, arith::CmpIPredicate::eq, pair, cst(p));
-          v = arith::SelectOp::create(*b, isP, cst(offsets[p]), v);
-        }
-        x.push_back(add(origin[rank - 1], v));
+        x.push_back(add(origin[rank - 1], selectConstant(pair, offsets)));
       }
-      SmallVector<Value, 2> xInside = {inRange(x[0], nx), inRange(x[1], nx)};
+      SmallVector<Value, 2> xInside = {isWithin(*b, x[0], nx, 0),
+                                       isWithin(*b, x[1], nx, 0)};
       // Unrolled, every load before any store, so that all of them are in
       // flight at once; a load outside the grid reads a clamped address and
       // is replaced by zero.
       int64_t chunkBase = ((q * 4 + kc) * rows) * 8; // in f16 elements
       int64_t iterations = (rows + 31) / 32;
-      Value total = mul(zLinear ? mul(sizes[0], ny) : ny, nx);
-      Value last = addConst(total, -1);
       SmallVector<std::pair<Value, Value>> staged; // (element, pair)
       for (int64_t it = 0; it < iterations; ++it) {
         // Staged row `row` is entry row % J - H of phase row / J: input
@@ -197,7 +190,7 @@ void WgmmaSpKernelBuilder::stageTile(Value y0) {
         Value phase = arith::DivUIOp::create(*b, row, cst(entries));
         Value entry = arith::RemUIOp::create(*b, row, cst(entries));
         Value y = add(addConst(add(y0, mul(entry, cst(4))), -4 * halo), phase);
-        Value yInside = inRange(y, ny);
+        Value yInside = isWithin(*b, y, ny, 0);
         if (zInside)
           yInside = arith::AndIOp::create(*b, yInside, zInside);
         Value rowLinear = mul(zLinear ? add(zLinear, y) : y, nx);

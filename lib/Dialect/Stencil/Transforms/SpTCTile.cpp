@@ -150,8 +150,7 @@ struct StencilSpTCTilePass
   /// The warpgroup tiling (`mma` warpgroup or auto), or nullopt to take the
   /// warp-level one (auto, where the chip or the form does not allow it).
   std::optional<WalkResult> tileWarpgroup(Operation *op, int64_t rank) {
-    bool sm90a =
-        isArchSpecificChip(chip) && getSMVersion(chip).value_or(0) == 90;
+    bool sm90a = hasWarpgroupMma(chip);
     std::string why = whyNoWarpgroupKernel(op, rank);
     if (mma == "auto" && (!sm90a || !why.empty()))
       return std::nullopt;
