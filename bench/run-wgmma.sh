@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # On the GPU machine (sm_90a): the warpgroup SpTC kernels (issue 16) next to
-# today's sm_90 kernels, from two folders of bench/compile-examples.sh:
-#   bench/compile-examples.sh art/sm90a lower-to-sptc sm_90a   # here
+# today's sm_90 kernels, from two folders of bench/compile-examples.sh
+# (mma=auto: the 1-D examples keep the warp-level kernel):
+#   bench/compile-examples.sh art/sm90a lower-to-sptc "sm_90a mma=auto"
 #   bench/compile-examples.sh art/sm90 lower-to-sptc sm_90     # here
 #   bench/run-wgmma.sh art                                     # GPU machine
 # 1. every sm90a example at a full and an odd size (bench/common.sh), 3

@@ -288,6 +288,10 @@ gpu::GPUFuncOp WgmmaSpKernelBuilder::build(OpBuilder &moduleBuilder,
   gpu::GPUFuncOp func =
       beginKernel(moduleBuilder, op.getLoc(), name, f16, geo.rank,
                   geo.smemBytes() / 2, kWarpgroupSize, geo.blockTile());
+  // Descriptor start addresses are in 16-byte units: the tile must start
+  // on a 16-byte boundary, which f16 elements alone do not promise.
+  func.setWorkgroupAttributionAttr(0, LLVM::LLVMDialect::getAlignAttrName(),
+                                   b->getI64IntegerAttr(16));
   radii = getRowFormRadii(geo.rank, op.getRadius(), op.getRowOffsets());
   loadOperands();
   Value address = memref::ExtractAlignedPointerAsIndexOp::create(*b, smem);

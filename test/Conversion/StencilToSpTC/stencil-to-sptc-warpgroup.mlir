@@ -9,7 +9,9 @@
 // CHECK-SAME:    tile = array<i64: 16, 32>
 // CHECK-SAME:    unit = "wgmma.sp.f16", unit_flops_per_point = 2.560000e+02
 // CHECK:       gpu.func @f_sptc
-// CHECK-SAME:    workgroup(%{{.*}} : memref<1024xf16, #gpu.address_space<workgroup>>)
+// The tile starts on a 16-byte boundary (descriptor addresses are in
+// 16-byte units).
+// CHECK-SAME:    workgroup(%{{.*}} : memref<1024xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // The staged input reaches the Tensor Cores through the async proxy.
 // CHECK:         nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK:         gpu.barrier
