@@ -26,11 +26,13 @@ template <typename Options>
 static void addRowFormKernelPasses(OpPassManager &pm, const Options &options,
                                    const ConvertStencilToSpTCOptions &convert,
                                    int64_t mTiles = 0, StringRef mma = "warp",
-                                   int64_t wgmmaN = 0) {
+                                   int64_t wgmmaN = 0,
+                                   int64_t wgmmaStages = 0) {
   StencilSpTCTileOptions tile;
   tile.mma = mma.str();
   tile.chip = options.chip;
   tile.wgmmaN = wgmmaN;
+  tile.wgmmaStages = wgmmaStages;
   tile.warps = options.warps;
   tile.nTiles = options.nTiles;
   tile.subTiles = options.subTiles;
@@ -72,7 +74,7 @@ void mlir::stencil::buildSpTCKernelPipeline(OpPassManager &pm,
   // On sm_90a the banded 2-D and 3-D forms take the warpgroup kernel
   // (wgmma.mma_async.sp, Support/WgmmaSpTiling.h).
   addRowFormKernelPasses(pm, options, convert, /*mTiles=*/0, options.mma,
-                         options.wgmmaN);
+                         options.wgmmaN, options.wgmmaStages);
 }
 
 void mlir::stencil::buildLowerToSpTCPipeline(OpPassManager &pm,

@@ -23,7 +23,7 @@ int64_t WgmmaSpGeometry::byteOffset(int64_t plane, int64_t k, int64_t phase,
   assert(k >= 0 && k < kWgmmaSpK && phase >= 0 && phase < kPhases &&
          entry >= -haloEntries() && entry < n + haloEntries() &&
          "not a staged element");
-  return ((plane * 4 + k / 8) * kPhases + phase) * phaseEntries() * 16 +
+  return (plane * 4 + k / 8) * chunkBytes() + phase * phaseEntries() * 16 +
          (entry + haloEntries()) * 16 + (k % 8) * 2;
 }
 
@@ -52,13 +52,14 @@ int64_t mlir::stencil::findKernelRow(llvm::ArrayRef<int64_t> rowOffsets,
 
 int64_t mlir::stencil::chooseWgmmaN(int64_t rank, int64_t radiusY,
                                     int64_t radiusZ, int64_t maxN,
-                                    int64_t maxBytes) {
+                                    int64_t maxBytes, int64_t stages) {
   for (int64_t n = maxN / 8 * 8; n >= 8; n -= 8) {
     WgmmaSpGeometry geo;
     geo.rank = rank;
     geo.n = n;
     geo.radiusY = radiusY;
     geo.radiusZ = radiusZ;
+    geo.stages = stages;
     if (geo.smemBytes() <= maxBytes)
       return n;
   }

@@ -318,7 +318,11 @@ TEST(WgmmaSpTiling, Geometry) {
   EXPECT_EQ(geo.haloEntries(), 2);
   EXPECT_EQ(geo.phaseEntries(), 68);
   EXPECT_EQ(geo.numShifts(), 18);
-  EXPECT_EQ(geo.smemBytes(), 4 * 4 * 68 * 16);
+  // Four chunks of 4 x 68 entries of 16 bytes, padded by 32 bytes each.
+  EXPECT_EQ(geo.chunkBytes(), 4 * 68 * 16 + 32);
+  EXPECT_EQ(geo.chunkBytes() % 128, 32);
+  EXPECT_EQ(geo.tileBytes(), 4 * geo.chunkBytes());
+  EXPECT_EQ(geo.smemBytes(), 2 * geo.tileBytes());
   EXPECT_EQ(WgmmaSpGeometry::splitShift(-7),
             std::make_pair(int64_t(1), int64_t(-2)));
   EXPECT_EQ(WgmmaSpGeometry::splitShift(10),
@@ -326,10 +330,12 @@ TEST(WgmmaSpTiling, Geometry) {
   // Shift 5 starts at entry 1 of phase 1: byte (1 * 68 + 1 + 2) * 16.
   WgmmaDescriptor d = geo.getDescriptor(0, 5, 1024);
   EXPECT_EQ(d.startAddress, 1024u + (68 + 3) * 16);
-  EXPECT_EQ(d.leadingByteOffset, 4u * 68 * 16);
-  EXPECT_EQ(chooseWgmmaN(2, 7, 0, 256, 48 * 1024), 184);
-  // 3-D r = 3: 7 planes of 4 x 4 x (n + 2) x 16 bytes.
-  EXPECT_EQ(chooseWgmmaN(3, 3, 3, 256, 48 * 1024), 24);
+  EXPECT_EQ(d.leadingByteOffset, 4u * 68 * 16 + 32);
+  // Two (four) buffers of 4 x (4 x (n + 4) x 16 + 32) bytes.
+  EXPECT_EQ(chooseWgmmaN(2, 7, 0, 256, 48 * 1024, 2), 88);
+  EXPECT_EQ(chooseWgmmaN(2, 7, 0, 256, 48 * 1024, 4), 40);
+  // 3-D r = 3: two buffers of 7 planes of 4 x (4 x (n + 2) x 16 + 32) bytes.
+  EXPECT_EQ(chooseWgmmaN(3, 3, 3, 256, 48 * 1024, 2), 8);
   EXPECT_EQ(getSelectorZeroSourceLane(3, 9), 11u);
   EXPECT_EQ(getSelectorZeroSourceLane(4, 11), 9u);
 }

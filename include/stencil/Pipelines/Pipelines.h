@@ -114,8 +114,14 @@ struct LowerToSpTCOptions : public GPUTargetOptions<LowerToSpTCOptions> {
       llvm::cl::init("warp")};
   PassOptions::Option<int64_t> wgmmaN{
       *this, "wgmma-n",
-      llvm::cl::desc("Warpgroup kernel: N of every wgmma (0: 64, less where "
-                     "the tile would exceed 48 KiB of shared memory)"),
+      llvm::cl::desc("Warpgroup kernel: N of every wgmma (0: 32, less where "
+                     "the staged tiles would exceed 48 KiB of shared "
+                     "memory)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> wgmmaStages{
+      *this, "wgmma-stages",
+      llvm::cl::desc("Warpgroup kernel: sub-tiles staged ahead, the buffers "
+                     "of the cp.async ring, 2 to 8 (0: 2)"),
       llvm::cl::init(0)};
 };
 

@@ -41,9 +41,15 @@
 // Shared memory, without swizzling (WgmmaSpModel.h): for plane q, K-chunk
 // kc = k / 8 (8 inputs of a B row), phase p and entry j, the 16 bytes of
 // B rows 8 kc .. 8 kc + 7 lie at
-//     ((q * 4 + kc) * 4 + p) * J * 16 + (j + H) * 16,   J = n + 2 H,
+//     (q * 4 + kc) * C + (p * J + j + H) * 16,   J = n + 2 H,
 // so a descriptor starts at entry floor(S / 4) of phase S mod 4 with
-// LBO = 4 J 16 (the next K-chunk) and SBO = 128 (the next 8 columns).
+// LBO = C (the next K-chunk) and SBO = 128 (the next 8 columns). The chunk
+// stride C = 64 J + 32 is 32 bytes more than the chunk (J is even, so 64 J
+// is a multiple of 128): the staging writes two entries of all four chunks
+// of a row in one warp instruction, 32 bytes per chunk, and the padding
+// puts the chunks on different banks. There
+// are `stages` such tiles, a ring: the block stages its next sub-tiles into
+// the others while the Tensor Cores read one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,6 +79,10 @@ struct WgmmaSpGeometry {
   int64_t radiusY = 0, radiusZ = 0;
   /// Tiles of kPhases * n output rows a block computes one after the other.
   int64_t subTiles = 1;
+  /// Staging buffers, a ring: sub-tile t computes from buffer t mod
+  /// `stages` while the copies of sub-tiles t + 1 .. t + stages - 1 are in
+  /// flight into the others.
+  int64_t stages = 2;
 
   /// H: entries of halo before and after the n of each phase.
   int64_t haloEntries() const { return (radiusY + 3) / 4; }
@@ -80,10 +90,12 @@ struct WgmmaSpGeometry {
   int64_t phaseEntries() const { return n + 2 * haloEntries(); }
   /// Input planes staged (2 r_z + 1 in 3-D).
   int64_t planes() const { return rank == 3 ? 2 * radiusZ + 1 : 1; }
-  /// LBO: bytes between the K-chunks of one plane.
-  int64_t chunkBytes() const { return kPhases * phaseEntries() * 16; }
+  /// LBO: bytes between the K-chunks of one plane (C above).
+  int64_t chunkBytes() const { return kPhases * phaseEntries() * 16 + 32; }
   int64_t planeBytes() const { return 4 * chunkBytes(); }
-  int64_t smemBytes() const { return planes() * planeBytes(); }
+  /// One staged tile (all planes); buffer b starts at b * tileBytes().
+  int64_t tileBytes() const { return planes() * planeBytes(); }
+  int64_t smemBytes() const { return stages * tileBytes(); }
   /// The MMAs of a plane: shifts -r_y .. r_y + 3.
   int64_t firstShift() const { return -radiusY; }
   int64_t numShifts() const { return 2 * radiusY + 4; }
@@ -104,6 +116,15 @@ struct WgmmaSpGeometry {
   static std::pair<int64_t, int64_t> splitShift(int64_t shift);
 };
 
+/// Defaults of the tiling (--stencil-sptc-tile), measured on an H100
+/// (bench/NOTES.md): sub-tiles per block (the A registers are loaded once
+/// for them, and the copies of the next one run under each), N at most 32
+/// (fewer registers: four blocks per SM where N = 64 held two or three) and
+/// two stages (three and four were 1-3% slower in 2-D).
+constexpr int64_t kDefaultWgmmaSubTiles = 8;
+constexpr int64_t kDefaultWgmmaMaxN = 32;
+constexpr int64_t kDefaultWgmmaStages = 2;
+
 /// The index of the kernel row at outer offset (dz, dy) among `rowOffsets`
 /// (#rows x (rank - 1), outermost first; dz ignored in 2-D), or -1.
 int64_t findKernelRow(llvm::ArrayRef<int64_t> rowOffsets, int64_t rank,
@@ -123,10 +144,10 @@ inline unsigned getSelectorZeroSourceLane(int64_t row, unsigned lane) {
 int64_t countWgmmaSpMmas(const WgmmaSpGeometry &geo,
                          llvm::ArrayRef<int64_t> rowOffsets);
 
-/// The largest N (a multiple of 8, at most `maxN`) whose staged tile fits
-/// `maxBytes`, or 0 if none does.
+/// The largest N (a multiple of 8, at most `maxN`) whose `stages` staged
+/// tiles fit `maxBytes`, or 0 if none does.
 int64_t chooseWgmmaN(int64_t rank, int64_t radiusY, int64_t radiusZ,
-                     int64_t maxN, int64_t maxBytes);
+                     int64_t maxN, int64_t maxBytes, int64_t stages);
 
 } // namespace stencil
 } // namespace mlir

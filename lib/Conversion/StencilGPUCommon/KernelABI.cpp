@@ -3,6 +3,7 @@
 #include "stencil/Conversion/StencilGPUCommon/KernelABI.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
@@ -124,4 +125,16 @@ Value mlir::stencil::getLinearIndex(ImplicitLocOpBuilder &b, ValueRange coords,
     linear = arith::AddIOp::create(
         b, arith::MulIOp::create(b, linear, size), coord);
   return linear;
+}
+
+Value mlir::stencil::hideFromOptimizer(ImplicitLocOpBuilder &b, Value index) {
+  Type i64 = b.getI64Type();
+  Value v = arith::IndexCastOp::create(b, i64, index);
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, i64, ValueRange{v}, "mov.b64 $0, $1;", "=l,l",
+      /*has_side_effects=*/false, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+  return arith::IndexCastOp::create(b, b.getIndexType(), asmOp.getResult(0));
 }

@@ -147,11 +147,16 @@ LogicalResult ConvertStencilToSpTCPass::convert(
     geo.radiusY = radii[rank - 2];
     geo.radiusZ = rank == 3 ? radii[0] : 0;
     geo.subTiles = subTilesPerBlock;
+    if (auto stages = tiling.getAs<IntegerAttr>("wgmma_stages"))
+      geo.stages = stages.getInt();
+    if (geo.stages < 2 || geo.stages > 8)
+      return op.emitOpError("wgmma_stages must be in [2, 8], got ")
+             << geo.stages;
     if (geo.smemBytes() > kMaxStaticSharedBytes)
       return op.emitOpError("needs ")
              << geo.smemBytes() << " bytes of shared memory for its tile, "
              << "more than " << kMaxStaticSharedBytes
-             << ": use a smaller wgmma-n";
+             << ": use a smaller wgmma-n or fewer wgmma-stages";
     launch.kernel = buildWgmmaSpKernel(moduleBuilder, op, geo, name);
     launch.threads = kWarpgroupSize;
     launch.blockTile = geo.blockTile();

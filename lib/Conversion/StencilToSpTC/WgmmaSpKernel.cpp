@@ -7,21 +7,35 @@
 // CPU model of the instruction, Support/WgmmaSpModel.h). The coefficient
 // buffer is the warp-level kernel's (Support/SpTCPacking.h, SPIDER 3.3.2).
 //
-// Kernel outline, for a block at (z_0, y_0, x_0):
+// Kernel outline, for a block at (z_0, y_0, x_0) with T = min(sub_tiles,
+// the sub-tiles left in the grid) sub-tiles of 4 n output rows:
 //   1. for every staged plane q and shift S, each warp w loads the A words
 //      and metadata of kernel row (dz, S - w), or zeros where there is none
 //      (the row index is a select on the warp id among four constants); a
-//      (q, S) that no warp has a row for issues no MMA;
-//   2. per sub-tile of 4 n output rows: the block stages the input tile,
-//      B row k of plane q holding the input at x_0 + off(k), in the y-phase
-//      layout (input pairs, zero outside the grid), then
-//      fence.proxy.async (generic-proxy writes before the Tensor Cores'
-//      reads) and a barrier;
+//      (q, S) that no warp has a row for issues no MMA. They stay in
+//      registers for the T sub-tiles;
+//   2. the block stages the input tile of a sub-tile, B row k of plane q
+//      holding the input at x_0 + off(k), in the y-phase layout (input
+//      pairs, zero outside the grid);
 //   3. wgmma.fence, one wgmma.mma_async.sp m64nNk32 per (q, S) into the same
 //      accumulators, commit, wait;
 //   4. every accumulator that is an interior output is rounded to f16 and
 //      stored: d_i of thread (w, g, t) is output (y_0 + 4 c + w, x_0 + i'),
 //      c = 8 (i >> 2) + 2 t + (i & 1), i' = g + 8 ((i >> 1) & 1).
+//
+// Where rows are 4-byte aligned (N_x even; x_0 and every off(k) of a pair
+// are even, so each input pair is one aligned word) the sub-tiles are a
+// software pipeline over a ring of `stages` buffers: step t waits for its
+// copies (cp.async, 4 bytes, zero-filled outside the grid), orders them
+// before the Tensor Cores' reads (fence.proxy.async: cp.async writes
+// through the generic proxy) and meets the block at a barrier, issues its
+// MMAs, then issues the copies of sub-tile t + stages - 1 into the buffer
+// the MMAs of step t - 1 read and finished before that barrier, so that
+// they run under the MMAs and the stores of the steps between. Odd N_x
+// stages synchronously into one buffer, one sub-tile at a time. The
+// sub-tile loop hides its first row from LLVM (hideFromOptimizer): loop
+// strength reduction would otherwise keep every staging and store address
+// in a register of its own across the loop.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +50,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -56,13 +71,41 @@ private:
     SmallVector<Value, 4> a;
     Value metadata;
   };
+  /// One of the thread's staged entries (locateRows): its offset in the
+  /// buffer, where its input row starts and whether it lies in the grid.
+  struct StagedRow {
+    int64_t element; // past threadElement(), in f16 elements
+    Value linear;    // y N_x
+    Value inside;    // y in the grid
+  };
   void loadOperands();
-  /// One of four constants, `values[index]`, for an index in [0, 4) (the
-  /// warp id, or the thread's pair in a chunk).
+  /// One of the constants `values`, `values[index]` (the warp id, or the
+  /// thread's pair in a row).
   Value selectConstant(Value index, ArrayRef<int64_t> values);
+  /// The thread's staged rows of the tile whose first output row is `y0`.
+  SmallVector<StagedRow> locateRows(Value y0);
+  Value threadElement();
+  /// The x of element e (0, 1) of the thread's pair.
+  Value pairX(int64_t e);
+  /// Whether every pair of B rows (2 p, 2 p + 1) holds adjacent inputs whose
+  /// first offset is even: a pair is then one aligned word of an even row.
+  bool pairsAreWords();
+  /// Synchronous staging into buffer 0 (any N_x).
   void stageTile(Value y0);
-  SmallVector<Value> computeTile();
+  /// The cp.async copies of the tile at `y0` into the buffer starting at
+  /// element `bufferBase` (zero fill where `valid` is false); returns the
+  /// group's token.
+  Value copyTileAsync(Value y0, Value bufferBase, Value valid);
+  /// Issues the MMAs on the buffer whose address is `bufferUnits` (>> 4).
+  SmallVector<Value> issueMmas(Value bufferUnits);
+  /// Waits for the MMAs and returns their accumulators.
+  SmallVector<Value> waitMmas(ArrayRef<Value> acc);
   void storeTile(ArrayRef<Value> acc, Value y0);
+  /// The first output row of sub-tile `t`.
+  Value subTileRow(Value t) {
+    return hideFromOptimizer(
+        *b, add(origin[geo.rank - 2], mul(t, cst(geo.tileRows()))));
+  }
   Value i32(int64_t v) {
     return arith::ConstantIntOp::create(*b, b->getI32Type(), v);
   }
@@ -70,7 +113,7 @@ private:
   RowForm op;
   const WgmmaSpGeometry &geo;
   SmallVector<MmaOperands> mmas;
-  /// The shared-memory address of the tile, >> 4 (descriptor units).
+  /// The shared-memory address of buffer 0, >> 4 (descriptor units).
   Value smemUnits;
   SmallVector<int64_t> radii;
 };
@@ -78,9 +121,10 @@ private:
 
 Value WgmmaSpKernelBuilder::selectConstant(Value index,
                                            ArrayRef<int64_t> values) {
-  Value v = cst(values[3]);
-  for (int64_t i = 2; i >= 0; --i) {
-    if (values[i] == values[3])
+  int64_t last = values.size() - 1;
+  Value v = cst(values[last]);
+  for (int64_t i = last - 1; i >= 0; --i) {
+    if (values[i] == values[last])
       continue;
     Value isI =
         arith::CmpIOp::create(*b, arith::CmpIPredicate::eq, index, cst(i));
@@ -137,93 +181,157 @@ void WgmmaSpKernelBuilder::loadOperands() {
     }
 }
 
-/// Step 2: the input tile whose first output row is `y0`. Thread (row r, pair
-/// p), r = tid / 4, p = tid % 4, writes pair p of the 16-byte chunk of
-/// staged rows r, r + 32, ...: a warp writes 8 whole chunks, 128
-/// consecutive bytes.
+/// Step 2, where the thread's work lies. Lane l of warp w stages pair p = l
+/// mod 4 of K-chunk kc = (l mod 16) / 4 of entries h, h + 2, ... (h = l /
+/// 16) of phase w (input rows y_0 + 4 (h + 2 i - H) + w): one warp
+/// instruction reads two rows of the grid (a line or two each: L1 serves it
+/// in few wavefronts) and writes 32 bytes of each of the four chunks, which
+/// the padded chunk stride puts on different banks. The addresses step by
+/// constants (8 rows of the grid, 32 bytes of shared memory) from one
+/// iteration to the next; J being even, every thread has J / 2 entries.
+SmallVector<WgmmaSpKernelBuilder::StagedRow>
+WgmmaSpKernelBuilder::locateRows(Value y0) {
+  int64_t entries = geo.phaseEntries(), halo = geo.haloEntries();
+  assert(entries % 2 == 0 && "J = n + 2 H is even");
+  Value ny = sizes[geo.rank - 2];
+  Value h = arith::DivUIOp::create(*b, lane, cst(16));
+  Value yThread = add(addConst(add(y0, mul(h, cst(4))), -4 * halo), warp);
+  SmallVector<StagedRow> result;
+  for (int64_t it = 0; it < entries / 2; ++it) {
+    Value y = addConst(yThread, 8 * it);
+    result.push_back(
+        {2 * it * 8, mul(y, sizes[geo.rank - 1]), isWithin(*b, y, ny, 0)});
+  }
+  return result;
+}
+
+/// The element offset, in the buffer, of the thread's pair in its first
+/// entry: kc C / 2 + (w J + h) 8 + 2 p.
+Value WgmmaSpKernelBuilder::threadElement() {
+  Value h = arith::DivUIOp::create(*b, lane, cst(16));
+  Value kc = arith::RemUIOp::create(
+      *b, arith::DivUIOp::create(*b, lane, cst(4)), cst(4));
+  Value row = add(mul(warp, cst(geo.phaseEntries())), h);
+  return add(add(mul(kc, cst(geo.chunkBytes() / 2)), mul(row, cst(8))),
+             mul(threadInGroup, cst(2)));
+}
+
+Value WgmmaSpKernelBuilder::pairX(int64_t e) {
+  ArrayRef<int64_t> inputOffsets = *op.getInputOffsets();
+  SmallVector<int64_t> offsets;
+  for (int64_t k = 0; k < kWgmmaSpK; k += 2)
+    offsets.push_back(
+        getStackedInputOffset(k + e, op.getRowsPerBlock(), inputOffsets));
+  Value pairInRow = arith::RemUIOp::create(*b, lane, cst(16));
+  return add(origin[geo.rank - 1], selectConstant(pairInRow, offsets));
+}
+
+bool WgmmaSpKernelBuilder::pairsAreWords() {
+  ArrayRef<int64_t> inputOffsets = *op.getInputOffsets();
+  for (int64_t k = 0; k < kWgmmaSpK; k += 2) {
+    int64_t first =
+        getStackedInputOffset(k, op.getRowsPerBlock(), inputOffsets);
+    int64_t second =
+        getStackedInputOffset(k + 1, op.getRowsPerBlock(), inputOffsets);
+    if (second != first + 1 || first % 2 != 0)
+      return false;
+  }
+  return true;
+}
+
+/// Step 2, synchronous: loads the pairs (2-byte loads, zero outside the
+/// grid; x_0 + off(k) need not be even here) and stores them into buffer 0.
+/// A load outside the grid reads row, column (and plane) 0 instead, and is
+/// replaced by zero: clamping the coordinates rather than each address keeps
+/// the addresses a row base plus a column (LLVM's strength reduction would
+/// otherwise carry each of them across the sub-tile loop).
 void WgmmaSpKernelBuilder::stageTile(Value y0) {
   int64_t rank = geo.rank;
-  ArrayRef<int64_t> inputOffsets = *op.getInputOffsets();
-  int64_t rowsPerBlock = op.getRowsPerBlock();
-  int64_t entries = geo.phaseEntries(), halo = geo.haloEntries();
-  int64_t rows = WgmmaSpGeometry::kPhases * entries;
   Type f16 = b->getF16Type();
-  Value pair = arith::RemUIOp::create(*b, tid, cst(4));
-  Value row0 = arith::DivUIOp::create(*b, tid, cst(4));
   Value zero = arith::ConstantOp::create(*b, b->getZeroAttr(f16));
+  Value zeroIndex = cst(0);
   Value nx = sizes[rank - 1], ny = sizes[rank - 2];
-  // Loads outside the grid read a clamped address (and are replaced by
-  // zero): the last element of the grid.
-  Value last = addConst(mul(rank == 3 ? mul(sizes[0], ny) : ny, nx), -1);
+  SmallVector<StagedRow> stagedRows = locateRows(y0);
+  Value element = threadElement();
+  SmallVector<Value, 2> x, xInside;
+  for (int64_t e = 0; e < 2; ++e) {
+    Value xe = pairX(e);
+    xInside.push_back(isWithin(*b, xe, nx, 0));
+    x.push_back(arith::SelectOp::create(*b, xInside[e], xe, zeroIndex));
+  }
   for (int64_t q = 0; q < geo.planes(); ++q) {
     Value zInside, zLinear;
     if (rank == 3) {
       Value z = addConst(origin[0], q - geo.radiusZ);
       zInside = isWithin(*b, z, sizes[0], 0);
-      zLinear = mul(z, ny);
+      z = arith::SelectOp::create(*b, zInside, z, zeroIndex);
+      zLinear = mul(mul(z, ny), nx);
     }
-    for (int64_t kc = 0; kc < 4; ++kc) {
-      // The x offsets of the thread's pair (B rows 8 kc + 2 p, + 1).
-      SmallVector<Value, 2> x;
+    int64_t planeBase = q * geo.planeBytes() / 2; // in f16 elements
+    for (const StagedRow &r : stagedRows) {
+      Value yInside = r.inside;
+      if (zInside)
+        yInside = arith::AndIOp::create(*b, yInside, zInside);
+      Value rowLinear =
+          arith::SelectOp::create(*b, r.inside, r.linear, zeroIndex);
+      if (zLinear)
+        rowLinear = add(zLinear, rowLinear);
+      SmallVector<Value, 2> values;
       for (int64_t e = 0; e < 2; ++e) {
-        SmallVector<int64_t> offsets;
-        for (int64_t p = 0; p < 4; ++p)
-          offsets.push_back(getStackedInputOffset(8 * kc + 2 * p + e,
-                                                  rowsPerBlock, inputOffsets));
-        x.push_back(add(origin[rank - 1], selectConstant(pair, offsets)));
+        Value inside = arith::AndIOp::create(*b, yInside, xInside[e]);
+        Value v =
+            memref::LoadOp::create(*b, in, ValueRange{add(rowLinear, x[e])});
+        values.push_back(arith::SelectOp::create(*b, inside, v, zero));
       }
-      SmallVector<Value, 2> xInside = {isWithin(*b, x[0], nx, 0),
-                                       isWithin(*b, x[1], nx, 0)};
-      // Unrolled, every load before any store, so that all of them are in
-      // flight at once; a load outside the grid reads a clamped address and
-      // is replaced by zero.
-      int64_t chunkBase = ((q * 4 + kc) * rows) * 8; // in f16 elements
-      int64_t iterations = (rows + 31) / 32;
-      SmallVector<std::pair<Value, Value>> staged; // (element, pair)
-      for (int64_t it = 0; it < iterations; ++it) {
-        // Staged row `row` is entry row % J - H of phase row / J: input
-        // row y0 + 4 (row % J - H) + row / J. Rows past 4 J (the last
-        // iteration) are clamped to the last one and store nothing new.
-        Value row = addConst(row0, 32 * it);
-        if (32 * (it + 1) > rows)
-          row = arith::MinUIOp::create(*b, row, cst(rows - 1));
-        Value phase = arith::DivUIOp::create(*b, row, cst(entries));
-        Value entry = arith::RemUIOp::create(*b, row, cst(entries));
-        Value y = add(addConst(add(y0, mul(entry, cst(4))), -4 * halo), phase);
-        Value yInside = isWithin(*b, y, ny, 0);
-        if (zInside)
-          yInside = arith::AndIOp::create(*b, yInside, zInside);
-        Value rowLinear = mul(zLinear ? add(zLinear, y) : y, nx);
-        SmallVector<Value, 2> values;
-        for (int64_t e = 0; e < 2; ++e) {
-          Value inside = arith::AndIOp::create(*b, yInside, xInside[e]);
-          Value at = add(rowLinear, x[e]);
-          at = arith::MaxSIOp::create(*b, arith::MinSIOp::create(*b, at, last),
-                                      cst(0));
-          Value v = memref::LoadOp::create(*b, in, ValueRange{at});
-          values.push_back(arith::SelectOp::create(*b, inside, v, zero));
-        }
-        Value vec = vector::FromElementsOp::create(
-            *b, VectorType::get({2}, f16), values);
-        Value at =
-            addConst(add(mul(row, cst(8)), mul(pair, cst(2))), chunkBase);
-        staged.push_back({at, vec});
-      }
-      for (auto [at, vec] : staged)
-        vector::StoreOp::create(*b, vec, smem, ValueRange{at},
-                                /*nontemporal=*/false, llvm::MaybeAlign(4));
+      Value vec =
+          vector::FromElementsOp::create(*b, VectorType::get({2}, f16), values);
+      vector::StoreOp::create(
+          *b, vec, smem, ValueRange{addConst(element, planeBase + r.element)},
+          /*nontemporal=*/false, llvm::MaybeAlign(4));
     }
   }
-  // The Tensor Cores read shared memory through the async proxy.
-  NVVM::FenceProxyOp::create(
-      *b, NVVM::ProxyKind::async_shared,
-      NVVM::SharedSpaceAttr::get(b->getContext(),
-                                 NVVM::SharedSpace::shared_cta));
-  gpu::BarrierOp::create(*b);
 }
 
-/// Step 3: every MMA into one set of accumulators.
-SmallVector<Value> WgmmaSpKernelBuilder::computeTile() {
+/// Step 2, asynchronous (N_x even, pairsAreWords): one 4-byte cp.async per
+/// pair, reading nothing and filling zeros outside the grid (a pair is
+/// wholly inside or outside, x being even and N_x even).
+Value WgmmaSpKernelBuilder::copyTileAsync(Value y0, Value bufferBase,
+                                          Value valid) {
+  int64_t rank = geo.rank;
+  Value nx = sizes[rank - 1], ny = sizes[rank - 2];
+  Value zeroIndex = cst(0);
+  auto tokenType = nvgpu::DeviceAsyncTokenType::get(b->getContext());
+  SmallVector<Value> tokens;
+  SmallVector<StagedRow> stagedRows = locateRows(y0);
+  Value threadBase = add(bufferBase, threadElement());
+  Value x = pairX(0);
+  Value xInside = arith::AndIOp::create(*b, valid, isWithin(*b, x, nx, 0));
+  for (int64_t q = 0; q < geo.planes(); ++q) {
+    Value planeInside = xInside, zLinear;
+    if (rank == 3) {
+      Value z = addConst(origin[0], q - geo.radiusZ);
+      planeInside =
+          arith::AndIOp::create(*b, planeInside, isWithin(*b, z, sizes[0], 0));
+      zLinear = mul(mul(z, ny), nx);
+    }
+    int64_t planeBase = q * geo.planeBytes() / 2; // in f16 elements
+    for (const StagedRow &r : stagedRows) {
+      Value inside = arith::AndIOp::create(*b, planeInside, r.inside);
+      Value at = add(zLinear ? add(zLinear, r.linear) : r.linear, x);
+      Value src = arith::SelectOp::create(*b, inside, at, zeroIndex);
+      Value count = arith::SelectOp::create(*b, inside, cst(2), zeroIndex);
+      Value dst = addConst(threadBase, planeBase + r.element);
+      tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+          *b, tokenType, smem, ValueRange{dst}, in, ValueRange{src},
+          b->getIndexAttr(2), count, /*bypassL1=*/UnitAttr()));
+    }
+  }
+  return nvgpu::DeviceAsyncCreateGroupOp::create(*b, tokenType, tokens);
+}
+
+/// Step 3: every MMA into one set of accumulators, reading the buffer at
+/// `bufferUnits` (its shared-memory address >> 4).
+SmallVector<Value> WgmmaSpKernelBuilder::issueMmas(Value bufferUnits) {
   Value zero = arith::ConstantOp::create(*b, b->getZeroAttr(b->getF32Type()));
   SmallVector<Value> acc(geo.n / 2, zero);
   Type i64 = b->getI64Type();
@@ -237,7 +345,7 @@ SmallVector<Value> WgmmaSpKernelBuilder::computeTile() {
     Value start = arith::AndIOp::create(
         *b,
         arith::AddIOp::create(
-            *b, smemUnits,
+            *b, bufferUnits,
             arith::ConstantIntOp::create(*b, i64, d.startAddress >> 4)),
         arith::ConstantIntOp::create(*b, i64, 0x3fff));
     Value descriptor = arith::OrIOp::create(
@@ -246,6 +354,10 @@ SmallVector<Value> WgmmaSpKernelBuilder::computeTile() {
                         /*selector=*/0);
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(*b);
+  return acc;
+}
+
+SmallVector<Value> WgmmaSpKernelBuilder::waitMmas(ArrayRef<Value> acc) {
   NVVM::WgmmaWaitGroupSyncOp::create(*b, 0);
   return fenceAccumulators(*b, acc);
 }
@@ -285,30 +397,111 @@ void WgmmaSpKernelBuilder::storeTile(ArrayRef<Value> acc, Value y0) {
 gpu::GPUFuncOp WgmmaSpKernelBuilder::build(OpBuilder &moduleBuilder,
                                            StringRef name) {
   Type f16 = Float16Type::get(op.getContext());
+  int64_t rank = geo.rank;
   gpu::GPUFuncOp func =
-      beginKernel(moduleBuilder, op.getLoc(), name, f16, geo.rank,
+      beginKernel(moduleBuilder, op.getLoc(), name, f16, rank,
                   geo.smemBytes() / 2, kWarpgroupSize, geo.blockTile());
   // Descriptor start addresses are in 16-byte units: the tile must start
   // on a 16-byte boundary, which f16 elements alone do not promise.
   func.setWorkgroupAttributionAttr(0, LLVM::LLVMDialect::getAlignAttrName(),
                                    b->getI64IntegerAttr(16));
-  radii = getRowFormRadii(geo.rank, op.getRadius(), op.getRowOffsets());
+  radii = getRowFormRadii(rank, op.getRadius(), op.getRowOffsets());
   loadOperands();
+  Type i64 = b->getI64Type();
   Value address = memref::ExtractAlignedPointerAsIndexOp::create(*b, smem);
-  smemUnits = arith::ShRUIOp::create(
-      *b, arith::IndexCastOp::create(*b, b->getI64Type(), address),
-      arith::ConstantIntOp::create(*b, b->getI64Type(), 4));
-  Value firstRow = origin[geo.rank - 2];
-  auto loop = scf::ForOp::create(*b, cst(0), cst(geo.subTiles), cst(1));
-  {
+  smemUnits =
+      arith::ShRUIOp::create(*b, arith::IndexCastOp::create(*b, i64, address),
+                             arith::ConstantIntOp::create(*b, i64, 4));
+  // T: the sub-tiles of the block that hold rows of the grid (a trip count
+  // the compiler cannot unroll: the A registers stay live across it).
+  Value rowsLeft = arith::SubIOp::create(*b, sizes[rank - 2], origin[rank - 2]);
+  Value numSubTiles = arith::MinUIOp::create(
+      *b, cst(geo.subTiles),
+      arith::CeilDivUIOp::create(*b, rowsLeft, cst(geo.tileRows())));
+  int64_t bufferElements = geo.tileBytes() / 2;
+
+  // The synchronous loop, one buffer.
+  auto buildSyncLoop = [&] {
+    auto loop = scf::ForOp::create(*b, cst(0), numSubTiles, cst(1));
     OpBuilder::InsertionGuard guard(*b);
     b->setInsertionPointToStart(loop.getBody());
-    Value y0 = add(firstRow, mul(loop.getInductionVar(), cst(geo.tileRows())));
+    Value y0 = subTileRow(loop.getInductionVar());
     stageTile(y0);
-    SmallVector<Value> acc = computeTile();
+    // The Tensor Cores read shared memory through the async proxy.
+    NVVM::FenceProxyOp::create(
+        *b, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(b->getContext(),
+                                   NVVM::SharedSpace::shared_cta));
+    gpu::BarrierOp::create(*b);
+    SmallVector<Value> acc = waitMmas(issueMmas(smemUnits));
     storeTile(acc, y0);
     // The next sub-tile overwrites shared memory.
     gpu::BarrierOp::create(*b);
+  };
+  if (!pairsAreWords()) {
+    buildSyncLoop();
+    gpu::ReturnOp::create(*b);
+    return func;
+  }
+  Value even = arith::CmpIOp::create(
+      *b, arith::CmpIPredicate::eq,
+      arith::RemUIOp::create(*b, sizes[rank - 1], cst(2)), cst(0));
+  auto ifEven = scf::IfOp::create(*b, even, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(*b);
+    b->setInsertionPointToStart(&ifEven.getThenRegion().front());
+    // The prologue: sub-tiles 0 .. stages - 2, a group each (zero fills
+    // past the last).
+    int64_t ahead = geo.stages - 1;
+    SmallVector<Value> prologue;
+    for (int64_t t = 0; t < ahead; ++t) {
+      Value valid = arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, cst(t),
+                                          numSubTiles);
+      prologue.push_back(
+          copyTileAsync(subTileRow(cst(t)), cst(t * bufferElements), valid));
+    }
+    auto loop = scf::ForOp::create(*b, cst(0), numSubTiles, cst(1),
+                                   ValueRange{prologue.back()});
+    OpBuilder::InsertionGuard loopGuard(*b);
+    b->setInsertionPointToStart(loop.getBody());
+    Value t = loop.getInductionVar();
+    // Sub-tile t's copies are done when at most the stages - 2 groups
+    // issued after them are in flight; after the barrier every thread's
+    // are, and the MMAs of step t - 1 are finished.
+    nvgpu::DeviceAsyncWaitOp::create(*b, loop.getRegionIterArgs()[0],
+                                     b->getI32IntegerAttr(ahead - 1));
+    NVVM::FenceProxyOp::create(
+        *b, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(b->getContext(),
+                                   NVVM::SharedSpace::shared_cta));
+    gpu::BarrierOp::create(*b);
+    Value buffer = arith::RemUIOp::create(*b, t, cst(geo.stages));
+    Value bufferUnits = arith::AddIOp::create(
+        *b, smemUnits,
+        arith::MulIOp::create(
+            *b, arith::IndexCastOp::create(*b, i64, buffer),
+            arith::ConstantIntOp::create(*b, i64, geo.tileBytes() / 16)));
+    SmallVector<Value> acc = issueMmas(bufferUnits);
+    // Sub-tile t + stages - 1 into buffer (t - 1) mod stages, which the
+    // MMAs of step t - 1 read (zeros past the last sub-tile).
+    Value next = addConst(t, ahead);
+    Value hasNext =
+        arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, next, numSubTiles);
+    Value nextBase = mul(arith::RemUIOp::create(*b, next, cst(geo.stages)),
+                         cst(bufferElements));
+    Value token = copyTileAsync(subTileRow(next), nextBase, hasNext);
+    acc = waitMmas(acc);
+    storeTile(acc, subTileRow(t));
+    scf::YieldOp::create(*b, token);
+    // No copy outlives the block (the last steps' are zero fills).
+    b->setInsertionPointAfter(loop);
+    nvgpu::DeviceAsyncWaitOp::create(*b, loop.getResult(0),
+                                     b->getI32IntegerAttr(0));
+  }
+  {
+    OpBuilder::InsertionGuard guard(*b);
+    b->setInsertionPointToStart(&ifEven.getElseRegion().front());
+    buildSyncLoop();
   }
   gpu::ReturnOp::create(*b);
   return func;

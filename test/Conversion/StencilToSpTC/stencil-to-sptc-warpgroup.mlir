@@ -1,29 +1,55 @@
 // RUN: stencil-opt %s --stencil-sptc-tile="mma=warpgroup chip=sm_90a wgmma-n=8" --stencil-sptc-pack --convert-stencil-to-sptc | FileCheck %s --implicit-check-not=stencil.sparse_row_gemm
 
 // The warpgroup kernel (sm_90a, Support/WgmmaSpTiling.h) of a one-row 2-D
-// form of radius 0: 128 threads, blocks of 16 x 4 N outputs, and one
-// wgmma.mma_async.sp m64n8k32 per shift S = 0..3 (warp w multiplies kernel
-// row S - w, so each MMA has exactly one warp with a row).
+// form of radius 0: 128 threads, blocks of 16 x 4 N outputs per sub-tile
+// (8 sub-tiles), and one wgmma.mma_async.sp m64n8k32 per shift S = 0..3
+// (warp w multiplies kernel row S - w, so each MMA has exactly one warp with
+// a row).
 // CHECK:       module attributes {gpu.container_module, stencil.launches = [{
 // CHECK-SAME:    block = array<i64: 128, 1, 1>
-// CHECK-SAME:    tile = array<i64: 16, 32>
+// CHECK-SAME:    tile = array<i64: 16, 256>
 // CHECK-SAME:    unit = "wgmma.sp.f16", unit_flops_per_point = 2.560000e+02
 // CHECK:       gpu.func @f_sptc
-// The tile starts on a 16-byte boundary (descriptor addresses are in
+// Two buffers of 4 chunks of 4 x 8 entries x 16 bytes + 32 bytes of padding;
+// the ring starts on a 16-byte boundary (descriptor addresses are in
 // 16-byte units).
-// CHECK-SAME:    workgroup(%{{.*}} : memref<1024xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// CHECK-SAME:    workgroup(%{{.*}} : memref<2176xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
+// Even N_x: the pipeline. The prologue stages sub-tile 0 by 4-byte cp.async
+// (zero-filled outside the grid), one group.
+// CHECK:         scf.if
+// CHECK-COUNT-4: nvgpu.device_async_copy {{.*}}, 2, %{{.*}} : memref<?xf16> to memref<2176xf16
+// CHECK:         nvgpu.device_async_create_group
+// The sub-tile loop: its first row is hidden from LLVM's strength reduction.
+// CHECK:         scf.for {{.*}} iter_args
+// CHECK-NEXT:      nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
 // The staged input reaches the Tensor Cores through the async proxy.
-// CHECK:         nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
-// CHECK:         gpu.barrier
-// CHECK:         nvvm.wgmma.fence.aligned
-// The descriptor's fixed bits: LBO = 4 J 16 = 512 bytes (J = 8 entries per
-// phase) >> 4 at bit 16, SBO = 128 >> 4 at bit 32, no swizzle.
-// CHECK:         arith.constant 34361835520 : i64
-// CHECK-COUNT-4: llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {$0, $1, $2, $3}, {$8, $9, $10, $11}, $12, $13, 0, p, 1, 1, 0;{{.*}}"=f,=f,=f,=f,0,1,2,3,r,r,r,r,l,r"
-// CHECK:         nvvm.wgmma.commit.group.sync.aligned
-// CHECK-NEXT:    nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT:      nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT:      gpu.barrier
+// CHECK:           nvvm.wgmma.fence.aligned
+// The descriptor's fixed bits: LBO = 4 J 16 + 32 = 544 bytes (J = 8 entries
+// per phase) >> 4 at bit 16, SBO = 128 >> 4 at bit 32, no swizzle.
+// CHECK:           arith.constant 34361966592 : i64
+// CHECK-COUNT-4:   llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {$0, $1, $2, $3}, {$8, $9, $10, $11}, $12, $13, 0, p, 1, 1, 0;{{.*}}"=f,=f,=f,=f,0,1,2,3,r,r,r,r,l,r"
+// CHECK:           nvvm.wgmma.commit.group.sync.aligned
+// The next sub-tile's copies are issued while the MMAs run.
+// CHECK:           llvm.inline_asm asm_dialect = att "mov.b64 $0, $1;", "=l,l"
+// CHECK-COUNT-4:   nvgpu.device_async_copy
+// CHECK:           nvgpu.device_async_create_group
+// CHECK-NEXT:      nvvm.wgmma.wait.group.sync.aligned 0
 // The accumulators are read only after the wait.
-// CHECK-NEXT:    llvm.inline_asm has_side_effects asm_dialect = att "", "=f,=f,=f,=f,0,1,2,3"
+// CHECK-NEXT:      llvm.inline_asm has_side_effects asm_dialect = att "", "=f,=f,=f,=f,0,1,2,3"
+// CHECK:           scf.yield
+// No copy outlives the block.
+// CHECK:         nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// Odd N_x: synchronous staging, one sub-tile at a time.
+// CHECK:       } else {
+// CHECK:         scf.for
+// CHECK-NOT:       nvgpu.device_async_copy
+// CHECK:           nvvm.fence.proxy
+// CHECK-NEXT:      gpu.barrier
+// CHECK-COUNT-4:   wgmma.mma_async.sp.sync.aligned.m64n8k32
+// CHECK:           nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT:      nvvm.wgmma.wait.group.sync.aligned 0
 func.func @f(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
   stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [0]
       input_offsets [0, 1, 2, 3]

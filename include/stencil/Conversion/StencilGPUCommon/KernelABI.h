@@ -63,6 +63,14 @@ MmaThread getMmaThread(ImplicitLocOpBuilder &b);
 Value isWithin(ImplicitLocOpBuilder &b, Value coord, Value size,
                int64_t margin, int64_t extent = 1);
 
+/// `index`, through an empty PTX move: the same value, which LLVM cannot see
+/// into. A loop that derives many addresses from its induction variable
+/// hides the variable so that loop strength reduction does not carry each
+/// address across iterations in a register of its own (recomputing them
+/// from one base costs a few integer instructions; carrying them costs
+/// registers, which limit how many blocks an SM holds).
+Value hideFromOptimizer(ImplicitLocOpBuilder &b, Value index);
+
 /// The row-major linear index of `coords` in a grid of `sizes`.
 Value getLinearIndex(ImplicitLocOpBuilder &b, ValueRange coords,
                      ValueRange sizes);

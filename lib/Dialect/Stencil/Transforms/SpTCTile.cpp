@@ -171,9 +171,16 @@ struct StencilSpTCTilePass
     geo.rank = rank;
     geo.radiusY = radii[rank - 2];
     geo.radiusZ = rank == 3 ? radii[0] : 0;
-    geo.n = wgmmaN ? int64_t(wgmmaN)
-                   : chooseWgmmaN(rank, geo.radiusY, geo.radiusZ, 64,
-                                  kMaxStaticSharedBytes);
+    if (wgmmaStages < 0 || wgmmaStages == 1 || wgmmaStages > 8) {
+      op->emitOpError("wgmma-stages must be in [2, 8], got ")
+          << int64_t(wgmmaStages);
+      return WalkResult::interrupt();
+    }
+    geo.stages = wgmmaStages ? int64_t(wgmmaStages) : kDefaultWgmmaStages;
+    geo.n =
+        wgmmaN ? int64_t(wgmmaN)
+               : chooseWgmmaN(rank, geo.radiusY, geo.radiusZ, kDefaultWgmmaMaxN,
+                              kMaxStaticSharedBytes, geo.stages);
     if (geo.n < 8 || geo.n > int64_t(kWgmmaMaxN) || geo.n % 8 != 0) {
       op->emitOpError("wgmma-n must be a multiple of 8 in [8, 256], got ")
           << geo.n;
@@ -185,22 +192,27 @@ struct StencilSpTCTilePass
           << int64_t(warps);
       return WalkResult::interrupt();
     }
-    if (geo.smemBytes() > kMaxStaticSharedBytes) {
+    if (geo.n == 0 || geo.smemBytes() > kMaxStaticSharedBytes) {
+      if (geo.n == 0)
+        geo.n = 8;
       op->emitOpError("mma=warpgroup with wgmma-n=")
-          << geo.n << " stages " << geo.smemBytes()
-          << " bytes of shared memory, more than " << kMaxStaticSharedBytes
-          << ": use a smaller wgmma-n";
+          << geo.n << " and " << geo.stages << " stages needs "
+          << geo.smemBytes() << " bytes of shared memory, more than "
+          << kMaxStaticSharedBytes
+          << ": use a smaller wgmma-n or fewer wgmma-stages";
       return WalkResult::interrupt();
     }
-    int64_t sub = subTiles > 0 ? int64_t(subTiles) : 1;
+    int64_t sub = subTiles > 0 ? int64_t(subTiles) : kDefaultWgmmaSubTiles;
     Builder b(op->getContext());
-    op->setAttr("tiling",
-                b.getDictionaryAttr(
-                    {b.getNamedAttr("warps", b.getI64IntegerAttr(4)),
-                     b.getNamedAttr("n_tiles", b.getI64IntegerAttr(geo.n / 8)),
-                     b.getNamedAttr("sub_tiles", b.getI64IntegerAttr(sub)),
-                     b.getNamedAttr("async_copy", b.getBoolAttr(false)),
-                     b.getNamedAttr("wgmma_n", b.getI64IntegerAttr(geo.n))}));
+    op->setAttr(
+        "tiling",
+        b.getDictionaryAttr(
+            {b.getNamedAttr("warps", b.getI64IntegerAttr(4)),
+             b.getNamedAttr("n_tiles", b.getI64IntegerAttr(geo.n / 8)),
+             b.getNamedAttr("sub_tiles", b.getI64IntegerAttr(sub)),
+             b.getNamedAttr("async_copy", b.getBoolAttr(false)),
+             b.getNamedAttr("wgmma_n", b.getI64IntegerAttr(geo.n)),
+             b.getNamedAttr("wgmma_stages", b.getI64IntegerAttr(geo.stages))}));
     return WalkResult::advance();
   }
 

@@ -475,10 +475,10 @@ def StencilSpTCTile : Pass<"stencil-sptc-tile"> {
     of `wgmma.mma_async.sp` m64nNk32 (`Support/WgmmaSpTiling.h`): one
     warpgroup per block, 16 outputs along `x` by 4 N rows along `y` per
     tile (one output plane in 3-D), `sub_tiles` tiles one after the other
-    along `y` (default 1: with more, LLVM unrolls the sub-tile loop and the
-    2-D kernels spill), recorded as `wgmma_n` = N next
-    to the warp-level keys. N defaults to 64, less where the staged planes
-    would not fit in 48 KiB. Requesting the warpgroup kernel for a chip
+    along `y` (default 8), staged by cp.async `wgmma_stages` tiles ahead
+    in a ring of that many buffers (default 2), recorded
+    as `wgmma_n` = N and `wgmma_stages` next to the warp-level keys. N
+    defaults to 32, less where the ring would not fit in 48 KiB. Requesting the warpgroup kernel for a chip
     other than sm_90a, or for a form it does not take (1-D, gathered, the
     dense and low-rank forms), is a located error.
 
@@ -525,8 +525,11 @@ def StencilSpTCTile : Pass<"stencil-sptc-tile"> {
            "The target, for mma=auto and the check of mma=warpgroup">,
     Option<"wgmmaN", "wgmma-n", "int64_t", /*default=*/"0",
            "mma=warpgroup: N of every wgmma, output rows per warp and tile "
-           "(a multiple of 8 up to 256; 0: 64, less where the tile would "
-           "not fit)">
+           "(a multiple of 8 up to 256; 0: 32, less where the tiles would "
+           "not fit)">,
+    Option<"wgmmaStages", "wgmma-stages", "int64_t", /*default=*/"0",
+           "mma=warpgroup: staged sub-tiles in the ring of shared-memory "
+           "buffers, 2 to 8 (0: 2)">
   ];
   let dependentDialects = ["::mlir::stencil::StencilDialect"];
 }
