@@ -52,21 +52,13 @@ int main(int argc, char **argv) {
             a[row * 32 + 4 * chunk + first] = dist(rng) / 32.0f;
             a[row * 32 + 4 * chunk + second] = dist(rng) / 32.0f;
           }
-        WarpgroupFragmentsSpM64K32 frag = {};
-        for (unsigned warp = 0; warp < 4; ++warp) {
-          std::vector<float> values, b(32 * 8, 0.0f), c(16 * 8, 0.0f);
-          std::vector<uint8_t> indices;
-          compressTwoFour(llvm::ArrayRef<float>(a).slice(warp * 512, 512),
-                          values, indices);
-          WarpFragmentsM16N8K32 w;
-          packMmaSpM16N8K32(values, indices, b, c, selector, w);
-          for (unsigned lane = 0; lane < 32; ++lane) {
-            std::memcpy(frag.a[warp * 32 + lane], w.a[lane], sizeof w.a[lane]);
-            // Lanes the selector ignores get garbage, as on hardware.
-            frag.meta[warp * 32 + lane] =
-                (lane % 4) / 2 == selector ? w.meta[lane] : rng();
-          }
-        }
+        WarpgroupFragmentsSpM64K32 frag;
+        if (!packWgmmaSpA(a, selector, frag))
+          return 1;
+        // Lanes the selector ignores get garbage, as on hardware.
+        for (unsigned tid = 0; tid < kWarpgroupSize; ++tid)
+          if ((tid % 4) / 2 != selector)
+            frag.meta[tid] = rng();
         WgmmaDescriptor desc;
         desc.startAddress = 256 + 16 * trial;
         desc.strideByteOffset = 128 + 32 * trial;

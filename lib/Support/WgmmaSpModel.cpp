@@ -7,6 +7,27 @@
 using namespace mlir;
 using namespace mlir::stencil;
 
+bool mlir::stencil::packWgmmaSpA(llvm::ArrayRef<float> a, unsigned selector,
+                                 WarpgroupFragmentsSpM64K32 &frag) {
+  assert(a.size() == 64 * 32 && "a dense 64 x 32 A");
+  // B and C only fill registers the warpgroup MMA does not take from here.
+  std::vector<float> b(32 * 8, 0.0f), c(16 * 8, 0.0f);
+  for (unsigned warp = 0; warp < 4; ++warp) {
+    std::vector<float> values;
+    std::vector<uint8_t> indices;
+    if (!compressTwoFour(a.slice(warp * 16 * 32, 16 * 32), values, indices))
+      return false;
+    WarpFragmentsM16N8K32 w;
+    packMmaSpM16N8K32(values, indices, b, c, selector, w);
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+      for (unsigned i = 0; i < 8; ++i)
+        frag.a[warp * kWarpSize + lane][i] = w.a[lane][i];
+      frag.meta[warp * kWarpSize + lane] = w.meta[lane];
+    }
+  }
+  return true;
+}
+
 /// Descriptor fields hold bits [4, 18) of a byte count.
 static constexpr uint64_t kFieldMask = (1u << 14) - 1;
 

@@ -94,21 +94,8 @@ TEST(WgmmaSpModel, MatchesDenseProduct) {
           a[row * 32 + 4 * chunk + first] = dist(rng) / 32.0f;
           a[row * 32 + 4 * chunk + second] = dist(rng) / 32.0f;
         }
-      WarpgroupFragmentsSpM64K32 frag = {};
-      for (unsigned warp = 0; warp < 4; ++warp) {
-        std::vector<float> values, b(32 * 8, 0.0f), c(16 * 8, 0.0f);
-        std::vector<uint8_t> indices;
-        ASSERT_TRUE(compressTwoFour(
-            llvm::ArrayRef<float>(a).slice(warp * 16 * 32, 16 * 32), values,
-            indices));
-        WarpFragmentsM16N8K32 f;
-        packMmaSpM16N8K32(values, indices, b, c, selector, f);
-        for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-          for (unsigned i = 0; i < 8; ++i)
-            frag.a[warp * 32 + lane][i] = f.a[lane][i];
-          frag.meta[warp * 32 + lane] = f.meta[lane];
-        }
-      }
+      WarpgroupFragmentsSpM64K32 frag;
+      ASSERT_TRUE(packWgmmaSpA(a, selector, frag));
       WgmmaDescriptor desc;
       desc.startAddress = 256;
       desc.strideByteOffset = 160; // 32 bytes of padding per column group

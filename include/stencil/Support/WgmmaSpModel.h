@@ -84,6 +84,14 @@ struct WarpgroupFragmentsSpM64K32 {
   uint32_t meta[kWarpgroupSize];
 };
 
+/// The warpgroup's A registers for a dense 64 x 32 A (row-major) with at
+/// most two non-zeros in every aligned group of four: warp w holds rows
+/// 16 w .. 16 w + 15 as the m16n8k32 `mma.sp` A of MmaSpModel.h, metadata in
+/// the lane pair of `selector` (the other lanes' words are 0). False, leaving
+/// `frag` undefined, where A is not 2:4.
+bool packWgmmaSpA(llvm::ArrayRef<float> a, unsigned selector,
+                  WarpgroupFragmentsSpM64K32 &frag);
+
 /// Position of accumulator d_i of thread `tid` in the 64 x N D.
 MatrixPos getWgmmaDPos(unsigned tid, unsigned i);
 

@@ -124,6 +124,8 @@ struct WgmmaSpGeometry {
 constexpr int64_t kDefaultWgmmaSubTiles = 8;
 constexpr int64_t kDefaultWgmmaMaxN = 32;
 constexpr int64_t kDefaultWgmmaStages = 2;
+/// The stages a tiling may ask for.
+constexpr int64_t kMinWgmmaStages = 2, kMaxWgmmaStages = 8;
 
 /// The index of the kernel row at outer offset (dz, dy) among `rowOffsets`
 /// (#rows x (rank - 1), outermost first; dz ignored in 2-D), or -1.

@@ -149,8 +149,9 @@ LogicalResult ConvertStencilToSpTCPass::convert(
     geo.subTiles = subTilesPerBlock;
     if (auto stages = tiling.getAs<IntegerAttr>("wgmma_stages"))
       geo.stages = stages.getInt();
-    if (geo.stages < 2 || geo.stages > 8)
-      return op.emitOpError("wgmma_stages must be in [2, 8], got ")
+    if (geo.stages < kMinWgmmaStages || geo.stages > kMaxWgmmaStages)
+      return op.emitOpError("wgmma_stages must be in [")
+             << kMinWgmmaStages << ", " << kMaxWgmmaStages << "], got "
              << geo.stages;
     if (geo.smemBytes() > kMaxStaticSharedBytes)
       return op.emitOpError("needs ")

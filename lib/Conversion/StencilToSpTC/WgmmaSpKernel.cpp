@@ -96,6 +96,10 @@ private:
   /// element `bufferBase` (zero fill where `valid` is false); returns the
   /// group's token.
   Value copyTileAsync(Value y0, Value bufferBase, Value valid);
+  /// Makes the thread's staged writes (stores, or completed cp.async copies)
+  /// visible to the Tensor Cores, which read shared memory through the async
+  /// proxy (fence.proxy.async), and meets the block at a barrier.
+  void publishTile();
   /// Issues the MMAs on the buffer whose address is `bufferUnits` (>> 4).
   SmallVector<Value> issueMmas(Value bufferUnits);
   /// Waits for the MMAs and returns their accumulators.
@@ -329,6 +333,14 @@ Value WgmmaSpKernelBuilder::copyTileAsync(Value y0, Value bufferBase,
   return nvgpu::DeviceAsyncCreateGroupOp::create(*b, tokenType, tokens);
 }
 
+void WgmmaSpKernelBuilder::publishTile() {
+  NVVM::FenceProxyOp::create(
+      *b, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b->getContext(),
+                                 NVVM::SharedSpace::shared_cta));
+  gpu::BarrierOp::create(*b);
+}
+
 /// Step 3: every MMA into one set of accumulators, reading the buffer at
 /// `bufferUnits` (its shared-memory address >> 4).
 SmallVector<Value> WgmmaSpKernelBuilder::issueMmas(Value bufferUnits) {
@@ -427,12 +439,7 @@ gpu::GPUFuncOp WgmmaSpKernelBuilder::build(OpBuilder &moduleBuilder,
     b->setInsertionPointToStart(loop.getBody());
     Value y0 = subTileRow(loop.getInductionVar());
     stageTile(y0);
-    // The Tensor Cores read shared memory through the async proxy.
-    NVVM::FenceProxyOp::create(
-        *b, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(b->getContext(),
-                                   NVVM::SharedSpace::shared_cta));
-    gpu::BarrierOp::create(*b);
+    publishTile();
     SmallVector<Value> acc = waitMmas(issueMmas(smemUnits));
     storeTile(acc, y0);
     // The next sub-tile overwrites shared memory.
@@ -470,11 +477,7 @@ gpu::GPUFuncOp WgmmaSpKernelBuilder::build(OpBuilder &moduleBuilder,
     // are, and the MMAs of step t - 1 are finished.
     nvgpu::DeviceAsyncWaitOp::create(*b, loop.getRegionIterArgs()[0],
                                      b->getI32IntegerAttr(ahead - 1));
-    NVVM::FenceProxyOp::create(
-        *b, NVVM::ProxyKind::async_shared,
-        NVVM::SharedSpaceAttr::get(b->getContext(),
-                                   NVVM::SharedSpace::shared_cta));
-    gpu::BarrierOp::create(*b);
+    publishTile();
     Value buffer = arith::RemUIOp::create(*b, t, cst(geo.stages));
     Value bufferUnits = arith::AddIOp::create(
         *b, smemUnits,

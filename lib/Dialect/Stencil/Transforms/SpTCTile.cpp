@@ -171,8 +171,10 @@ struct StencilSpTCTilePass
     geo.rank = rank;
     geo.radiusY = radii[rank - 2];
     geo.radiusZ = rank == 3 ? radii[0] : 0;
-    if (wgmmaStages < 0 || wgmmaStages == 1 || wgmmaStages > 8) {
-      op->emitOpError("wgmma-stages must be in [2, 8], got ")
+    if (wgmmaStages != 0 &&
+        (wgmmaStages < kMinWgmmaStages || wgmmaStages > kMaxWgmmaStages)) {
+      op->emitOpError("wgmma-stages must be in [")
+          << kMinWgmmaStages << ", " << kMaxWgmmaStages << "], got "
           << int64_t(wgmmaStages);
       return WalkResult::interrupt();
     }
