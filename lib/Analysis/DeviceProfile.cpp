@@ -17,6 +17,8 @@ using llvm::StringRef;
 
 double DeviceProfile::getUnitTflops(StringRef unit) const {
   auto it = unitTflops.find(unit.str());
+  if (it == unitTflops.end() && unit == "wgmma.sp.f16")
+    return getUnitTflops("mma.sp.f16");
   return it == unitTflops.end() ? 0.0 : it->second;
 }
 

@@ -26,13 +26,14 @@ template <typename Options>
 static void addRowFormKernelPasses(OpPassManager &pm, const Options &options,
                                    const ConvertStencilToSpTCOptions &convert,
                                    int64_t mTiles = 0, StringRef mma = "warp",
-                                   int64_t wgmmaN = 0,
-                                   int64_t wgmmaStages = 0) {
+                                   int64_t wgmmaN = 0, int64_t wgmmaStages = 0,
+                                   int64_t wgmmaStrips = 0) {
   StencilSpTCTileOptions tile;
   tile.mma = mma.str();
   tile.chip = options.chip;
   tile.wgmmaN = wgmmaN;
   tile.wgmmaStages = wgmmaStages;
+  tile.wgmmaStrips = wgmmaStrips;
   tile.warps = options.warps;
   tile.nTiles = options.nTiles;
   tile.subTiles = options.subTiles;
@@ -51,15 +52,17 @@ void mlir::stencil::buildSpTCKernelPipeline(OpPassManager &pm,
   // the other's ops alone; both share encoding, tiling, packing and the
   // kernel.
   pm.addPass(createStencilLinearize());
-  // The warpgroup kernel (sm_90a) takes the banded forms only: there
-  // layout=auto means the strided swap.
-  bool warpgroup = options.mma == "warpgroup" ||
-                   (options.mma == "auto" && hasWarpgroupMma(options.chip));
+  // The warpgroup kernel (sm_90a) takes the banded forms only: with
+  // mma=warpgroup layout=auto means the strided swap. (mma=auto keeps the
+  // layout's choice: a gathered form takes the warp-level kernel.)
+  bool warpgroup = options.mma == "warpgroup";
   if (options.layout == SpTCLayout::Matching ||
       (options.layout == SpTCLayout::Auto && !warpgroup)) {
     StencilFlattenOptions flatten;
     flatten.route =
         options.layout == SpTCLayout::Matching ? "matching" : "auto";
+    flatten.keepWarpgroup =
+        options.mma == "auto" && hasWarpgroupMma(options.chip);
     pm.addPass(createStencilFlatten(flatten));
   }
   pm.addPass(createStencilDecompose());
@@ -74,7 +77,8 @@ void mlir::stencil::buildSpTCKernelPipeline(OpPassManager &pm,
   // On sm_90a the banded 2-D and 3-D forms take the warpgroup kernel
   // (wgmma.mma_async.sp, Support/WgmmaSpTiling.h).
   addRowFormKernelPasses(pm, options, convert, /*mTiles=*/0, options.mma,
-                         options.wgmmaN, options.wgmmaStages);
+                         options.wgmmaN, options.wgmmaStages,
+                         options.wgmmaStrips);
 }
 
 void mlir::stencil::buildLowerToSpTCPipeline(OpPassManager &pm,

@@ -194,3 +194,28 @@ bool mlir::stencil::isOrderedMetadataWord(uint32_t word) {
   }
   return true;
 }
+
+bool mlir::stencil::simulateStMatrix(const uint32_t regs[kWarpSize][4],
+                                     unsigned num, bool trans,
+                                     llvm::ArrayRef<uint64_t> addresses,
+                                     std::vector<uint16_t> &smem) {
+  if ((num != 1 && num != 2 && num != 4) || addresses.size() != kWarpSize)
+    return false;
+  for (unsigned m = 0; m < num; ++m)
+    for (unsigned row = 0; row < 8; ++row) {
+      uint64_t address = addresses[8 * m + row];
+      if (address % 16 != 0 || address / 2 + 8 > smem.size())
+        return false;
+    }
+  for (unsigned m = 0; m < num; ++m)
+    for (unsigned lane = 0; lane < kWarpSize; ++lane)
+      for (unsigned half = 0; half < 2; ++half) {
+        unsigned g = lane / 4, col = 2 * (lane % 4) + half;
+        // Element (g, col) goes to row g, position col; transposed, to row
+        // col, position g.
+        unsigned storedRow = trans ? col : g, position = trans ? g : col;
+        smem[addresses[8 * m + storedRow] / 2 + position] =
+            uint16_t(regs[lane][m] >> (16 * half));
+      }
+  return true;
+}

@@ -9,8 +9,8 @@ using namespace mlir::stencil;
 
 llvm::SmallVector<int64_t> WgmmaSpGeometry::blockTile() const {
   if (rank == 3)
-    return {1, tileRows() * subTiles, kOutputsX};
-  return {tileRows() * subTiles, kOutputsX};
+    return {1, tileRows() * subTiles, blockWidth()};
+  return {tileRows() * subTiles, blockWidth()};
 }
 
 std::pair<int64_t, int64_t> WgmmaSpGeometry::splitShift(int64_t shift) {
@@ -20,18 +20,20 @@ std::pair<int64_t, int64_t> WgmmaSpGeometry::splitShift(int64_t shift) {
 
 int64_t WgmmaSpGeometry::byteOffset(int64_t plane, int64_t k, int64_t phase,
                                     int64_t entry) const {
-  assert(k >= 0 && k < kWgmmaSpK && phase >= 0 && phase < kPhases &&
+  assert(k >= 0 && k < stagedK() && phase >= 0 && phase < kPhases &&
          entry >= -haloEntries() && entry < n + haloEntries() &&
          "not a staged element");
-  return (plane * 4 + k / 8) * chunkBytes() + phase * phaseEntries() * 16 +
-         (entry + haloEntries()) * 16 + (k % 8) * 2;
+  return (plane * 4 * strips + k / 8) * chunkBytes() +
+         phase * phaseEntries() * 16 + (entry + haloEntries()) * 16 +
+         (k % 8) * 2;
 }
 
 WgmmaDescriptor WgmmaSpGeometry::getDescriptor(int64_t plane, int64_t shift,
-                                               int64_t base) const {
+                                               int64_t base,
+                                               int64_t strip) const {
   auto [phase, entry] = splitShift(shift);
   WgmmaDescriptor d;
-  d.startAddress = base + byteOffset(plane, 0, phase, entry);
+  d.startAddress = base + byteOffset(plane, kWgmmaSpK * strip, phase, entry);
   d.leadingByteOffset = chunkBytes();
   d.strideByteOffset = 128;
   return d;
@@ -52,7 +54,8 @@ int64_t mlir::stencil::findKernelRow(llvm::ArrayRef<int64_t> rowOffsets,
 
 int64_t mlir::stencil::chooseWgmmaN(int64_t rank, int64_t radiusY,
                                     int64_t radiusZ, int64_t maxN,
-                                    int64_t maxBytes, int64_t stages) {
+                                    int64_t maxBytes, int64_t stages,
+                                    int64_t strips) {
   for (int64_t n = maxN / 8 * 8; n >= 8; n -= 8) {
     WgmmaSpGeometry geo;
     geo.rank = rank;
@@ -60,6 +63,7 @@ int64_t mlir::stencil::chooseWgmmaN(int64_t rank, int64_t radiusY,
     geo.radiusY = radiusY;
     geo.radiusZ = radiusZ;
     geo.stages = stages;
+    geo.strips = strips;
     if (geo.smemBytes() <= maxBytes)
       return n;
   }

@@ -238,6 +238,15 @@ TEST(DeviceProfileTest, BuiltinsParseAndRoundTrip) {
   }
   EXPECT_FALSE(bool(getBuiltinDeviceProfile("v100")));
   llvm::consumeError(getBuiltinDeviceProfile("v100").takeError());
+  // The warpgroup sparse MMA falls back on the warp-level peak, unless the
+  // profile measured its own.
+  auto h100 = getBuiltinDeviceProfile("h100");
+  ASSERT_TRUE(bool(h100));
+  EXPECT_EQ(h100->getUnitTflops("wgmma.sp.f16"),
+            h100->getUnitTflops("mma.sp.f16"));
+  h100->unitTflops["wgmma.sp.f16"] = 1500;
+  EXPECT_EQ(h100->getUnitTflops("wgmma.sp.f16"), 1500);
+  EXPECT_EQ(h100->getUnitTflops("wgmma.f16"), 0);
 }
 
 TEST(DeviceProfileTest, ByChip) {

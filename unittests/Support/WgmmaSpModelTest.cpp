@@ -137,6 +137,7 @@ TEST(WgmmaSpModel, MatchesDenseProduct) {
 struct TileCase {
   int64_t rank, r, n;
   uint32_t seed;
+  int64_t strips = 1;
 };
 
 /// What to break before simulating.
@@ -190,10 +191,11 @@ double runTile(const TileCase &tc, Mutation mutation) {
   geo.n = tc.n;
   geo.radiusY = r;
   geo.radiusZ = rank == 3 ? r : 0;
+  geo.strips = tc.strips;
 
   // The input around the tile (f16-exact), indexed (z, y, x) from the
   // first output minus the radius.
-  int64_t ny = geo.tileRows() + 2 * r + 8, nx = 16 + 2 * 16;
+  int64_t ny = geo.tileRows() + 2 * r + 8, nx = geo.blockWidth() + 2 * 16;
   int64_t nz = rank == 3 ? 2 * r + 1 : 1;
   std::vector<double> in(nz * ny * nx);
   for (double &v : in)
@@ -205,76 +207,82 @@ double runTile(const TileCase &tc, Mutation mutation) {
 
   // Staging: entry j of phase p is input row 4 j + p (relative to Y_0).
   std::vector<float> smem(geo.smemBytes() / 2, NAN);
+  // B row k of strip k / 32 holds input x = 16 (k / 32) + off(k % 32).
   for (int64_t q = 0; q < geo.planes(); ++q)
-    for (int64_t k = 0; k < 32; ++k)
+    for (int64_t k = 0; k < geo.stagedK(); ++k)
       for (int64_t p = 0; p < 4; ++p)
         for (int64_t j = -geo.haloEntries(); j < geo.n + geo.haloEntries();
              ++j) {
-          int64_t x = getStackedInputOffset(k, l, inputOffsets);
+          int64_t x =
+              16 * (k / 32) + getStackedInputOffset(k % 32, l, inputOffsets);
           int64_t y = 4 * j + p;
           smem[geo.byteOffset(q, k, p, j) / 2] =
               std::abs(y) <= geo.tileRows() + r ? input(q - geo.radiusZ, y, x)
                                                 : 0.0;
         }
 
-  // The MMAs, accumulated as the kernel issues them.
-  std::vector<float> d(kWarpgroupSize * tc.n / 2, 0.0f);
+  // The MMAs, accumulated as the kernel issues them, strip by strip.
+  std::vector<std::vector<float>> d(
+      geo.strips, std::vector<float>(kWarpgroupSize * tc.n / 2, 0.0f));
   bool mutated = false;
   for (int64_t q = 0; q < geo.planes(); ++q)
     for (int64_t s = geo.firstShift(); s < geo.firstShift() + geo.numShifts();
-         ++s) {
-      WarpgroupFragmentsSpM64K32 frag = {};
-      for (unsigned tid = 0; tid < kWarpgroupSize; ++tid) {
-        unsigned warp = tid / 32, lane = tid % 32;
-        int64_t o = findKernelRow(rowOffsets, rank, q - geo.radiusZ, s - warp);
-        if (o < 0) {
-          frag.meta[tid] = 0x44444444; // zeros at indices (0, 1)
-          continue;
-        }
-        for (unsigned i = 0; i < 8; ++i)
-          frag.a[tid][i] = fromHalfBits(
-              words[SpTCCoefficientLayout::valueWord(o, lane, i / 2)] >>
-              (16 * (i % 2)));
-        frag.meta[tid] =
-            words[layout.metadataWord(o, getSelectorZeroSourceLane(o, lane))];
-      }
-      WgmmaDescriptor desc = geo.getDescriptor(q, s, 0);
-      if (!mutated && s == 0) {
-        mutated = true;
-        // Warp 1's first index of chunks 0 and 4 in rows g and g + 8.
-        if (mutation == Mutation::MetadataBit)
-          for (unsigned tid = 32; tid < 64; ++tid)
-            frag.meta[tid] ^= 0x00010001u;
-        if (mutation == Mutation::DescriptorLBO)
-          desc.leadingByteOffset += 16;
-        if (mutation == Mutation::DescriptorStart)
-          desc.startAddress += 16;
-      }
-      std::optional<uint64_t> bits = desc.encode();
-      if (!bits || !simulateWgmmaSpM64NK32(frag, smem, *bits, 0, tc.n,
-                                           /*scaleD=*/true, d))
-        return INFINITY;
-    }
-
-  // Warp w, D row i, column c: output (4 c + w, i).
-  double worst = 0;
-  for (unsigned tid = 0; tid < kWarpgroupSize; ++tid)
-    for (unsigned i = 0; i < tc.n / 2; ++i) {
-      MatrixPos p = getWgmmaDPos(tid, i);
-      int64_t y = 4 * p.col + tid / 32, x = p.row % 16;
-      double expected = 0, scale = 1e-30;
-      for (int64_t dz = -geo.radiusZ; dz <= geo.radiusZ; ++dz)
-        for (int64_t dy = -r; dy <= r; ++dy)
-          for (int64_t dx = -r; dx <= r; ++dx) {
-            int64_t at =
-                ((rank == 3 ? (dz + r) * side : 0) + dy + r) * side + dx + r;
-            double term = box[at] * input(dz, y + dy, x + dx);
-            expected += term;
-            scale += std::fabs(term);
+         ++s)
+      for (int64_t strip = 0; strip < geo.strips; ++strip) {
+        WarpgroupFragmentsSpM64K32 frag = {};
+        for (unsigned tid = 0; tid < kWarpgroupSize; ++tid) {
+          unsigned warp = tid / 32, lane = tid % 32;
+          int64_t o =
+              findKernelRow(rowOffsets, rank, q - geo.radiusZ, s - warp);
+          if (o < 0) {
+            frag.meta[tid] = 0x44444444; // zeros at indices (0, 1)
+            continue;
           }
-      worst =
-          std::max(worst, std::fabs(d[tid * tc.n / 2 + i] - expected) / scale);
-    }
+          for (unsigned i = 0; i < 8; ++i)
+            frag.a[tid][i] = fromHalfBits(
+                words[SpTCCoefficientLayout::valueWord(o, lane, i / 2)] >>
+                (16 * (i % 2)));
+          frag.meta[tid] =
+              words[layout.metadataWord(o, getSelectorZeroSourceLane(o, lane))];
+        }
+        WgmmaDescriptor desc = geo.getDescriptor(q, s, 0, strip);
+        if (!mutated && s == 0 && strip == geo.strips - 1) {
+          mutated = true;
+          // Warp 1's first index of chunks 0 and 4 in rows g and g + 8.
+          if (mutation == Mutation::MetadataBit)
+            for (unsigned tid = 32; tid < 64; ++tid)
+              frag.meta[tid] ^= 0x00010001u;
+          if (mutation == Mutation::DescriptorLBO)
+            desc.leadingByteOffset += 16;
+          if (mutation == Mutation::DescriptorStart)
+            desc.startAddress += 16;
+        }
+        std::optional<uint64_t> bits = desc.encode();
+        if (!bits || !simulateWgmmaSpM64NK32(frag, smem, *bits, 0, tc.n,
+                                             /*scaleD=*/true, d[strip]))
+          return INFINITY;
+      }
+
+  // Warp w, D row i, column c of strip s: output (4 c + w, 16 s + i).
+  double worst = 0;
+  for (int64_t strip = 0; strip < geo.strips; ++strip)
+    for (unsigned tid = 0; tid < kWarpgroupSize; ++tid)
+      for (unsigned i = 0; i < tc.n / 2; ++i) {
+        MatrixPos p = getWgmmaDPos(tid, i);
+        int64_t y = 4 * p.col + tid / 32, x = 16 * strip + p.row % 16;
+        double expected = 0, scale = 1e-30;
+        for (int64_t dz = -geo.radiusZ; dz <= geo.radiusZ; ++dz)
+          for (int64_t dy = -r; dy <= r; ++dy)
+            for (int64_t dx = -r; dx <= r; ++dx) {
+              int64_t at =
+                  ((rank == 3 ? (dz + r) * side : 0) + dy + r) * side + dx + r;
+              double term = box[at] * input(dz, y + dy, x + dx);
+              expected += term;
+              scale += std::fabs(term);
+            }
+        worst = std::max(
+            worst, std::fabs(d[strip][tid * tc.n / 2 + i] - expected) / scale);
+      }
   return worst;
 }
 
@@ -288,6 +296,13 @@ TEST(WgmmaSpTiling, TileReproducesStencil) {
   for (int64_t r = 1; r <= 2; ++r)
     EXPECT_LT(runTile({3, r, 16, uint32_t(200 + r)}, Mutation::None), 1e-6)
         << "3-D r=" << r;
+  // Wider blocks: strip s reads B rows 32 s .. 32 s + 31.
+  for (int64_t r : {1, 3, 7})
+    for (int64_t strips : {2, 4})
+      EXPECT_LT(runTile({2, r, 16, uint32_t(400 + r), strips}, Mutation::None),
+                1e-6)
+          << "2-D r=" << r << " strips=" << strips;
+  EXPECT_LT(runTile({3, 1, 8, 501u, 2}, Mutation::None), 1e-6) << "3-D";
 }
 
 TEST(WgmmaSpTiling, MutationsAreCaught) {
@@ -296,6 +311,70 @@ TEST(WgmmaSpTiling, MutationsAreCaught) {
                        Mutation::DescriptorStart})
       EXPECT_GT(runTile({2, r, 16, uint32_t(300 + r)}, m), 1e-3)
           << "r=" << r << " mutation " << int(m);
+  // The last strip's descriptor broken.
+  for (Mutation m : {Mutation::DescriptorLBO, Mutation::DescriptorStart})
+    EXPECT_GT(runTile({2, 3, 16, 350u, 4}, m), 1e-3) << "mutation " << int(m);
+}
+
+/// The store staging (WgmmaSpTiling.h) as WgmmaSpKernel.cpp writes it: each
+/// warp's accumulators of n-tiles j, j + 1 of strip s, paired into f16x2,
+/// by one stmatrix .x4 .trans (.x2 for a last odd n-tile), lane l giving
+/// the row c = 8 (j + (l / 8) / 2) + l % 8, x = 16 s + 8 ((l / 8) % 2). Every
+/// output (c, x) must land at outputByteOffset(w, c, x), the 8 rows of each
+/// matrix on distinct 16-byte bank groups, and nothing overlap the ring.
+TEST(WgmmaSpTiling, StoreStagingPlacesEveryOutput) {
+  for (int64_t n : {8, 16, 24, 32})
+    for (int64_t strips : {1, 2, 4, 8}) {
+      WgmmaSpGeometry geo;
+      geo.n = n;
+      geo.radiusY = 2;
+      geo.strips = strips;
+      // An output's code: its warp, grid row c and x in the block.
+      auto code = [&](int64_t w, int64_t c, int64_t x) {
+        return uint16_t((w * n + c) * geo.blockWidth() + x);
+      };
+      std::vector<uint16_t> smem(geo.smemBytes() / 2, 0xffff);
+      for (int64_t w = 0; w < 4; ++w)
+        for (int64_t strip = 0; strip < strips; ++strip)
+          for (int64_t j = 0; j < n / 8; j += 2) {
+            unsigned num = std::min<int64_t>(2, n / 8 - j) * 2;
+            uint32_t regs[kWarpSize][4] = {};
+            std::vector<uint64_t> addresses;
+            for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+              // d_i of n-tile j + m / 2: (x = g + 8 ((i >> 1) & 1), c).
+              for (unsigned m = 0; m < num; ++m) {
+                int64_t i = 4 * (j + m / 2) + 2 * (m % 2);
+                uint32_t packed = 0;
+                for (int64_t e = 0; e < 2; ++e) {
+                  MatrixPos p = getWgmmaDPos(32 * w + lane, i + e);
+                  packed |= uint32_t(code(w, p.col, 16 * strip + p.row % 16))
+                            << (16 * e);
+                }
+                regs[lane][m] = packed;
+              }
+              unsigned matrix = lane / 8;
+              int64_t c = 8 * (j + matrix / 2) + lane % 8;
+              addresses.push_back(geo.outputByteOffset(
+                  w, std::min(c, n - 1), 16 * strip + 8 * (matrix % 2)));
+            }
+            ASSERT_TRUE(
+                simulateStMatrix(regs, num, /*trans=*/true, addresses, smem));
+            for (unsigned m = 0; m < num; ++m) {
+              std::set<uint64_t> banks;
+              for (unsigned row = 0; row < 8; ++row)
+                banks.insert(addresses[8 * m + row] / 16 % 8);
+              EXPECT_EQ(banks.size(), 8u) << "n=" << n << " strips=" << strips;
+            }
+          }
+      for (int64_t i = 0; i < geo.outputBase() / 2; ++i)
+        ASSERT_EQ(smem[i], 0xffff) << "the store staging overlaps the ring";
+      for (int64_t w = 0; w < 4; ++w)
+        for (int64_t c = 0; c < n; ++c)
+          for (int64_t x = 0; x < geo.blockWidth(); ++x)
+            ASSERT_EQ(smem[geo.outputByteOffset(w, c, x) / 2], code(w, c, x))
+                << "n=" << n << " strips=" << strips << " w=" << w << " c=" << c
+                << " x=" << x;
+    }
 }
 
 TEST(WgmmaSpTiling, Geometry) {
@@ -309,7 +388,9 @@ TEST(WgmmaSpTiling, Geometry) {
   EXPECT_EQ(geo.chunkBytes(), 4 * 68 * 16 + 32);
   EXPECT_EQ(geo.chunkBytes() % 128, 32);
   EXPECT_EQ(geo.tileBytes(), 4 * geo.chunkBytes());
-  EXPECT_EQ(geo.smemBytes(), 2 * geo.tileBytes());
+  // The ring, then 4 x 64 output rows of 16 + 2 x 16 bytes.
+  EXPECT_EQ(geo.outputPitch(), 48);
+  EXPECT_EQ(geo.smemBytes(), 2 * geo.tileBytes() + 4 * 64 * 48);
   EXPECT_EQ(WgmmaSpGeometry::splitShift(-7),
             std::make_pair(int64_t(1), int64_t(-2)));
   EXPECT_EQ(WgmmaSpGeometry::splitShift(10),
@@ -318,11 +399,17 @@ TEST(WgmmaSpTiling, Geometry) {
   WgmmaDescriptor d = geo.getDescriptor(0, 5, 1024);
   EXPECT_EQ(d.startAddress, 1024u + (68 + 3) * 16);
   EXPECT_EQ(d.leadingByteOffset, 4u * 68 * 16 + 32);
-  // Two (four) buffers of 4 x (4 x (n + 4) x 16 + 32) bytes.
-  EXPECT_EQ(chooseWgmmaN(2, 7, 0, 256, 48 * 1024, 2), 88);
-  EXPECT_EQ(chooseWgmmaN(2, 7, 0, 256, 48 * 1024, 4), 40);
+  // Strip 2 of shift 5: 8 chunks further.
+  EXPECT_EQ(geo.getDescriptor(0, 5, 1024, 2).startAddress,
+            1024u + 8 * (4 * 68 * 16 + 32) + (68 + 3) * 16);
+  // Two (four) buffers of 4 x (4 x (n + 4) x 16 + 32) bytes and 4 n rows
+  // of 48 bytes.
+  EXPECT_EQ(chooseWgmmaN(2, 7, 0, 256, 48 * 1024, 2, 1), 64);
+  EXPECT_EQ(chooseWgmmaN(2, 7, 0, 256, 48 * 1024, 4, 1), 32);
+  // Four strips: 16 chunks a plane, rows of 144 bytes.
+  EXPECT_EQ(chooseWgmmaN(2, 7, 0, 256, 100 * 1024, 2, 4), 32);
   // 3-D r = 3: two buffers of 7 planes of 4 x (4 x (n + 2) x 16 + 32) bytes.
-  EXPECT_EQ(chooseWgmmaN(3, 3, 3, 256, 48 * 1024, 2), 8);
+  EXPECT_EQ(chooseWgmmaN(3, 3, 3, 256, 48 * 1024, 2, 1), 8);
   EXPECT_EQ(getSelectorZeroSourceLane(3, 9), 11u);
   EXPECT_EQ(getSelectorZeroSourceLane(4, 11), 9u);
 }

@@ -54,7 +54,10 @@ struct DeviceProfile {
   /// Peak of each arithmetic unit, TFLOP/s (dense-equivalent for mma.sp).
   std::map<std::string, double> unitTflops;
 
-  /// The peak of `unit` in TFLOP/s; 0 when the profile has none.
+  /// The peak of `unit` in TFLOP/s; 0 when the profile has none. A profile
+  /// without `peak.wgmma.sp.f16` (stencil-run --roofline does not measure
+  /// the warpgroup instruction yet) gives it the warp-level
+  /// `peak.mma.sp.f16`: the same Sparse Tensor Cores, a lower bound.
   double getUnitTflops(llvm::StringRef unit) const;
 };
 

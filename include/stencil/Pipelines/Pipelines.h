@@ -107,21 +107,27 @@ struct LowerToSpTCOptions : public GPUTargetOptions<LowerToSpTCOptions> {
       *this, "mma",
       llvm::cl::desc("Sparse MMA of the banded 2-D and 3-D kernels: warp "
                      "(mma.sp), warpgroup (wgmma.mma_async.sp, needs "
-                     "chip=sm_90a; on sm_90a layout=auto then means "
-                     "strided-swap) or auto (warpgroup on chip=sm_90a, warp "
-                     "otherwise). The default is warp until the warpgroup "
-                     "kernel is the faster one (bench/NOTES.md)"),
-      llvm::cl::init("warp")};
+                     "chip=sm_90a; layout=auto then means strided-swap) or "
+                     "auto (default: warpgroup where it was measured faster, "
+                     "banded 2-D forms with r_y >= 5 on chip=sm_90a; warp "
+                     "otherwise, bench/NOTES.md)"),
+      llvm::cl::init("auto")};
   PassOptions::Option<int64_t> wgmmaN{
       *this, "wgmma-n",
-      llvm::cl::desc("Warpgroup kernel: N of every wgmma (0: 32, less where "
-                     "the staged tiles would exceed 48 KiB of shared "
-                     "memory)"),
+      llvm::cl::desc("Warpgroup kernel: N of every wgmma (0: 24 in 2-D, 16 "
+                     "where r_y <= 1, 24 in 3-D; less where the staged tiles "
+                     "would exceed 100 KiB of shared memory)"),
       llvm::cl::init(0)};
   PassOptions::Option<int64_t> wgmmaStages{
       *this, "wgmma-stages",
       llvm::cl::desc("Warpgroup kernel: sub-tiles staged ahead, the buffers "
                      "of the cp.async ring, 2 to 8 (0: 2)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> wgmmaStrips{
+      *this, "wgmma-strips",
+      llvm::cl::desc("Warpgroup kernel: strips of 16 outputs along x per "
+                     "block, a power of two up to 8 (0: 2 in 2-D, 1 in "
+                     "3-D)"),
       llvm::cl::init(0)};
 };
 

@@ -117,6 +117,20 @@ std::vector<float> unpackAccumulatorM16N8K32(const float d[kWarpSize][4]);
 /// in the low two bits, strictly smaller than the high one).
 bool isOrderedMetadataWord(uint32_t word);
 
+/// `stmatrix.sync.aligned.m8n8.x<num>{.trans}.shared.b16` (sm_90, PTX ISA
+/// "Warp-level matrix store instruction: stmatrix"): the warp stores `num`
+/// 8 x 8 matrices of b16. Matrix m is register m of every lane, lane 4 g + t
+/// holding its elements (g, 2 t) in the low half and (g, 2 t + 1) in the
+/// high half (the layout of a 16-bit mma C fragment); lane 8 m + i gives
+/// the byte address of row i of matrix m, where 8 consecutive b16 go: row
+/// i of the matrix, or with .trans its column i. `regs[L][m]` is register m
+/// of lane L, `addresses[L]` lane L's address; `smem` is in b16 units.
+/// Returns false for an address that is not 16-byte aligned or does not
+/// fit in `smem`.
+bool simulateStMatrix(const uint32_t regs[kWarpSize][4], unsigned num,
+                      bool trans, llvm::ArrayRef<uint64_t> addresses,
+                      std::vector<uint16_t> &smem);
+
 } // namespace stencil
 } // namespace mlir
 

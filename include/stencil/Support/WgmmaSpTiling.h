@@ -38,18 +38,35 @@
 // instead of loaded by every lane. In 3-D every kernel row (dz, dy) has its
 // plane: the MMAs are (dz, S) for each staged plane.
 //
+// Wider blocks (strips): a block computes `strips` such tiles side by side
+// along x, 16 outputs each. Strip s multiplies the same A by the inputs at
+// x_0 + 16 s + off(k), staged as B rows 32 s .. 32 s + 31 (K-chunks
+// 4 s .. 4 s + 3), so its descriptors start 4 s chunks further. One staged
+// input row of 16 strips + 2 r inputs then serves 16 strips outputs: fewer
+// sectors read from L2 per output, and the block's rows are stored in runs
+// of 32 strips bytes.
+//
 // Shared memory, without swizzling (WgmmaSpModel.h): for plane q, K-chunk
-// kc = k / 8 (8 inputs of a B row), phase p and entry j, the 16 bytes of
-// B rows 8 kc .. 8 kc + 7 lie at
-//     (q * 4 + kc) * C + (p * J + j + H) * 16,   J = n + 2 H,
-// so a descriptor starts at entry floor(S / 4) of phase S mod 4 with
-// LBO = C (the next K-chunk) and SBO = 128 (the next 8 columns). The chunk
-// stride C = 64 J + 32 is 32 bytes more than the chunk (J is even, so 64 J
-// is a multiple of 128): the staging writes two entries of all four chunks
-// of a row in one warp instruction, 32 bytes per chunk, and the padding
-// puts the chunks on different banks. There
-// are `stages` such tiles, a ring: the block stages its next sub-tiles into
-// the others while the Tensor Cores read one.
+// kc = k / 8 (8 inputs of a B row, kc < 4 strips), phase p and entry j, the
+// 16 bytes of B rows 8 kc .. 8 kc + 7 lie at
+//     (q * 4 strips + kc) * C + (p * J + j + H) * 16,   J = n + 2 H,
+// so a descriptor starts at entry floor(S / 4) of phase S mod 4 (and chunk
+// 4 s) with LBO = C (the next K-chunk) and SBO = 128 (the next 8 columns).
+// The chunk stride C = 64 J + 32 is 32 bytes more than the chunk (J is
+// even, so 64 J is a multiple of 128): the staging writes two entries of
+// four chunks of a row in one warp instruction, 32 bytes per chunk, and the
+// padding puts the chunks on different banks. There are `stages` such
+// tiles, a ring: the block stages its next sub-tiles into the others while
+// the Tensor Cores read one.
+//
+// The outputs leave through shared memory: after the MMAs each warp writes
+// its accumulators with `stmatrix .trans` (the D fragment of an n-tile is
+// two 8 x 8 matrices, x by grid row; transposed, a matrix row is 8 outputs
+// of one grid row) into rows of P = 32 strips + 16 bytes, row c of warp w
+// at outputBase + (w n + c) P (P / 16 is odd: the 8 rows of a matrix land on
+// 8 distinct 16-byte bank groups), and reads them back as 16-byte vectors
+// that it stores to the grid: whole rows of 32 strips bytes instead of one
+// f16 per accumulator.
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,7 +86,7 @@ namespace stencil {
 struct WgmmaSpGeometry {
   /// The four warps of a warpgroup, one y-phase each.
   static constexpr int64_t kPhases = 4;
-  /// Outputs along x of a block (the 16 rows of a warp's A).
+  /// Outputs along x of a strip (the 16 rows of a warp's A).
   static constexpr int64_t kOutputsX = 16;
 
   int64_t rank = 2;
@@ -83,6 +100,8 @@ struct WgmmaSpGeometry {
   /// `stages` while the copies of sub-tiles t + 1 .. t + stages - 1 are in
   /// flight into the others.
   int64_t stages = 2;
+  /// Strips of kOutputsX outputs side by side along x.
+  int64_t strips = 1;
 
   /// H: entries of halo before and after the n of each phase.
   int64_t haloEntries() const { return (radiusY + 3) / 4; }
@@ -90,12 +109,27 @@ struct WgmmaSpGeometry {
   int64_t phaseEntries() const { return n + 2 * haloEntries(); }
   /// Input planes staged (2 r_z + 1 in 3-D).
   int64_t planes() const { return rank == 3 ? 2 * radiusZ + 1 : 1; }
+  /// B rows staged per plane (32 per strip).
+  int64_t stagedK() const { return kWgmmaSpK * strips; }
   /// LBO: bytes between the K-chunks of one plane (C above).
   int64_t chunkBytes() const { return kPhases * phaseEntries() * 16 + 32; }
-  int64_t planeBytes() const { return 4 * chunkBytes(); }
+  int64_t planeBytes() const { return 4 * strips * chunkBytes(); }
   /// One staged tile (all planes); buffer b starts at b * tileBytes().
   int64_t tileBytes() const { return planes() * planeBytes(); }
-  int64_t smemBytes() const { return stages * tileBytes(); }
+  /// Outputs along x of a block.
+  int64_t blockWidth() const { return kOutputsX * strips; }
+  /// P: bytes of an output row in the store staging (above).
+  int64_t outputPitch() const { return 2 * blockWidth() + 16; }
+  /// Where the store staging starts, after the ring.
+  int64_t outputBase() const { return stages * tileBytes(); }
+  /// The byte of output (x, grid row y_0 + 4 c + w) in the store staging,
+  /// x relative to the block.
+  int64_t outputByteOffset(int64_t warp, int64_t c, int64_t x) const {
+    return outputBase() + (warp * n + c) * outputPitch() + 2 * x;
+  }
+  int64_t smemBytes() const {
+    return outputBase() + kPhases * n * outputPitch();
+  }
   /// The MMAs of a plane: shifts -r_y .. r_y + 3.
   int64_t firstShift() const { return -radiusY; }
   int64_t numShifts() const { return 2 * radiusY + 4; }
@@ -104,26 +138,61 @@ struct WgmmaSpGeometry {
   /// Outputs of a block, outermost first ({1, rows, 16} in 3-D).
   llvm::SmallVector<int64_t> blockTile() const;
 
-  /// The byte offset of the 2 bytes of B row k (0..31), plane q
-  /// (dz + r_z), phase p, entry j (in [-H, n + H)).
+  /// The byte offset of the 2 bytes of B row k (0 .. 32 strips - 1: row
+  /// k % 32 of strip k / 32), plane q (dz + r_z), phase p, entry j (in
+  /// [-H, n + H)).
   int64_t byteOffset(int64_t plane, int64_t k, int64_t phase,
                      int64_t entry) const;
-  /// The B descriptor of shift S on plane q for a tile staged at byte
-  /// `base` of shared memory (16-byte aligned).
-  WgmmaDescriptor getDescriptor(int64_t plane, int64_t shift,
-                                int64_t base) const;
+  /// The B descriptor of shift S on plane q for strip s of a tile staged at
+  /// byte `base` of shared memory (16-byte aligned).
+  WgmmaDescriptor getDescriptor(int64_t plane, int64_t shift, int64_t base,
+                                int64_t strip = 0) const;
   /// The phase and entry of shift S: (S mod 4, floor(S / 4)).
   static std::pair<int64_t, int64_t> splitShift(int64_t shift);
 };
 
+/// The shared memory a warpgroup tile may take (dynamic shared memory, the
+/// opt-in limit of a block on sm_90).
+constexpr int64_t kMaxWgmmaSharedBytes = 227 * 1024;
+/// The strips a tiling may ask for: powers of two up to kMaxWgmmaStrips
+/// (a warp's 32 lanes then store whole rows of the store staging, or
+/// several).
+constexpr int64_t kMaxWgmmaStrips = 8;
+inline bool isValidWgmmaStrips(int64_t strips) {
+  return strips >= 1 && strips <= kMaxWgmmaStrips &&
+         (strips & (strips - 1)) == 0;
+}
+
 /// Defaults of the tiling (--stencil-sptc-tile), measured on an H100
 /// (bench/NOTES.md): sub-tiles per block (the A registers are loaded once
-/// for them, and the copies of the next one run under each), N at most 32
-/// (fewer registers: four blocks per SM where N = 64 held two or three) and
-/// two stages (three and four were 1-3% slower in 2-D).
+/// for them, and the copies of the next one run under each), two stages
+/// (three and four were 1-3% slower in 2-D); in 2-D two strips and N at
+/// most 24 (16 where r_y <= 1): of N 8-32 by 1, 2 or 4 strips, the fastest
+/// for Box-2D9P (N 16), Box-2D49P and Box-2D225P (N 24); four strips of N 32
+/// ran the larger radii out of registers (255, spills). In 3-D one strip
+/// (two spill in Box-3D27P) of N at most 32 (Heat-3D: 177 GStencil/s, 152
+/// at N = 24), 24 for tiles of more than 16 MMAs (Box-3D27P's 18 spill at
+/// N = 32; 162 at 24, 149 at 16).
 constexpr int64_t kDefaultWgmmaSubTiles = 8;
-constexpr int64_t kDefaultWgmmaMaxN = 32;
 constexpr int64_t kDefaultWgmmaStages = 2;
+constexpr int64_t kDefaultWgmmaStrips2D = 2, kDefaultWgmmaStrips3D = 1;
+constexpr int64_t kDefaultWgmmaMaxN2D = 24, kDefaultWgmmaMaxN2DRadius1 = 16,
+                  kDefaultWgmmaMaxN3D = 32, kDefaultWgmmaMaxN3DManyMmas = 24,
+                  kDefaultWgmmaManyMmas3D = 16;
+
+/// Whether `mma=auto` takes the warpgroup kernel for a form it can take:
+/// 2-D forms whose kernel rows reach r_y >= 5. Measured on an H100 in one
+/// run (bench/results/2026-11-24-h100-hopper.txt, GStencil/s, warpgroup /
+/// sm_90 mma.sp): 2-D boxes r = 1 470 / 630, r = 3 448 / 543, r = 4 350 /
+/// 435, r = 5 356 / 280, r = 6 366 / 243, r = 7 370 / 319; 3-D 152-177 /
+/// 337-401.
+constexpr int64_t kWgmmaAutoMinRadiusY = 5;
+inline bool preferWarpgroupKernel(int64_t rank, int64_t radiusY) {
+  return rank == 2 && radiusY >= kWgmmaAutoMinRadiusY;
+}
+/// The shared memory a default N may take (two blocks per SM).
+constexpr int64_t kDefaultWgmmaSharedBytes = 100 * 1024;
+
 /// The stages a tiling may ask for.
 constexpr int64_t kMinWgmmaStages = 2, kMaxWgmmaStages = 8;
 
@@ -147,9 +216,11 @@ int64_t countWgmmaSpMmas(const WgmmaSpGeometry &geo,
                          llvm::ArrayRef<int64_t> rowOffsets);
 
 /// The largest N (a multiple of 8, at most `maxN`) whose `stages` staged
-/// tiles fit `maxBytes`, or 0 if none does.
+/// tiles of `strips` strips and store staging fit `maxBytes`, or 0 if none
+/// does.
 int64_t chooseWgmmaN(int64_t rank, int64_t radiusY, int64_t radiusZ,
-                     int64_t maxN, int64_t maxBytes, int64_t stages);
+                     int64_t maxN, int64_t maxBytes, int64_t stages,
+                     int64_t strips);
 
 } // namespace stencil
 } // namespace mlir

@@ -27,15 +27,24 @@ protected:
   /// Creates the kernel `name` (KernelABI.h: `rank`-D grids of
   /// `elementType`, `sharedElements` of shared memory, `threads` per block),
   /// sets the builder at its start, and the members below, with the block's
-  /// origin for blocks of `blockTile` outputs.
+  /// origin for blocks of `blockTile` outputs. With `dynamicShared` the
+  /// shared memory is the launch's dynamic allocation (which may exceed the
+  /// 48 KiB of a static one; the launch must name its bytes).
   gpu::GPUFuncOp beginKernel(OpBuilder &moduleBuilder, Location loc,
                              StringRef name, Type elementType, int64_t rank,
                              int64_t sharedElements, int64_t threads,
-                             ArrayRef<int64_t> blockTile) {
-    StencilKernel kernel = createStencilKernel(
-        moduleBuilder, loc, name, elementType, rank, sharedElements, threads);
-    b.emplace(ImplicitLocOpBuilder::atBlockBegin(
-        loc, &kernel.func.getBody().front()));
+                             ArrayRef<int64_t> blockTile,
+                             bool dynamicShared = false) {
+    StencilKernel kernel =
+        dynamicShared
+            ? createStencilKernelWithDynamicShared(
+                  moduleBuilder, loc, name, elementType, rank, elementType,
+                  sharedElements, threads)
+            : createStencilKernel(moduleBuilder, loc, name, elementType, rank,
+                                  sharedElements, threads);
+    // At the end: after the view of dynamic shared memory.
+    b.emplace(
+        ImplicitLocOpBuilder::atBlockEnd(loc, &kernel.func.getBody().front()));
     in = kernel.in;
     out = kernel.out;
     coef = kernel.coeffs;

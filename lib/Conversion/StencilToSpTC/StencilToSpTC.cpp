@@ -149,16 +149,23 @@ LogicalResult ConvertStencilToSpTCPass::convert(
     geo.subTiles = subTilesPerBlock;
     if (auto stages = tiling.getAs<IntegerAttr>("wgmma_stages"))
       geo.stages = stages.getInt();
+    if (auto strips = tiling.getAs<IntegerAttr>("wgmma_strips"))
+      geo.strips = strips.getInt();
     if (geo.stages < kMinWgmmaStages || geo.stages > kMaxWgmmaStages)
       return op.emitOpError("wgmma_stages must be in [")
              << kMinWgmmaStages << ", " << kMaxWgmmaStages << "], got "
              << geo.stages;
-    if (geo.smemBytes() > kMaxStaticSharedBytes)
+    if (!isValidWgmmaStrips(geo.strips))
+      return op.emitOpError("wgmma_strips must be a power of two in [1, ")
+             << kMaxWgmmaStrips << "], got " << geo.strips;
+    if (geo.smemBytes() > kMaxWgmmaSharedBytes)
       return op.emitOpError("needs ")
              << geo.smemBytes() << " bytes of shared memory for its tile, "
-             << "more than " << kMaxStaticSharedBytes
-             << ": use a smaller wgmma-n or fewer wgmma-stages";
+             << "more than " << kMaxWgmmaSharedBytes
+             << ": use a smaller wgmma-n, fewer wgmma-stages or fewer "
+                "wgmma-strips";
     launch.kernel = buildWgmmaSpKernel(moduleBuilder, op, geo, name);
+    launch.sharedBytes = geo.smemBytes();
     launch.threads = kWarpgroupSize;
     launch.blockTile = geo.blockTile();
     launch.accumulator = "f32";

@@ -7,21 +7,25 @@
 // CPU model of the instruction, Support/WgmmaSpModel.h). The coefficient
 // buffer is the warp-level kernel's (Support/SpTCPacking.h, SPIDER 3.3.2).
 //
-// Kernel outline, for a block at (z_0, y_0, x_0) with T = min(sub_tiles,
-// the sub-tiles left in the grid) sub-tiles of 4 n output rows:
+// Kernel outline, for a block at (z_0, y_0, x_0) of `strips` strips of 16
+// outputs along x, with T = min(sub_tiles, the sub-tiles left in the grid)
+// sub-tiles of 4 n output rows:
 //   1. for every staged plane q and shift S, each warp w loads the A words
 //      and metadata of kernel row (dz, S - w), or zeros where there is none
 //      (the row index is a select on the warp id among four constants); a
 //      (q, S) that no warp has a row for issues no MMA. They stay in
 //      registers for the T sub-tiles;
-//   2. the block stages the input tile of a sub-tile, B row k of plane q
-//      holding the input at x_0 + off(k), in the y-phase layout (input
-//      pairs, zero outside the grid);
-//   3. wgmma.fence, one wgmma.mma_async.sp m64nNk32 per (q, S) into the same
-//      accumulators, commit, wait;
-//   4. every accumulator that is an interior output is rounded to f16 and
-//      stored: d_i of thread (w, g, t) is output (y_0 + 4 c + w, x_0 + i'),
-//      c = 8 (i >> 2) + 2 t + (i & 1), i' = g + 8 ((i >> 1) & 1).
+//   2. the block stages the input tile of a sub-tile, B row 32 s + k of
+//      plane q holding the input at x_0 + 16 s + off(k), in the y-phase
+//      layout (input pairs, zero outside the grid);
+//   3. wgmma.fence, one wgmma.mma_async.sp m64nNk32 per (q, S, strip) into
+//      the strip's accumulators, commit, wait;
+//   4. the accumulators are rounded to f16 and leave through shared memory:
+//      d_i of thread (w, g, t) in strip s is output (y_0 + 4 c + w, x_0 +
+//      16 s + i'), c = 8 (i >> 2) + 2 t + (i & 1), i' = g + 8 ((i >> 1) & 1);
+//      `stmatrix .trans` writes them as rows of grid row c, which the warp
+//      reads back 16 bytes at a time and stores where they are interior
+//      outputs (16-byte stores where all 8 are and N_x is a multiple of 8).
 //
 // Where rows are 4-byte aligned (N_x even; x_0 and every off(k) of a pair
 // are even, so each input pair is one aligned word) the sub-tiles are a
@@ -85,13 +89,15 @@ private:
   /// The thread's staged rows of the tile whose first output row is `y0`.
   SmallVector<StagedRow> locateRows(Value y0);
   Value threadElement();
-  /// The x of element e (0, 1) of the thread's pair.
+  /// The x of element e (0, 1) of the thread's pair in strip 0.
   Value pairX(int64_t e);
   /// Whether every pair of B rows (2 p, 2 p + 1) holds adjacent inputs whose
   /// first offset is even: a pair is then one aligned word of an even row.
   bool pairsAreWords();
   /// Synchronous staging into buffer 0 (any N_x).
   void stageTile(Value y0);
+  void stageStrip(int64_t strip, ArrayRef<StagedRow> stagedRows, Value element,
+                  ArrayRef<Value> x, ArrayRef<Value> xInside);
   /// The cp.async copies of the tile at `y0` into the buffer starting at
   /// element `bufferBase` (zero fill where `valid` is false); returns the
   /// group's token.
@@ -100,11 +106,15 @@ private:
   /// visible to the Tensor Cores, which read shared memory through the async
   /// proxy (fence.proxy.async), and meets the block at a barrier.
   void publishTile();
+  /// The accumulators of each strip.
+  using Accumulators = SmallVector<SmallVector<Value>>;
   /// Issues the MMAs on the buffer whose address is `bufferUnits` (>> 4).
-  SmallVector<Value> issueMmas(Value bufferUnits);
+  Accumulators issueMmas(Value bufferUnits);
   /// Waits for the MMAs and returns their accumulators.
-  SmallVector<Value> waitMmas(ArrayRef<Value> acc);
-  void storeTile(ArrayRef<Value> acc, Value y0);
+  Accumulators waitMmas(const Accumulators &acc);
+  void storeTile(const Accumulators &acc, Value y0);
+  /// Step 4's global stores: the warp's rows of the store staging.
+  void storeRows(Value y0);
   /// The first output row of sub-tile `t`.
   Value subTileRow(Value t) {
     return hideFromOptimizer(
@@ -117,8 +127,8 @@ private:
   RowForm op;
   const WgmmaSpGeometry &geo;
   SmallVector<MmaOperands> mmas;
-  /// The shared-memory address of buffer 0, >> 4 (descriptor units).
-  Value smemUnits;
+  /// The shared-memory address of buffer 0, and >> 4 (descriptor units).
+  Value smemAddress, smemUnits;
   SmallVector<int64_t> radii;
 };
 } // namespace
@@ -210,7 +220,8 @@ WgmmaSpKernelBuilder::locateRows(Value y0) {
 }
 
 /// The element offset, in the buffer, of the thread's pair in its first
-/// entry: kc C / 2 + (w J + h) 8 + 2 p.
+/// entry of strip 0: kc C / 2 + (w J + h) 8 + 2 p (strip s is 4 s chunks
+/// further).
 Value WgmmaSpKernelBuilder::threadElement() {
   Value h = arith::DivUIOp::create(*b, lane, cst(16));
   Value kc = arith::RemUIOp::create(
@@ -250,19 +261,33 @@ bool WgmmaSpKernelBuilder::pairsAreWords() {
 /// the addresses a row base plus a column (LLVM's strength reduction would
 /// otherwise carry each of them across the sub-tile loop).
 void WgmmaSpKernelBuilder::stageTile(Value y0) {
+  Value zeroIndex = cst(0);
+  Value nx = sizes[geo.rank - 1];
+  SmallVector<StagedRow> stagedRows = locateRows(y0);
+  Value element = threadElement();
+  Value firstX[2] = {pairX(0), pairX(1)};
+  for (int64_t strip = 0; strip < geo.strips; ++strip) {
+    SmallVector<Value, 2> x, xInside;
+    for (int64_t e = 0; e < 2; ++e) {
+      Value xe = addConst(firstX[e], WgmmaSpGeometry::kOutputsX * strip);
+      xInside.push_back(isWithin(*b, xe, nx, 0));
+      x.push_back(arith::SelectOp::create(*b, xInside[e], xe, zeroIndex));
+    }
+    stageStrip(strip, stagedRows, element, x, xInside);
+  }
+}
+
+/// stageTile's loads and stores of one strip, at columns `x` (clamped into
+/// the grid) of which `xInside` says whether they are in it.
+void WgmmaSpKernelBuilder::stageStrip(int64_t strip,
+                                      ArrayRef<StagedRow> stagedRows,
+                                      Value element, ArrayRef<Value> x,
+                                      ArrayRef<Value> xInside) {
   int64_t rank = geo.rank;
   Type f16 = b->getF16Type();
   Value zero = arith::ConstantOp::create(*b, b->getZeroAttr(f16));
   Value zeroIndex = cst(0);
   Value nx = sizes[rank - 1], ny = sizes[rank - 2];
-  SmallVector<StagedRow> stagedRows = locateRows(y0);
-  Value element = threadElement();
-  SmallVector<Value, 2> x, xInside;
-  for (int64_t e = 0; e < 2; ++e) {
-    Value xe = pairX(e);
-    xInside.push_back(isWithin(*b, xe, nx, 0));
-    x.push_back(arith::SelectOp::create(*b, xInside[e], xe, zeroIndex));
-  }
   for (int64_t q = 0; q < geo.planes(); ++q) {
     Value zInside, zLinear;
     if (rank == 3) {
@@ -271,7 +296,9 @@ void WgmmaSpKernelBuilder::stageTile(Value y0) {
       z = arith::SelectOp::create(*b, zInside, z, zeroIndex);
       zLinear = mul(mul(z, ny), nx);
     }
-    int64_t planeBase = q * geo.planeBytes() / 2; // in f16 elements
+    // In f16 elements: the plane, then the strip's 4 chunks.
+    int64_t planeBase =
+        (q * geo.planeBytes() + 4 * strip * geo.chunkBytes()) / 2;
     for (const StagedRow &r : stagedRows) {
       Value yInside = r.inside;
       if (zInside)
@@ -308,26 +335,32 @@ Value WgmmaSpKernelBuilder::copyTileAsync(Value y0, Value bufferBase,
   SmallVector<Value> tokens;
   SmallVector<StagedRow> stagedRows = locateRows(y0);
   Value threadBase = add(bufferBase, threadElement());
-  Value x = pairX(0);
-  Value xInside = arith::AndIOp::create(*b, valid, isWithin(*b, x, nx, 0));
+  Value firstX = pairX(0);
   for (int64_t q = 0; q < geo.planes(); ++q) {
-    Value planeInside = xInside, zLinear;
+    Value planeValid = valid, zLinear;
     if (rank == 3) {
       Value z = addConst(origin[0], q - geo.radiusZ);
-      planeInside =
-          arith::AndIOp::create(*b, planeInside, isWithin(*b, z, sizes[0], 0));
+      planeValid =
+          arith::AndIOp::create(*b, planeValid, isWithin(*b, z, sizes[0], 0));
       zLinear = mul(mul(z, ny), nx);
     }
-    int64_t planeBase = q * geo.planeBytes() / 2; // in f16 elements
-    for (const StagedRow &r : stagedRows) {
-      Value inside = arith::AndIOp::create(*b, planeInside, r.inside);
-      Value at = add(zLinear ? add(zLinear, r.linear) : r.linear, x);
-      Value src = arith::SelectOp::create(*b, inside, at, zeroIndex);
-      Value count = arith::SelectOp::create(*b, inside, cst(2), zeroIndex);
-      Value dst = addConst(threadBase, planeBase + r.element);
-      tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-          *b, tokenType, smem, ValueRange{dst}, in, ValueRange{src},
-          b->getIndexAttr(2), count, /*bypassL1=*/UnitAttr()));
+    for (int64_t strip = 0; strip < geo.strips; ++strip) {
+      Value x = addConst(firstX, WgmmaSpGeometry::kOutputsX * strip);
+      Value planeInside =
+          arith::AndIOp::create(*b, planeValid, isWithin(*b, x, nx, 0));
+      // In f16 elements: the plane, then the strip's 4 chunks.
+      int64_t planeBase =
+          (q * geo.planeBytes() + 4 * strip * geo.chunkBytes()) / 2;
+      for (const StagedRow &r : stagedRows) {
+        Value inside = arith::AndIOp::create(*b, planeInside, r.inside);
+        Value at = add(zLinear ? add(zLinear, r.linear) : r.linear, x);
+        Value src = arith::SelectOp::create(*b, inside, at, zeroIndex);
+        Value count = arith::SelectOp::create(*b, inside, cst(2), zeroIndex);
+        Value dst = addConst(threadBase, planeBase + r.element);
+        tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+            *b, tokenType, smem, ValueRange{dst}, in, ValueRange{src},
+            b->getIndexAttr(2), count, /*bypassL1=*/UnitAttr()));
+      }
     }
   }
   return nvgpu::DeviceAsyncCreateGroupOp::create(*b, tokenType, tokens);
@@ -341,68 +374,159 @@ void WgmmaSpKernelBuilder::publishTile() {
   gpu::BarrierOp::create(*b);
 }
 
-/// Step 3: every MMA into one set of accumulators, reading the buffer at
-/// `bufferUnits` (its shared-memory address >> 4).
-SmallVector<Value> WgmmaSpKernelBuilder::issueMmas(Value bufferUnits) {
+/// Step 3: every MMA of every strip into the strip's accumulators, reading
+/// the buffer at `bufferUnits` (its shared-memory address >> 4). The strips
+/// take turns MMA by MMA, so that consecutive MMAs do not wait on each
+/// other's accumulators.
+WgmmaSpKernelBuilder::Accumulators
+WgmmaSpKernelBuilder::issueMmas(Value bufferUnits) {
   Value zero = arith::ConstantOp::create(*b, b->getZeroAttr(b->getF32Type()));
-  SmallVector<Value> acc(geo.n / 2, zero);
+  Accumulators acc(geo.strips, SmallVector<Value>(geo.n / 2, zero));
   Type i64 = b->getI64Type();
   // Descriptor bits that do not depend on the MMA: LBO and SBO, no swizzle.
   WgmmaDescriptor fixed = geo.getDescriptor(0, 0, 0);
   fixed.startAddress = 0;
   uint64_t fixedBits = *fixed.encode();
   NVVM::WgmmaFenceAlignedOp::create(*b);
-  for (const MmaOperands &mma : mmas) {
-    WgmmaDescriptor d = geo.getDescriptor(mma.plane, mma.shift, 0);
-    Value start = arith::AndIOp::create(
-        *b,
-        arith::AddIOp::create(
-            *b, bufferUnits,
-            arith::ConstantIntOp::create(*b, i64, d.startAddress >> 4)),
-        arith::ConstantIntOp::create(*b, i64, 0x3fff));
-    Value descriptor = arith::OrIOp::create(
-        *b, start, arith::ConstantIntOp::create(*b, i64, fixedBits));
-    acc = createWgmmaSp(*b, acc, mma.a, descriptor, mma.metadata,
-                        /*selector=*/0);
-  }
+  for (const MmaOperands &mma : mmas)
+    for (int64_t strip = 0; strip < geo.strips; ++strip) {
+      WgmmaDescriptor d = geo.getDescriptor(mma.plane, mma.shift, 0, strip);
+      Value start = arith::AndIOp::create(
+          *b,
+          arith::AddIOp::create(
+              *b, bufferUnits,
+              arith::ConstantIntOp::create(*b, i64, d.startAddress >> 4)),
+          arith::ConstantIntOp::create(*b, i64, 0x3fff));
+      Value descriptor = arith::OrIOp::create(
+          *b, start, arith::ConstantIntOp::create(*b, i64, fixedBits));
+      acc[strip] = createWgmmaSp(*b, acc[strip], mma.a, descriptor,
+                                 mma.metadata, /*selector=*/0);
+    }
   NVVM::WgmmaGroupSyncAlignedOp::create(*b);
   return acc;
 }
 
-SmallVector<Value> WgmmaSpKernelBuilder::waitMmas(ArrayRef<Value> acc) {
+WgmmaSpKernelBuilder::Accumulators
+WgmmaSpKernelBuilder::waitMmas(const Accumulators &acc) {
   NVVM::WgmmaWaitGroupSyncOp::create(*b, 0);
-  return fenceAccumulators(*b, acc);
+  Accumulators result;
+  for (const SmallVector<Value> &strip : acc)
+    result.push_back(fenceAccumulators(*b, strip));
+  return result;
 }
 
-/// Step 4: the interior outputs of the tile whose first row is `y0`.
-void WgmmaSpKernelBuilder::storeTile(ArrayRef<Value> acc, Value y0) {
+/// Step 4, into the store staging: the thread's accumulators of n-tile j
+/// (d_4j .. d_4j+3) are, rounded to f16 and paired, its fragments of two 8
+/// x 8 matrices, D rows g and g + 8 (x) by columns 8 j .. 8 j + 7 (grid
+/// rows c); `stmatrix .x4 .trans` stores two n-tiles' four matrices
+/// transposed, lane l giving the address of row l % 8 of matrix l / 8: row
+/// c = 8 j + l % 8 of the warp's staging, at x = 16 s + 8 (matrix % 2). The
+/// warp then stores its rows (storeRows).
+void WgmmaSpKernelBuilder::storeTile(const Accumulators &acc, Value y0) {
+  Type i32 = b->getI32Type(), i64 = b->getI64Type();
+  auto f16x2 = VectorType::get({2}, b->getF16Type());
+  auto i32x1 = VectorType::get({1}, i32);
+  auto pack = [&](Value lo, Value hi) {
+    Value v = vector::FromElementsOp::create(
+        *b, f16x2,
+        ValueRange{arith::TruncFOp::create(*b, b->getF16Type(), lo),
+                   arith::TruncFOp::create(*b, b->getF16Type(), hi)});
+    return vector::ExtractOp::create(
+        *b, vector::BitCastOp::create(*b, i32x1, v), 0);
+  };
+  Value matrix = arith::DivUIOp::create(*b, lane, cst(8));
+  Value row =
+      add(add(mul(warp, cst(geo.n)), arith::RemUIOp::create(*b, lane, cst(8))),
+          mul(arith::DivUIOp::create(*b, matrix, cst(2)), cst(8)));
+  Value laneByte =
+      add(addConst(mul(row, cst(geo.outputPitch())), geo.outputBase()),
+          mul(arith::RemUIOp::create(*b, matrix, cst(2)), cst(16)));
+  Value laneAddress = arith::AddIOp::create(
+      *b, smemAddress, arith::IndexCastOp::create(*b, i64, laneByte));
+  auto sharedPtr = LLVM::LLVMPointerType::get(b->getContext(), 3);
+  int64_t tiles = geo.n / 8;
+  for (int64_t strip = 0; strip < geo.strips; ++strip)
+    for (int64_t j = 0; j < tiles; j += 2) {
+      int64_t count = std::min<int64_t>(2, tiles - j);
+      SmallVector<Value> sources;
+      for (int64_t i = 4 * j; i < 4 * (j + count); i += 2)
+        sources.push_back(pack(acc[strip][i], acc[strip][i + 1]));
+      int64_t offset = 8 * j * geo.outputPitch() + 2 * 16 * strip;
+      Value address = arith::AddIOp::create(
+          *b, laneAddress, arith::ConstantIntOp::create(*b, i64, offset));
+      NVVM::StMatrixOp::create(
+          *b, LLVM::IntToPtrOp::create(*b, sharedPtr, address), sources,
+          NVVM::MMALayout::col,
+          NVVM::LdStMatrixShapeAttr::get(b->getContext(), 8, 8),
+          NVVM::LdStMatrixEltType::B16);
+    }
+  NVVM::SyncWarpOp::create(*b, this->i32(-1));
+  storeRows(y0);
+}
+
+/// Step 4, to the grid: the warp's n rows of the store staging, 16 bytes
+/// (8 outputs) per lane and instruction, consecutive lanes along a row.
+/// Rows outside the interior are skipped; an 8-output run wholly inside it
+/// is one 16-byte store where N_x is a multiple of 8 (x_0 is one of 16,
+/// so the run is then aligned), else one f16 store per interior output.
+void WgmmaSpKernelBuilder::storeRows(Value y0) {
   int64_t rank = geo.rank;
   Type f16 = b->getF16Type();
-  Value x = add(origin[rank - 1], groupId);
-  Value xUpper = addConst(x, 8);
-  Value yBase = add(add(y0, mul(threadInGroup, cst(8))), warp);
+  auto f16x8 = VectorType::get({8}, f16);
+  Value nx = sizes[rank - 1];
+  Value aligned =
+      arith::CmpIOp::create(*b, arith::CmpIPredicate::eq,
+                            arith::RemUIOp::create(*b, nx, cst(8)), cst(0));
   Value zInside, zLinear;
   if (rank == 3) {
     zInside = isWithin(*b, origin[0], sizes[0], radii[0]);
     zLinear = mul(origin[0], sizes[1]);
   }
-  Value xInside[2] = {isWithin(*b, x, sizes[rank - 1], radii[rank - 1]),
-                      isWithin(*b, xUpper, sizes[rank - 1], radii[rank - 1])};
-  for (int64_t i = 0; i < int64_t(acc.size()); ++i) {
-    // Column c = 8 (i >> 2) + 2 t + (i & 1): row y0 + 4 c + w.
-    Value y = addConst(yBase, 4 * (8 * (i >> 2) + (i & 1)));
-    Value inside = arith::AndIOp::create(
-        *b, isWithin(*b, y, sizes[rank - 2], radii[rank - 2]),
-        xInside[(i >> 1) & 1]);
+  int64_t runsPerRow = geo.blockWidth() / 8;
+  int64_t runs = geo.n * runsPerRow;
+  Value runInRow = arith::RemUIOp::create(*b, lane, cst(runsPerRow));
+  Value firstRow = arith::DivUIOp::create(*b, lane, cst(runsPerRow));
+  Value x = add(origin[rank - 1], mul(runInRow, cst(8)));
+  Value xFull = arith::AndIOp::create(
+      *b, aligned, isWithin(*b, x, nx, radii[rank - 1], /*extent=*/8));
+  SmallVector<Value, 8> xInside;
+  for (int64_t e = 0; e < 8; ++e)
+    xInside.push_back(isWithin(*b, addConst(x, e), nx, radii[rank - 1]));
+  Value warpElement =
+      add(mul(warp, cst(geo.n * geo.outputPitch() / 2)),
+          addConst(mul(runInRow, cst(8)), geo.outputBase() / 2));
+  for (int64_t first = 0; first < runs; first += stencil::kWarpSize) {
+    // Row c = first / runsPerRow + lane / runsPerRow of the warp.
+    Value c = addConst(firstRow, first / runsPerRow);
+    Value element = add(warpElement, mul(c, cst(geo.outputPitch() / 2)));
+    Value y = add(add(y0, mul(c, cst(4))), warp);
+    Value inside = isWithin(*b, y, sizes[rank - 2], radii[rank - 2]);
     if (zInside)
       inside = arith::AndIOp::create(*b, inside, zInside);
+    if (runs - first < int64_t(stencil::kWarpSize))
+      inside = arith::AndIOp::create(
+          *b, inside,
+          arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, lane,
+                                cst(runs - first)));
     auto ifInside = scf::IfOp::create(*b, inside, /*withElse=*/false);
     OpBuilder::InsertionGuard guard(*b);
     b->setInsertionPointToStart(&ifInside.getThenRegion().front());
-    Value row = zLinear ? add(zLinear, y) : y;
-    Value linear = add(mul(row, sizes[rank - 1]), (i >> 1) & 1 ? xUpper : x);
-    memref::StoreOp::create(*b, arith::TruncFOp::create(*b, f16, acc[i]), out,
-                            ValueRange{linear});
+    Value run =
+        vector::LoadOp::create(*b, f16x8, smem, ValueRange{element},
+                               /*nontemporal=*/false, llvm::MaybeAlign(16));
+    Value linear = add(mul(zLinear ? add(zLinear, y) : y, nx), x);
+    auto ifFull = scf::IfOp::create(*b, xFull, /*withElse=*/true);
+    b->setInsertionPointToStart(&ifFull.getThenRegion().front());
+    vector::StoreOp::create(*b, run, out, ValueRange{linear},
+                            /*nontemporal=*/false, llvm::MaybeAlign(16));
+    b->setInsertionPointToStart(&ifFull.getElseRegion().front());
+    for (int64_t e = 0; e < 8; ++e) {
+      auto ifOne = scf::IfOp::create(*b, xInside[e], /*withElse=*/false);
+      OpBuilder::InsertionGuard oneGuard(*b);
+      b->setInsertionPointToStart(&ifOne.getThenRegion().front());
+      memref::StoreOp::create(*b, vector::ExtractOp::create(*b, run, e), out,
+                              ValueRange{addConst(linear, e)});
+    }
   }
 }
 
@@ -410,20 +534,19 @@ gpu::GPUFuncOp WgmmaSpKernelBuilder::build(OpBuilder &moduleBuilder,
                                            StringRef name) {
   Type f16 = Float16Type::get(op.getContext());
   int64_t rank = geo.rank;
-  gpu::GPUFuncOp func =
-      beginKernel(moduleBuilder, op.getLoc(), name, f16, rank,
-                  geo.smemBytes() / 2, kWarpgroupSize, geo.blockTile());
-  // Descriptor start addresses are in 16-byte units: the tile must start
-  // on a 16-byte boundary, which f16 elements alone do not promise.
-  func.setWorkgroupAttributionAttr(0, LLVM::LLVMDialect::getAlignAttrName(),
-                                   b->getI64IntegerAttr(16));
+  // Dynamic shared memory (the ring and the store staging may pass 48
+  // KiB), which starts on a 16-byte boundary as descriptor start addresses
+  // (16-byte units) and the 16-byte vectors of the store staging need.
+  gpu::GPUFuncOp func = beginKernel(moduleBuilder, op.getLoc(), name, f16, rank,
+                                    geo.smemBytes() / 2, kWarpgroupSize,
+                                    geo.blockTile(), /*dynamicShared=*/true);
   radii = getRowFormRadii(rank, op.getRadius(), op.getRowOffsets());
   loadOperands();
   Type i64 = b->getI64Type();
-  Value address = memref::ExtractAlignedPointerAsIndexOp::create(*b, smem);
-  smemUnits =
-      arith::ShRUIOp::create(*b, arith::IndexCastOp::create(*b, i64, address),
-                             arith::ConstantIntOp::create(*b, i64, 4));
+  smemAddress = arith::IndexCastOp::create(
+      *b, i64, memref::ExtractAlignedPointerAsIndexOp::create(*b, smem));
+  smemUnits = arith::ShRUIOp::create(*b, smemAddress,
+                                     arith::ConstantIntOp::create(*b, i64, 4));
   // T: the sub-tiles of the block that hold rows of the grid (a trip count
   // the compiler cannot unroll: the A registers stay live across it).
   Value rowsLeft = arith::SubIOp::create(*b, sizes[rank - 2], origin[rank - 2]);
@@ -440,8 +563,7 @@ gpu::GPUFuncOp WgmmaSpKernelBuilder::build(OpBuilder &moduleBuilder,
     Value y0 = subTileRow(loop.getInductionVar());
     stageTile(y0);
     publishTile();
-    SmallVector<Value> acc = waitMmas(issueMmas(smemUnits));
-    storeTile(acc, y0);
+    storeTile(waitMmas(issueMmas(smemUnits)), y0);
     // The next sub-tile overwrites shared memory.
     gpu::BarrierOp::create(*b);
   };
@@ -484,7 +606,7 @@ gpu::GPUFuncOp WgmmaSpKernelBuilder::build(OpBuilder &moduleBuilder,
         arith::MulIOp::create(
             *b, arith::IndexCastOp::create(*b, i64, buffer),
             arith::ConstantIntOp::create(*b, i64, geo.tileBytes() / 16)));
-    SmallVector<Value> acc = issueMmas(bufferUnits);
+    Accumulators acc = issueMmas(bufferUnits);
     // Sub-tile t + stages - 1 into buffer (t - 1) mod stages, which the
     // MMAs of step t - 1 read (zeros past the last sub-tile).
     Value next = addConst(t, ahead);

@@ -9,6 +9,7 @@
 #include "stencil/Dialect/Stencil/Transforms/Transforms.h"
 #include "stencil/Support/SparStencil.h"
 #include "stencil/Support/StencilShape.h"
+#include "stencil/Support/WgmmaSpTiling.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/PatternMatch.h"
@@ -217,6 +218,11 @@ struct StencilFlattenPass
     int64_t radius = radii.back();
     if (route == "auto" &&
         !preferMatching(pattern, weights, (*explored)[bestIndex].cost.mmas))
+      return success();
+    // ... or where the warpgroup kernel, which takes banded forms only, is
+    // the faster one.
+    if (route == "auto" && keepWarpgroup && radius <= 7 &&
+        preferWarpgroupKernel(rank, radii[rank - 2]))
       return success();
 
     // 5. The gathered row form in the natural unit order.

@@ -148,12 +148,20 @@ struct StencilSpTCTilePass
   }
 
   /// The warpgroup tiling (`mma` warpgroup or auto), or nullopt to take the
-  /// warp-level one (auto, where the chip or the form does not allow it).
+  /// warp-level one (auto, where the chip or the form does not allow it, or
+  /// where the warp-level kernel is the faster one).
   std::optional<WalkResult> tileWarpgroup(Operation *op, int64_t rank) {
     bool sm90a = hasWarpgroupMma(chip);
     std::string why = whyNoWarpgroupKernel(op, rank);
     if (mma == "auto" && (!sm90a || !why.empty()))
       return std::nullopt;
+    if (mma == "auto") {
+      auto sparse = cast<SparseRowGemmOp>(op);
+      SmallVector<int64_t> radii =
+          getRowFormRadii(rank, sparse.getRadius(), sparse.getRowOffsets());
+      if (!preferWarpgroupKernel(rank, radii[rank - 2]))
+        return std::nullopt;
+    }
     if (!chip.empty() && !sm90a) {
       op->emitOpError("mma=warpgroup issues wgmma.mma_async.sp, which only "
                       "sm_90a has; the target is chip=")
@@ -179,11 +187,30 @@ struct StencilSpTCTilePass
       return WalkResult::interrupt();
     }
     geo.stages = wgmmaStages ? int64_t(wgmmaStages) : kDefaultWgmmaStages;
-    geo.n =
-        wgmmaN ? int64_t(wgmmaN)
-               : chooseWgmmaN(rank, geo.radiusY, geo.radiusZ, kDefaultWgmmaMaxN,
-                              kMaxStaticSharedBytes, geo.stages);
-    if (geo.n < 8 || geo.n > int64_t(kWgmmaMaxN) || geo.n % 8 != 0) {
+    if (wgmmaStrips != 0 && !isValidWgmmaStrips(wgmmaStrips)) {
+      op->emitOpError("wgmma-strips must be a power of two in [1, ")
+          << kMaxWgmmaStrips << "], got " << int64_t(wgmmaStrips);
+      return WalkResult::interrupt();
+    }
+    geo.strips = wgmmaStrips ? int64_t(wgmmaStrips)
+                 : rank == 3 ? kDefaultWgmmaStrips3D
+                             : kDefaultWgmmaStrips2D;
+    int64_t maxN =
+        geo.radiusY <= 1 ? kDefaultWgmmaMaxN2DRadius1 : kDefaultWgmmaMaxN2D;
+    if (rank == 3)
+      maxN = countWgmmaSpMmas(geo, sparse.getRowOffsets()) >
+                     kDefaultWgmmaManyMmas3D
+                 ? kDefaultWgmmaMaxN3DManyMmas
+                 : kDefaultWgmmaMaxN3D;
+    // The default N: the largest that fits the default budget, else the
+    // largest that fits at all (0: none, reported below).
+    geo.n = wgmmaN;
+    for (int64_t budget : {kDefaultWgmmaSharedBytes, kMaxWgmmaSharedBytes})
+      if (geo.n == 0)
+        geo.n = chooseWgmmaN(rank, geo.radiusY, geo.radiusZ, maxN, budget,
+                             geo.stages, geo.strips);
+    if (wgmmaN != 0 &&
+        (geo.n < 8 || geo.n > int64_t(kWgmmaMaxN) || geo.n % 8 != 0)) {
       op->emitOpError("wgmma-n must be a multiple of 8 in [8, 256], got ")
           << geo.n;
       return WalkResult::interrupt();
@@ -194,14 +221,15 @@ struct StencilSpTCTilePass
           << int64_t(warps);
       return WalkResult::interrupt();
     }
-    if (geo.n == 0 || geo.smemBytes() > kMaxStaticSharedBytes) {
+    if (geo.n == 0 || geo.smemBytes() > kMaxWgmmaSharedBytes) {
       if (geo.n == 0)
         geo.n = 8;
       op->emitOpError("mma=warpgroup with wgmma-n=")
-          << geo.n << " and " << geo.stages << " stages needs "
-          << geo.smemBytes() << " bytes of shared memory, more than "
-          << kMaxStaticSharedBytes
-          << ": use a smaller wgmma-n or fewer wgmma-stages";
+          << geo.n << ", " << geo.stages << " stages and " << geo.strips
+          << " strips needs " << geo.smemBytes()
+          << " bytes of shared memory, more than " << kMaxWgmmaSharedBytes
+          << ": use a smaller wgmma-n, fewer wgmma-stages or fewer "
+             "wgmma-strips";
       return WalkResult::interrupt();
     }
     int64_t sub = subTiles > 0 ? int64_t(subTiles) : kDefaultWgmmaSubTiles;
@@ -214,7 +242,8 @@ struct StencilSpTCTilePass
              b.getNamedAttr("sub_tiles", b.getI64IntegerAttr(sub)),
              b.getNamedAttr("async_copy", b.getBoolAttr(false)),
              b.getNamedAttr("wgmma_n", b.getI64IntegerAttr(geo.n)),
-             b.getNamedAttr("wgmma_stages", b.getI64IntegerAttr(geo.stages))}));
+             b.getNamedAttr("wgmma_stages", b.getI64IntegerAttr(geo.stages)),
+             b.getNamedAttr("wgmma_strips", b.getI64IntegerAttr(geo.strips))}));
     return WalkResult::advance();
   }
 

@@ -4,18 +4,22 @@
 // RUN: not stencil-opt %s --split-input-file --stencil-sptc-tile="mma=warpgroup wgmma-n=12" 2>&1 | FileCheck %s --check-prefix=N
 // RUN: not stencil-opt %s --split-input-file --stencil-sptc-tile="mma=warpgroup wgmma-n=256" 2>&1 | FileCheck %s --check-prefix=BIG
 // RUN: not stencil-opt %s --split-input-file --stencil-sptc-tile="mma=warpgroup wgmma-stages=1" 2>&1 | FileCheck %s --check-prefix=STAGES
-// RUN: not stencil-opt %s --split-input-file --stencil-sptc-tile="mma=warpgroup wgmma-n=32 wgmma-stages=8" 2>&1 | FileCheck %s --check-prefix=RING
+// RUN: not stencil-opt %s --split-input-file --stencil-sptc-tile="mma=warpgroup wgmma-n=64 wgmma-stages=8" 2>&1 | FileCheck %s --check-prefix=RING
+// RUN: not stencil-opt %s --split-input-file --stencil-sptc-tile="mma=warpgroup wgmma-strips=3" 2>&1 | FileCheck %s --check-prefix=STRIPS
+// RUN: not stencil-opt %s --split-input-file --stencil-sptc-tile="mma=warpgroup wgmma-strips=16" 2>&1 | FileCheck %s --check-prefix=STRIPS16
 // RUN: not stencil-opt %s --split-input-file --stencil-sptc-tile="mma=warpgroup warps=2" 2>&1 | FileCheck %s --check-prefix=WARPS
 // RUN: not stencil-opt %s --split-input-file --stencil-sptc-tile="mma=sometimes" 2>&1 | FileCheck %s --check-prefix=MMA
 
 // sm_90a features requested for another chip, and bad warpgroup options,
 // on a form the warpgroup kernel takes.
-// SM80: sptc-tile-warpgroup-invalid.mlir:[[# @LINE + 9]]:3: error: 'stencil.sparse_row_gemm' op mma=warpgroup issues wgmma.mma_async.sp, which only sm_90a has; the target is chip=sm_80 (use chip=sm_90a, or mma=warp)
+// SM80: sptc-tile-warpgroup-invalid.mlir:[[# @LINE + 11]]:3: error: 'stencil.sparse_row_gemm' op mma=warpgroup issues wgmma.mma_async.sp, which only sm_90a has; the target is chip=sm_80 (use chip=sm_90a, or mma=warp)
 // SM90: error: 'stencil.sparse_row_gemm' op mma=warpgroup issues wgmma.mma_async.sp, which only sm_90a has; the target is chip=sm_90 (use chip=sm_90a, or mma=warp)
 // N: error: 'stencil.sparse_row_gemm' op wgmma-n must be a multiple of 8 in [8, 256], got 12
-// BIG: error: 'stencil.sparse_row_gemm' op mma=warpgroup with wgmma-n=256 and 2 stages needs 131328 bytes of shared memory, more than 49152: use a smaller wgmma-n or fewer wgmma-stages
+// BIG: error: 'stencil.sparse_row_gemm' op mma=warpgroup with wgmma-n=256, 2 stages and 2 strips needs 344576 bytes of shared memory, more than 232448: use a smaller wgmma-n, fewer wgmma-stages or fewer wgmma-strips
 // STAGES: error: 'stencil.sparse_row_gemm' op wgmma-stages must be in [2, 8], got 1
-// RING: error: 'stencil.sparse_row_gemm' op mma=warpgroup with wgmma-n=32 and 8 stages needs 66560 bytes of shared memory, more than 49152: use a smaller wgmma-n or fewer wgmma-stages
+// RING: error: 'stencil.sparse_row_gemm' op mma=warpgroup with wgmma-n=64, 8 stages and 2 strips needs 284672 bytes of shared memory, more than 232448: use a smaller wgmma-n, fewer wgmma-stages or fewer wgmma-strips
+// STRIPS: error: 'stencil.sparse_row_gemm' op wgmma-strips must be a power of two in [1, 8], got 3
+// STRIPS16: error: 'stencil.sparse_row_gemm' op wgmma-strips must be a power of two in [1, 8], got 16
 // WARPS: error: 'stencil.sparse_row_gemm' op mma=warpgroup runs one warpgroup of 4 warps per block, got warps=2
 // MMA: error: 'stencil.sparse_row_gemm' op mma must be 'warp', 'warpgroup' or 'auto', got 'sometimes'
 func.func @two_d(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {

@@ -1,20 +1,23 @@
 // RUN: stencil-opt %s --split-input-file --stencil-sptc-tile="mma=warpgroup chip=sm_90a" | FileCheck %s
 // RUN: stencil-opt %s --split-input-file --stencil-sptc-tile="mma=auto chip=sm_90a" | FileCheck %s --check-prefix=AUTO
 // RUN: stencil-opt %s --split-input-file --stencil-sptc-tile="mma=auto chip=sm_90" | FileCheck %s --check-prefix=SM90
-// RUN: stencil-opt %s --split-input-file --stencil-sptc-tile="mma=warpgroup wgmma-n=8 sub-tiles=2" | FileCheck %s --check-prefix=EXPLICIT
+// RUN: stencil-opt %s --split-input-file --stencil-sptc-tile="mma=warpgroup wgmma-n=8 sub-tiles=2 wgmma-strips=4" | FileCheck %s --check-prefix=EXPLICIT
 
-// The warpgroup tiling (Support/WgmmaSpTiling.h): one warpgroup, N = 32 by
-// default, 8 sub-tiles staged through a ring of 2 buffers, recorded as
-// wgmma_n and wgmma_stages. mma=auto takes it on sm_90a only.
+// The warpgroup tiling (Support/WgmmaSpTiling.h): one warpgroup, 2 strips
+// of 16 outputs along x in 2-D, N = 16 where r_y <= 1 (24 otherwise), 8
+// sub-tiles staged through a ring of 2 buffers, recorded as wgmma_n,
+// wgmma_stages and wgmma_strips. mma=auto takes it on sm_90a only, and only
+// for 2-D forms with r_y >= 5 (where an H100 ran it faster).
 // CHECK-LABEL: func.func @two_d
-// CHECK:         tiling {async_copy = false, n_tiles = 4 : i64, sub_tiles = 8 : i64, warps = 4 : i64, wgmma_n = 32 : i64, wgmma_stages = 2 : i64}
+// CHECK:         tiling {async_copy = false, n_tiles = 2 : i64, sub_tiles = 8 : i64, warps = 4 : i64, wgmma_n = 16 : i64, wgmma_stages = 2 : i64, wgmma_strips = 2 : i64}
 // AUTO-LABEL:  func.func @two_d
-// AUTO:          wgmma_n = 32
+// AUTO-NOT:      wgmma_n
+// AUTO:          tiling {async_copy = true, n_tiles = 4 : i64, sub_tiles = 8 : i64, warps = 4 : i64}
 // SM90-LABEL:  func.func @two_d
 // SM90-NOT:      wgmma_n
 // SM90:          tiling {async_copy = true, n_tiles = 4 : i64, sub_tiles = 8 : i64, warps = 4 : i64}
 // EXPLICIT-LABEL: func.func @two_d
-// EXPLICIT:      tiling {async_copy = false, n_tiles = 1 : i64, sub_tiles = 2 : i64, warps = 4 : i64, wgmma_n = 8 : i64, wgmma_stages = 2 : i64}
+// EXPLICIT:      tiling {async_copy = false, n_tiles = 1 : i64, sub_tiles = 2 : i64, warps = 4 : i64, wgmma_n = 8 : i64, wgmma_stages = 2 : i64, wgmma_strips = 4 : i64}
 func.func @two_d(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
   stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [0]
       input_offsets [0, 1, 2, 3]
@@ -24,14 +27,33 @@ func.func @two_d(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
 
 // -----
 
-// 3-D with kernel rows at dz = +-3: 7 staged planes, N shrinks to fit
-// 48 KiB (2 buffers of 7 x 4 x (4 x (N + 2) x 16 + 32) bytes).
+// Kernel rows at dy = +-5: r_y = 5, N = 24, and mma=auto takes the
+// warpgroup kernel on sm_90a.
+// CHECK-LABEL: func.func @two_d_r5
+// CHECK:         n_tiles = 3 : i64, sub_tiles = 8 : i64, warps = 4 : i64, wgmma_n = 24 : i64, wgmma_stages = 2 : i64, wgmma_strips = 2 : i64
+// AUTO-LABEL:  func.func @two_d_r5
+// AUTO:          wgmma_n = 24 : i64, wgmma_stages = 2 : i64, wgmma_strips = 2 : i64
+// SM90-LABEL:  func.func @two_d_r5
+// SM90-NOT:      wgmma_n
+func.func @two_d_r5(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [-5, 5]
+      input_offsets [0, 1, 2, 3]
+      values dense<0.0> : tensor<2x2x2xf16> indices dense<[[[0, 1], [0, 1]], [[0, 1], [0, 1]]]> : tensor<2x2x2xi8> : memref<?x?xf16>
+  return
+}
+
+// -----
+
+// 3-D with kernel rows at dz = +-3: 7 staged planes and one strip; N (at
+// most 32: 8 MMAs) shrinks to 24 to fit the default 100 KiB (2 buffers of
+// 7 x 4 x (4 x N x 16 + 32) bytes and 4 N rows of 48 bytes). mma=auto
+// keeps 3-D forms on the warp-level kernel.
 // CHECK-LABEL: func.func @three_d
-// CHECK:         wgmma_n = 8 : i64, wgmma_stages = 2
+// CHECK:         wgmma_n = 24 : i64, wgmma_stages = 2 : i64, wgmma_strips = 1 : i64
 // AUTO-LABEL:  func.func @three_d
-// AUTO:          wgmma_n = 8
+// AUTO-NOT:      wgmma_n
 // EXPLICIT-LABEL: func.func @three_d
-// EXPLICIT:      sub_tiles = 2 : i64, warps = 4 : i64, wgmma_n = 8 : i64
+// EXPLICIT:      sub_tiles = 2 : i64, warps = 4 : i64, wgmma_n = 8 : i64, wgmma_stages = 2 : i64, wgmma_strips = 4 : i64
 func.func @three_d(%in: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
   stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [-3, 0, 3, 0]
       input_offsets [0, 1, 2, 3]

@@ -226,6 +226,10 @@ def StencilFlatten : Pass<"stencil-flatten"> {
     Option<"route", "route", "std::string", /*default=*/"\"auto\"",
            "auto: flatten only where matching issues fewer MMAs than the "
            "strided swap; matching: flatten every linear stencil">,
+    Option<"keepWarpgroup", "keep-warpgroup", "bool", /*default=*/"false",
+           "route=auto: keep banded the stencils that mma=auto sends to the "
+           "sm_90a warpgroup kernel (2-D, r_y >= 5; "
+           "Support/WgmmaSpTiling.h preferWarpgroupKernel)">,
     Option<"r1", "r1", "int64_t", /*default=*/"0",
            "Outputs of an MMA block along x (0: explore; with r2, r1 r2 = 16)">,
     Option<"r2", "r2", "int64_t", /*default=*/"0",
@@ -470,15 +474,21 @@ def StencilSpTCTile : Pass<"stencil-sptc-tile"> {
     needs `sub-tiles=1` (a located error otherwise). The dense form
     (`stencil.row_gemm`, for `--lower-to-tc`) is tiled the same way.
 
-    With `mma=warpgroup` (or `mma=auto` and `chip=sm_90a`) a banded
+    With `mma=warpgroup` (or `mma=auto`, `chip=sm_90a` and a 2-D form of
+    r_y >= 5, where an H100 ran it faster than the warp-level kernel:
+    `Support/WgmmaSpTiling.h`, preferWarpgroupKernel) a banded
     `stencil.sparse_row_gemm` of rank 2 or 3 is tiled for the sm_90a kernel
     of `wgmma.mma_async.sp` m64nNk32 (`Support/WgmmaSpTiling.h`): one
-    warpgroup per block, 16 outputs along `x` by 4 N rows along `y` per
-    tile (one output plane in 3-D), `sub_tiles` tiles one after the other
-    along `y` (default 8), staged by cp.async `wgmma_stages` tiles ahead
-    in a ring of that many buffers (default 2), recorded
-    as `wgmma_n` = N and `wgmma_stages` next to the warp-level keys. N
-    defaults to 32, less where the ring would not fit in 48 KiB. Requesting the warpgroup kernel for a chip
+    warpgroup per block, `wgmma_strips` strips of 16 outputs along `x`
+    (default 2 in 2-D, 1 in 3-D) by 4 N rows along `y` per tile (one output
+    plane in 3-D), `sub_tiles` tiles one after the other along `y` (default
+    8), staged by cp.async `wgmma_stages` tiles ahead in a ring of that many
+    buffers (default 2), recorded as `wgmma_n` = N, `wgmma_stages` and
+    `wgmma_strips` next to the warp-level keys. The ring and the store
+    staging are dynamic shared memory; N defaults to 24 in 2-D (16 where
+    r_y <= 1) and 24 in 3-D, less where they
+    would pass the default budget of 100 KiB (two blocks per SM), and an
+    explicit tiling may take up to 227 KiB. Requesting the warpgroup kernel for a chip
     other than sm_90a, or for a form it does not take (1-D, gathered, the
     dense and low-rank forms), is a located error.
 
@@ -519,17 +529,21 @@ def StencilSpTCTile : Pass<"stencil-sptc-tile"> {
            "the tile would not fit)">,
     Option<"mma", "mma", "std::string", /*default=*/"\"warp\"",
            "Sparse banded forms: warp (mma.sp), warpgroup (wgmma.mma_async.sp, "
-           "needs chip=sm_90a) or auto (warpgroup where the chip is sm_90a "
-           "and the form has a warpgroup kernel)">,
+           "needs chip=sm_90a) or auto (warpgroup where the chip is sm_90a, "
+           "the form has a warpgroup kernel and it was measured faster: 2-D "
+           "with r_y >= 5)">,
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
            "The target, for mma=auto and the check of mma=warpgroup">,
     Option<"wgmmaN", "wgmma-n", "int64_t", /*default=*/"0",
            "mma=warpgroup: N of every wgmma, output rows per warp and tile "
-           "(a multiple of 8 up to 256; 0: 32, less where the tiles would "
-           "not fit)">,
+           "(a multiple of 8 up to 256; 0: 24 in 2-D, 16 where r_y <= 1, 24 in "
+           "3-D; less where the tiles would not fit)">,
     Option<"wgmmaStages", "wgmma-stages", "int64_t", /*default=*/"0",
            "mma=warpgroup: staged sub-tiles in the ring of shared-memory "
-           "buffers, 2 to 8 (0: 2)">
+           "buffers, 2 to 8 (0: 2)">,
+    Option<"wgmmaStrips", "wgmma-strips", "int64_t", /*default=*/"0",
+           "mma=warpgroup: strips of 16 outputs side by side along x per "
+           "block, a power of two up to 8 (0: 2 in 2-D, 1 in 3-D)">
   ];
   let dependentDialects = ["::mlir::stencil::StencilDialect"];
 }
