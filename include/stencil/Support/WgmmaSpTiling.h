@@ -182,14 +182,24 @@ constexpr int64_t kDefaultWgmmaMaxN2D = 24, kDefaultWgmmaMaxN2DRadius1 = 16,
 
 /// Whether `mma=auto` takes the warpgroup kernel for a form it can take:
 /// 2-D forms whose kernel rows reach r_y >= 5. Measured on an H100 in one
-/// run (bench/results/2026-11-24-h100-hopper.txt, GStencil/s, warpgroup /
-/// sm_90 mma.sp): 2-D boxes r = 1 470 / 630, r = 3 448 / 543, r = 4 350 /
-/// 435, r = 5 356 / 280, r = 6 366 / 243, r = 7 370 / 319; 3-D 152-177 /
-/// 337-401.
+/// run (bench/results/2026-11-24-h100-hopper-final.txt, GStencil/s,
+/// warpgroup / sm_90 mma.sp): 2-D boxes r = 1 471 / 630, r = 3 449 / 545,
+/// r = 4 355 / 437, r = 5 387 / 282, r = 6 391 / 245, r = 7 398 / 322; 3-D
+/// 162-176 / 336-406.
 constexpr int64_t kWgmmaAutoMinRadiusY = 5;
 inline bool preferWarpgroupKernel(int64_t rank, int64_t radiusY) {
   return rank == 2 && radiusY >= kWgmmaAutoMinRadiusY;
 }
+/// The blocks per SM the warpgroup kernel asks ptxas for (`.minnctapersm`;
+/// 0: none): 3 for 2-D tiles of at least 14 MMAs (r_y >= 5). Measured on
+/// an H100 (bench/NOTES.md, "Registers"): Box-2D225P 370 -> 400 GStencil/s,
+/// an 11 x 11 box 356 -> 388; Box-2D49P (10 MMAs, 142 registers) lost with
+/// it (450 -> 361: spills), so smaller tiles keep every register.
+constexpr int64_t kWgmmaMinMmasForBlockCap = 14;
+inline int64_t getWgmmaMinBlocksPerSM(int64_t rank, int64_t mmas) {
+  return rank == 2 && mmas >= kWgmmaMinMmasForBlockCap ? 3 : 0;
+}
+
 /// The shared memory a default N may take (two blocks per SM).
 constexpr int64_t kDefaultWgmmaSharedBytes = 100 * 1024;
 

@@ -541,6 +541,13 @@ gpu::GPUFuncOp WgmmaSpKernelBuilder::build(OpBuilder &moduleBuilder,
                                     geo.smemBytes() / 2, kWarpgroupSize,
                                     geo.blockTile(), /*dynamicShared=*/true);
   radii = getRowFormRadii(rank, op.getRadius(), op.getRowOffsets());
+  // Large 2-D tiles hold 5 A registers per MMA (90 at r_y = 7): ptxas gives
+  // them 182-192 registers, two blocks per SM. Asking for three (at most
+  // 168 registers, a few bytes of spills) was faster on an H100.
+  if (int64_t blocks = getWgmmaMinBlocksPerSM(
+          rank, countWgmmaSpMmas(geo, op.getRowOffsets())))
+    func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                  b->getI32IntegerAttr(blocks));
   loadOperands();
   Type i64 = b->getI64Type();
   smemAddress = arith::IndexCastOp::create(
