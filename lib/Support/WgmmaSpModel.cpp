@@ -116,3 +116,45 @@ bool mlir::stencil::simulateWgmmaSpM64NK32(
   d = std::move(result);
   return true;
 }
+
+bool mlir::stencil::simulateWgmmaM64NK16(const WarpgroupFragmentsM64K16 &frag,
+                                         llvm::ArrayRef<float> smem,
+                                         uint64_t bDescriptor, unsigned n,
+                                         bool scaleD, std::vector<float> &d) {
+  if (n < 8 || n > kWgmmaMaxN || n % 8 != 0 ||
+      (scaleD && d.size() != kWarpgroupSize * (n / 2)))
+    return false;
+  std::vector<float> b(kWgmmaK * n);
+  for (unsigned k = 0; k < kWgmmaK; ++k)
+    for (unsigned col = 0; col < n; ++col) {
+      std::optional<uint64_t> address =
+          getWgmmaKMajorAddress(bDescriptor, k, col);
+      if (!address || *address % 2 != 0 || *address / 2 >= smem.size())
+        return false;
+      b[k * n + col] = smem[*address / 2];
+    }
+  // Every warp's rows, one m16n8k16 per n-tile, on the warp-level model.
+  std::vector<float> result(kWarpgroupSize * (n / 2));
+  for (unsigned warp = 0; warp < 4; ++warp)
+    for (unsigned tile = 0; tile < n / 8; ++tile) {
+      float a[kWarpSize][8], bf[kWarpSize][4], c[kWarpSize][4],
+          out[kWarpSize][4];
+      for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+        unsigned tid = warp * kWarpSize + lane;
+        for (unsigned i = 0; i < 8; ++i)
+          a[lane][i] = frag.a[tid][i];
+        for (unsigned i = 0; i < 4; ++i) {
+          MatrixPos p = getBPosM16N8K16(lane, i);
+          bf[lane][i] = b[p.row * n + 8 * tile + p.col];
+          c[lane][i] = scaleD ? d[tid * (n / 2) + 4 * tile + i] : 0.0f;
+        }
+      }
+      simulateMmaM16N8K16(a, bf, c, out);
+      for (unsigned lane = 0; lane < kWarpSize; ++lane)
+        for (unsigned i = 0; i < 4; ++i)
+          result[(warp * kWarpSize + lane) * (n / 2) + 4 * tile + i] =
+              out[lane][i];
+    }
+  d = std::move(result);
+  return true;
+}

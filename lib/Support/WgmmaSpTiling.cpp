@@ -29,11 +29,13 @@ int64_t WgmmaSpGeometry::byteOffset(int64_t plane, int64_t k, int64_t phase,
 }
 
 WgmmaDescriptor WgmmaSpGeometry::getDescriptor(int64_t plane, int64_t shift,
-                                               int64_t base,
-                                               int64_t strip) const {
+                                               int64_t base, int64_t strip,
+                                               int64_t firstK) const {
+  assert(firstK % 8 == 0 && firstK < int64_t(kWgmmaSpK) && "not a K-chunk");
   auto [phase, entry] = splitShift(shift);
   WgmmaDescriptor d;
-  d.startAddress = base + byteOffset(plane, kWgmmaSpK * strip, phase, entry);
+  d.startAddress =
+      base + byteOffset(plane, kWgmmaSpK * strip + firstK, phase, entry);
   d.leadingByteOffset = chunkBytes();
   d.strideByteOffset = 128;
   return d;

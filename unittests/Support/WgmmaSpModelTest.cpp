@@ -5,7 +5,9 @@
 // (WgmmaSpTiling.h) through it: the coefficient words the compiler packs,
 // the input staged in the y-phase layout and one descriptor per shift must
 // reproduce a 2-D or 3-D stencil computed directly in f64; a mutated
-// metadata word or descriptor must not.
+// metadata word or descriptor must not. The same for the dense
+// m64nNk16 on the dense row form's packing, and the store staging through
+// the model of stmatrix.
 //
 //===----------------------------------------------------------------------===//
 
@@ -127,6 +129,48 @@ TEST(WgmmaSpModel, MatchesDenseProduct) {
     }
 }
 
+TEST(WgmmaModel, DenseMatchesProduct) {
+  // The dense m64nNk16: warp w's a_i at getAPosM16N8K16 + 16 w rows.
+  std::mt19937 rng(78);
+  std::uniform_int_distribution<int> dist(-32, 32);
+  for (unsigned n : {8u, 40u, 256u}) {
+    std::vector<float> a(64 * 16);
+    for (float &v : a)
+      v = dist(rng) / 32.0f;
+    WarpgroupFragmentsM64K16 frag;
+    for (unsigned tid = 0; tid < kWarpgroupSize; ++tid)
+      for (unsigned i = 0; i < 8; ++i) {
+        MatrixPos p = getAPosM16N8K16(tid % 32, i);
+        frag.a[tid][i] = a[(16 * (tid / 32) + p.row) * 16 + p.col];
+      }
+    WgmmaDescriptor desc;
+    desc.startAddress = 128;
+    desc.strideByteOffset = 144;
+    desc.leadingByteOffset = 144 * (n / 8) + 16;
+    uint64_t bits = *desc.encode();
+    std::vector<float> smem((128 + 2 * desc.leadingByteOffset) / 2, NAN);
+    std::vector<float> b(16 * n);
+    for (unsigned k = 0; k < 16; ++k)
+      for (unsigned col = 0; col < n; ++col) {
+        b[k * n + col] = dist(rng) / 16.0f;
+        smem[*getWgmmaKMajorAddress(bits, k, col) / 2] = b[k * n + col];
+      }
+    std::vector<float> d(kWarpgroupSize * n / 2, -0.25f);
+    ASSERT_TRUE(simulateWgmmaM64NK16(frag, smem, bits, n, /*scaleD=*/true, d));
+    for (unsigned tid = 0; tid < kWarpgroupSize; ++tid)
+      for (unsigned i = 0; i < n / 2; ++i) {
+        MatrixPos p = getWgmmaDPos(tid, i);
+        double expected = -0.25;
+        for (unsigned k = 0; k < 16; ++k)
+          expected += double(a[p.row * 16 + k]) * b[k * n + p.col];
+        EXPECT_EQ(d[tid * n / 2 + i], float(expected))
+            << "n=" << n << " tid " << tid << " d_" << i;
+      }
+    desc.leadingByteOffset += 8192;
+    EXPECT_FALSE(simulateWgmmaM64NK16(frag, smem, *desc.encode(), n, true, d));
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // The warpgroup tile
 //===----------------------------------------------------------------------===//
@@ -138,6 +182,9 @@ struct TileCase {
   int64_t rank, r, n;
   uint32_t seed;
   int64_t strips = 1;
+  /// The dense row form (--lower-to-tc): natural input order, the 16 x 32
+  /// stacked kernel row as two dense m64nNk16 halves.
+  bool dense = false;
 };
 
 /// What to break before simulating.
@@ -155,6 +202,9 @@ double runTile(const TileCase &tc, Mutation mutation) {
     ++l;
   int64_t shift = r % 2;
   llvm::SmallVector<int64_t> perm = pairedSwapPermutation(l);
+  if (tc.dense)
+    for (int64_t p = 0; p < 2 * l; ++p)
+      perm[p] = p;
   std::vector<int64_t> inputOffsets;
   for (int64_t p : perm)
     inputOffsets.push_back(p - r - shift);
@@ -166,13 +216,17 @@ double runTile(const TileCase &tc, Mutation mutation) {
     box[i] = (i / side) % 3 == 1 ? 0.0 : dist(rng) / 64.0;
   llvm::SmallVector<KernelRow> rows = decomposeIntoRows(rank, r, box);
   std::vector<int64_t> rowOffsets;
-  std::vector<uint16_t> valueBits;
+  std::vector<uint16_t> valueBits, kernelBits;
   std::vector<uint8_t> indices;
   for (const KernelRow &row : rows) {
     rowOffsets.insert(rowOffsets.end(), row.outerOffset.begin(),
                       row.outerOffset.end());
     KernelMatrix k = permuteColumns(
         buildBandedKernelMatrix(row.weights, l, 2 * l, shift), perm);
+    for (double v : k.data)
+      kernelBits.push_back(toHalfBits(v));
+    if (tc.dense)
+      continue;
     std::optional<Sparse24Matrix> sparse = encode2to4(k);
     if (!sparse)
       return INFINITY;
@@ -183,7 +237,8 @@ double runTile(const TileCase &tc, Mutation mutation) {
   }
   int64_t numRows = rows.size();
   std::vector<uint32_t> words =
-      packSpTCCoefficients(valueBits, indices, numRows, l);
+      tc.dense ? packTCCoefficients(kernelBits, numRows, l)
+               : packSpTCCoefficients(valueBits, indices, numRows, l);
   SpTCCoefficientLayout layout{numRows};
 
   WgmmaSpGeometry geo;
@@ -229,6 +284,34 @@ double runTile(const TileCase &tc, Mutation mutation) {
     for (int64_t s = geo.firstShift(); s < geo.firstShift() + geo.numShifts();
          ++s)
       for (int64_t strip = 0; strip < geo.strips; ++strip) {
+        if (tc.dense) {
+          // Two k16 halves: A words 4 h .. 4 h + 3, B from row 16 h.
+          for (unsigned half = 0; half < 2; ++half) {
+            WarpgroupFragmentsM64K16 frag = {};
+            for (unsigned tid = 0; tid < kWarpgroupSize; ++tid) {
+              unsigned warp = tid / 32, lane = tid % 32;
+              int64_t o =
+                  findKernelRow(rowOffsets, rank, q - geo.radiusZ, s - warp);
+              for (unsigned i = 0; o >= 0 && i < 8; ++i)
+                frag.a[tid][i] = fromHalfBits(
+                    words[TCCoefficientLayout::word(o, lane, half, i / 2)] >>
+                    (16 * (i % 2)));
+            }
+            WgmmaDescriptor desc = geo.getDescriptor(q, s, 0, strip, 16 * half);
+            if (!mutated && s == 0 && strip == geo.strips - 1 && half == 1) {
+              mutated = true;
+              if (mutation == Mutation::DescriptorLBO)
+                desc.leadingByteOffset += 16;
+              if (mutation == Mutation::DescriptorStart)
+                desc.startAddress += 16;
+            }
+            std::optional<uint64_t> bits = desc.encode();
+            if (!bits || !simulateWgmmaM64NK16(frag, smem, *bits, tc.n,
+                                               /*scaleD=*/true, d[strip]))
+              return INFINITY;
+          }
+          continue;
+        }
         WarpgroupFragmentsSpM64K32 frag = {};
         for (unsigned tid = 0; tid < kWarpgroupSize; ++tid) {
           unsigned warp = tid / 32, lane = tid % 32;
@@ -303,6 +386,23 @@ TEST(WgmmaSpTiling, TileReproducesStencil) {
                 1e-6)
           << "2-D r=" << r << " strips=" << strips;
   EXPECT_LT(runTile({3, 1, 8, 501u, 2}, Mutation::None), 1e-6) << "3-D";
+}
+
+TEST(WgmmaSpTiling, DenseTileReproducesStencil) {
+  // The dense row form on the same staged tile: the packed m16n8k16 A
+  // words of --lower-to-tc are the warps' m64nNk16 A, two halves per
+  // (plane, shift), the second from B row 16.
+  for (int64_t r = 1; r <= 7; ++r)
+    for (int64_t strips : {1, 2})
+      EXPECT_LT(runTile({2, r, 16, uint32_t(600 + r), strips, /*dense=*/true},
+                        Mutation::None),
+                1e-6)
+          << "2-D r=" << r << " strips=" << strips;
+  EXPECT_LT(runTile({3, 1, 8, 701u, 1, /*dense=*/true}, Mutation::None), 1e-6)
+      << "3-D";
+  for (Mutation m : {Mutation::DescriptorLBO, Mutation::DescriptorStart})
+    EXPECT_GT(runTile({2, 3, 16, 750u, 2, /*dense=*/true}, m), 1e-3)
+        << "mutation " << int(m);
 }
 
 TEST(WgmmaSpTiling, MutationsAreCaught) {

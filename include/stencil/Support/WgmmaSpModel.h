@@ -34,11 +34,19 @@
 // Only this layout is modelled; a descriptor with a swizzle mode is
 // reported as not modelled rather than guessed.
 //
+// The dense `wgmma.mma_async.sync.aligned.m64nNk16.f32.f16.f16` with A in
+// registers (for a Hopper path of the dense Tensor Core pipeline) is
+// modelled the same way: warp w holds rows 16 w .. 16 w + 15 of the dense
+// 64 x 16 A in the m16n8k16 A layout of MmaModel.h, B (16 x N) comes
+// through the same descriptor, D has the layout above. (Not yet checked on
+// the GPU by bench/wgmma-probe.)
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef STENCIL_SUPPORT_WGMMASPMODEL_H
 #define STENCIL_SUPPORT_WGMMASPMODEL_H
 
+#include "stencil/Support/MmaModel.h"
 #include "stencil/Support/MmaSpModel.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -91,6 +99,21 @@ struct WarpgroupFragmentsSpM64K32 {
 /// `frag` undefined, where A is not 2:4.
 bool packWgmmaSpA(llvm::ArrayRef<float> a, unsigned selector,
                   WarpgroupFragmentsSpM64K32 &frag);
+
+/// The registers of a warpgroup for one dense m64nNk16 f16 `wgmma.mma_async`
+/// with A in registers: a[tid][i] is a_i of thread tid (four .f16x2
+/// registers, low half first), at getAPosM16N8K16(lane, i) + 16 w.
+constexpr unsigned kWgmmaK = 16;
+struct WarpgroupFragmentsM64K16 {
+  float a[kWarpgroupSize][8];
+};
+
+/// D = A * B + D (scaleD) or A * B for the dense m64nNk16, B (16 x n) read
+/// through `bDescriptor` as for simulateWgmmaSpM64NK32 (same conventions and
+/// failures).
+bool simulateWgmmaM64NK16(const WarpgroupFragmentsM64K16 &frag,
+                          llvm::ArrayRef<float> smem, uint64_t bDescriptor,
+                          unsigned n, bool scaleD, std::vector<float> &d);
 
 /// Position of accumulator d_i of thread `tid` in the 64 x N D.
 MatrixPos getWgmmaDPos(unsigned tid, unsigned i);

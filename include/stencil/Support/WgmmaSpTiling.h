@@ -38,6 +38,13 @@
 // instead of loaded by every lane. In 3-D every kernel row (dz, dy) has its
 // plane: the MMAs are (dz, S) for each staged plane.
 //
+// The dense row form (`stencil.row_gemm` of --lower-to-tc, natural input
+// order) stages the same tile: its stacked 16 x 32 kernel row (the
+// m16n8k16 A words of TCCoefficientLayout) is the A of two dense
+// `wgmma.mma_async` m64nNk16 per (plane, shift), the second reading B from
+// row 16 (getDescriptor's firstK), checked by the unit tests on the CPU
+// model; no kernel issues it yet.
+//
 // Wider blocks (strips): a block computes `strips` such tiles side by side
 // along x, 16 outputs each. Strip s multiplies the same A by the inputs at
 // x_0 + 16 s + off(k), staged as B rows 32 s .. 32 s + 31 (K-chunks
@@ -144,9 +151,11 @@ struct WgmmaSpGeometry {
   int64_t byteOffset(int64_t plane, int64_t k, int64_t phase,
                      int64_t entry) const;
   /// The B descriptor of shift S on plane q for strip s of a tile staged at
-  /// byte `base` of shared memory (16-byte aligned).
+  /// byte `base` of shared memory (16-byte aligned), from B row `firstK` of
+  /// the strip on (a multiple of 8: 16 for the second k16 half of a dense
+  /// m64nNk16 pair).
   WgmmaDescriptor getDescriptor(int64_t plane, int64_t shift, int64_t base,
-                                int64_t strip = 0) const;
+                                int64_t strip = 0, int64_t firstK = 0) const;
   /// The phase and entry of shift S: (S mod 4, floor(S / 4)).
   static std::pair<int64_t, int64_t> splitShift(int64_t shift);
 };
