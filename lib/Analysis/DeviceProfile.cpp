@@ -19,6 +19,8 @@ double DeviceProfile::getUnitTflops(StringRef unit) const {
   auto it = unitTflops.find(unit.str());
   if (it == unitTflops.end() && unit == "wgmma.sp.f16")
     return getUnitTflops("mma.sp.f16");
+  if (it == unitTflops.end() && unit == "wgmma.f16")
+    return getUnitTflops("mma.f16");
   return it == unitTflops.end() ? 0.0 : it->second;
 }
 

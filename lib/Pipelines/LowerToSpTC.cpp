@@ -107,7 +107,10 @@ void mlir::stencil::buildTCKernelPipeline(OpPassManager &pm,
   ConvertStencilToSpTCOptions convert;
   if (getSMVersion(options.chip).value_or(0) >= 90)
     convert.f64Shape = "m16n8k4";
-  addRowFormKernelPasses(pm, options, convert, options.mTiles);
+  // On sm_90a, mma=warpgroup takes the dense wgmma.mma_async kernel.
+  addRowFormKernelPasses(pm, options, convert, options.mTiles, options.mma,
+                         options.wgmmaN, options.wgmmaStages,
+                         options.wgmmaStrips);
 }
 
 void mlir::stencil::buildLowerToTCPipeline(OpPassManager &pm,

@@ -238,15 +238,17 @@ TEST(DeviceProfileTest, BuiltinsParseAndRoundTrip) {
   }
   EXPECT_FALSE(bool(getBuiltinDeviceProfile("v100")));
   llvm::consumeError(getBuiltinDeviceProfile("v100").takeError());
-  // The warpgroup sparse MMA falls back on the warp-level peak, unless the
-  // profile measured its own.
+  // The warpgroup MMAs (sparse and dense) fall back on the warp-level peaks,
+  // unless the profile measured their own; a unit nobody measured has none.
   auto h100 = getBuiltinDeviceProfile("h100");
   ASSERT_TRUE(bool(h100));
   EXPECT_EQ(h100->getUnitTflops("wgmma.sp.f16"),
             h100->getUnitTflops("mma.sp.f16"));
   h100->unitTflops["wgmma.sp.f16"] = 1500;
   EXPECT_EQ(h100->getUnitTflops("wgmma.sp.f16"), 1500);
-  EXPECT_EQ(h100->getUnitTflops("wgmma.f16"), 0);
+  EXPECT_EQ(h100->getUnitTflops("wgmma.f16"), h100->getUnitTflops("mma.f16"));
+  EXPECT_GT(h100->getUnitTflops("wgmma.f16"), 0);
+  EXPECT_EQ(h100->getUnitTflops("wgmma.bf16"), 0);
 }
 
 TEST(DeviceProfileTest, ByChip) {

@@ -57,7 +57,8 @@ struct DeviceProfile {
   /// The peak of `unit` in TFLOP/s; 0 when the profile has none. A profile
   /// without `peak.wgmma.sp.f16` (stencil-run --roofline does not measure
   /// the warpgroup instruction yet) gives it the warp-level
-  /// `peak.mma.sp.f16`: the same Sparse Tensor Cores, a lower bound.
+  /// `peak.mma.sp.f16`: the same Sparse Tensor Cores, a lower bound; and
+  /// `wgmma.f16` (dense) that of `mma.f16`.
   double getUnitTflops(llvm::StringRef unit) const;
 };
 

@@ -180,6 +180,29 @@ struct LowerToTCOptions : public GPUTargetOptions<LowerToTCOptions> {
                      "decides per stencil and warns when the rank is too "
                      "high; radius <= 4, f16)"),
       llvm::cl::init(false)};
+  PassOptions::Option<std::string> mma{
+      *this, "mma",
+      llvm::cl::desc("MMA of the f16 2-D and 3-D kernels: warp (mma.sync), "
+                     "warpgroup (the dense wgmma.mma_async m64nNk16, needs "
+                     "chip=sm_90a) or auto (default: warp until the "
+                     "warpgroup kernel is measured faster)"),
+      llvm::cl::init("auto")};
+  PassOptions::Option<int64_t> wgmmaN{
+      *this, "wgmma-n",
+      llvm::cl::desc("Warpgroup kernel: N of every wgmma (0: as "
+                     "--lower-to-sptc)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> wgmmaStages{
+      *this, "wgmma-stages",
+      llvm::cl::desc("Warpgroup kernel: buffers of the cp.async ring, 2 to 8 "
+                     "(0: 2)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> wgmmaStrips{
+      *this, "wgmma-strips",
+      llvm::cl::desc("Warpgroup kernel: strips of 16 outputs along x per "
+                     "block, a power of two up to 8 (0: 2 in 2-D, 1 in "
+                     "3-D)"),
+      llvm::cl::init(0)};
 };
 
 /// `--lower-to-tc`: SPIDER's "w. TC" configuration (section 4.4) on the

@@ -195,9 +195,12 @@ constexpr int64_t kDefaultWgmmaMaxN2D = 24, kDefaultWgmmaMaxN2DRadius1 = 16,
 /// warpgroup / sm_90 mma.sp): 2-D boxes r = 1 471 / 630, r = 3 449 / 545,
 /// r = 4 355 / 437, r = 5 387 / 282, r = 6 391 / 245, r = 7 398 / 322; 3-D
 /// 162-176 / 336-406.
+/// The dense form's warpgroup kernel (dense m64nNk16) is not taken by
+/// `mma=auto` until it is measured faster.
 constexpr int64_t kWgmmaAutoMinRadiusY = 5;
-inline bool preferWarpgroupKernel(int64_t rank, int64_t radiusY) {
-  return rank == 2 && radiusY >= kWgmmaAutoMinRadiusY;
+inline bool preferWarpgroupKernel(int64_t rank, int64_t radiusY,
+                                  bool dense = false) {
+  return !dense && rank == 2 && radiusY >= kWgmmaAutoMinRadiusY;
 }
 /// The blocks per SM the warpgroup kernel asks ptxas for (`.minnctapersm`;
 /// 0: none): 3 for 2-D tiles of at least 14 MMAs (r_y >= 5). Measured on

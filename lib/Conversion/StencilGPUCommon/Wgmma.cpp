@@ -29,6 +29,21 @@ std::string mlir::stencil::getWgmmaSpPtx(int64_t n, unsigned selector) {
          std::to_string(selector) + ", p, 1, 1, 0;\n}";
 }
 
+std::string mlir::stencil::getWgmmaPtx(int64_t n) {
+  assert(n >= 8 && n <= 256 && n % 8 == 0 && "no such wgmma");
+  int64_t h = n / 2;
+  std::string d;
+  for (int64_t i = 0; i < h; ++i)
+    d += (i ? ", $" : "$") + std::to_string(i);
+  int64_t a = 2 * h;
+  return "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+         "wgmma.mma_async.sync.aligned.m64n" +
+         std::to_string(n) + "k16.f32.f16.f16 {" + d + "}, {$" +
+         std::to_string(a) + ", $" + std::to_string(a + 1) + ", $" +
+         std::to_string(a + 2) + ", $" + std::to_string(a + 3) + "}, $" +
+         std::to_string(a + 4) + ", p, 1, 1, 0;\n}";
+}
+
 /// An inline assembly returning `outputs` f32 values tied to the first
 /// operands.
 static SmallVector<Value> createTiedAsm(ImplicitLocOpBuilder &b,
@@ -71,6 +86,17 @@ mlir::stencil::createWgmmaSp(ImplicitLocOpBuilder &b, ArrayRef<Value> acc,
   others.push_back(metadata);
   return createTiedAsm(b, acc, others, "r,r,r,r,l,r",
                        getWgmmaSpPtx(2 * acc.size(), selector));
+}
+
+SmallVector<Value> mlir::stencil::createWgmma(ImplicitLocOpBuilder &b,
+                                              ArrayRef<Value> acc,
+                                              ArrayRef<Value> a,
+                                              Value descriptor) {
+  assert(a.size() == 4 && "four A registers");
+  SmallVector<Value> others(a);
+  others.push_back(descriptor);
+  return createTiedAsm(b, acc, others, "r,r,r,r,l",
+                       getWgmmaPtx(2 * acc.size()));
 }
 
 SmallVector<Value> mlir::stencil::fenceAccumulators(ImplicitLocOpBuilder &b,

@@ -138,9 +138,10 @@ LogicalResult ConvertStencilToSpTCPass::convert(
   if (auto wgmmaN = tiling.getAs<IntegerAttr>("wgmma_n")) {
     // The sm_90a warpgroup kernel (WgmmaSpKernel.h), for the banded sparse
     // forms --stencil-sptc-tile sends there.
-    if (op.isDense() || gather || rank < 2)
+    if (gather || rank < 2 || op.getColumnRadius() > 0 ||
+        !gridType.getElementType().isF16())
       return op.emitOpError("has a warpgroup tiling (wgmma_n) but is not a "
-                            "banded sparse form of rank 2 or 3");
+                            "banded f16 form of rank 2 or 3");
     WgmmaSpGeometry geo;
     geo.rank = rank;
     geo.n = wgmmaN.getInt();
@@ -170,8 +171,9 @@ LogicalResult ConvertStencilToSpTCPass::convert(
     launch.blockTile = geo.blockTile();
     launch.accumulator = "f32";
     // Per tile of 64 N outputs, one m64nNk32 of 2 * 64 * N * 32
-    // dense-equivalent flops per (plane, shift) MMA.
-    launch.unit = "wgmma.sp.f16";
+    // dense-equivalent flops per (plane, shift) MMA (dense: two m64nNk16,
+    // as many flops).
+    launch.unit = op.isDense() ? "wgmma.f16" : "wgmma.sp.f16";
     launch.unitFlopsPerPoint =
         double(countWgmmaSpMmas(geo, op.getRowOffsets())) * 2 * kWgmmaSpK;
   } else if (gridType.getElementType().isF64()) {

@@ -1,11 +1,14 @@
 //===- WgmmaSpKernel.cpp - The warpgroup row-form kernel ------------------===//
 //
-// The sm_90a kernel of a banded f16 `stencil.sparse_row_gemm`
-// (WgmmaSpKernel.h): one warpgroup (128 threads) per block, the y-phase
+// The sm_90a kernel of a banded f16 `stencil.sparse_row_gemm`, or of a
+// dense f16 `stencil.row_gemm` (WgmmaSpKernel.h): one warpgroup (128
+// threads) per block, the y-phase
 // split of Support/WgmmaSpTiling.h (the math, the staged layout and the
 // descriptors are described there and checked by the unit tests through the
 // CPU model of the instruction, Support/WgmmaSpModel.h). The coefficient
-// buffer is the warp-level kernel's (Support/SpTCPacking.h, SPIDER 3.3.2).
+// buffer is the warp-level kernel's (Support/SpTCPacking.h, SPIDER 3.3.2;
+// TCCoefficientLayout for the dense form, whose stacked 16 x 32 kernel row
+// is the A of two dense m64nNk16, the second reading B from row 16).
 //
 // Kernel outline, for a block at (z_0, y_0, x_0) of `strips` strips of 16
 // outputs along x, with T = min(sub_tiles, the sub-tiles left in the grid)
@@ -69,7 +72,8 @@ public:
   gpu::GPUFuncOp build(OpBuilder &moduleBuilder, StringRef name);
 
 private:
-  /// The A registers and metadata of one MMA (plane q, shift S).
+  /// The A registers and metadata of one MMA (plane q, shift S); dense: the
+  /// eight A registers of its two k16 halves, no metadata.
   struct MmaOperands {
     int64_t plane, shift;
     SmallVector<Value, 4> a;
@@ -83,6 +87,8 @@ private:
     Value inside;    // y in the grid
   };
   void loadOperands();
+  /// The A words of the dense form (TCCoefficientLayout), by warp row.
+  void loadDenseOperands(int64_t q, int64_t s, ArrayRef<int64_t> rows);
   /// One of the constants `values`, `values[index]` (the warp id, or the
   /// thread's pair in a row).
   Value selectConstant(Value index, ArrayRef<int64_t> values);
@@ -162,6 +168,10 @@ void WgmmaSpKernelBuilder::loadOperands() {
         rows.push_back(findKernelRow(rowOffsets, rank, q - geo.radiusZ, s - w));
       if (llvm::all_of(rows, [](int64_t o) { return o < 0; }))
         continue;
+      if (op.isDense()) {
+        loadDenseOperands(q, s, rows);
+        continue;
+      }
       // Missing rows read row 0 and are replaced by zeros.
       SmallVector<int64_t> valueBase, metaBase, parity, valid;
       for (int64_t o : rows) {
@@ -193,6 +203,29 @@ void WgmmaSpKernelBuilder::loadOperands() {
         mma.a.push_back(vector::ExtractOp::create(*b, words, j));
       mmas.push_back(mma);
     }
+}
+
+void WgmmaSpKernelBuilder::loadDenseOperands(int64_t q, int64_t s,
+                                             ArrayRef<int64_t> rows) {
+  auto words8 = VectorType::get({8}, b->getI32Type());
+  SmallVector<int64_t> base, valid;
+  for (int64_t o : rows) {
+    base.push_back(TCCoefficientLayout::word(std::max<int64_t>(o, 0), 0, 0, 0));
+    valid.push_back(o >= 0);
+  }
+  Value isValid = arith::CmpIOp::create(*b, arith::CmpIPredicate::ne,
+                                        selectConstant(warp, valid), cst(0));
+  Value words = vector::LoadOp::create(
+      *b, words8, coef,
+      ValueRange{add(selectConstant(warp, base), mul(lane, cst(8)))},
+      /*nontemporal=*/false, llvm::MaybeAlign(32));
+  Value zeros = arith::ConstantOp::create(
+      *b, DenseElementsAttr::get(words8, b->getI32IntegerAttr(0)));
+  words = arith::SelectOp::create(*b, isValid, words, zeros);
+  MmaOperands mma{q, s, {}, Value()};
+  for (int64_t j = 0; j < 8; ++j)
+    mma.a.push_back(vector::ExtractOp::create(*b, words, j));
+  mmas.push_back(mma);
 }
 
 /// Step 2, where the thread's work lies. Lane l of warp w stages pair p = l
@@ -388,19 +421,32 @@ WgmmaSpKernelBuilder::issueMmas(Value bufferUnits) {
   fixed.startAddress = 0;
   uint64_t fixedBits = *fixed.encode();
   NVVM::WgmmaFenceAlignedOp::create(*b);
+  auto descriptorAt = [&](const MmaOperands &mma, int64_t strip,
+                          int64_t firstK) {
+    WgmmaDescriptor d =
+        geo.getDescriptor(mma.plane, mma.shift, 0, strip, firstK);
+    Value start = arith::AndIOp::create(
+        *b,
+        arith::AddIOp::create(
+            *b, bufferUnits,
+            arith::ConstantIntOp::create(*b, i64, d.startAddress >> 4)),
+        arith::ConstantIntOp::create(*b, i64, 0x3fff));
+    return arith::OrIOp::create(
+        *b, start, arith::ConstantIntOp::create(*b, i64, fixedBits));
+  };
   for (const MmaOperands &mma : mmas)
     for (int64_t strip = 0; strip < geo.strips; ++strip) {
-      WgmmaDescriptor d = geo.getDescriptor(mma.plane, mma.shift, 0, strip);
-      Value start = arith::AndIOp::create(
-          *b,
-          arith::AddIOp::create(
-              *b, bufferUnits,
-              arith::ConstantIntOp::create(*b, i64, d.startAddress >> 4)),
-          arith::ConstantIntOp::create(*b, i64, 0x3fff));
-      Value descriptor = arith::OrIOp::create(
-          *b, start, arith::ConstantIntOp::create(*b, i64, fixedBits));
-      acc[strip] = createWgmmaSp(*b, acc[strip], mma.a, descriptor,
-                                 mma.metadata, /*selector=*/0);
+      if (!op.isDense()) {
+        acc[strip] =
+            createWgmmaSp(*b, acc[strip], mma.a, descriptorAt(mma, strip, 0),
+                          mma.metadata, /*selector=*/0);
+        continue;
+      }
+      // Dense: K rows 0..15 with A words 0..3, then 16..31 with 4..7.
+      for (int64_t half = 0; half < 2; ++half)
+        acc[strip] = createWgmma(*b, acc[strip],
+                                 ArrayRef<Value>(mma.a).slice(4 * half, 4),
+                                 descriptorAt(mma, strip, 16 * half));
     }
   NVVM::WgmmaGroupSyncAlignedOp::create(*b);
   return acc;

@@ -36,6 +36,18 @@ SmallVector<Value> createWgmmaSp(ImplicitLocOpBuilder &b, ArrayRef<Value> acc,
                                  ArrayRef<Value> a, Value descriptor,
                                  Value metadata, unsigned selector);
 
+/// The PTX of one dense `wgmma.mma_async.sync.aligned.m64n<n>k16.f32.f16.f16`
+/// with A in registers, numbered as createWgmma does: D in $0 .. $(n/2 - 1)
+/// (tied), A in four .b32, the B descriptor; scale-d true, scale-a/b 1, B
+/// not transposed.
+std::string getWgmmaPtx(int64_t n);
+/// D += A B of the dense m64nNk16 (WgmmaSpModel.h, simulateWgmmaM64NK16):
+/// `acc` the thread's n/2 f32 accumulators, `a` its four i32 A registers,
+/// `descriptor` the i64 B descriptor. (Upstream's nvvm.wgmma.mma_async takes
+/// A from shared memory or registers too; this helper keeps one form for
+/// both kernels' operands and fences.)
+SmallVector<Value> createWgmma(ImplicitLocOpBuilder &b, ArrayRef<Value> acc,
+                               ArrayRef<Value> a, Value descriptor);
 /// The accumulators after a wgmma.wait_group, passed through an empty
 /// inline assembly with side effects so that no read of them is scheduled
 /// before the wait (what CUTLASS's warpgroup_fence_operand does).

@@ -135,10 +135,17 @@ struct StencilSpTCTilePass
   /// Why the warpgroup kernel does not take `op`, or an empty string.
   static std::string whyNoWarpgroupKernel(Operation *op, int64_t rank) {
     auto sparse = dyn_cast<SparseRowGemmOp>(op);
-    if (!sparse)
-      return "the dense form (stencil.row_gemm) has no warpgroup kernel yet";
+    if (auto dense = dyn_cast<RowGemmOp>(op)) {
+      if (dense.getColumnWeights())
+        return "the low-rank chain (column_weights) has no warpgroup kernel "
+               "yet";
+      if (!cast<MemRefType>(dense.getInput().getType())
+               .getElementType()
+               .isF16())
+        return "the dense warpgroup kernel takes f16 grids only";
+    }
     SmallVector<int64_t> radii;
-    if (getGatheredForm(sparse, radii))
+    if (sparse && getGatheredForm(sparse, radii))
       return "the gathered form (layout, gather_offsets) has no warpgroup "
              "kernel yet";
     if (rank < 2)
@@ -155,13 +162,19 @@ struct StencilSpTCTilePass
     std::string why = whyNoWarpgroupKernel(op, rank);
     if (mma == "auto" && (!sm90a || !why.empty()))
       return std::nullopt;
-    if (mma == "auto") {
-      auto sparse = cast<SparseRowGemmOp>(op);
-      SmallVector<int64_t> radii =
-          getRowFormRadii(rank, sparse.getRadius(), sparse.getRowOffsets());
-      if (!preferWarpgroupKernel(rank, radii[rank - 2]))
-        return std::nullopt;
-    }
+    // Both row forms have the radius and kernel-row offsets.
+    auto getRadiusAndRows = [](Operation *op) {
+      if (auto sparse = dyn_cast<SparseRowGemmOp>(op))
+        return std::make_pair(int64_t(sparse.getRadius()),
+                              sparse.getRowOffsets());
+      auto dense = cast<RowGemmOp>(op);
+      return std::make_pair(int64_t(dense.getRadius()), dense.getRowOffsets());
+    };
+    auto [radius, rowOffsets] = getRadiusAndRows(op);
+    SmallVector<int64_t> radii = getRowFormRadii(rank, radius, rowOffsets);
+    if (mma == "auto" &&
+        !preferWarpgroupKernel(rank, radii[rank - 2], isa<RowGemmOp>(op)))
+      return std::nullopt;
     if (!chip.empty() && !sm90a) {
       op->emitOpError("mma=warpgroup issues wgmma.mma_async.sp, which only "
                       "sm_90a has; the target is chip=")
@@ -172,9 +185,6 @@ struct StencilSpTCTilePass
       op->emitOpError("mma=warpgroup: ") << why << " (use mma=warp)";
       return WalkResult::interrupt();
     }
-    auto sparse = cast<SparseRowGemmOp>(op);
-    SmallVector<int64_t> radii =
-        getRowFormRadii(rank, sparse.getRadius(), sparse.getRowOffsets());
     WgmmaSpGeometry geo;
     geo.rank = rank;
     geo.radiusY = radii[rank - 2];
@@ -198,8 +208,7 @@ struct StencilSpTCTilePass
     int64_t maxN =
         geo.radiusY <= 1 ? kDefaultWgmmaMaxN2DRadius1 : kDefaultWgmmaMaxN2D;
     if (rank == 3)
-      maxN = countWgmmaSpMmas(geo, sparse.getRowOffsets()) >
-                     kDefaultWgmmaManyMmas3D
+      maxN = countWgmmaSpMmas(geo, rowOffsets) > kDefaultWgmmaManyMmas3D
                  ? kDefaultWgmmaMaxN3DManyMmas
                  : kDefaultWgmmaMaxN3D;
     // The default N: the largest that fits the default budget, else the

@@ -42,10 +42,19 @@ func.func @one_d(%in: memref<?xf16>, %out: memref<?xf16>) {
 
 // -----
 
-func.func @dense(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
-  // expected-error @+1 {{'stencil.row_gemm' op mma=warpgroup: the dense form (stencil.row_gemm) has no warpgroup kernel yet (use mma=warp)}}
+func.func @low_rank(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  // expected-error @+1 {{'stencil.row_gemm' op mma=warpgroup: the low-rank chain (column_weights) has no warpgroup kernel yet (use mma=warp)}}
+  stencil.row_gemm %in -> %out radius 1 rows_per_block 4 row_offsets [0]
+      kernels dense<0.0> : tensor<1x4x8xf64> column_weights dense<1.0> : tensor<1x3xf64> : memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @dense_bf16(%in: memref<?x?xbf16>, %out: memref<?x?xbf16>) {
+  // expected-error @+1 {{'stencil.row_gemm' op mma=warpgroup: the dense warpgroup kernel takes f16 grids only (use mma=warp)}}
   stencil.row_gemm %in -> %out radius 1 rows_per_block 4 column_shift 1 row_offsets [0]
       input_offsets [-2, -1, 0, 1, 2, 3, 4, 5]
-      kernels dense<0.5> : tensor<1x4x8xf64> : memref<?x?xf16>
+      kernels dense<0.5> : tensor<1x4x8xf64> : memref<?x?xbf16>
   return
 }

@@ -60,3 +60,18 @@ func.func @three_d(%in: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
       values dense<0.0> : tensor<2x2x2xf16> indices dense<[[[0, 1], [0, 1]], [[0, 1], [0, 1]]]> : tensor<2x2x2xi8> : memref<?x?x?xf16>
   return
 }
+
+// -----
+
+// The dense f16 form takes the warpgroup kernel (two dense m64nNk16 per
+// shift) when asked; mma=auto keeps it on mma.sync (measured slower).
+// CHECK-LABEL: func.func @dense
+// CHECK:         tiling {async_copy = false, n_tiles = 2 : i64, sub_tiles = 8 : i64, warps = 4 : i64, wgmma_n = 16 : i64, wgmma_stages = 2 : i64, wgmma_strips = 2 : i64}
+// AUTO-LABEL:  func.func @dense
+// AUTO-NOT:      wgmma_n
+func.func @dense(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  stencil.row_gemm %in -> %out radius 1 rows_per_block 4 column_shift 1 row_offsets [0]
+      input_offsets [-2, -1, 0, 1, 2, 3, 4, 5]
+      kernels dense<0.5> : tensor<1x4x8xf64> : memref<?x?xf16>
+  return
+}
