@@ -568,6 +568,45 @@ static LogicalResult verifyGatheredForm(OpTy op, int64_t expectedWords) {
                        op.getBoundary(), op.getBoundaryValueAttr());
 }
 
+/// Checks the fused steps of a matrix form (kernel composition): the three
+/// attributes together, a step stencil of the grid's rank with one finite
+/// weight per point, the halo boundary, and, for a banded form, an innermost
+/// radius of exactly t times the step's (the composed kernels reach that
+/// far, Support/StepComposition.h).
+template <typename OpTy>
+static LogicalResult verifyFusedSteps(OpTy op, bool banded) {
+  auto fused = op.getFusedStepsAttr();
+  PatternAttr pattern = op.getStepPatternAttr();
+  DenseF64ArrayAttr weights = op.getStepWeightsAttr();
+  if (!fused && !pattern && !weights)
+    return success();
+  if (!fused || !pattern || !weights)
+    return op.emitOpError("needs fused_steps, step_pattern and step_weights "
+                          "together");
+  int64_t rank = cast<MemRefType>(op.getInput().getType()).getRank();
+  if (int64_t(pattern.getRank()) != rank)
+    return op.emitOpError("has a step pattern of rank ")
+           << pattern.getRank() << " for a rank-" << rank << " grid";
+  if (int64_t(pattern.getNumPoints()) != weights.size())
+    return op.emitOpError("has ")
+           << weights.size() << " step weights for " << pattern.getNumPoints()
+           << " step pattern points";
+  if (llvm::any_of(weights.asArrayRef(),
+                   [](double w) { return !std::isfinite(w); }))
+    return op.emitOpError("has a step weight that is not finite");
+  if (op.getBoundary() != BoundaryKind::halo)
+    return op.emitOpError("fuses steps by composition, which is exact only "
+                          "with the 'halo' boundary");
+  int64_t t = op.getFusedStepsAttr().getInt();
+  int64_t stepRadius = pattern.getRadii().back();
+  if (banded && int64_t(op.getRadius()) != t * stepRadius)
+    return op.emitOpError("has radius ")
+           << op.getRadius() << ", but " << t << " composed steps of a "
+           << "stencil of innermost radius " << stepRadius << " reach "
+           << t * stepRadius;
+  return success();
+}
+
 LogicalResult RowGemmOp::verify() {
   auto type = cast<ShapedType>(getKernels().getType());
   int64_t l = getRowsPerBlock();
@@ -601,6 +640,11 @@ LogicalResult RowGemmOp::verify() {
       return emitOpError("has column_weights, so every row offset must be 0");
     expectedWords = LowRankColumnLayout{getNumRows()}.size();
   }
+  if (getFusedStepsAttr() && getColumnWeightsAttr())
+    return emitOpError("has column_weights (a low-rank chain), which takes "
+                       "no fused steps");
+  if (failed(verifyFusedSteps(*this, !getGatherOffsets() && !getLayout())))
+    return failure();
   if (getGatherOffsets() || getLayout()) {
     if (getColumnWeightsAttr())
       return emitOpError("the gathered form takes no column_weights");
@@ -713,6 +757,8 @@ LogicalResult SparseRowGemmOp::verify() {
   // Per kernel row 32 lanes x 4 value words, then one metadata word per
   // lane for every two rows (Support/SpTCPacking.h).
   int64_t rows = getNumRows();
+  if (failed(verifyFusedSteps(*this, !getGatherOffsets() && !getLayout())))
+    return failure();
   if (getGatherOffsets() || getLayout())
     return verifyGatheredForm(*this, rows * 128 + (rows + 1) / 2 * 32);
   if (!getColumnPermutation() && !getInputOffsets())

@@ -9,6 +9,7 @@
 #include "stencil/Support/SpTCPacking.h"
 #include "stencil/Support/SparseKernel.h"
 #include "stencil/Support/StencilShape.h"
+#include "stencil/Support/StepComposition.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/PatternMatch.h"
@@ -55,20 +56,55 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
            << stringifyBoundaryKind(op.getBoundary())
            << "' boundary; the matrix form supports only 'halo' (use "
               "--lower-to-cpu for periodic and dirichlet boundaries)";
-  PatternAttr pattern = op.getPattern();
+  if (fusedSteps < 1 || fusedSteps > kMaxComposedSteps)
+    return op.emitOpError("needs 1 <= fused-steps <= ")
+           << kMaxComposedSteps << ", got " << fusedSteps.getValue();
+  PatternAttr stepPattern = op.getPattern();
+  PatternAttr pattern = stepPattern;
+  ArrayRef<double> weights = op.getWeights();
+  // Fused steps: the t-fold composed weights (Support/StepComposition.h).
+  std::optional<LinearStencil> composed;
+  if (fusedSteps > 1) {
+    LinearStencil step;
+    step.rank = stepPattern.getRank();
+    step.offsets.assign(stepPattern.getOffsets().begin(),
+                        stepPattern.getOffsets().end());
+    step.weights.assign(weights.begin(), weights.end());
+    composed = composeSteps(step, fusedSteps);
+    if (!composed)
+      return op.emitOpError("composing ")
+             << fusedSteps.getValue() << " steps gives a stencil of more than "
+             << kMaxPatternPoints << " points; use fewer fused steps";
+    if (composed->weights.empty())
+      return op.emitOpError("has no non-zero weight to decompose");
+    pattern = PatternAttr::get(op.getContext(), step.rank, composed->offsets);
+    weights = composed->weights;
+  }
   unsigned rank = pattern.getRank();
   SmallVector<int64_t> radii = pattern.getRadii();
   int64_t radius = radii.back();
   int64_t maxRadius = pattern.getRadius();
+  // Says which stencil a radius error is about.
+  auto composedNote = [&](InFlightDiagnostic &diag) -> InFlightDiagnostic & {
+    if (fusedSteps > 1)
+      diag << " (after composing " << fusedSteps.getValue()
+           << " fused steps of a stencil of innermost radius "
+           << stepPattern.getRadii().back() << ")";
+    return diag;
+  };
 
   // 2. L, the outputs per kernel matrix.
   int64_t l = rowsPerBlock ? int64_t(rowsPerBlock) : defaultRowsPerBlock(radius);
-  if (l == 0 || l > kMmaRows)
-    return op.emitOpError("innermost radius ")
-           << radius << " needs kernel matrices of at least "
-           << 2 * radius + 2 << " rows, more than the " << kMmaRows
-           << " rows of an MMA tile (m16n8k32 mma.sp, m16n8k16 mma.sync; "
-              "the radius along the innermost dimension must be at most 7)";
+  if (l == 0 || l > kMmaRows) {
+    InFlightDiagnostic diag = op.emitOpError("innermost radius ");
+    diag << radius;
+    composedNote(diag) << " needs kernel matrices of at least "
+                       << 2 * radius + 2 << " rows, more than the " << kMmaRows
+                       << " rows of an MMA tile (m16n8k32 mma.sp, m16n8k16 "
+                          "mma.sync; the radius along the innermost "
+                          "dimension must be at most 7)";
+    return diag;
+  }
   if (l % 2 != 0 || l < 2 * radius + 2 || kMmaRows % l != 0)
     return op.emitOpError("rows-per-block=")
            << l << " must be even, at least 2r + 2 = " << 2 * radius + 2
@@ -79,17 +115,21 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
   // otherwise ask for (2^32)^rank weights.
   int64_t side = 2 * maxRadius + 1;
   uint64_t boxSize = getShapeNumPoints(ShapeKind::Box, rank, maxRadius);
-  if (boxSize > kMaxPatternPoints)
-    return op.emitOpError("radius ")
-           << maxRadius << " needs a dense box of (2r + 1)^" << rank
-           << " weights for the matrix form, more than " << kMaxPatternPoints
-           << " (use --lower-to-cuda-core or --lower-to-cpu)";
+  if (boxSize > kMaxPatternPoints) {
+    InFlightDiagnostic diag = op.emitOpError("radius ");
+    diag << maxRadius;
+    composedNote(diag) << " needs a dense box of (2r + 1)^" << rank
+                       << " weights for the matrix form, more than "
+                       << kMaxPatternPoints
+                       << " (use --lower-to-cuda-core or --lower-to-cpu)";
+    return diag;
+  }
   SmallVector<double> dense(boxSize, 0.0);
   for (unsigned i = 0, e = pattern.getNumPoints(); i < e; ++i) {
     int64_t index = 0;
     for (int64_t c : pattern.getPoint(i))
       index = index * side + (c + maxRadius);
-    dense[index] += op.getWeights()[i];
+    dense[index] += weights[i];
   }
   SmallVector<KernelRow> rows = decomposeIntoRows(rank, maxRadius, dense);
   if (rows.empty())
@@ -112,7 +152,7 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
 
   // The source stencil rides along for the launch description (the GPU
   // runner checks the kernel against it, not against the matrices).
-  DictionaryAttr source = getSourceAttr(pattern, op.getWeightsAttr());
+  DictionaryAttr source = getSourceAttr(stepPattern, op.getWeightsAttr());
   rewriter.setInsertionPoint(op);
   auto rowGemm = rewriter.replaceOpWithNewOp<RowGemmOp>(
       op, op.getInput(), op.getOutput(), rewriter.getI64IntegerAttr(radius),
@@ -121,10 +161,18 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
       DenseElementsAttr::get(kernelsType, ArrayRef<double>(kernels)),
       /*column_weights=*/DenseFPElementsAttr(),
       /*column_permutation=*/DenseI64ArrayAttr(),
-      /*input_offsets=*/DenseI64ArrayAttr(), /*gather_offsets=*/DenseI64ArrayAttr(),
+      /*input_offsets=*/DenseI64ArrayAttr(),
+      /*gather_offsets=*/DenseI64ArrayAttr(),
       /*layout=*/DenseI64ArrayAttr(), /*tiling=*/DictionaryAttr(),
       /*packed_coefficients=*/DenseI32ArrayAttr(), op.getStepsAttr(),
-      op.getBoundaryAttr(), op.getBoundaryValueAttr());
+      op.getBoundaryAttr(), op.getBoundaryValueAttr(),
+      /*fused_steps=*/IntegerAttr(), /*step_pattern=*/PatternAttr(),
+      /*step_weights=*/DenseF64ArrayAttr());
+  if (fusedSteps > 1) {
+    rowGemm.setFusedStepsAttr(rewriter.getI64IntegerAttr(fusedSteps));
+    rowGemm.setStepPatternAttr(stepPattern);
+    rowGemm.setStepWeightsAttr(op.getWeightsAttr());
+  }
   rowGemm->setAttr(kSourceAttrName, source);
   return success();
 }
@@ -134,6 +182,11 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
 /// weights, so Sum_k U_k (X V_k) runs on the dense row-form kernel.
 LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
                                               LowRankOp op) {
+  if (fusedSteps != 1)
+    return op.emitOpError("is a low-rank chain, which takes no fused steps "
+                          "(fused-steps=")
+           << fusedSteps.getValue() << "); compose the steps without "
+           << "low-rank";
   if (op.getBoundary() != BoundaryKind::halo)
     return op.emitOpError("has a '")
            << stringifyBoundaryKind(op.getBoundary())
@@ -171,10 +224,13 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
       DenseElementsAttr::get(kernelsType, ArrayRef<double>(kernels)),
       op.getUAttr(),
       /*column_permutation=*/DenseI64ArrayAttr(),
-      /*input_offsets=*/DenseI64ArrayAttr(), /*gather_offsets=*/DenseI64ArrayAttr(),
+      /*input_offsets=*/DenseI64ArrayAttr(),
+      /*gather_offsets=*/DenseI64ArrayAttr(),
       /*layout=*/DenseI64ArrayAttr(), /*tiling=*/DictionaryAttr(),
       /*packed_coefficients=*/DenseI32ArrayAttr(), op.getStepsAttr(),
-      op.getBoundaryAttr(), op.getBoundaryValueAttr());
+      op.getBoundaryAttr(), op.getBoundaryValueAttr(),
+      /*fused_steps=*/IntegerAttr(), /*step_pattern=*/PatternAttr(),
+      /*step_weights=*/DenseF64ArrayAttr());
   if (source)
     rowGemm->setAttr(kSourceAttrName, source);
   return success();

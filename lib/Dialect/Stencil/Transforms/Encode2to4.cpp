@@ -69,11 +69,10 @@ struct StencilEncode2to4Pass
     auto valuesType = RankedTensorType::get(shape, rewriter.getF16Type());
     auto indicesType = RankedTensorType::get(shape, rewriter.getI8Type());
     rewriter.setInsertionPoint(op);
-    auto sparse = SparseRowGemmOp::create(rewriter, op.getLoc(), 
-        op.getInput(), op.getOutput(), op.getRadiusAttr(),
-        op.getRowsPerBlockAttr(), op.getColumnShiftAttr(),
-        op.getRowOffsetsAttr(),
-        DenseElementsAttr::get(valuesType, values),
+    auto sparse = SparseRowGemmOp::create(
+        rewriter, op.getLoc(), op.getInput(), op.getOutput(),
+        op.getRadiusAttr(), op.getRowsPerBlockAttr(), op.getColumnShiftAttr(),
+        op.getRowOffsetsAttr(), DenseElementsAttr::get(valuesType, values),
         cast<DenseIntElementsAttr>(
             DenseElementsAttr::get(indicesType, ArrayRef<int8_t>(indices))),
         // The gathered form (SparStencil) keeps its offsets instead.
@@ -82,7 +81,8 @@ struct StencilEncode2to4Pass
         /*input_offsets=*/DenseI64ArrayAttr(), op.getGatherOffsetsAttr(),
         op.getLayoutAttr(), /*tiling=*/DictionaryAttr(),
         /*packed_coefficients=*/DenseI32ArrayAttr(), op.getStepsAttr(),
-        op.getBoundaryAttr(), op.getBoundaryValueAttr());
+        op.getBoundaryAttr(), op.getBoundaryValueAttr(), op.getFusedStepsAttr(),
+        op.getStepPatternAttr(), op.getStepWeightsAttr());
     sparse->setDiscardableAttrs(op->getDiscardableAttrDictionary());
     rewriter.eraseOp(op);
     return success();

@@ -257,7 +257,9 @@ struct StencilFlattenPass
         rewriter.getDenseI64ArrayAttr({best->layout.r1, best->layout.r2}),
         /*tiling=*/DictionaryAttr(),
         /*packed_coefficients=*/DenseI32ArrayAttr(), op.getStepsAttr(),
-        op.getBoundaryAttr(), op.getBoundaryValueAttr());
+        op.getBoundaryAttr(), op.getBoundaryValueAttr(),
+        /*fused_steps=*/IntegerAttr(), /*step_pattern=*/PatternAttr(),
+        /*step_weights=*/DenseF64ArrayAttr());
     rowGemm->setAttr(kSourceAttrName, source);
     return success();
   }

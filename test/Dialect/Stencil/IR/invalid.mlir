@@ -553,3 +553,71 @@ func.func @star_too_many_points(%in: memref<?xf32>, %out: memref<?xf32>) {
   stencil.linear %in -> %out pattern <star, rank = 1, radius = 969608> weights [0.5] : memref<?xf32>
   return
 }
+
+// -----
+
+// Fused steps (kernel composition) on the matrix forms.
+func.func @fused_alone(%in: memref<?xf16>, %out: memref<?xf16>) {
+  // expected-error @+1 {{'stencil.row_gemm' op needs fused_steps, step_pattern and step_weights together}}
+  "stencil.row_gemm"(%in, %out) <{radius = 2 : i64, rows_per_block = 8 : i64,
+      row_offsets = array<i64>, kernels = dense<0.0> : tensor<1x8x16xf64>,
+      column_permutation = array<i64: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15>,
+      fused_steps = 2 : i64}> : (memref<?xf16>, memref<?xf16>) -> ()
+  return
+}
+
+// -----
+
+func.func @fused_radius(%in: memref<?xf16>, %out: memref<?xf16>) {
+  // expected-error @+1 {{'stencil.row_gemm' op has radius 1, but 2 composed steps of a stencil of innermost radius 1 reach 2}}
+  stencil.row_gemm %in -> %out radius 1 rows_per_block 4 row_offsets []
+      kernels dense<0.0> : tensor<1x4x8xf64> steps 3
+      fused_steps 2 of <star, rank = 1, radius = 1> weights [1., 2., 3.] : memref<?xf16>
+  return
+}
+
+// -----
+
+func.func @fused_rank(%in: memref<?xf16>, %out: memref<?xf16>) {
+  // expected-error @+1 {{'stencil.row_gemm' op has a step pattern of rank 2 for a rank-1 grid}}
+  stencil.row_gemm %in -> %out radius 2 rows_per_block 8 row_offsets []
+      kernels dense<0.0> : tensor<1x8x16xf64>
+      fused_steps 2 of <star, rank = 2, radius = 1> weights [1., 2., 3., 4., 5.] : memref<?xf16>
+  return
+}
+
+// -----
+
+func.func @fused_weights(%in: memref<?xf16>, %out: memref<?xf16>) {
+  // expected-error @+1 {{'stencil.row_gemm' op has 2 step weights for 3 step pattern points}}
+  stencil.row_gemm %in -> %out radius 2 rows_per_block 8 row_offsets []
+      kernels dense<0.0> : tensor<1x8x16xf64>
+      fused_steps 2 of <star, rank = 1, radius = 1> weights [1., 2.] : memref<?xf16>
+  return
+}
+
+// -----
+
+func.func @fused_one(%in: memref<?xf16>, %out: memref<?xf16>) {
+  // expected-error @+1 {{attribute 'fused_steps' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 2 whose maximum value is 64}}
+  stencil.row_gemm %in -> %out radius 1 rows_per_block 4 row_offsets []
+      kernels dense<0.0> : tensor<1x4x8xf64>
+      fused_steps 1 of <star, rank = 1, radius = 1> weights [1., 2., 3.] : memref<?xf16>
+  return
+}
+
+// -----
+
+func.func @fused_periodic(%in: memref<?xf16>, %out: memref<?xf16>) {
+  // expected-error @+1 {{'stencil.sparse_row_gemm' op fuses steps by composition, which is exact only with the 'halo' boundary}}
+  stencil.sparse_row_gemm %in -> %out radius 2 rows_per_block 8 row_offsets []
+      column_permutation [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
+      values dense<0.0> : tensor<1x8x8xf16>
+      indices dense<[[[0, 1, 0, 1, 0, 1, 0, 1], [0, 1, 0, 1, 0, 1, 0, 1],
+                      [0, 1, 0, 1, 0, 1, 0, 1], [0, 1, 0, 1, 0, 1, 0, 1],
+                      [0, 1, 0, 1, 0, 1, 0, 1], [0, 1, 0, 1, 0, 1, 0, 1],
+                      [0, 1, 0, 1, 0, 1, 0, 1], [0, 1, 0, 1, 0, 1, 0, 1]]]> : tensor<1x8x8xi8>
+      fused_steps 2 of <star, rank = 1, radius = 1> weights [1., 2., 3.]
+      boundary periodic : memref<?xf16>
+  return
+}

@@ -18,6 +18,10 @@ def Stencil_Grid : MemRefRankOf<[F16, BF16, F32, F64], [1, 2, 3]>;
 def Stencil_StepsAttr : ConfinedAttr<I64Attr, [IntMinValue<1>]>;
 /// A radius of a matrix form: at most kMaxOffset (StencilShape.h), like every
 /// offset of a pattern.
+/// Time steps one launch computes (temporal fusion), 2 to 64.
+def Stencil_FusedStepsAttr
+    : ConfinedAttr<I64Attr, [IntMinValue<2>, IntMaxValue<64>]>;
+
 def Stencil_RadiusAttr
     : ConfinedAttr<I64Attr, [IntMinValue<0>, IntMaxValue<2147483647>]>;
 
@@ -367,6 +371,17 @@ def Stencil_RowGemmOp : Stencil_Op<"row_gemm", [
     A unit whose two columns are zero in every row is padding (its offset is
     read but multiplies zeros). The stencil's radius along each dimension
     is what the non-zero entries reach; `radius` is the innermost one.
+
+    **Fused steps** (kernel composition, LoRAStencil's route; seed 003,
+    section III-A; `--stencil-decompose fused-steps=t`, math in
+    `Support/StepComposition.h`). With `fused_steps t` the kernels are those
+    of the t-fold composition of the stencil `step_pattern`/`step_weights`
+    (W_t = w * ... * w, radius t r_d), and `steps` counts steps of that
+    stencil: a launch computes t of them, the composed kernels on the exact
+    region `[t r_d, N_d - t r_d)` (r_d the step's radius along d) and t
+    direct steps of the step stencil, the halo kept at each, on the rest of
+    the interior; `steps mod t` steps are direct. So the op means exactly
+    `steps` steps of the step stencil (halo boundary only).
   }];
   let arguments = (ins
     Stencil_Grid:$input,
@@ -386,7 +401,10 @@ def Stencil_RowGemmOp : Stencil_Op<"row_gemm", [
     DefaultValuedAttr<Stencil_StepsAttr, "1">:$steps,
     DefaultValuedAttr<Stencil_BoundaryKindAttr,
                       "::mlir::stencil::BoundaryKind::halo">:$boundary,
-    OptionalAttr<F64Attr>:$boundary_value
+    OptionalAttr<F64Attr>:$boundary_value,
+    OptionalAttr<Stencil_FusedStepsAttr>:$fused_steps,
+    OptionalAttr<Stencil_PatternAttr>:$step_pattern,
+    OptionalAttr<DenseF64ArrayAttr>:$step_weights
   );
   let assemblyFormat = [{
     $input `->` $output `radius` $radius `rows_per_block` $rows_per_block
@@ -401,6 +419,8 @@ def Stencil_RowGemmOp : Stencil_Op<"row_gemm", [
     (`tiling` $tiling^)?
     (`packed` $packed_coefficients^)?
     (`steps` $steps^)?
+    (`fused_steps` $fused_steps^ `of` $step_pattern
+     `weights` custom<Weights>($step_weights))?
     (`boundary` custom<Boundary>($boundary, $boundary_value)^)?
     attr-dict `:` custom<GridTypes>(type($input), type($output))
   }];
@@ -456,6 +476,10 @@ def Stencil_SparseRowGemmOp : Stencil_Op<"sparse_row_gemm", [
     `--stencil-sptc-tile`, SPIDER 3.3.1) and `packed_coefficients` (the
     per-lane words of `Support/SpTCPacking.h`, set by `--stencil-sptc-pack`,
     SPIDER 3.3.2).
+
+    `fused_steps`, `step_pattern` and `step_weights` mean what they mean on
+    `stencil.row_gemm` (the compressed kernels are those of the composed
+    stencil).
   }];
   let arguments = (ins
     Stencil_Grid:$input,
@@ -475,7 +499,10 @@ def Stencil_SparseRowGemmOp : Stencil_Op<"sparse_row_gemm", [
     DefaultValuedAttr<Stencil_StepsAttr, "1">:$steps,
     DefaultValuedAttr<Stencil_BoundaryKindAttr,
                       "::mlir::stencil::BoundaryKind::halo">:$boundary,
-    OptionalAttr<F64Attr>:$boundary_value
+    OptionalAttr<F64Attr>:$boundary_value,
+    OptionalAttr<Stencil_FusedStepsAttr>:$fused_steps,
+    OptionalAttr<Stencil_PatternAttr>:$step_pattern,
+    OptionalAttr<DenseF64ArrayAttr>:$step_weights
   );
   let assemblyFormat = [{
     $input `->` $output `radius` $radius `rows_per_block` $rows_per_block
@@ -489,6 +516,8 @@ def Stencil_SparseRowGemmOp : Stencil_Op<"sparse_row_gemm", [
     (`tiling` $tiling^)?
     (`packed` $packed_coefficients^)?
     (`steps` $steps^)?
+    (`fused_steps` $fused_steps^ `of` $step_pattern
+     `weights` custom<Weights>($step_weights))?
     (`boundary` custom<Boundary>($boundary, $boundary_value)^)?
     attr-dict `:` custom<GridTypes>(type($input), type($output))
   }];

@@ -133,11 +133,25 @@ def StencilDecompose : Pass<"stencil-decompose"> {
     Only the `halo` boundary is supported (the seeds' convention); other
     boundaries, and `stencil.apply` bodies that `--stencil-linearize` could
     not turn into weights, are errors pointing at the op.
+
+    With `fused-steps=t` (t > 1; kernel composition, LoRAStencil's route to
+    temporal fusion, seed 003 section III-A) the matrices are those of the
+    t-fold composed weights `W_t = w * ... * w` (computed once in f64,
+    `Support/StepComposition.h`; radius `t r_d` along each dimension), and
+    the row form records `fused_steps`, `step_pattern` and `step_weights`:
+    a launch computes t steps, the composed kernels on the exact region
+    `[t r_d, N_d - t r_d)` and t direct steps of the step stencil on the
+    band of the interior outside it. The composed innermost radius `t r`
+    must fit the MMA tile (at most 7); a low-rank form takes no fused steps.
   }];
   let options = [
     Option<"rowsPerBlock", "rows-per-block", "int64_t", /*default=*/"0",
            "L, the outputs per kernel matrix (0: the smallest even divisor "
            "of 16 that is at least 2r + 2)">,
+    Option<"fusedSteps", "fused-steps", "int64_t", /*default=*/"1",
+           "Time steps per launch by kernel composition (1: none; 2..64: "
+           "the t-fold composed weights, the band near the edge by direct "
+           "steps)">,
     Option<"alignPairs", "align-pairs", "bool", /*default=*/"true",
            "Shift the bands by r mod 2 columns (column_shift), so that the "
            "input pairs of the paired swap start at even offsets">
