@@ -7,6 +7,9 @@
 #include "stencil/Support/StepComposition.h"
 #include "stencil/Support/StencilShape.h"
 
+#include "llvm/Support/ErrorHandling.h"
+
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <cstdlib>
@@ -147,6 +150,67 @@ double mlir::stencil::getCompositionErrorBound(const LinearStencil &step,
   double k = step.getNumPoints();
   return (t * gamma(k) + gamma((t - 1) * k) + gamma(composedPoints)) *
          std::pow(s, double(t));
+}
+
+//===----------------------------------------------------------------------===//
+// The band's tiles
+//===----------------------------------------------------------------------===//
+
+BandTiling BandTiling::get(ArrayRef<int64_t> dims, ArrayRef<int64_t> tile,
+                           ArrayRef<int64_t> margins) {
+  BandTiling band;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    int64_t n = (dims[d] + tile[d] - 1) / tile[d];
+    int64_t lo = std::min(n, (margins[d] + tile[d] - 1) / tile[d]);
+    // A tile ends in the band when its last point, min((j + 1) T, N) - 1,
+    // is at or past N - m: never for m = 0 (the grid's last, partial tile
+    // included), else when (j + 1) T > N - m.
+    int64_t hi = margins[d] == 0         ? n
+                 : dims[d] >= margins[d] ? (dims[d] - margins[d]) / tile[d]
+                                         : 0;
+    band.counts.push_back(n);
+    band.lo.push_back(lo);
+    band.hi.push_back(std::max(lo, hi));
+  }
+  return band;
+}
+
+int64_t BandTiling::getNumTiles() const {
+  int64_t all = 1, inner = 1;
+  for (size_t d = 0; d < counts.size(); ++d) {
+    all *= counts[d];
+    inner *= hi[d] - lo[d];
+  }
+  return all - inner;
+}
+
+SmallVector<int64_t> BandTiling::decode(int64_t b) const {
+  size_t rank = counts.size();
+  SmallVector<int64_t> j(rank);
+  for (size_t d = 0; d < rank; ++d) {
+    // The sub-grid of the dimensions after d: all its tiles, its inner ones.
+    int64_t fullSub = 1, innerSub = 1;
+    for (size_t k = d + 1; k < rank; ++k) {
+      fullSub *= counts[k];
+      innerSub *= hi[k] - lo[k];
+    }
+    int64_t edge = (counts[d] - (hi[d] - lo[d])) * fullSub;
+    if (b < edge) {
+      int64_t i = b / fullSub;
+      j[d] = i < lo[d] ? i : i - lo[d] + hi[d];
+      int64_t rem = b % fullSub;
+      for (size_t k = rank - 1; k > d; --k) {
+        j[k] = rem % counts[k];
+        rem /= counts[k];
+      }
+      return j;
+    }
+    b -= edge;
+    int64_t bandSub = fullSub - innerSub;
+    j[d] = lo[d] + b / bandSub;
+    b %= bandSub;
+  }
+  llvm_unreachable("band tile index out of range");
 }
 
 //===----------------------------------------------------------------------===//

@@ -97,6 +97,35 @@ double getCompositionErrorBound(const LinearStencil &step, int64_t t,
                                 int64_t composedPoints, double u);
 
 //===----------------------------------------------------------------------===//
+// The band's tiles
+//===----------------------------------------------------------------------===//
+
+/// The tiles (of `tile` points along each dimension) of a grid that reach
+/// the band outside the exact region [m_d, N_d - m_d), enumerated so that a
+/// kernel of the band's direct steps launches one block per such tile and
+/// none for the others. Along d, tiles j < lo_d = min(n_d, ceil(m_d / T_d))
+/// start in the band, tiles j >= hi_d = max(lo_d, floor((N_d - m_d) / T_d))
+/// end in it (n_d = ceil(N_d / T_d); hi_d = n_d when m_d = 0); a tile is inner
+/// when lo_d <= j_d < hi_d along every d. Band tile b decodes dimension by
+/// dimension (outermost first): the e_d = n_d - (hi_d - lo_d) edge slabs of the
+/// remaining sub-grid come first, all their tiles row-major; then the inner
+/// slabs, each holding the band tiles of the sub-grid of the next dimensions.
+/// The kernel does the same arithmetic in IR (StencilToCudaCore's band mode);
+/// the host and stencil-run count the tiles with getNumTiles' formula,
+/// prod n_d - prod (hi_d - lo_d).
+struct BandTiling {
+  llvm::SmallVector<int64_t> counts, lo, hi; // n_d, lo_d, hi_d
+
+  static BandTiling get(llvm::ArrayRef<int64_t> dims,
+                        llvm::ArrayRef<int64_t> tile,
+                        llvm::ArrayRef<int64_t> margins);
+  /// The number of band tiles.
+  int64_t getNumTiles() const;
+  /// The tile indices (outermost first) of band tile `b` < getNumTiles().
+  llvm::SmallVector<int64_t> decode(int64_t b) const;
+};
+
+//===----------------------------------------------------------------------===//
 // CPU model of a fused launch (what the GPU kernels compute, for tests)
 //===----------------------------------------------------------------------===//
 

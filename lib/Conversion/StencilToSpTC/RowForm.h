@@ -50,6 +50,14 @@ public:
   int64_t getSteps() const {
     return visit([](auto form) { return int64_t(form.getSteps()); });
   }
+  /// Time steps one launch computes by kernel composition (`fused_steps`),
+  /// 1 without.
+  int64_t getFusedSteps() const {
+    return visit([](auto form) {
+      auto fused = form.getFusedStepsAttr();
+      return fused ? fused.getInt() : int64_t(1);
+    });
+  }
   BoundaryKind getBoundary() const {
     return visit([](auto form) { return form.getBoundary(); });
   }

@@ -84,6 +84,15 @@ static LogicalResult checkSupported(RowForm op) {
     return op.emitOpError("needs grids with the identity layout");
   if (op.getBoundary() != BoundaryKind::halo)
     return op.emitOpError("supports only the 'halo' boundary");
+  // A kernel of the composed weights alone would be wrong in the band near
+  // the grid's edge (Support/StepComposition.h): until the band's direct
+  // steps have a kernel, the fused row form is refused.
+  if (op.getFusedSteps() > 1)
+    return op.emitOpError("fuses ")
+           << op.getFusedSteps()
+           << " steps by composition, which has no kernel yet (the band "
+              "within t r of the grid's edge needs direct steps): decompose "
+              "with fused-steps=1, or use --lower-to-cuda-core fused-steps";
   if (op.getColumnRadius() > 0 && elementType.isF64())
     return op.emitOpError("is a low-rank chain on ")
            << elementType
