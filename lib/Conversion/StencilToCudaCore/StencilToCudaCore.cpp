@@ -28,6 +28,7 @@
 #include "stencil/Conversion/StencilGPUCommon/KernelABI.h"
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
 #include "stencil/Support/CudaCoreTiling.h"
+#include "stencil/Support/StepComposition.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -70,13 +71,25 @@ using SmemIndexFn = function_ref<Value(int64_t k, ArrayRef<int64_t> offset)>;
 /// Builds the gpu.func of one stencil op.
 class CudaCoreKernelBuilder {
 public:
+  /// The kernel of `op`, a stencil.linear or a stencil.apply.
   CudaCoreKernelBuilder(Operation *op, const CudaCoreTiling &tiling,
                         Type elementType, BoundaryKind boundary,
                         double boundaryValue)
       : op(op), geo(tiling), elementType(elementType), boundary(boundary),
         boundaryValue(boundaryValue),
-        accType(elementType.isF64() ? Type(Float64Type::get(op->getContext()))
-                                    : Type(Float32Type::get(op->getContext()))) {}
+        accType(elementType.isF64()
+                    ? Type(Float64Type::get(op->getContext()))
+                    : Type(Float32Type::get(op->getContext()))) {
+    if (auto linearOp = dyn_cast<LinearOp>(op)) {
+      PatternAttr pattern = linearOp.getPattern();
+      linear.emplace();
+      linear->rank = pattern.getRank();
+      linear->offsets.assign(pattern.getOffsets().begin(),
+                             pattern.getOffsets().end());
+      linear->weights.assign(linearOp.getWeights().begin(),
+                             linearOp.getWeights().end());
+    }
+  }
 
   gpu::GPUFuncOp build(OpBuilder &moduleBuilder, StringRef name);
 
@@ -119,8 +132,7 @@ private:
   Value toElementType(Value value);
   /// The values of `count` points from shared memory (`index`).
   SmallVector<Value> compute(int64_t count, SmemIndexFn index);
-  SmallVector<Value> computeLinear(LinearOp linear, int64_t count,
-                                   SmemIndexFn index);
+  SmallVector<Value> computeLinear(int64_t count, SmemIndexFn index);
   SmallVector<Value> computeApply(ApplyOp apply, int64_t count,
                                   SmemIndexFn index);
   /// Stores outputs `first`, `first + 1`, ... of the thread.
@@ -129,6 +141,8 @@ private:
   void emitOrderingFence(ValueRange values);
 
   Operation *op;
+  /// The weights of a linear stencil (none for a general body).
+  std::optional<LinearStencil> linear;
   const CudaCoreTiling &geo;
   Type elementType;
   BoundaryKind boundary;
@@ -463,18 +477,17 @@ Value CudaCoreKernelBuilder::smemIndex(int64_t k, ArrayRef<int64_t> offset) {
 
 SmallVector<Value> CudaCoreKernelBuilder::compute(int64_t count,
                                                   SmemIndexFn index) {
-  if (auto linear = dyn_cast<LinearOp>(op))
-    return computeLinear(linear, count, index);
+  if (linear)
+    return computeLinear(count, index);
   return computeApply(cast<ApplyOp>(op), count, index);
 }
 
 /// Step 3, stencil.linear: register tiling along y (pass description): the
 /// `count` points are consecutive along y (independent points in 1-D).
-SmallVector<Value> CudaCoreKernelBuilder::computeLinear(LinearOp linear,
-                                                        int64_t count,
+SmallVector<Value> CudaCoreKernelBuilder::computeLinear(int64_t count,
                                                         SmemIndexFn index) {
-  PatternAttr pattern = linear.getPattern();
-  ArrayRef<double> weights = linear.getWeights();
+  const LinearStencil &pattern = *linear;
+  ArrayRef<double> weights = linear->weights;
   int64_t rank = geo.rank;
   Value zero = arith::ConstantOp::create(*b, b->getZeroAttr(accType));
   SmallVector<Value> acc(count, zero);
