@@ -73,23 +73,35 @@ MatrixPos mlir::stencil::getWgmmaDPos(unsigned tid, unsigned i) {
   return {16 * (tid / kWarpSize) + c.row, 8 * (i / 4) + c.col};
 }
 
+/// Checks the shape of a warpgroup MMA (N, and D when it is accumulated),
+/// then reads its K x N operand B through `bDescriptor` into `b` (row-major),
+/// every address checked before anything is computed; false on a bad shape
+/// or an address outside `smem` or not on an element.
+static bool readWgmmaB(llvm::ArrayRef<float> smem, uint64_t bDescriptor,
+                       unsigned k, unsigned n, bool scaleD,
+                       const std::vector<float> &d, std::vector<float> &b) {
+  if (n < 8 || n > kWgmmaMaxN || n % 8 != 0 ||
+      (scaleD && d.size() != kWarpgroupSize * (n / 2)))
+    return false;
+  b.assign(k * n, 0.0f);
+  for (unsigned row = 0; row < k; ++row)
+    for (unsigned col = 0; col < n; ++col) {
+      std::optional<uint64_t> address =
+          getWgmmaKMajorAddress(bDescriptor, row, col);
+      if (!address || *address % 2 != 0 || *address / 2 >= smem.size())
+        return false;
+      b[row * n + col] = smem[*address / 2];
+    }
+  return true;
+}
+
 bool mlir::stencil::simulateWgmmaSpM64NK32(
     const WarpgroupFragmentsSpM64K32 &frag, llvm::ArrayRef<float> smem,
     uint64_t bDescriptor, unsigned selector, unsigned n, bool scaleD,
     std::vector<float> &d) {
-  if (n < 8 || n > kWgmmaMaxN || n % 8 != 0 ||
-      (scaleD && d.size() != kWarpgroupSize * (n / 2)))
+  std::vector<float> b;
+  if (!readWgmmaB(smem, bDescriptor, kWgmmaSpK, n, scaleD, d, b))
     return false;
-  // B through the descriptor, checked before anything is computed.
-  std::vector<float> b(kWgmmaSpK * n);
-  for (unsigned k = 0; k < kWgmmaSpK; ++k)
-    for (unsigned col = 0; col < n; ++col) {
-      std::optional<uint64_t> address =
-          getWgmmaKMajorAddress(bDescriptor, k, col);
-      if (!address || *address % 2 != 0 || *address / 2 >= smem.size())
-        return false;
-      b[k * n + col] = smem[*address / 2];
-    }
   std::vector<float> result(kWarpgroupSize * (n / 2));
   // Every warp's rows, one m16n8k32 per n-tile, on the warp-level model.
   for (unsigned warp = 0; warp < 4; ++warp)
@@ -121,18 +133,9 @@ bool mlir::stencil::simulateWgmmaM64NK16(const WarpgroupFragmentsM64K16 &frag,
                                          llvm::ArrayRef<float> smem,
                                          uint64_t bDescriptor, unsigned n,
                                          bool scaleD, std::vector<float> &d) {
-  if (n < 8 || n > kWgmmaMaxN || n % 8 != 0 ||
-      (scaleD && d.size() != kWarpgroupSize * (n / 2)))
+  std::vector<float> b;
+  if (!readWgmmaB(smem, bDescriptor, kWgmmaK, n, scaleD, d, b))
     return false;
-  std::vector<float> b(kWgmmaK * n);
-  for (unsigned k = 0; k < kWgmmaK; ++k)
-    for (unsigned col = 0; col < n; ++col) {
-      std::optional<uint64_t> address =
-          getWgmmaKMajorAddress(bDescriptor, k, col);
-      if (!address || *address % 2 != 0 || *address / 2 >= smem.size())
-        return false;
-      b[k * n + col] = smem[*address / 2];
-    }
   // Every warp's rows, one m16n8k16 per n-tile, on the warp-level model.
   std::vector<float> result(kWarpgroupSize * (n / 2));
   for (unsigned warp = 0; warp < 4; ++warp)

@@ -11,37 +11,43 @@
 using namespace mlir;
 using namespace mlir::stencil;
 
-std::string mlir::stencil::getWgmmaSpPtx(int64_t n, unsigned selector) {
-  assert(n >= 8 && n <= 256 && n % 8 == 0 && selector < 2 && "no such wgmma");
+/// The PTX of one warpgroup MMA `opcode` (`wgmma.mma_async...m64n<N>k<K>...`)
+/// writing the N / 2 f32 accumulators $0 .. $(N/2 - 1), reading the four A
+/// registers that follow the tied accumulators and then `operands` more
+/// ($2h + 4 ..), with scale-d true (D += A B) and `tail` after them.
+static std::string getWarpgroupMmaPtx(const std::string &opcode, int64_t n,
+                                      int64_t operands,
+                                      const std::string &tail) {
   int64_t h = n / 2;
   std::string d;
   for (int64_t i = 0; i < h; ++i)
     d += (i ? ", $" : "$") + std::to_string(i);
-  // Inputs: the tied accumulators ($h .. $2h - 1), A, descriptor, metadata.
+  // Inputs: the tied accumulators ($h .. $2h - 1), A, then the operands.
   int64_t a = 2 * h;
+  std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n" + opcode +
+                     " {" + d + "}, {$" + std::to_string(a) + ", $" +
+                     std::to_string(a + 1) + ", $" + std::to_string(a + 2) +
+                     ", $" + std::to_string(a + 3) + "}";
+  for (int64_t i = 0; i < operands; ++i)
+    text += ", $" + std::to_string(a + 4 + i);
   // scale-d is a predicate operand: true, D += A B.
-  return "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-         "wgmma.mma_async.sp.sync.aligned.m64n" +
-         std::to_string(n) + "k32.f32.f16.f16 {" + d + "}, {$" +
-         std::to_string(a) + ", $" + std::to_string(a + 1) + ", $" +
-         std::to_string(a + 2) + ", $" + std::to_string(a + 3) + "}, $" +
-         std::to_string(a + 4) + ", $" + std::to_string(a + 5) + ", " +
-         std::to_string(selector) + ", p, 1, 1, 0;\n}";
+  return text + tail + ", p, 1, 1, 0;\n}";
+}
+
+std::string mlir::stencil::getWgmmaSpPtx(int64_t n, unsigned selector) {
+  assert(n >= 8 && n <= 256 && n % 8 == 0 && selector < 2 && "no such wgmma");
+  // Operands: the descriptor and the metadata; then the sparsity selector.
+  return getWarpgroupMmaPtx("wgmma.mma_async.sp.sync.aligned.m64n" +
+                                std::to_string(n) + "k32.f32.f16.f16",
+                            n, 2, ", " + std::to_string(selector));
 }
 
 std::string mlir::stencil::getWgmmaPtx(int64_t n) {
   assert(n >= 8 && n <= 256 && n % 8 == 0 && "no such wgmma");
-  int64_t h = n / 2;
-  std::string d;
-  for (int64_t i = 0; i < h; ++i)
-    d += (i ? ", $" : "$") + std::to_string(i);
-  int64_t a = 2 * h;
-  return "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-         "wgmma.mma_async.sync.aligned.m64n" +
-         std::to_string(n) + "k16.f32.f16.f16 {" + d + "}, {$" +
-         std::to_string(a) + ", $" + std::to_string(a + 1) + ", $" +
-         std::to_string(a + 2) + ", $" + std::to_string(a + 3) + "}, $" +
-         std::to_string(a + 4) + ", p, 1, 1, 0;\n}";
+  // Operand: the descriptor.
+  return getWarpgroupMmaPtx("wgmma.mma_async.sync.aligned.m64n" +
+                                std::to_string(n) + "k16.f32.f16.f16",
+                            n, 1, "");
 }
 
 /// An inline assembly returning `outputs` f32 values tied to the first
