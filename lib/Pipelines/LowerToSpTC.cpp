@@ -25,15 +25,13 @@ using namespace mlir::stencil;
 template <typename Options>
 static void addRowFormKernelPasses(OpPassManager &pm, const Options &options,
                                    const ConvertStencilToSpTCOptions &convert,
-                                   int64_t mTiles = 0, StringRef mma = "warp",
-                                   int64_t wgmmaN = 0, int64_t wgmmaStages = 0,
-                                   int64_t wgmmaStrips = 0) {
+                                   int64_t mTiles = 0) {
   StencilSpTCTileOptions tile;
-  tile.mma = mma.str();
+  tile.mma = options.mma;
   tile.chip = options.chip;
-  tile.wgmmaN = wgmmaN;
-  tile.wgmmaStages = wgmmaStages;
-  tile.wgmmaStrips = wgmmaStrips;
+  tile.wgmmaN = options.wgmmaN;
+  tile.wgmmaStages = options.wgmmaStages;
+  tile.wgmmaStrips = options.wgmmaStrips;
   tile.warps = options.warps;
   tile.nTiles = options.nTiles;
   tile.subTiles = options.subTiles;
@@ -76,9 +74,7 @@ void mlir::stencil::buildSpTCKernelPipeline(OpPassManager &pm,
   convert.orderedMetadata = options.orderedMetadata;
   // On sm_90a the banded 2-D and 3-D forms take the warpgroup kernel
   // (wgmma.mma_async.sp, Support/WgmmaSpTiling.h).
-  addRowFormKernelPasses(pm, options, convert, /*mTiles=*/0, options.mma,
-                         options.wgmmaN, options.wgmmaStages,
-                         options.wgmmaStrips);
+  addRowFormKernelPasses(pm, options, convert);
 }
 
 void mlir::stencil::buildLowerToSpTCPipeline(OpPassManager &pm,
@@ -108,9 +104,7 @@ void mlir::stencil::buildTCKernelPipeline(OpPassManager &pm,
   if (getSMVersion(options.chip).value_or(0) >= 90)
     convert.f64Shape = "m16n8k4";
   // On sm_90a, mma=warpgroup takes the dense wgmma.mma_async kernel.
-  addRowFormKernelPasses(pm, options, convert, options.mTiles, options.mma,
-                         options.wgmmaN, options.wgmmaStages,
-                         options.wgmmaStrips);
+  addRowFormKernelPasses(pm, options, convert, options.mTiles);
 }
 
 void mlir::stencil::buildLowerToTCPipeline(OpPassManager &pm,

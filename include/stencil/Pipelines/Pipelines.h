@@ -61,10 +61,65 @@ enum class SpTCLayout {
   Matching,
 };
 
+/// The options of the row-form kernel both Tensor Core pipelines share
+/// (`--stencil-sptc-tile`'s tiling and the warpgroup kernel's), declared
+/// once; `Derived` words the help of those that name its MMA
+/// (`kNTilesHelp`, `kMmaHelp`, `kWgmmaNHelp`).
+template <typename Derived>
+struct RowFormKernelOptions : public GPUTargetOptions<Derived> {
+  mlir::detail::PassOptions::Option<int64_t> warps{
+      *this, "warps",
+      llvm::cl::desc("Warps per thread block (0: 4, fewer where the tile "
+                     "would exceed 48 KiB of shared memory)"),
+      llvm::cl::init(0)};
+  mlir::detail::PassOptions::Option<int64_t> nTiles{
+      *this, "n-tiles", llvm::cl::desc(Derived::kNTilesHelp),
+      llvm::cl::init(0)};
+  mlir::detail::PassOptions::Option<int64_t> subTiles{
+      *this, "sub-tiles",
+      llvm::cl::desc("Pipelined sub-tiles per thread block (0: by rank; in 3-D "
+                     "output planes streamed along z)"),
+      llvm::cl::init(0)};
+  mlir::detail::PassOptions::Option<std::string> asyncCopy{
+      *this, "async-copy",
+      llvm::cl::desc("Double-buffered cp.async staging of the input: on, "
+                     "off or auto (by rank)"),
+      llvm::cl::init("auto")};
+  mlir::detail::PassOptions::Option<std::string> mma{
+      *this, "mma", llvm::cl::desc(Derived::kMmaHelp), llvm::cl::init("auto")};
+  mlir::detail::PassOptions::Option<int64_t> wgmmaN{
+      *this, "wgmma-n", llvm::cl::desc(Derived::kWgmmaNHelp),
+      llvm::cl::init(0)};
+  mlir::detail::PassOptions::Option<int64_t> wgmmaStages{
+      *this, "wgmma-stages",
+      llvm::cl::desc("Warpgroup kernel: sub-tiles staged ahead, the buffers "
+                     "of the cp.async ring, 2 to 8 (0: 2)"),
+      llvm::cl::init(0)};
+  mlir::detail::PassOptions::Option<int64_t> wgmmaStrips{
+      *this, "wgmma-strips",
+      llvm::cl::desc("Warpgroup kernel: strips of 16 outputs along x per "
+                     "block, a power of two up to 8 (0: 2 in 2-D, 1 in "
+                     "3-D)"),
+      llvm::cl::init(0)};
+};
+
 /// Options of `--lower-to-sptc`.
-struct LowerToSpTCOptions : public GPUTargetOptions<LowerToSpTCOptions> {
+struct LowerToSpTCOptions : public RowFormKernelOptions<LowerToSpTCOptions> {
   /// mma.sp::ordered_metadata needs PTX 8.5.
   static constexpr const char *kDefaultFeatures = "+ptx85";
+  static constexpr const char *kNTilesHelp =
+      "mma.sp column tiles per warp (0: by rank, fewer where the tile would "
+      "exceed 48 KiB of shared memory)";
+  static constexpr const char *kMmaHelp =
+      "Sparse MMA of the banded 2-D and 3-D kernels: warp (mma.sp), "
+      "warpgroup (wgmma.mma_async.sp, needs chip=sm_90a; layout=auto then "
+      "means strided-swap) or auto (default: warpgroup where it was measured "
+      "faster, banded 2-D forms with r_y >= 5 on chip=sm_90a; warp "
+      "otherwise, bench/NOTES.md)";
+  static constexpr const char *kWgmmaNHelp =
+      "Warpgroup kernel: N of every wgmma (0: 24 in 2-D, 16 where r_y <= 1, "
+      "24 in 3-D; less where the staged tiles would exceed 100 KiB of shared "
+      "memory)";
 
   PassOptions::Option<SpTCLayout> layout{
       *this, "layout",
@@ -79,56 +134,10 @@ struct LowerToSpTCOptions : public GPUTargetOptions<LowerToSpTCOptions> {
           clEnumValN(SpTCLayout::Matching, "matching",
                      "SparStencil's flatten-and-crush and conflict-graph "
                      "matching, layout explored per stencil (seed 002)"))};
-  PassOptions::Option<int64_t> warps{
-      *this, "warps",
-      llvm::cl::desc("Warps per thread block (0: 4, fewer where the tile "
-                     "would exceed 48 KiB of shared memory)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<int64_t> nTiles{
-      *this, "n-tiles",
-      llvm::cl::desc("mma.sp column tiles per warp (0: by rank, fewer where "
-                     "the tile would exceed 48 KiB of shared memory)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<int64_t> subTiles{
-      *this, "sub-tiles",
-      llvm::cl::desc("Pipelined sub-tiles per thread block (0: by rank; in 3-D "
-                     "output planes streamed along z)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<std::string> asyncCopy{
-      *this, "async-copy",
-      llvm::cl::desc("Double-buffered cp.async staging of the input: on, "
-                     "off or auto (by rank)"),
-      llvm::cl::init("auto")};
   PassOptions::Option<bool> orderedMetadata{
       *this, "ordered-metadata",
       llvm::cl::desc("Emit mma.sp::ordered_metadata (PTX 8.5)"),
       llvm::cl::init(true)};
-  PassOptions::Option<std::string> mma{
-      *this, "mma",
-      llvm::cl::desc("Sparse MMA of the banded 2-D and 3-D kernels: warp "
-                     "(mma.sp), warpgroup (wgmma.mma_async.sp, needs "
-                     "chip=sm_90a; layout=auto then means strided-swap) or "
-                     "auto (default: warpgroup where it was measured faster, "
-                     "banded 2-D forms with r_y >= 5 on chip=sm_90a; warp "
-                     "otherwise, bench/NOTES.md)"),
-      llvm::cl::init("auto")};
-  PassOptions::Option<int64_t> wgmmaN{
-      *this, "wgmma-n",
-      llvm::cl::desc("Warpgroup kernel: N of every wgmma (0: 24 in 2-D, 16 "
-                     "where r_y <= 1, 24 in 3-D; less where the staged tiles "
-                     "would exceed 100 KiB of shared memory)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<int64_t> wgmmaStages{
-      *this, "wgmma-stages",
-      llvm::cl::desc("Warpgroup kernel: sub-tiles staged ahead, the buffers "
-                     "of the cp.async ring, 2 to 8 (0: 2)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<int64_t> wgmmaStrips{
-      *this, "wgmma-strips",
-      llvm::cl::desc("Warpgroup kernel: strips of 16 outputs along x per "
-                     "block, a power of two up to 8 (0: 2 in 2-D, 1 in "
-                     "3-D)"),
-      llvm::cl::init(0)};
 };
 
 /// `--lower-to-sptc`: SPIDER on the 2:4 Sparse Tensor Cores. Linear
@@ -146,29 +155,18 @@ void buildSpTCKernelPipeline(OpPassManager &pm,
                              const LowerToSpTCOptions &options);
 
 /// Options of `--lower-to-tc`.
-struct LowerToTCOptions : public GPUTargetOptions<LowerToTCOptions> {
+struct LowerToTCOptions : public RowFormKernelOptions<LowerToTCOptions> {
   static constexpr const char *kDefaultFeatures = "+ptx80";
+  static constexpr const char *kNTilesHelp =
+      "mma column tiles per warp (0: by rank, fewer where the tile would "
+      "exceed 48 KiB of shared memory)";
+  static constexpr const char *kMmaHelp =
+      "MMA of the f16 2-D and 3-D kernels: warp (mma.sync), warpgroup (the "
+      "dense wgmma.mma_async m64nNk16, needs chip=sm_90a) or auto (default: "
+      "warp until the warpgroup kernel is measured faster)";
+  static constexpr const char *kWgmmaNHelp =
+      "Warpgroup kernel: N of every wgmma (0: as --lower-to-sptc)";
 
-  PassOptions::Option<int64_t> warps{
-      *this, "warps",
-      llvm::cl::desc("Warps per thread block (0: 4, fewer where the tile "
-                     "would exceed 48 KiB of shared memory)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<int64_t> nTiles{
-      *this, "n-tiles",
-      llvm::cl::desc("mma column tiles per warp (0: by rank, fewer where "
-                     "the tile would exceed 48 KiB of shared memory)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<int64_t> subTiles{
-      *this, "sub-tiles",
-      llvm::cl::desc("Pipelined sub-tiles per thread block (0: by rank; in 3-D "
-                     "output planes streamed along z)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<std::string> asyncCopy{
-      *this, "async-copy",
-      llvm::cl::desc("Double-buffered cp.async staging of the input: on, "
-                     "off or auto (by rank)"),
-      llvm::cl::init("auto")};
   PassOptions::Option<int64_t> mTiles{
       *this, "m-tiles",
       llvm::cl::desc("f64 kernel: m-tiles of 8 rows per warp (0: 2)"),
@@ -180,29 +178,6 @@ struct LowerToTCOptions : public GPUTargetOptions<LowerToTCOptions> {
                      "decides per stencil and warns when the rank is too "
                      "high; radius <= 4, f16)"),
       llvm::cl::init(false)};
-  PassOptions::Option<std::string> mma{
-      *this, "mma",
-      llvm::cl::desc("MMA of the f16 2-D and 3-D kernels: warp (mma.sync), "
-                     "warpgroup (the dense wgmma.mma_async m64nNk16, needs "
-                     "chip=sm_90a) or auto (default: warp until the "
-                     "warpgroup kernel is measured faster)"),
-      llvm::cl::init("auto")};
-  PassOptions::Option<int64_t> wgmmaN{
-      *this, "wgmma-n",
-      llvm::cl::desc("Warpgroup kernel: N of every wgmma (0: as "
-                     "--lower-to-sptc)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<int64_t> wgmmaStages{
-      *this, "wgmma-stages",
-      llvm::cl::desc("Warpgroup kernel: buffers of the cp.async ring, 2 to 8 "
-                     "(0: 2)"),
-      llvm::cl::init(0)};
-  PassOptions::Option<int64_t> wgmmaStrips{
-      *this, "wgmma-strips",
-      llvm::cl::desc("Warpgroup kernel: strips of 16 outputs along x per "
-                     "block, a power of two up to 8 (0: 2 in 2-D, 1 in "
-                     "3-D)"),
-      llvm::cl::init(0)};
 };
 
 /// `--lower-to-tc`: SPIDER's "w. TC" configuration (section 4.4) on the
