@@ -20,11 +20,7 @@ using llvm::ArrayRef;
 using llvm::SmallVector;
 
 SmallVector<int64_t> LinearStencil::getRadii() const {
-  SmallVector<int64_t> radii(rank, 0);
-  for (unsigned i = 0, e = getNumPoints(); i < e; ++i)
-    for (unsigned d = 0; d < rank; ++d)
-      radii[d] = std::max(radii[d], std::abs(getPoint(i)[d]));
-  return radii;
+  return stencil::getRadii(rank, offsets);
 }
 
 namespace {

@@ -153,20 +153,32 @@ static void addGridEffects(
 // LinearOp
 //===----------------------------------------------------------------------===//
 
+/// Checks a stencil's `pattern` and `weights` against a rank-`rank` grid:
+/// the pattern's rank, one weight per point, every weight finite. `what`
+/// names them in the messages ("" for the op's own, "step " for the step
+/// stencil of fused steps).
+static LogicalResult verifyPatternWeights(Operation *op, PatternAttr pattern,
+                                          ArrayRef<double> weights,
+                                          int64_t rank, StringRef what) {
+  if (pattern.getRank() != rank)
+    return op->emitOpError(what) << "pattern has rank " << pattern.getRank()
+                                 << " but the grid has rank " << rank;
+  if (weights.size() != pattern.getNumPoints())
+    return op->emitOpError("has ")
+           << weights.size() << " " << what << "weights for "
+           << pattern.getNumPoints() << " " << what << "pattern points";
+  for (auto [i, w] : llvm::enumerate(weights))
+    if (!std::isfinite(w))
+      return op->emitOpError(what) << "weight #" << i << " is not finite";
+  return success();
+}
+
 LogicalResult LinearOp::verify() {
   auto inputType = cast<MemRefType>(getInput().getType());
   PatternAttr pattern = getPattern();
-  if (pattern.getRank() != inputType.getRank())
-    return emitOpError("pattern has rank ")
-           << pattern.getRank() << " but the grid has rank "
-           << inputType.getRank();
-  if (getWeights().size() != pattern.getNumPoints())
-    return emitOpError("has ")
-           << getWeights().size() << " weights for "
-           << pattern.getNumPoints() << " pattern points";
-  for (auto [i, w] : llvm::enumerate(getWeights()))
-    if (!std::isfinite(w))
-      return emitOpError("weight #") << i << " is not finite";
+  if (failed(verifyPatternWeights(*this, pattern, getWeights(),
+                                  inputType.getRank(), "")))
+    return failure();
   return verifyStencil(*this, getInput(), getOutput(), pattern.getRadii(),
                        getBoundary(), getBoundaryValueAttr());
 }
@@ -311,15 +323,8 @@ LogicalResult FftApplyOp::verify() {
   auto inputType = cast<MemRefType>(getInput().getType());
   PatternAttr pattern = getPattern();
   int64_t rank = inputType.getRank();
-  if (pattern.getRank() != rank)
-    return emitOpError("pattern has rank ")
-           << pattern.getRank() << " but the grid has rank " << rank;
-  if (getWeights().size() != pattern.getNumPoints())
-    return emitOpError("has ") << getWeights().size() << " weights for "
-                               << pattern.getNumPoints() << " pattern points";
-  for (auto [i, w] : llvm::enumerate(getWeights()))
-    if (!std::isfinite(w))
-      return emitOpError("weight #") << i << " is not finite";
+  if (failed(verifyPatternWeights(*this, pattern, getWeights(), rank, "")))
+    return failure();
   if (!inputType.getElementType().isF64() &&
       !inputType.getElementType().isF32())
     return emitOpError("computes in f64 or f32 grids, got ")
@@ -584,16 +589,9 @@ static LogicalResult verifyFusedSteps(OpTy op, bool banded) {
     return op.emitOpError("needs fused_steps, step_pattern and step_weights "
                           "together");
   int64_t rank = cast<MemRefType>(op.getInput().getType()).getRank();
-  if (int64_t(pattern.getRank()) != rank)
-    return op.emitOpError("has a step pattern of rank ")
-           << pattern.getRank() << " for a rank-" << rank << " grid";
-  if (int64_t(pattern.getNumPoints()) != weights.size())
-    return op.emitOpError("has ")
-           << weights.size() << " step weights for " << pattern.getNumPoints()
-           << " step pattern points";
-  if (llvm::any_of(weights.asArrayRef(),
-                   [](double w) { return !std::isfinite(w); }))
-    return op.emitOpError("has a step weight that is not finite");
+  if (failed(verifyPatternWeights(op, pattern, weights.asArrayRef(), rank,
+                                  "step ")))
+    return failure();
   if (op.getBoundary() != BoundaryKind::halo)
     return op.emitOpError("fuses steps by composition, which is exact only "
                           "with the 'halo' boundary");

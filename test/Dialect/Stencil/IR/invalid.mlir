@@ -579,7 +579,7 @@ func.func @fused_radius(%in: memref<?xf16>, %out: memref<?xf16>) {
 // -----
 
 func.func @fused_rank(%in: memref<?xf16>, %out: memref<?xf16>) {
-  // expected-error @+1 {{'stencil.row_gemm' op has a step pattern of rank 2 for a rank-1 grid}}
+  // expected-error @+1 {{'stencil.row_gemm' op step pattern has rank 2 but the grid has rank 1}}
   stencil.row_gemm %in -> %out radius 2 rows_per_block 8 row_offsets []
       kernels dense<0.0> : tensor<1x8x16xf64>
       fused_steps 2 of <star, rank = 2, radius = 1> weights [1., 2., 3., 4., 5.] : memref<?xf16>
@@ -593,6 +593,16 @@ func.func @fused_weights(%in: memref<?xf16>, %out: memref<?xf16>) {
   stencil.row_gemm %in -> %out radius 2 rows_per_block 8 row_offsets []
       kernels dense<0.0> : tensor<1x8x16xf64>
       fused_steps 2 of <star, rank = 1, radius = 1> weights [1., 2.] : memref<?xf16>
+  return
+}
+
+// -----
+
+func.func @fused_not_finite(%in: memref<?xf16>, %out: memref<?xf16>) {
+  // expected-error @+1 {{'stencil.row_gemm' op step weight #2 is not finite}}
+  stencil.row_gemm %in -> %out radius 2 rows_per_block 8 row_offsets []
+      kernels dense<0.0> : tensor<1x8x16xf64>
+      fused_steps 2 of <star, rank = 1, radius = 1> weights [1., 2., 0x7FF8000000000000] : memref<?xf16>
   return
 }
 
