@@ -1,34 +1,16 @@
 //===- StencilToCudaCore.cpp - Lower stencils to CUDA-core kernels --------===//
 //
-// Implements `--convert-stencil-to-cuda-core`; the tiling is described in
-// the pass description (Conversion/Passes.td) and its arithmetic lives in
-// Support/CudaCoreTiling.h.
-//
-// Kernel outline, for a block whose first output is (z0, y0, x0) and t =
-// `fused-steps` time steps per launch (halo h_d = t r_d):
-//   1. the block stages in[z0 - h_z .., y0 - h_y .., x0 - h_x ..] (tile plus
-//      halo) into shared memory; outside the grid it stages zero (halo
-//      boundary: never read by a computed point), the wrapped point
-//      (periodic) or the boundary value (Dirichlet);
-//   2. with t > 1, steps 1 .. t - 1 each compute their (shrinking) region of
-//      the tile from one shared buffer into the other, rounded to the
-//      element type; points the boundary does not compute keep their value
-//      (the halo: the input's; outside the grid under Dirichlet: the
-//      boundary value; periodic computes every position, each being the
-//      value of its wrapped grid point) (a barrier after each step);
-//   3. each thread computes its outputs of the last step from shared memory:
-//      register tiling along y for stencil.linear, the cloned body for
-//      stencil.apply;
-//   4. every output the boundary computes is stored: the interior
-//      r_d <= i_d < N_d - r_d (halo), every grid point (the others).
+// Implements `--convert-stencil-to-cuda-core` (its checks, the kernels'
+// tiling, the host code and the launch record; the kernel builder is
+// CudaCoreKernel.cpp) and buildCudaCoreStepKernel, which the Tensor Core
+// pipelines call for the direct steps of their fused kernels.
 //
 //===----------------------------------------------------------------------===//
 
 #include "stencil/Conversion/StencilToCudaCore/StencilToCudaCore.h"
-#include "stencil/Conversion/StencilGPUCommon/KernelABI.h"
+#include "CudaCoreKernel.h"
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
 #include "stencil/Support/CudaCoreTiling.h"
-#include "stencil/Support/StepComposition.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -36,12 +18,8 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/RegionUtils.h"
-#include "mlir/IR/ImplicitLocOpBuilder.h"
-
-#include <map>
 
 namespace mlir {
 namespace stencil {
@@ -53,562 +31,48 @@ namespace stencil {
 using namespace mlir;
 using namespace mlir::stencil;
 
-/// The shared memory a block may use without opting in to more.
-static constexpr int64_t kMaxSharedBytes = 48 * 1024;
 /// The most time steps one kernel fuses (each is unrolled in the kernel).
 static constexpr int64_t kMaxFusedSteps = 64;
-/// The global loads a thread issues before storing them to shared memory
-/// while staging (stageTile).
-static constexpr int64_t kStagingLoadsInFlight = 8;
 static constexpr StringLiteral kGpuModuleName = "stencil_cuda_core";
 
-namespace {
-
-/// The shared-memory index of the point `offset` away from point `k` of a
-/// thread's (or a work unit's) points.
-using SmemIndexFn = function_ref<Value(int64_t k, ArrayRef<int64_t> offset)>;
-
-/// Builds the gpu.func of one stencil op.
-class CudaCoreKernelBuilder {
-public:
-  /// The kernel of `op`, a stencil.linear or a stencil.apply.
-  CudaCoreKernelBuilder(Operation *op, const CudaCoreTiling &tiling,
-                        Type elementType, BoundaryKind boundary,
-                        double boundaryValue)
-      : op(op), geo(tiling), elementType(elementType), boundary(boundary),
-        boundaryValue(boundaryValue),
-        accType(elementType.isF64()
-                    ? Type(Float64Type::get(op->getContext()))
-                    : Type(Float32Type::get(op->getContext()))) {
-    if (auto linearOp = dyn_cast<LinearOp>(op)) {
-      PatternAttr pattern = linearOp.getPattern();
-      linear.emplace();
-      linear->rank = pattern.getRank();
-      linear->offsets.assign(pattern.getOffsets().begin(),
-                             pattern.getOffsets().end());
-      linear->weights.assign(linearOp.getWeights().begin(),
-                             linearOp.getWeights().end());
-    }
-  }
-
-  gpu::GPUFuncOp build(OpBuilder &moduleBuilder, StringRef name);
-
-private:
-  Value cst(int64_t v) { return arith::ConstantIndexOp::create(*b, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(*b, x, y); }
-  Value mul(Value x, Value y) { return arith::MulIOp::create(*b, x, y); }
-  Value addConst(Value x, int64_t c) { return c ? add(x, cst(c)) : x; }
-
-  void stageTile();
-  /// The grid coordinate of local position `local` of the tile along
-  /// dimension `d`: wrapped (periodic), or with `inside` and-ed with its
-  /// being in the grid (the other boundaries).
-  Value stagingCoord(int64_t d, Value local, Value &inside);
-  /// in[linear] where `inside` (periodic: where `valid`, or always if it is
-  /// null, as the coordinates are wrapped into the grid), else the value
-  /// outside the grid.
-  Value loadElement(Value linear, Value inside, Value valid);
-  /// Steps 1 .. t - 1 of a fused kernel.
-  void computeIntermediateStep(int64_t step);
-  /// The local position of the first point of work unit `unit` of `step`
-  /// (CudaCoreTiling::unitOrigin).
-  SmallVector<Value> unitOrigin(int64_t step, Value unit);
-  /// The shared-memory index of the thread's output `k` plus `offset` in the
-  /// buffer the last step reads.
-  Value smemIndex(int64_t k, ArrayRef<int64_t> offset);
-  /// The grid coordinates of the thread's output `k` (< outputsPerThread),
-  /// outermost first.
-  SmallVector<Value> outputCoords(int64_t k);
-  /// The grid coordinates of local position `local` of the shared tile.
-  SmallVector<Value> gridCoords(ArrayRef<Value> local);
-  /// Whether a one-step launch writes the point at `coords` (which may lie
-  /// outside the grid, in a fused step's region): the interior
-  /// r_d <= coord_d < N_d - r_d (halo), every grid point (the others). A
-  /// fused periodic step computes every position of its region instead.
-  Value isWritten(ArrayRef<Value> coords);
-  /// Whether every coords_d lies in [margin_d, N_d - margin_d).
-  Value isWithinAll(ArrayRef<Value> coords, ArrayRef<int64_t> margins);
-  /// `value` rounded to the element type.
-  Value toElementType(Value value);
-  /// The values of `count` points from shared memory (`index`).
-  SmallVector<Value> compute(int64_t count, SmemIndexFn index);
-  SmallVector<Value> computeLinear(int64_t count, SmemIndexFn index);
-  SmallVector<Value> computeApply(ApplyOp apply, int64_t count,
-                                  SmemIndexFn index);
-  /// Stores outputs `first`, `first + 1`, ... of the thread.
-  void storeOutputs(int64_t first, ArrayRef<Value> values);
-  /// An empty `asm volatile` reading `values` (see computeLinear).
-  void emitOrderingFence(ValueRange values);
-
-  Operation *op;
-  /// The weights of a linear stencil (none for a general body).
-  std::optional<LinearStencil> linear;
-  const CudaCoreTiling &geo;
-  Type elementType;
-  BoundaryKind boundary;
-  double boundaryValue;
-  Type accType;
-
-  std::optional<ImplicitLocOpBuilder> b;
-  Value in, out, smem;
-  SmallVector<Value> sizes;  // N_d, outermost first
-  SmallVector<Value> origin; // first output of the block, outermost first
-  Value tid, tx, ty;
-};
-} // namespace
-
-gpu::GPUFuncOp CudaCoreKernelBuilder::build(OpBuilder &moduleBuilder,
-                                            StringRef name) {
-  Location loc = op->getLoc();
-  StencilKernel kernel =
-      createStencilKernel(moduleBuilder, loc, name, elementType, geo.rank,
-                          geo.sharedElements(), geo.threads());
-  b.emplace(
-      ImplicitLocOpBuilder::atBlockBegin(loc, &kernel.func.getBody().front()));
-  in = kernel.in;
-  out = kernel.out;
-  sizes = kernel.sizes;
-  smem = kernel.smem;
-
-  tid = gpu::ThreadIdOp::create(*b, gpu::Dimension::x);
-  tx = arith::RemUIOp::create(*b, tid, cst(geo.threadsX));
-  ty = arith::DivUIOp::create(*b, tid, cst(geo.threadsX));
-  origin = getBlockOrigin(*b, geo.tile);
-
-  stageTile();
-  gpu::BarrierOp::create(*b);
-  for (int64_t step = 1; step < geo.steps; ++step) {
-    computeIntermediateStep(step);
-    gpu::BarrierOp::create(*b);
-  }
-  // The last step, plane by plane (one plane but in 3-D).
-  for (int64_t plane = 0; plane < geo.planes; ++plane) {
-    int64_t first = plane * geo.outputs;
-    storeOutputs(first, compute(geo.outputs,
-                                [&](int64_t k, ArrayRef<int64_t> offset) {
-                                  return smemIndex(first + k, offset);
-                                }));
-  }
-  gpu::ReturnOp::create(*b);
-  return kernel.func;
-}
-
-/// Step 1: local position p of the shared-memory tile gets
-/// in[origin - halo + p]; outside the grid: zero (halo), the boundary value
-/// (Dirichlet), or in at the coordinates wrapped modulo N_d (periodic; a
-/// fused kernel's halo may wrap more than once).
-///
-/// Thread `tid` stages the row-major positions e = tid + j * threads (evenly
-/// spread, coalesced), in groups of kStagingLoadsInFlight: a group's loads
-/// are all issued before its stores, so that a thread waits for one global
-/// load latency per group instead of one per element (a loop with one load
-/// and one store per iteration serialized them; on Heat-2D f16 the staging
-/// then dominated the kernel). Within a group, the positions' row and column
-/// follow from the group's first one by constants and one carry, so a
-/// position costs no division.
-void CudaCoreKernelBuilder::stageTile() {
-  int64_t rank = geo.rank;
-  int64_t total = geo.smemSize;
-  int64_t threads = geo.threads();
-  int64_t rowLength = geo.smemShape[rank - 1];
-  int64_t perThread = llvm::divideCeil(total, threads);
-  // As few groups as the limit allows, balanced (9 positions: 5 + 4, not
-  // 8 + 1), so that few positions past the tile cost address arithmetic.
-  int64_t groups = llvm::divideCeil(perThread, kStagingLoadsInFlight);
-  int64_t group = llvm::divideCeil(perThread, groups);
-  // Positions past the tile exist only when the groups overshoot it.
-  bool guard = groups * group * threads > total;
-
-  // Without the guard every position is in the tile: `inside` starts true.
-  Value alwaysInside =
-      guard ? Value() : arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
-  auto stageGroup = [&](Value first) {
-    Value row0, column0;
-    if (rank > 1) {
-      row0 = arith::DivUIOp::create(*b, first, cst(rowLength));
-      column0 = arith::RemUIOp::create(*b, first, cst(rowLength));
-    }
-    SmallVector<Value> values, valid, positions;
-    for (int64_t j = 0; j < group; ++j) {
-      Value e = addConst(first, j * threads);
-      // Null when every position of the groups is in the tile.
-      Value isValid;
-      if (guard)
-        isValid = arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, e,
-                                        cst(total));
-      Value inside = isValid ? isValid : alwaysInside;
-      Value linear;
-      if (rank == 1) {
-        linear = stagingCoord(0, e, inside);
-      } else {
-        // column = column0 + j * threads mod L, carrying into the row.
-        int64_t step = (j * threads) % rowLength;
-        Value column = addConst(column0, step);
-        Value row = addConst(row0, (j * threads) / rowLength);
-        if (step != 0) {
-          Value carry = arith::CmpIOp::create(*b, arith::CmpIPredicate::uge,
-                                              column, cst(rowLength));
-          column = arith::SelectOp::create(
-              *b, carry, addConst(column, -rowLength), column);
-          row = arith::SelectOp::create(*b, carry, addConst(row, 1), row);
-        }
-        SmallVector<Value> coords;
-        for (int64_t d = 0; d < rank - 1; ++d) {
-          Value local = row;
-          if (d > 0)
-            local = arith::RemUIOp::create(*b, local, cst(geo.smemShape[d]));
-          if (d < rank - 2)
-            local =
-                arith::DivUIOp::create(*b, local, cst(geo.smemShape[d + 1]));
-          coords.push_back(stagingCoord(d, local, inside));
-        }
-        coords.push_back(stagingCoord(rank - 1, column, inside));
-        linear = getLinearIndex(*b, coords, sizes);
-      }
-      values.push_back(loadElement(linear, inside, isValid));
-      valid.push_back(isValid);
-      positions.push_back(e);
-    }
-    for (auto [value, isValid, e] : llvm::zip(values, valid, positions)) {
-      if (!isValid) {
-        memref::StoreOp::create(*b, value, smem, ValueRange{e});
-        continue;
-      }
-      auto ifOp = scf::IfOp::create(*b, isValid, /*withElseRegion=*/false);
-      OpBuilder::InsertionGuard insertion(*b);
-      b->setInsertionPointToStart(ifOp.thenBlock());
-      memref::StoreOp::create(*b, value, smem, ValueRange{e});
-    }
-  };
-
-  if (groups == 1) {
-    stageGroup(tid);
-    return;
-  }
-  auto loop = scf::ForOp::create(*b, cst(0), cst(groups), cst(1));
-  OpBuilder::InsertionGuard insertion(*b);
-  b->setInsertionPointToStart(loop.getBody());
-  stageGroup(add(tid, mul(loop.getInductionVar(), cst(group * threads))));
-}
-
-Value CudaCoreKernelBuilder::stagingCoord(int64_t d, Value local,
-                                          Value &inside) {
-  // Operands in locals: C++ leaves the order of argument evaluation open,
-  // and the IR must not depend on the host compiler (g++ and clang++ built
-  // the two ops in opposite orders).
-  Value position = add(origin[d], local);
-  Value halo = cst(geo.halo[d]);
-  Value coord = arith::SubIOp::create(*b, position, halo);
-  if (boundary != BoundaryKind::periodic) {
-    inside = arith::AndIOp::create(
-        *b, inside, isWithin(*b, coord, sizes[d], /*margin=*/0));
-    return coord;
-  }
-  // ((c mod N) + N) mod N, with the signed remainder of c >= -halo.
-  Value rem = arith::RemSIOp::create(*b, coord, sizes[d]);
-  Value negative =
-      arith::CmpIOp::create(*b, arith::CmpIPredicate::slt, rem, cst(0));
-  return arith::SelectOp::create(*b, negative, add(rem, sizes[d]), rem);
-}
-
-Value CudaCoreKernelBuilder::loadElement(Value linear, Value inside,
-                                         Value valid) {
-  // Periodic coordinates are always in the grid: only positions past the
-  // tile skip the load.
-  Value load = inside;
-  if (boundary == BoundaryKind::periodic) {
-    if (!valid)
-      return memref::LoadOp::create(*b, in, ValueRange{linear});
-    load = valid;
-  }
-  double outsideValue =
-      boundary == BoundaryKind::dirichlet ? boundaryValue : 0.0;
-  auto ifOp = scf::IfOp::create(
-      *b, load,
-      [&](OpBuilder &then, Location loc) {
-        Value v = memref::LoadOp::create(then, loc, in, ValueRange{linear});
-        scf::YieldOp::create(then, loc, v);
-      },
-      [&](OpBuilder &otherwise, Location loc) {
-        Value outside = arith::ConstantOp::create(
-            otherwise, loc, otherwise.getFloatAttr(elementType, outsideValue));
-        scf::YieldOp::create(otherwise, loc, outside);
-      });
-  return ifOp.getResult(0);
-}
-
-SmallVector<Value> CudaCoreKernelBuilder::unitOrigin(int64_t step,
-                                                     Value unit) {
-  int64_t rank = geo.rank;
-  SmallVector<int64_t> lo = geo.regionLo(step);
-  SmallVector<int64_t> shape = geo.regionShape(step);
-  if (rank == 1)
-    return {addConst(unit, lo[0])};
-  SmallVector<Value> local(rank);
-  int64_t groups = geo.numRowGroups(step);
-  Value x = arith::RemUIOp::create(*b, unit, cst(shape[rank - 1]));
-  Value rest = arith::DivUIOp::create(*b, unit, cst(shape[rank - 1]));
-  Value group =
-      rank == 2 ? rest : arith::RemUIOp::create(*b, rest, cst(groups));
-  Value y = mul(group, cst(geo.outputs));
-  // The last group of a column ends at the region's last row.
-  if (shape[rank - 2] % geo.outputs != 0)
-    y = arith::MinUIOp::create(*b, y, cst(shape[rank - 2] - geo.outputs));
-  local[rank - 1] = addConst(x, lo[rank - 1]);
-  local[rank - 2] = addConst(y, lo[rank - 2]);
-  if (rank == 3)
-    local[0] = addConst(arith::DivUIOp::create(*b, rest, cst(groups)), lo[0]);
-  return local;
-}
-
-/// Step 2 (fused steps only): the region of `step` in work units taken
-/// round-robin by the threads, from one shared buffer into the other. As in
-/// a one-step launch, the points the boundary computes get the stencil's
-/// value rounded to the element type and every other point keeps its value
-/// (halo: the halo keeps the input's, and points outside the grid are never
-/// read by an interior point; Dirichlet: points outside the grid keep the
-/// boundary value).
-void CudaCoreKernelBuilder::computeIntermediateStep(int64_t step) {
-  int64_t rank = geo.rank;
-  auto loop = scf::ForOp::create(*b, tid, cst(geo.numUnits(step)),
-                                 cst(geo.threads()));
-  OpBuilder::InsertionGuard guard(*b);
-  b->setInsertionPointToStart(loop.getBody());
-  SmallVector<Value> local = unitOrigin(step, loop.getInductionVar());
-  Value base;
-  for (int64_t d = 0; d < rank; ++d) {
-    Value term = geo.smemStrides[d] == 1
-                     ? local[d]
-                     : mul(local[d], cst(geo.smemStrides[d]));
-    base = base ? add(base, term) : term;
-  }
-  // Points of a unit follow along y (one point in 1-D).
-  int64_t pointStride = rank == 1 ? 0 : geo.smemStrides[rank - 2];
-  int64_t source = geo.sourceOffset(step), dest = geo.destOffset(step);
-  SmallVector<Value> values =
-      compute(geo.unitPoints(), [&](int64_t k, ArrayRef<int64_t> offset) {
-        int64_t constant = source + k * pointStride;
-        for (int64_t d = 0; d < rank; ++d)
-          constant += offset[d] * geo.smemStrides[d];
-        return addConst(base, constant);
-      });
-  for (auto [k, value] : llvm::enumerate(values)) {
-    SmallVector<Value> pointLocal(local);
-    if (rank > 1)
-      pointLocal[rank - 2] = addConst(local[rank - 2], k);
-    Value point = addConst(base, k * pointStride);
-    Value next = toElementType(value);
-    if (boundary != BoundaryKind::periodic) {
-      Value computed = isWritten(gridCoords(pointLocal));
-      Value old = memref::LoadOp::create(
-          *b, smem, ValueRange{addConst(point, source)});
-      next = arith::SelectOp::create(*b, computed, next, old);
-    }
-    memref::StoreOp::create(*b, next, smem, ValueRange{addConst(point, dest)});
-  }
-}
-
-SmallVector<Value> CudaCoreKernelBuilder::outputCoords(int64_t k) {
-  SmallVector<Value> coords(origin);
-  int64_t rank = geo.rank;
-  if (rank == 1) {
-    coords[0] = add(origin[0], addConst(tid, k * geo.threads()));
-  } else {
-    coords[rank - 1] = add(origin[rank - 1], tx);
-    coords[rank - 2] = add(origin[rank - 2],
-                           addConst(mul(ty, cst(geo.outputs)), k % geo.outputs));
-    if (rank == 3)
-      coords[0] = addConst(origin[0], k / geo.outputs);
-  }
-  return coords;
-}
-
-SmallVector<Value> CudaCoreKernelBuilder::gridCoords(ArrayRef<Value> local) {
-  SmallVector<Value> coords;
-  for (int64_t d = 0; d < geo.rank; ++d)
-    coords.push_back(arith::SubIOp::create(*b, add(origin[d], local[d]),
-                                           cst(geo.halo[d])));
-  return coords;
-}
-
-Value CudaCoreKernelBuilder::isWithinAll(ArrayRef<Value> coords,
-                                         ArrayRef<int64_t> margins) {
-  Value all;
-  for (int64_t d = 0; d < geo.rank; ++d) {
-    Value inDim = isWithin(*b, coords[d], sizes[d], margins[d]);
-    all = all ? arith::AndIOp::create(*b, all, inDim) : inDim;
-  }
-  return all;
-}
-
-Value CudaCoreKernelBuilder::isWritten(ArrayRef<Value> coords) {
-  return boundary == BoundaryKind::halo
-             ? isWithinAll(coords, geo.radii)
-             : isWithinAll(coords, SmallVector<int64_t>(geo.rank, 0));
-}
-
-Value CudaCoreKernelBuilder::toElementType(Value value) {
-  return value.getType() == elementType
-             ? value
-             : arith::TruncFOp::create(*b, elementType, value).getResult();
-}
-
-Value CudaCoreKernelBuilder::smemIndex(int64_t k, ArrayRef<int64_t> offset) {
-  // Local position of output k: (ty * outputs + k, tx) in 2-D, (k / outputs,
-  // ty * outputs + k mod outputs, tx) in 3-D, tid + k * threads in 1-D; plus
-  // the halo and the offset (CudaCoreTiling::outputPosition), in the buffer
-  // of the last step.
-  int64_t rank = geo.rank;
-  int64_t constant = geo.sourceOffset(geo.steps);
-  for (int64_t d = 0; d < rank; ++d)
-    constant += (geo.halo[d] + offset[d]) * geo.smemStrides[d];
-  Value thread;
-  if (rank == 1) {
-    thread = tid;
-    constant += k * geo.threads();
-  } else {
-    thread = add(mul(ty, cst(geo.outputs * geo.smemStrides[rank - 2])), tx);
-    constant += (k % geo.outputs) * geo.smemStrides[rank - 2];
-    if (rank == 3)
-      constant += (k / geo.outputs) * geo.smemStrides[0];
-  }
-  return addConst(thread, constant);
-}
-
-SmallVector<Value> CudaCoreKernelBuilder::compute(int64_t count,
-                                                  SmemIndexFn index) {
-  if (linear)
-    return computeLinear(count, index);
-  return computeApply(cast<ApplyOp>(op), count, index);
-}
-
-/// Step 3, stencil.linear: register tiling along y (pass description): the
-/// `count` points are consecutive along y (independent points in 1-D).
-SmallVector<Value> CudaCoreKernelBuilder::computeLinear(int64_t count,
-                                                        SmemIndexFn index) {
-  const LinearStencil &pattern = *linear;
-  ArrayRef<double> weights = linear->weights;
-  int64_t rank = geo.rank;
-  Value zero = arith::ConstantOp::create(*b, b->getZeroAttr(accType));
-  SmallVector<Value> acc(count, zero);
-  auto extend = [&](Value v) -> Value {
-    return v.getType() == accType ? v
-                                  : arith::ExtFOp::create(*b, accType, v);
-  };
-  auto fma = [&](double w, Value v, Value a) -> Value {
-    Value weight =
-        arith::ConstantOp::create(*b, b->getFloatAttr(accType, w));
-    // llvm.intr.fma: fma.rn in PTX, without libdevice (math.fma becomes a
-    // call to __nv_fmaf).
-    return LLVM::FMAOp::create(*b, weight, extend(v), a);
-  };
-  if (rank == 1) {
-    for (int64_t k = 0; k < count; ++k)
-      for (unsigned i = 0; i < pattern.getNumPoints(); ++i) {
-        Value v = memref::LoadOp::create(
-            *b, smem, ValueRange{index(k, pattern.getPoint(i))});
-        acc[k] = fma(weights[i], v, acc[k]);
-      }
-    return acc;
-  }
-  // Columns: the offset without its y, mapped to (dy -> weight).
-  std::map<SmallVector<int64_t>, std::map<int64_t, double>> columns;
-  for (unsigned i = 0; i < pattern.getNumPoints(); ++i) {
-    SmallVector<int64_t> column(pattern.getPoint(i));
-    int64_t dy = column[rank - 2];
-    column[rank - 2] = 0;
-    columns[column][dy] += weights[i];
-  }
-  for (const auto &[column, rows] : columns) {
-    int64_t dyMin = rows.begin()->first, dyMax = rows.rbegin()->first;
-    // Input row iy (relative to the first point) feeds point k through
-    // dy = iy - k.
-    for (int64_t iy = dyMin; iy < count + dyMax; ++iy) {
-      SmallVector<std::pair<int64_t, double>> uses;
-      for (int64_t k = 0; k < count; ++k) {
-        auto it = rows.find(iy - k);
-        if (it != rows.end())
-          uses.push_back({k, it->second});
-      }
-      if (uses.empty())
-        continue;
-      SmallVector<int64_t> offset(column);
-      offset[rank - 2] = iy;
-      Value v =
-          memref::LoadOp::create(*b, smem, ValueRange{index(0, offset)});
-      for (auto [k, w] : uses)
-        acc[k] = fma(w, v, acc[k]);
-    }
-    emitOrderingFence(acc);
-  }
-  return acc;
-}
-
-/// LLVM's instruction selection for NVPTX (at -O1 and above) would sink the
-/// FMAs of every column below all the column loops' shared-memory loads,
-/// grouped per accumulator, so that every loaded value stays live until the
-/// last output uses it: box 15x15 in f64 then spilled 2.3 KB per thread
-/// (ptxas -v) and ran at 1.3 GStencil/s. An empty volatile inline asm that
-/// reads the accumulators after each column keeps the column's loads and
-/// FMAs before it (it has side effects, so no load moves across it, and it
-/// uses the FMAs' results); it emits no instruction, and ptxas still
-/// schedules freely.
-void CudaCoreKernelBuilder::emitOrderingFence(ValueRange values) {
-  std::string constraints;
-  for (auto [i, value] : llvm::enumerate(values))
-    constraints += std::string(i ? "," : "") +
-                   (value.getType().isF64() ? "d" : "f");
-  LLVM::InlineAsmOp::create(*b, TypeRange{}, values, /*asm_string=*/"",
-                            constraints, /*has_side_effects=*/true,
-                            /*is_align_stack=*/false, LLVM::TailCallKind::None,
-                            LLVM::AsmDialectAttr(), ArrayAttr());
-}
-
-/// Step 3, stencil.apply: the body, once per point, reading shared memory.
-SmallVector<Value> CudaCoreKernelBuilder::computeApply(ApplyOp apply,
-                                                       int64_t count,
-                                                       SmemIndexFn index) {
-  // Constants the body uses from above are cloned into the kernel (convert()
-  // rejects any other value from above).
-  IRMapping constants;
-  SetVector<Value> fromAbove;
-  getUsedValuesDefinedAbove(apply.getBody(), fromAbove);
-  for (Value value : fromAbove)
-    b->clone(*value.getDefiningOp(), constants);
-  SmallVector<Value> values;
-  for (int64_t k = 0; k < count; ++k) {
-    IRMapping mapping(constants);
-    for (Operation &bodyOp : apply.getBody().front()) {
-      if (auto access = dyn_cast<AccessOp>(bodyOp)) {
-        mapping.map(access.getResult(),
-                    memref::LoadOp::create(
-                        *b, smem, ValueRange{index(k, access.getOffset())})
-                        .getResult());
-        continue;
-      }
-      if (auto yield = dyn_cast<YieldOp>(bodyOp)) {
-        values.push_back(mapping.lookup(yield.getValue()));
-        continue;
-      }
-      b->clone(bodyOp, mapping);
-    }
-  }
-  return values;
-}
-
-/// Step 4: the outputs the boundary computes (isWritten).
-void CudaCoreKernelBuilder::storeOutputs(int64_t first,
-                                         ArrayRef<Value> values) {
-  for (auto [i, value] : llvm::enumerate(values)) {
-    SmallVector<Value> coords = outputCoords(first + i);
-    Value written = isWritten(coords);
-    Value linear = getLinearIndex(*b, coords, sizes);
-    Value stored = toElementType(value);
-    scf::IfOp::create(*b, written, [&](OpBuilder &then, Location loc) {
-      memref::StoreOp::create(then, loc, stored, out, ValueRange{linear});
-      scf::YieldOp::create(then, loc);
-    });
-  }
+FailureOr<CudaCoreStepKernel> mlir::stencil::buildCudaCoreStepKernel(
+    gpu::GPUModuleOp gpuModule, Location loc, const LinearStencil &step,
+    Type elementType, int64_t steps, ArrayRef<int64_t> bandMargins,
+    StringRef name) {
+  // The pass's default tiling (Conversion/Passes.td).
+  constexpr int64_t threadsX = 32, threadsY = 8;
+  SmallVector<int64_t> radii = step.getRadii();
+  int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
+  for (auto [d, r] : llvm::enumerate(radii))
+    if ((2 * steps * r + 1) * elementBytes > kMaxCudaCoreSharedBytes)
+      return emitError(loc, "the direct steps of the fused kernel (")
+             << steps << " steps of radius " << r << " along dimension " << d
+             << ") need a tile of at least " << 2 * steps * r + 1
+             << " points along it, more than fits in "
+             << kMaxCudaCoreSharedBytes << " bytes of shared memory";
+  CudaCoreTiling tiling = chooseCudaCoreTiling(radii, threadsX, threadsY,
+                                               /*outputsPerThread=*/0, steps,
+                                               /*planes=*/0, elementType);
+  if (int64_t bytes = getCudaCoreSharedBytes(tiling, elementType);
+      bytes > kMaxCudaCoreSharedBytes)
+    return emitError(loc, "the direct steps of the fused kernel (")
+           << steps << " steps) need " << bytes
+           << " bytes of shared memory for their tile, more than "
+           << kMaxCudaCoreSharedBytes << ": use fewer fused steps";
+  CudaCoreKernelSpec spec(loc);
+  spec.linear = step;
+  spec.elementType = elementType;
+  spec.boundary = BoundaryKind::halo;
+  spec.bandMargins.assign(bandMargins.begin(), bandMargins.end());
+  OpBuilder moduleBuilder = OpBuilder::atBlockEnd(gpuModule.getBody());
+  CudaCoreStepKernel result;
+  result.kernel = buildCudaCoreKernel(moduleBuilder, spec, tiling, name);
+  SymbolTable(gpuModule).insert(result.kernel);
+  result.tile = tiling.tile;
+  result.threads = tiling.threads();
+  result.flopsPerPoint =
+      2.0 * step.getNumPoints() * tiling.computedPointsPerOutput();
+  return result;
 }
 
 namespace {
@@ -650,10 +114,24 @@ static gpu::GPUFuncOp buildKernel(Operation *op, const CudaCoreTiling &tiling,
                                   Type elementType, BoundaryKind boundary,
                                   double boundaryValue,
                                   gpu::GPUModuleOp gpuModule, StringRef name) {
+  CudaCoreKernelSpec spec(op->getLoc());
+  if (auto linearOp = dyn_cast<LinearOp>(op)) {
+    PatternAttr pattern = linearOp.getPattern();
+    spec.linear.emplace();
+    spec.linear->rank = pattern.getRank();
+    spec.linear->offsets.assign(pattern.getOffsets().begin(),
+                                pattern.getOffsets().end());
+    spec.linear->weights.assign(linearOp.getWeights().begin(),
+                                linearOp.getWeights().end());
+  } else {
+    spec.apply = cast<ApplyOp>(op);
+  }
+  spec.elementType = elementType;
+  spec.boundary = boundary;
+  spec.boundaryValue = boundaryValue;
   OpBuilder moduleBuilder = OpBuilder::atBlockEnd(gpuModule.getBody());
-  CudaCoreKernelBuilder kernelBuilder(op, tiling, elementType, boundary,
-                                      boundaryValue);
-  gpu::GPUFuncOp kernel = kernelBuilder.build(moduleBuilder, name);
+  gpu::GPUFuncOp kernel =
+      buildCudaCoreKernel(moduleBuilder, spec, tiling, name);
   SymbolTable(gpuModule).insert(kernel);
   return kernel;
 }
@@ -719,52 +197,29 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
   // fused-steps <= kMaxFusedSteps, so this product itself cannot overflow.
   int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
   for (auto [d, r] : llvm::enumerate(radii))
-    if ((2 * fusedSteps * r + 1) * elementBytes > kMaxSharedBytes)
+    if ((2 * fusedSteps * r + 1) * elementBytes > kMaxCudaCoreSharedBytes)
       return op->emitOpError("radius ")
              << r << " along dimension " << d << " needs a tile of at least "
              << 2 * fusedSteps * r + 1 << " points along it"
              << (fusedSteps > 1 ? " (fused steps widen the halo)" : "")
-             << ", more than fits in " << kMaxSharedBytes
+             << ", more than fits in " << kMaxCudaCoreSharedBytes
              << " bytes of shared memory";
-  auto sharedBytes = [&](const CudaCoreTiling &t) {
-    return t.sharedElements() * elementType.getIntOrFloatBitWidth() / 8;
-  };
-  // Automatic outputs per thread: the most of 4, 2, 1 whose tile fits (with
-  // one plane in 3-D); then automatic planes (3-D): the most of 8, 4, 2
-  // whose tile fits.
-  int64_t tileOutputs = outputsPerThread;
-  if (outputsPerThread == 0) {
-    tileOutputs = 1;
-    for (int64_t candidate : {4, 2})
-      if (sharedBytes(CudaCoreTiling(radii, threadsX, threadsY, candidate,
-                                     fusedSteps, planes == 0 ? 1 : planes)) <=
-          kMaxSharedBytes) {
-        tileOutputs = candidate;
-        break;
-      }
-  }
-  int64_t tilePlanes = planes == 0 ? 1 : planes.getValue();
-  if (planes == 0 && rank == 3)
-    for (int64_t candidate : {8, 4, 2})
-      if (sharedBytes(CudaCoreTiling(radii, threadsX, threadsY, tileOutputs,
-                                     fusedSteps, candidate)) <=
-          kMaxSharedBytes) {
-        tilePlanes = candidate;
-        break;
-      }
-  CudaCoreTiling tiling(radii, threadsX, threadsY, tileOutputs, fusedSteps,
-                        tilePlanes);
-  int64_t bytes = sharedBytes(tiling);
-  if (bytes > kMaxSharedBytes && fusedSteps == 1)
+  CudaCoreTiling tiling =
+      chooseCudaCoreTiling(radii, threadsX, threadsY, outputsPerThread,
+                           fusedSteps, planes, elementType);
+  int64_t bytes = getCudaCoreSharedBytes(tiling, elementType);
+  if (bytes > kMaxCudaCoreSharedBytes && fusedSteps == 1)
     return op->emitOpError("needs ")
            << bytes << " bytes of shared memory for its tile, more than "
-           << kMaxSharedBytes
+           << kMaxCudaCoreSharedBytes
            << ": use fewer threads, outputs-per-thread or planes";
-  if (bytes > kMaxSharedBytes)
+  if (bytes > kMaxCudaCoreSharedBytes)
     return op->emitOpError("needs ")
-           << bytes << " bytes of shared memory for fused-steps=" << fusedSteps.getValue()
-           << " (two buffers of the tile with a halo of " << fusedSteps.getValue()
-           << " x the radius per side), more than " << kMaxSharedBytes
+           << bytes << " bytes of shared memory for fused-steps="
+           << fusedSteps.getValue()
+           << " (two buffers of the tile with a halo of "
+           << fusedSteps.getValue() << " x the radius per side), more than "
+           << kMaxCudaCoreSharedBytes
            << ": use a smaller fused-steps, or fewer threads, "
               "outputs-per-thread or planes";
 
@@ -778,8 +233,8 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
                   boundaryValue, gpuModule, name);
   gpu::GPUFuncOp tailKernel;
   if (int64_t tailSteps = steps % fusedSteps; fusedSteps > 1 && tailSteps) {
-    CudaCoreTiling tailTiling(radii, threadsX, threadsY, tileOutputs, tailSteps,
-                              tilePlanes);
+    CudaCoreTiling tailTiling(radii, threadsX, threadsY, tiling.outputs,
+                              tailSteps, tiling.planes);
     tailKernel = buildKernel(op, tailTiling, elementType, boundary,
                              boundaryValue, gpuModule,
                              name + "_tail");

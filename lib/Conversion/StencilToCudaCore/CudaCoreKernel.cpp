@@ -1,0 +1,730 @@
+//===- CudaCoreKernel.cpp - The CUDA-core kernel builder ------------------===//
+//
+// The kernel of `--convert-stencil-to-cuda-core`; the tiling is described in
+// the pass description (Conversion/Passes.td) and its arithmetic lives in
+// Support/CudaCoreTiling.h.
+//
+// Implements `--convert-stencil-to-cuda-core`; the tiling is described in
+// the pass description (Conversion/Passes.td) and its arithmetic lives in
+// Support/CudaCoreTiling.h.
+//
+// Kernel outline, for a block whose first output is (z0, y0, x0) and t =
+// `fused-steps` time steps per launch (halo h_d = t r_d):
+//   1. the block stages in[z0 - h_z .., y0 - h_y .., x0 - h_x ..] (tile plus
+//      halo) into shared memory; outside the grid it stages zero (halo
+//      boundary: never read by a computed point), the wrapped point
+//      (periodic) or the boundary value (Dirichlet);
+//   2. with t > 1, steps 1 .. t - 1 each compute their (shrinking) region of
+//      the tile from one shared buffer into the other, rounded to the
+//      element type; points the boundary does not compute keep their value
+//      (the halo: the input's; outside the grid under Dirichlet: the
+//      boundary value; periodic computes every position, each being the
+//      value of its wrapped grid point) (a barrier after each step);
+//   3. each thread computes its outputs of the last step from shared memory:
+//      register tiling along y for stencil.linear, the cloned body for
+//      stencil.apply;
+//   4. every output the boundary computes is stored: the interior
+//      r_d <= i_d < N_d - r_d (halo), every grid point (the others).
+//
+// Band mode (CudaCoreKernelSpec::bandMargins m_d; the band kernel of a
+// Tensor Core kernel of t composed steps, Support/StepComposition.h): the
+// grid is one-dimensional, block b takes the tile BandTiling::decode(b)
+// names (the same arithmetic in IR, bandBlockOrigin), and step 4 stores only
+// the interior points outside the exact region [m_d, N_d - m_d), which the
+// composed kernel has computed. Steps 1-3 are unchanged: a band point's t
+// direct steps read the same tile and halo as in a full-grid launch.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaCoreKernel.h"
+#include "stencil/Conversion/StencilGPUCommon/KernelABI.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+/// The global loads a thread issues before storing them to shared memory
+/// while staging (stageTile).
+static constexpr int64_t kStagingLoadsInFlight = 8;
+
+namespace {
+
+/// The shared-memory index of the point `offset` away from point `k` of a
+/// thread's (or a work unit's) points.
+using SmemIndexFn = function_ref<Value(int64_t k, ArrayRef<int64_t> offset)>;
+
+/// Builds the gpu.func of one stencil op.
+class CudaCoreKernelBuilder {
+public:
+  CudaCoreKernelBuilder(const CudaCoreKernelSpec &spec,
+                        const CudaCoreTiling &tiling)
+      : spec(spec), linear(spec.linear), geo(tiling),
+        elementType(spec.elementType), boundary(spec.boundary),
+        boundaryValue(spec.boundaryValue),
+        accType(elementType.isF64()
+                    ? Type(Float64Type::get(spec.loc.getContext()))
+                    : Type(Float32Type::get(spec.loc.getContext()))) {}
+
+  gpu::GPUFuncOp build(OpBuilder &moduleBuilder, StringRef name);
+
+private:
+  Value cst(int64_t v) { return arith::ConstantIndexOp::create(*b, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(*b, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(*b, x, y); }
+  Value addConst(Value x, int64_t c) { return c ? add(x, cst(c)) : x; }
+
+  /// The first output of a band-mode block (BandTiling::decode in IR).
+  SmallVector<Value> bandBlockOrigin();
+  void stageTile();
+  /// The grid coordinate of local position `local` of the tile along
+  /// dimension `d`: wrapped (periodic), or with `inside` and-ed with its
+  /// being in the grid (the other boundaries).
+  Value stagingCoord(int64_t d, Value local, Value &inside);
+  /// in[linear] where `inside` (periodic: where `valid`, or always if it is
+  /// null, as the coordinates are wrapped into the grid), else the value
+  /// outside the grid.
+  Value loadElement(Value linear, Value inside, Value valid);
+  /// Steps 1 .. t - 1 of a fused kernel.
+  void computeIntermediateStep(int64_t step);
+  /// The local position of the first point of work unit `unit` of `step`
+  /// (CudaCoreTiling::unitOrigin).
+  SmallVector<Value> unitOrigin(int64_t step, Value unit);
+  /// The shared-memory index of the thread's output `k` plus `offset` in the
+  /// buffer the last step reads.
+  Value smemIndex(int64_t k, ArrayRef<int64_t> offset);
+  /// The grid coordinates of the thread's output `k` (< outputsPerThread),
+  /// outermost first.
+  SmallVector<Value> outputCoords(int64_t k);
+  /// The grid coordinates of local position `local` of the shared tile.
+  SmallVector<Value> gridCoords(ArrayRef<Value> local);
+  /// Whether a one-step launch writes the point at `coords` (which may lie
+  /// outside the grid, in a fused step's region): the interior
+  /// r_d <= coord_d < N_d - r_d (halo), every grid point (the others). A
+  /// fused periodic step computes every position of its region instead.
+  Value isWritten(ArrayRef<Value> coords);
+  /// Whether the last step stores the output at `coords`: isWritten, and in
+  /// band mode outside the exact region.
+  Value isStored(ArrayRef<Value> coords);
+  /// Whether every coords_d lies in [margin_d, N_d - margin_d).
+  Value isWithinAll(ArrayRef<Value> coords, ArrayRef<int64_t> margins);
+  /// `value` rounded to the element type.
+  Value toElementType(Value value);
+  /// The values of `count` points from shared memory (`index`).
+  SmallVector<Value> compute(int64_t count, SmemIndexFn index);
+  SmallVector<Value> computeLinear(int64_t count, SmemIndexFn index);
+  SmallVector<Value> computeApply(ApplyOp apply, int64_t count,
+                                  SmemIndexFn index);
+  /// Stores outputs `first`, `first + 1`, ... of the thread.
+  void storeOutputs(int64_t first, ArrayRef<Value> values);
+  /// An empty `asm volatile` reading `values` (see computeLinear).
+  void emitOrderingFence(ValueRange values);
+
+  const CudaCoreKernelSpec &spec;
+  /// The weights of a linear stencil (none for a general body).
+  const std::optional<LinearStencil> &linear;
+  const CudaCoreTiling &geo;
+  Type elementType;
+  BoundaryKind boundary;
+  double boundaryValue;
+  Type accType;
+
+  std::optional<ImplicitLocOpBuilder> b;
+  Value in, out, smem;
+  SmallVector<Value> sizes;  // N_d, outermost first
+  SmallVector<Value> origin; // first output of the block, outermost first
+  Value tid, tx, ty;
+};
+} // namespace
+
+gpu::GPUFuncOp CudaCoreKernelBuilder::build(OpBuilder &moduleBuilder,
+                                            StringRef name) {
+  Location loc = spec.loc;
+  StencilKernel kernel =
+      createStencilKernel(moduleBuilder, loc, name, elementType, geo.rank,
+                          geo.sharedElements(), geo.threads());
+  b.emplace(
+      ImplicitLocOpBuilder::atBlockBegin(loc, &kernel.func.getBody().front()));
+  in = kernel.in;
+  out = kernel.out;
+  sizes = kernel.sizes;
+  smem = kernel.smem;
+
+  tid = gpu::ThreadIdOp::create(*b, gpu::Dimension::x);
+  tx = arith::RemUIOp::create(*b, tid, cst(geo.threadsX));
+  ty = arith::DivUIOp::create(*b, tid, cst(geo.threadsX));
+  origin = spec.bandMargins.empty() ? getBlockOrigin(*b, geo.tile)
+                                    : bandBlockOrigin();
+
+  stageTile();
+  gpu::BarrierOp::create(*b);
+  for (int64_t step = 1; step < geo.steps; ++step) {
+    computeIntermediateStep(step);
+    gpu::BarrierOp::create(*b);
+  }
+  // The last step, plane by plane (one plane but in 3-D).
+  for (int64_t plane = 0; plane < geo.planes; ++plane) {
+    int64_t first = plane * geo.outputs;
+    storeOutputs(first,
+                 compute(geo.outputs, [&](int64_t k, ArrayRef<int64_t> offset) {
+                   return smemIndex(first + k, offset);
+                 }));
+  }
+  gpu::ReturnOp::create(*b);
+  return kernel.func;
+}
+
+/// BandTiling (Support/StepComposition.h) in IR, for block b = blockIdx.x:
+/// per dimension n_d = ceil(N_d / T_d), lo_d = min(n_d, ceil(m_d / T_d)),
+/// hi_d = max(lo_d, floor((N_d - m_d) / T_d)) (0 when N_d < m_d; n_d when
+/// m_d = 0); then the decode, dimension by dimension, with selects in place
+/// of its early return: at dimension d, b < e_d (the edge slabs' tiles)
+/// decodes the rest row-major, else b - e_d continues in the inner slabs.
+SmallVector<Value> CudaCoreKernelBuilder::bandBlockOrigin() {
+  int64_t rank = geo.rank;
+  ArrayRef<int64_t> margins = spec.bandMargins;
+  SmallVector<Value> n(rank), lo(rank), hi(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t t = geo.tile[d], m = margins[d];
+    n[d] = arith::CeilDivUIOp::create(*b, sizes[d], cst(t));
+    lo[d] = arith::MinUIOp::create(*b, n[d], cst(llvm::divideCeil(m, t)));
+    if (m == 0) {
+      hi[d] = n[d];
+      continue;
+    }
+    Value fits =
+        arith::CmpIOp::create(*b, arith::CmpIPredicate::uge, sizes[d], cst(m));
+    Value q = arith::DivUIOp::create(
+        *b, arith::SubIOp::create(*b, sizes[d], cst(m)), cst(t));
+    hi[d] = arith::MaxUIOp::create(
+        *b, lo[d], arith::SelectOp::create(*b, fits, q, cst(0)));
+  }
+  auto sub = [&](Value x, Value y) -> Value {
+    return arith::SubIOp::create(*b, x, y);
+  };
+  auto select = [&](Value c, Value x, Value y) -> Value {
+    return arith::SelectOp::create(*b, c, x, y);
+  };
+  Value rem = gpu::BlockIdOp::create(*b, gpu::Dimension::x);
+  Value found = arith::ConstantIntOp::create(*b, b->getI1Type(), 0);
+  Value trueValue = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
+  SmallVector<Value> j(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    // The sub-grid of the dimensions after d: all its tiles, its inner ones.
+    Value fullSub = cst(1), innerSub = cst(1);
+    for (int64_t k = d + 1; k < rank; ++k) {
+      fullSub = mul(fullSub, n[k]);
+      innerSub = mul(innerSub, sub(hi[k], lo[k]));
+    }
+    Value edge = mul(sub(n[d], sub(hi[d], lo[d])), fullSub);
+    // b in an edge slab: its slab i (below lo_d, or from hi_d on), then the
+    // sub-grid's tiles row-major.
+    Value takeEdge = arith::AndIOp::create(
+        *b, arith::XOrIOp::create(*b, found, trueValue),
+        arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, rem, edge));
+    Value i = arith::DivUIOp::create(*b, rem, fullSub);
+    Value below =
+        arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, i, lo[d]);
+    SmallVector<Value> edgeJ(rank);
+    edgeJ[d] = select(below, i, add(sub(i, lo[d]), hi[d]));
+    Value r = arith::RemUIOp::create(*b, rem, fullSub);
+    for (int64_t k = rank - 1; k > d; --k) {
+      edgeJ[k] = arith::RemUIOp::create(*b, r, n[k]);
+      r = arith::DivUIOp::create(*b, r, n[k]);
+    }
+    for (int64_t k = d; k < rank; ++k)
+      j[k] = j[k] ? select(takeEdge, edgeJ[k], j[k]) : edgeJ[k];
+    found = arith::OrIOp::create(*b, found, takeEdge);
+    if (d == rank - 1)
+      break;
+    // Else an inner slab of bandSub band tiles each (the divisor is kept
+    // non-zero where no inner slab has any: there every band tile is in an
+    // edge slab, and this path is never taken).
+    Value inner = sub(rem, edge);
+    Value bandSub = arith::MaxUIOp::create(*b, sub(fullSub, innerSub), cst(1));
+    j[d] = select(found, j[d],
+                  add(lo[d], arith::DivUIOp::create(*b, inner, bandSub)));
+    rem = select(found, rem, arith::RemUIOp::create(*b, inner, bandSub));
+  }
+  SmallVector<Value> blockOrigin;
+  for (int64_t d = 0; d < rank; ++d)
+    blockOrigin.push_back(geo.tile[d] == 1 ? j[d]
+                                           : mul(j[d], cst(geo.tile[d])));
+  return blockOrigin;
+}
+
+/// Step 1: local position p of the shared-memory tile gets
+/// in[origin - halo + p]; outside the grid: zero (halo), the boundary value
+/// (Dirichlet), or in at the coordinates wrapped modulo N_d (periodic; a
+/// fused kernel's halo may wrap more than once).
+///
+/// Thread `tid` stages the row-major positions e = tid + j * threads (evenly
+/// spread, coalesced), in groups of kStagingLoadsInFlight: a group's loads
+/// are all issued before its stores, so that a thread waits for one global
+/// load latency per group instead of one per element (a loop with one load
+/// and one store per iteration serialized them; on Heat-2D f16 the staging
+/// then dominated the kernel). Within a group, the positions' row and column
+/// follow from the group's first one by constants and one carry, so a
+/// position costs no division.
+void CudaCoreKernelBuilder::stageTile() {
+  int64_t rank = geo.rank;
+  int64_t total = geo.smemSize;
+  int64_t threads = geo.threads();
+  int64_t rowLength = geo.smemShape[rank - 1];
+  int64_t perThread = llvm::divideCeil(total, threads);
+  // As few groups as the limit allows, balanced (9 positions: 5 + 4, not
+  // 8 + 1), so that few positions past the tile cost address arithmetic.
+  int64_t groups = llvm::divideCeil(perThread, kStagingLoadsInFlight);
+  int64_t group = llvm::divideCeil(perThread, groups);
+  // Positions past the tile exist only when the groups overshoot it.
+  bool guard = groups * group * threads > total;
+
+  // Without the guard every position is in the tile: `inside` starts true.
+  Value alwaysInside =
+      guard ? Value() : arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
+  auto stageGroup = [&](Value first) {
+    Value row0, column0;
+    if (rank > 1) {
+      row0 = arith::DivUIOp::create(*b, first, cst(rowLength));
+      column0 = arith::RemUIOp::create(*b, first, cst(rowLength));
+    }
+    SmallVector<Value> values, valid, positions;
+    for (int64_t j = 0; j < group; ++j) {
+      Value e = addConst(first, j * threads);
+      // Null when every position of the groups is in the tile.
+      Value isValid;
+      if (guard)
+        isValid =
+            arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, e, cst(total));
+      Value inside = isValid ? isValid : alwaysInside;
+      Value linear;
+      if (rank == 1) {
+        linear = stagingCoord(0, e, inside);
+      } else {
+        // column = column0 + j * threads mod L, carrying into the row.
+        int64_t step = (j * threads) % rowLength;
+        Value column = addConst(column0, step);
+        Value row = addConst(row0, (j * threads) / rowLength);
+        if (step != 0) {
+          Value carry = arith::CmpIOp::create(*b, arith::CmpIPredicate::uge,
+                                              column, cst(rowLength));
+          column = arith::SelectOp::create(
+              *b, carry, addConst(column, -rowLength), column);
+          row = arith::SelectOp::create(*b, carry, addConst(row, 1), row);
+        }
+        SmallVector<Value> coords;
+        for (int64_t d = 0; d < rank - 1; ++d) {
+          Value local = row;
+          if (d > 0)
+            local = arith::RemUIOp::create(*b, local, cst(geo.smemShape[d]));
+          if (d < rank - 2)
+            local =
+                arith::DivUIOp::create(*b, local, cst(geo.smemShape[d + 1]));
+          coords.push_back(stagingCoord(d, local, inside));
+        }
+        coords.push_back(stagingCoord(rank - 1, column, inside));
+        linear = getLinearIndex(*b, coords, sizes);
+      }
+      values.push_back(loadElement(linear, inside, isValid));
+      valid.push_back(isValid);
+      positions.push_back(e);
+    }
+    for (auto [value, isValid, e] : llvm::zip(values, valid, positions)) {
+      if (!isValid) {
+        memref::StoreOp::create(*b, value, smem, ValueRange{e});
+        continue;
+      }
+      auto ifOp = scf::IfOp::create(*b, isValid, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard insertion(*b);
+      b->setInsertionPointToStart(ifOp.thenBlock());
+      memref::StoreOp::create(*b, value, smem, ValueRange{e});
+    }
+  };
+
+  if (groups == 1) {
+    stageGroup(tid);
+    return;
+  }
+  auto loop = scf::ForOp::create(*b, cst(0), cst(groups), cst(1));
+  OpBuilder::InsertionGuard insertion(*b);
+  b->setInsertionPointToStart(loop.getBody());
+  stageGroup(add(tid, mul(loop.getInductionVar(), cst(group * threads))));
+}
+
+Value CudaCoreKernelBuilder::stagingCoord(int64_t d, Value local,
+                                          Value &inside) {
+  // Operands in locals: C++ leaves the order of argument evaluation open,
+  // and the IR must not depend on the host compiler (g++ and clang++ built
+  // the two ops in opposite orders).
+  Value position = add(origin[d], local);
+  Value halo = cst(geo.halo[d]);
+  Value coord = arith::SubIOp::create(*b, position, halo);
+  if (boundary != BoundaryKind::periodic) {
+    inside = arith::AndIOp::create(*b, inside,
+                                   isWithin(*b, coord, sizes[d], /*margin=*/0));
+    return coord;
+  }
+  // ((c mod N) + N) mod N, with the signed remainder of c >= -halo.
+  Value rem = arith::RemSIOp::create(*b, coord, sizes[d]);
+  Value negative =
+      arith::CmpIOp::create(*b, arith::CmpIPredicate::slt, rem, cst(0));
+  return arith::SelectOp::create(*b, negative, add(rem, sizes[d]), rem);
+}
+
+Value CudaCoreKernelBuilder::loadElement(Value linear, Value inside,
+                                         Value valid) {
+  // Periodic coordinates are always in the grid: only positions past the
+  // tile skip the load.
+  Value load = inside;
+  if (boundary == BoundaryKind::periodic) {
+    if (!valid)
+      return memref::LoadOp::create(*b, in, ValueRange{linear});
+    load = valid;
+  }
+  double outsideValue =
+      boundary == BoundaryKind::dirichlet ? boundaryValue : 0.0;
+  auto ifOp = scf::IfOp::create(
+      *b, load,
+      [&](OpBuilder &then, Location loc) {
+        Value v = memref::LoadOp::create(then, loc, in, ValueRange{linear});
+        scf::YieldOp::create(then, loc, v);
+      },
+      [&](OpBuilder &otherwise, Location loc) {
+        Value outside = arith::ConstantOp::create(
+            otherwise, loc, otherwise.getFloatAttr(elementType, outsideValue));
+        scf::YieldOp::create(otherwise, loc, outside);
+      });
+  return ifOp.getResult(0);
+}
+
+SmallVector<Value> CudaCoreKernelBuilder::unitOrigin(int64_t step, Value unit) {
+  int64_t rank = geo.rank;
+  SmallVector<int64_t> lo = geo.regionLo(step);
+  SmallVector<int64_t> shape = geo.regionShape(step);
+  if (rank == 1)
+    return {addConst(unit, lo[0])};
+  SmallVector<Value> local(rank);
+  int64_t groups = geo.numRowGroups(step);
+  Value x = arith::RemUIOp::create(*b, unit, cst(shape[rank - 1]));
+  Value rest = arith::DivUIOp::create(*b, unit, cst(shape[rank - 1]));
+  Value group =
+      rank == 2 ? rest : arith::RemUIOp::create(*b, rest, cst(groups));
+  Value y = mul(group, cst(geo.outputs));
+  // The last group of a column ends at the region's last row.
+  if (shape[rank - 2] % geo.outputs != 0)
+    y = arith::MinUIOp::create(*b, y, cst(shape[rank - 2] - geo.outputs));
+  local[rank - 1] = addConst(x, lo[rank - 1]);
+  local[rank - 2] = addConst(y, lo[rank - 2]);
+  if (rank == 3)
+    local[0] = addConst(arith::DivUIOp::create(*b, rest, cst(groups)), lo[0]);
+  return local;
+}
+
+/// Step 2 (fused steps only): the region of `step` in work units taken
+/// round-robin by the threads, from one shared buffer into the other. As in
+/// a one-step launch, the points the boundary computes get the stencil's
+/// value rounded to the element type and every other point keeps its value
+/// (halo: the halo keeps the input's, and points outside the grid are never
+/// read by an interior point; Dirichlet: points outside the grid keep the
+/// boundary value).
+void CudaCoreKernelBuilder::computeIntermediateStep(int64_t step) {
+  int64_t rank = geo.rank;
+  auto loop =
+      scf::ForOp::create(*b, tid, cst(geo.numUnits(step)), cst(geo.threads()));
+  OpBuilder::InsertionGuard guard(*b);
+  b->setInsertionPointToStart(loop.getBody());
+  SmallVector<Value> local = unitOrigin(step, loop.getInductionVar());
+  Value base;
+  for (int64_t d = 0; d < rank; ++d) {
+    Value term = geo.smemStrides[d] == 1
+                     ? local[d]
+                     : mul(local[d], cst(geo.smemStrides[d]));
+    base = base ? add(base, term) : term;
+  }
+  // Points of a unit follow along y (one point in 1-D).
+  int64_t pointStride = rank == 1 ? 0 : geo.smemStrides[rank - 2];
+  int64_t source = geo.sourceOffset(step), dest = geo.destOffset(step);
+  SmallVector<Value> values =
+      compute(geo.unitPoints(), [&](int64_t k, ArrayRef<int64_t> offset) {
+        int64_t constant = source + k * pointStride;
+        for (int64_t d = 0; d < rank; ++d)
+          constant += offset[d] * geo.smemStrides[d];
+        return addConst(base, constant);
+      });
+  for (auto [k, value] : llvm::enumerate(values)) {
+    SmallVector<Value> pointLocal(local);
+    if (rank > 1)
+      pointLocal[rank - 2] = addConst(local[rank - 2], k);
+    Value point = addConst(base, k * pointStride);
+    Value next = toElementType(value);
+    if (boundary != BoundaryKind::periodic) {
+      Value computed = isWritten(gridCoords(pointLocal));
+      Value old =
+          memref::LoadOp::create(*b, smem, ValueRange{addConst(point, source)});
+      next = arith::SelectOp::create(*b, computed, next, old);
+    }
+    memref::StoreOp::create(*b, next, smem, ValueRange{addConst(point, dest)});
+  }
+}
+
+SmallVector<Value> CudaCoreKernelBuilder::outputCoords(int64_t k) {
+  SmallVector<Value> coords(origin);
+  int64_t rank = geo.rank;
+  if (rank == 1) {
+    coords[0] = add(origin[0], addConst(tid, k * geo.threads()));
+  } else {
+    coords[rank - 1] = add(origin[rank - 1], tx);
+    coords[rank - 2] = add(
+        origin[rank - 2], addConst(mul(ty, cst(geo.outputs)), k % geo.outputs));
+    if (rank == 3)
+      coords[0] = addConst(origin[0], k / geo.outputs);
+  }
+  return coords;
+}
+
+SmallVector<Value> CudaCoreKernelBuilder::gridCoords(ArrayRef<Value> local) {
+  SmallVector<Value> coords;
+  for (int64_t d = 0; d < geo.rank; ++d)
+    coords.push_back(
+        arith::SubIOp::create(*b, add(origin[d], local[d]), cst(geo.halo[d])));
+  return coords;
+}
+
+Value CudaCoreKernelBuilder::isWithinAll(ArrayRef<Value> coords,
+                                         ArrayRef<int64_t> margins) {
+  Value all;
+  for (int64_t d = 0; d < geo.rank; ++d) {
+    Value inDim = isWithin(*b, coords[d], sizes[d], margins[d]);
+    all = all ? arith::AndIOp::create(*b, all, inDim) : inDim;
+  }
+  return all;
+}
+
+Value CudaCoreKernelBuilder::isWritten(ArrayRef<Value> coords) {
+  return boundary == BoundaryKind::halo
+             ? isWithinAll(coords, geo.radii)
+             : isWithinAll(coords, SmallVector<int64_t>(geo.rank, 0));
+}
+
+Value CudaCoreKernelBuilder::isStored(ArrayRef<Value> coords) {
+  Value written = isWritten(coords);
+  if (spec.bandMargins.empty())
+    return written;
+  Value exact = isWithinAll(coords, spec.bandMargins);
+  Value trueValue = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
+  return arith::AndIOp::create(*b, written,
+                               arith::XOrIOp::create(*b, exact, trueValue));
+}
+
+Value CudaCoreKernelBuilder::toElementType(Value value) {
+  return value.getType() == elementType
+             ? value
+             : arith::TruncFOp::create(*b, elementType, value).getResult();
+}
+
+Value CudaCoreKernelBuilder::smemIndex(int64_t k, ArrayRef<int64_t> offset) {
+  // Local position of output k: (ty * outputs + k, tx) in 2-D, (k / outputs,
+  // ty * outputs + k mod outputs, tx) in 3-D, tid + k * threads in 1-D; plus
+  // the halo and the offset (CudaCoreTiling::outputPosition), in the buffer
+  // of the last step.
+  int64_t rank = geo.rank;
+  int64_t constant = geo.sourceOffset(geo.steps);
+  for (int64_t d = 0; d < rank; ++d)
+    constant += (geo.halo[d] + offset[d]) * geo.smemStrides[d];
+  Value thread;
+  if (rank == 1) {
+    thread = tid;
+    constant += k * geo.threads();
+  } else {
+    thread = add(mul(ty, cst(geo.outputs * geo.smemStrides[rank - 2])), tx);
+    constant += (k % geo.outputs) * geo.smemStrides[rank - 2];
+    if (rank == 3)
+      constant += (k / geo.outputs) * geo.smemStrides[0];
+  }
+  return addConst(thread, constant);
+}
+
+SmallVector<Value> CudaCoreKernelBuilder::compute(int64_t count,
+                                                  SmemIndexFn index) {
+  if (linear)
+    return computeLinear(count, index);
+  return computeApply(spec.apply, count, index);
+}
+
+/// Step 3, stencil.linear: register tiling along y (pass description): the
+/// `count` points are consecutive along y (independent points in 1-D).
+SmallVector<Value> CudaCoreKernelBuilder::computeLinear(int64_t count,
+                                                        SmemIndexFn index) {
+  const LinearStencil &pattern = *linear;
+  ArrayRef<double> weights = linear->weights;
+  int64_t rank = geo.rank;
+  Value zero = arith::ConstantOp::create(*b, b->getZeroAttr(accType));
+  SmallVector<Value> acc(count, zero);
+  auto extend = [&](Value v) -> Value {
+    return v.getType() == accType ? v : arith::ExtFOp::create(*b, accType, v);
+  };
+  auto fma = [&](double w, Value v, Value a) -> Value {
+    Value weight = arith::ConstantOp::create(*b, b->getFloatAttr(accType, w));
+    // llvm.intr.fma: fma.rn in PTX, without libdevice (math.fma becomes a
+    // call to __nv_fmaf).
+    return LLVM::FMAOp::create(*b, weight, extend(v), a);
+  };
+  if (rank == 1) {
+    for (int64_t k = 0; k < count; ++k)
+      for (unsigned i = 0; i < pattern.getNumPoints(); ++i) {
+        Value v = memref::LoadOp::create(
+            *b, smem, ValueRange{index(k, pattern.getPoint(i))});
+        acc[k] = fma(weights[i], v, acc[k]);
+      }
+    return acc;
+  }
+  // Columns: the offset without its y, mapped to (dy -> weight).
+  std::map<SmallVector<int64_t>, std::map<int64_t, double>> columns;
+  for (unsigned i = 0; i < pattern.getNumPoints(); ++i) {
+    SmallVector<int64_t> column(pattern.getPoint(i));
+    int64_t dy = column[rank - 2];
+    column[rank - 2] = 0;
+    columns[column][dy] += weights[i];
+  }
+  for (const auto &[column, rows] : columns) {
+    int64_t dyMin = rows.begin()->first, dyMax = rows.rbegin()->first;
+    // Input row iy (relative to the first point) feeds point k through
+    // dy = iy - k.
+    for (int64_t iy = dyMin; iy < count + dyMax; ++iy) {
+      SmallVector<std::pair<int64_t, double>> uses;
+      for (int64_t k = 0; k < count; ++k) {
+        auto it = rows.find(iy - k);
+        if (it != rows.end())
+          uses.push_back({k, it->second});
+      }
+      if (uses.empty())
+        continue;
+      SmallVector<int64_t> offset(column);
+      offset[rank - 2] = iy;
+      Value v = memref::LoadOp::create(*b, smem, ValueRange{index(0, offset)});
+      for (auto [k, w] : uses)
+        acc[k] = fma(w, v, acc[k]);
+    }
+    emitOrderingFence(acc);
+  }
+  return acc;
+}
+
+/// LLVM's instruction selection for NVPTX (at -O1 and above) would sink the
+/// FMAs of every column below all the column loops' shared-memory loads,
+/// grouped per accumulator, so that every loaded value stays live until the
+/// last output uses it: box 15x15 in f64 then spilled 2.3 KB per thread
+/// (ptxas -v) and ran at 1.3 GStencil/s. An empty volatile inline asm that
+/// reads the accumulators after each column keeps the column's loads and
+/// FMAs before it (it has side effects, so no load moves across it, and it
+/// uses the FMAs' results); it emits no instruction, and ptxas still
+/// schedules freely.
+void CudaCoreKernelBuilder::emitOrderingFence(ValueRange values) {
+  std::string constraints;
+  for (auto [i, value] : llvm::enumerate(values))
+    constraints +=
+        std::string(i ? "," : "") + (value.getType().isF64() ? "d" : "f");
+  LLVM::InlineAsmOp::create(*b, TypeRange{}, values, /*asm_string=*/"",
+                            constraints, /*has_side_effects=*/true,
+                            /*is_align_stack=*/false, LLVM::TailCallKind::None,
+                            LLVM::AsmDialectAttr(), ArrayAttr());
+}
+
+/// Step 3, stencil.apply: the body, once per point, reading shared memory.
+SmallVector<Value> CudaCoreKernelBuilder::computeApply(ApplyOp apply,
+                                                       int64_t count,
+                                                       SmemIndexFn index) {
+  // Constants the body uses from above are cloned into the kernel (convert()
+  // rejects any other value from above).
+  IRMapping constants;
+  SetVector<Value> fromAbove;
+  getUsedValuesDefinedAbove(apply.getBody(), fromAbove);
+  for (Value value : fromAbove)
+    b->clone(*value.getDefiningOp(), constants);
+  SmallVector<Value> values;
+  for (int64_t k = 0; k < count; ++k) {
+    IRMapping mapping(constants);
+    for (Operation &bodyOp : apply.getBody().front()) {
+      if (auto access = dyn_cast<AccessOp>(bodyOp)) {
+        mapping.map(access.getResult(),
+                    memref::LoadOp::create(
+                        *b, smem, ValueRange{index(k, access.getOffset())})
+                        .getResult());
+        continue;
+      }
+      if (auto yield = dyn_cast<YieldOp>(bodyOp)) {
+        values.push_back(mapping.lookup(yield.getValue()));
+        continue;
+      }
+      b->clone(bodyOp, mapping);
+    }
+  }
+  return values;
+}
+
+/// Step 4: the outputs the boundary computes (isWritten).
+void CudaCoreKernelBuilder::storeOutputs(int64_t first,
+                                         ArrayRef<Value> values) {
+  for (auto [i, value] : llvm::enumerate(values)) {
+    SmallVector<Value> coords = outputCoords(first + i);
+    Value written = isStored(coords);
+    Value linear = getLinearIndex(*b, coords, sizes);
+    Value stored = toElementType(value);
+    scf::IfOp::create(*b, written, [&](OpBuilder &then, Location loc) {
+      memref::StoreOp::create(then, loc, stored, out, ValueRange{linear});
+      scf::YieldOp::create(then, loc);
+    });
+  }
+}
+
+gpu::GPUFuncOp mlir::stencil::buildCudaCoreKernel(
+    OpBuilder &moduleBuilder, const CudaCoreKernelSpec &spec,
+    const CudaCoreTiling &tiling, StringRef name) {
+  assert((spec.linear || spec.apply) && "a kernel computes a stencil");
+  assert((spec.bandMargins.empty() ||
+          (spec.boundary == BoundaryKind::halo &&
+           int64_t(spec.bandMargins.size()) == tiling.rank)) &&
+         "band mode is for the halo boundary, one margin per dimension");
+  CudaCoreKernelBuilder builder(spec, tiling);
+  return builder.build(moduleBuilder, name);
+}
+
+int64_t mlir::stencil::getCudaCoreSharedBytes(const CudaCoreTiling &tiling,
+                                              Type elementType) {
+  return tiling.sharedElements() * elementType.getIntOrFloatBitWidth() / 8;
+}
+
+CudaCoreTiling mlir::stencil::chooseCudaCoreTiling(
+    ArrayRef<int64_t> radii, int64_t threadsX, int64_t threadsY,
+    int64_t outputsPerThread, int64_t steps, int64_t planes, Type elementType) {
+  auto fits = [&](int64_t outputs, int64_t tilePlanes) {
+    return getCudaCoreSharedBytes(CudaCoreTiling(radii, threadsX, threadsY,
+                                                 outputs, steps, tilePlanes),
+                                  elementType) <= kMaxCudaCoreSharedBytes;
+  };
+  int64_t outputs = outputsPerThread;
+  if (outputs == 0) {
+    outputs = 1;
+    for (int64_t candidate : {4, 2})
+      if (fits(candidate, planes == 0 ? 1 : planes)) {
+        outputs = candidate;
+        break;
+      }
+  }
+  int64_t tilePlanes = planes == 0 ? 1 : planes;
+  if (planes == 0 && radii.size() == 3)
+    for (int64_t candidate : {8, 4, 2})
+      if (fits(outputs, candidate)) {
+        tilePlanes = candidate;
+        break;
+      }
+  return CudaCoreTiling(radii, threadsX, threadsY, outputs, steps, tilePlanes);
+}

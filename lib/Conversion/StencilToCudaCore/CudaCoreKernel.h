@@ -1,0 +1,73 @@
+//===- CudaCoreKernel.h - The CUDA-core kernel builder ----------*- C++ -*-===//
+//
+// Private to lib/Conversion/StencilToCudaCore: the kernel of
+// `--convert-stencil-to-cuda-core` (its outline is in CudaCoreKernel.cpp)
+// and the choice of its tiling, shared by the pass and by
+// buildCudaCoreStepKernel (the band and tail kernels of the Tensor Core
+// pipelines' fused steps).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_LIB_CONVERSION_STENCILTOCUDACORE_CUDACOREKERNEL_H
+#define STENCIL_LIB_CONVERSION_STENCILTOCUDACORE_CUDACOREKERNEL_H
+
+#include "stencil/Dialect/Stencil/IR/StencilDialect.h"
+#include "stencil/Support/CudaCoreTiling.h"
+#include "stencil/Support/StepComposition.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+#include <optional>
+
+namespace mlir {
+namespace stencil {
+
+/// The shared memory a block may use without opting in to more.
+inline constexpr int64_t kMaxCudaCoreSharedBytes = 48 * 1024;
+
+/// What one CUDA-core kernel computes.
+struct CudaCoreKernelSpec {
+  explicit CudaCoreKernelSpec(Location loc) : loc(loc) {}
+
+  /// The location of the kernel's ops (the stencil op's).
+  Location loc;
+  /// A linear stencil's points and weights; or, when empty, the
+  /// `stencil.apply` whose body the kernel clones.
+  std::optional<LinearStencil> linear;
+  ApplyOp apply;
+  Type elementType;
+  BoundaryKind boundary = BoundaryKind::halo;
+  double boundaryValue = 0; // dirichlet(v) only
+  /// Band mode (halo boundary only): the margins m_d of the exact region of
+  /// a composed kernel (Support/StepComposition.h). Block b of a
+  /// one-dimensional grid of BandTiling::getNumTiles() blocks is band tile b
+  /// (BandTiling::decode, done in IR) and stores only the interior points
+  /// outside [m_d, N_d - m_d). Empty: block (x, y, z) is tile (z, y, x) and
+  /// stores every point the boundary computes.
+  SmallVector<int64_t> bandMargins;
+};
+
+/// Builds the kernel of `spec` computing `tiling.steps` steps per launch at
+/// the end of `moduleBuilder`'s block.
+gpu::GPUFuncOp buildCudaCoreKernel(OpBuilder &moduleBuilder,
+                                   const CudaCoreKernelSpec &spec,
+                                   const CudaCoreTiling &tiling,
+                                   StringRef name);
+
+/// Bytes of the shared memory of `tiling` on grids of `elementType`.
+int64_t getCudaCoreSharedBytes(const CudaCoreTiling &tiling, Type elementType);
+
+/// The tiling of a kernel of `steps` steps per launch of a stencil of
+/// `radii`: `outputsPerThread` 0 means the most of 4, 2, 1 whose tile fits
+/// in kMaxCudaCoreSharedBytes (with one plane in 3-D); `planes` 0 then the
+/// most of 8, 4, 2 whose tile fits (3-D; else 1). The result may still not
+/// fit (the caller checks getCudaCoreSharedBytes).
+CudaCoreTiling chooseCudaCoreTiling(ArrayRef<int64_t> radii, int64_t threadsX,
+                                    int64_t threadsY, int64_t outputsPerThread,
+                                    int64_t steps, int64_t planes,
+                                    Type elementType);
+
+} // namespace stencil
+} // namespace mlir
+
+#endif // STENCIL_LIB_CONVERSION_STENCILTOCUDACORE_CUDACOREKERNEL_H
