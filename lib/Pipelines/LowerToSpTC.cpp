@@ -61,9 +61,13 @@ void mlir::stencil::buildSpTCKernelPipeline(OpPassManager &pm,
         options.layout == SpTCLayout::Matching ? "matching" : "auto";
     flatten.keepWarpgroup =
         options.mma == "auto" && hasWarpgroupMma(options.chip);
+    flatten.fusedSteps = options.fusedSteps;
     pm.addPass(createStencilFlatten(flatten));
   }
-  pm.addPass(createStencilDecompose());
+  // Fused steps: the banded form of the composed weights (StepComposition.h).
+  StencilDecomposeOptions decompose;
+  decompose.fusedSteps = options.fusedSteps;
+  pm.addPass(createStencilDecompose(decompose));
   pm.addPass(createStencilStridedSwap());
   pm.addPass(createStencilSpTCMatch());
   pm.addPass(createStencilEncode2to4());
@@ -93,7 +97,9 @@ void mlir::stencil::buildTCKernelPipeline(OpPassManager &pm,
   pm.addPass(createStencilLinearize());
   if (options.lowRank)
     pm.addPass(createStencilLowRank());
-  pm.addPass(createStencilDecompose());
+  StencilDecomposeOptions decompose;
+  decompose.fusedSteps = options.fusedSteps;
+  pm.addPass(createStencilDecompose(decompose));
   pm.addPass(createStencilFoldRowSwap());
 
   // 2. The mma.sync kernel and host launches: the passes of --lower-to-sptc

@@ -109,6 +109,19 @@ mlir::stencil::emitLaunchDescription(Operation *module, raw_ostream &os,
   os << "# time steps in the source op: " << getInt("steps") << "\n";
   if (int64_t fused = getInt("steps_per_launch"); fused > 1)
     os << "steps_per_launch = " << fused << "\n";
+  if (auto composed = record.getAs<FloatAttr>("composed_abs_sum"))
+    os << "composed_abs_sum = "
+       << llvm::format("%.17g", composed.getValueAsDouble())
+       << "\ncomposed_points = " << getInt("composed_points") << "\n";
+  if (auto band = record.getAs<StringAttr>("band_kernel")) {
+    os << "band_kernel = " << band.getValue() << "\nband_tile = ";
+    printList(os, getArray("band_tile"), ",", [&](int64_t v) { os << v; });
+    os << "\nband_block = ";
+    printList(os, getArray("band_block"), ",", [&](int64_t v) { os << v; });
+    os << "\nband_margins = ";
+    printList(os, getArray("band_margins"), ",", [&](int64_t v) { os << v; });
+    os << "\n";
+  }
   os << "tile = ";
   printList(os, getArray("tile"), ",", [&](int64_t v) { os << v; });
   os << "\nblock = ";

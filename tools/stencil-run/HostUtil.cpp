@@ -762,3 +762,20 @@ std::vector<double> runReference(const ReferenceStencil &s,
 }
 
 } // namespace stencil_run
+
+int64_t stencil_run::countBandTiles(const std::vector<int64_t> &dims,
+                                    const std::vector<int64_t> &tile,
+                                    const std::vector<int64_t> &margins) {
+  int64_t all = 1, inner = 1;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    int64_t n = (dims[d] + tile[d] - 1) / tile[d];
+    int64_t lo = std::min(n, (margins[d] + tile[d] - 1) / tile[d]);
+    int64_t hi = n;
+    if (margins[d] != 0)
+      hi = std::max(lo, dims[d] >= margins[d] ? (dims[d] - margins[d]) / tile[d]
+                                              : int64_t(0));
+    all *= n;
+    inner *= hi - lo;
+  }
+  return all - inner;
+}

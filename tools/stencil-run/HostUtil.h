@@ -55,6 +55,17 @@ void parallelRanges(size_t n, unsigned threads,
 std::vector<double> randomInput(size_t n, ElemType t, uint64_t seed,
                                 unsigned threads);
 
+/// The blocks of a band kernel (docs/LaunchDescription.md, band_kernel):
+/// the tiles of `tile` points (outermost first, like `dims`) that reach
+/// outside the exact region [m_d, N_d - m_d), prod n_d - prod (hi_d - lo_d)
+/// with n_d = ceil(N_d / T_d), lo_d = min(n_d, ceil(m_d / T_d)), hi_d =
+/// max(lo_d, floor((N_d - m_d) / T_d)) (0 when N_d < m_d; n_d when m_d = 0).
+/// The compiler's Support/StepComposition.h BandTiling counts the same (a
+/// unit test compares them; stencil-run does not link the compiler).
+int64_t countBandTiles(const std::vector<int64_t> &dims,
+                       const std::vector<int64_t> &tile,
+                       const std::vector<int64_t> &margins);
+
 /// Largest .npy header readNpy accepts (NumPy writes a few hundred bytes;
 /// the format allows 4 GiB).
 constexpr uint32_t kMaxNpyHeaderBytes = uint32_t(1) << 20;

@@ -151,7 +151,8 @@ bool parseLaunchDescriptionText(const std::string &text,
       "version", "kernel", "ptx", "rank", "element_type", "steps_per_launch",
       "accumulator", "offsets", "weights", "boundary", "tile", "block",
       "shared_bytes", "coefficients", "args", "chain_abs_sum",
-      "fft_error_bound", "body",
+      "fft_error_bound", "body", "band_kernel", "band_tile", "band_block",
+      "band_margins", "composed_abs_sum", "composed_points",
       // Read by the benchmark scripts (bench/table.py, bench/calibrate.py),
       // not by the runner.
       "unit", "unit_flops_per_point", "edge_unit", "edge_flops_per_point"};
@@ -317,6 +318,86 @@ bool parseLaunchDescriptionText(const std::string &text,
       return false;
     }
     desc.stepsPerLaunch = static_cast<int>(v);
+  }
+
+  // The band kernel of a composed kernel: all four keys or none.
+  const char *bandKeys[] = {"band_kernel", "band_tile", "band_block",
+                            "band_margins"};
+  int bandCount = 0;
+  for (const char *k : bandKeys)
+    bandCount += kv.count(k) ? 1 : 0;
+  if (bandCount != 0 && bandCount != 4) {
+    for (const char *k : bandKeys)
+      if (!kv.count(k)) {
+        error = path + ": missing key '" + k +
+                "' (band_kernel, band_tile, band_block and band_margins go "
+                "together)";
+        return false;
+      }
+  }
+  if (bandCount == 4) {
+    desc.bandKernel = kv["band_kernel"].first;
+    if (desc.bandKernel.empty()) {
+      error = where("band_kernel") + "empty kernel name";
+      return false;
+    }
+    for (const char *k : {"band_tile", "band_margins"}) {
+      std::vector<int64_t> &list =
+          std::string(k) == "band_tile" ? desc.bandTile : desc.bandMargins;
+      int64_t lowest = std::string(k) == "band_tile" ? 1 : 0;
+      if (!parseIntList(kv[k].first, list) ||
+          static_cast<int>(list.size()) != desc.rank) {
+        error = where(k) + k + " must have " + std::to_string(desc.rank) +
+                " integers (innermost dim first), got '" + kv[k].first + "'";
+        return false;
+      }
+      for (int64_t x : list)
+        if (x < lowest || x > kMaxTile) {
+          error = where(k) + k + " values must be from " +
+                  std::to_string(lowest) + " to " + std::to_string(kMaxTile) +
+                  ", got " + std::to_string(x);
+          return false;
+        }
+    }
+    std::vector<int64_t> bandBlock;
+    if (!parseIntList(kv["band_block"].first, bandBlock) || bandBlock.empty() ||
+        bandBlock.size() > 3) {
+      error = where("band_block") +
+              "band_block must be 1 to 3 positive integers, got '" +
+              kv["band_block"].first + "'";
+      return false;
+    }
+    for (size_t i = 0; i < bandBlock.size(); ++i) {
+      if (bandBlock[i] <= 0 || bandBlock[i] > 1024) {
+        error = where("band_block") + "band_block dimension out of range";
+        return false;
+      }
+      desc.bandBlock[i] = static_cast<unsigned>(bandBlock[i]);
+    }
+  }
+
+  if (kv.count("composed_abs_sum") != kv.count("composed_points")) {
+    error = path + ": composed_abs_sum and composed_points go together";
+    return false;
+  }
+  if (kv.count("composed_abs_sum")) {
+    double s = 0;
+    if (!parseDouble(kv["composed_abs_sum"].first, s) || !(s >= 0) ||
+        !std::isfinite(s)) {
+      error = where("composed_abs_sum") +
+              "composed_abs_sum must be a finite number >= 0, got '" +
+              kv["composed_abs_sum"].first + "'";
+      return false;
+    }
+    desc.composedAbsSum = s;
+    if (!parseInt(kv["composed_points"].first, v) || v < 1 ||
+        v > 0x7fffffffLL) {
+      error = where("composed_points") +
+              "composed_points must be an integer from 1 to 2^31 - 1, got '" +
+              kv["composed_points"].first + "'";
+      return false;
+    }
+    desc.composedPoints = v;
   }
 
   if (kv.count("chain_abs_sum")) {

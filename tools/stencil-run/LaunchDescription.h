@@ -44,6 +44,18 @@ struct LaunchDescription {
   /// A bound on one launch's error relative to the largest |value| of its
   /// input, for kernels of transforms (the FFT pipeline); 0 when absent.
   double fftErrorBound = 0;
+  /// Fused steps by kernel composition (the Tensor Core pipelines'
+  /// `fused-steps`): the kernel of the band's direct steps, launched after
+  /// `kernel` on the same buffers with one block per band tile
+  /// (countBandTiles) of `bandBlock` threads; empty when absent. Its tile
+  /// and the exact region's margins, innermost first.
+  std::string bandKernel;
+  std::vector<int64_t> bandTile, bandMargins;
+  unsigned bandBlock[3] = {1, 1, 1};
+  /// Sum |W| and number of the composed weights W of such a kernel (the
+  /// tolerance of its launches); 0 when absent.
+  double composedAbsSum = 0;
+  int64_t composedPoints = 0;
   bool hasCoefficients = false;
   std::vector<uint32_t> coefficients;
   /// Argument order: each of "in", "out", "coeffs", "sizes".
@@ -77,7 +89,11 @@ bool parseLaunchDescription(const std::string &path, LaunchDescription &desc,
 /// +-kMaxOffset; as many weights as offsets (linear) or a parsed body whose
 /// accesses are the offsets; `rank` tile sizes in 1..kMaxTile; block sizes
 /// in 1..1024; steps_per_launch in 1..1024; shared_bytes in 0..2^30; args a
-/// permutation holding in, out, sizes (and coeffs with coefficients).
+/// permutation holding in, out, sizes (and coeffs with coefficients);
+/// band_kernel, band_tile (`rank` sizes in 1..kMaxTile), band_block and
+/// band_margins (`rank` values in 0..kMaxTile) all present or all absent;
+/// composed_abs_sum (finite, >= 0) and composed_points (1..2^31 - 1)
+/// likewise.
 bool parseLaunchDescriptionText(const std::string &text,
                                 const std::string &path,
                                 LaunchDescription &desc, std::string &error,

@@ -132,6 +132,12 @@ general body (description key 'body'): a running error analysis of the body
 per point (tools/stencil-run/BodyExpr.h), every operation rounded with
 u + 2^-53 (+ 2^-24 for f16/bf16, which may compute in f32), each step
 starting from the previous step's bound; tol_T = that bound after T steps
+composed launches (description keys 'composed_abs_sum' = S_c,
+'composed_points' = P_c, steps_per_launch = F; the band kernel's direct
+steps near the edge):
+  per launch  d_F = S_c*M*(3u + 2*P_c*u_acc + P_c*2^-53) + eta
+                    + d*(1 + S + ... + S^(F-1))
+  tol_T     = d_F * (1 + S^F + ... + S^(F(T/F - 1)))
 FFT launches (description key 'fft_error_bound' = E, steps_per_launch = F):
   per launch  d_F = E*M + d*(1 + S + ... + S^(F-1))  (the transforms'
             documented bound, plus F steps of per-step rounding: the
@@ -265,6 +271,11 @@ std::string gridText(const std::vector<int64_t> &g) {
 /// The loaded kernel plus two grid buffers and the per-parity argument lists.
 struct GpuStencil {
   CUfunction fn = nullptr;
+  /// The band kernel of a composed kernel (null without), launched after
+  /// `fn` on the same buffers: bandBlocks blocks of bandThreads threads.
+  CUfunction bandFn = nullptr;
+  unsigned bandBlocks = 0;
+  unsigned bandBlock[3] = {1, 1, 1};
   CUdeviceptr buf[2] = {0, 0};
   CUdeviceptr coeffs = 0;
   size_t bytes = 0;
@@ -312,6 +323,10 @@ struct GpuStencil {
     CU(cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1],
                       block[2], shared, stream, params[l % 2].data(),
                       nullptr));
+    if (bandFn)
+      CU(cuLaunchKernel(bandFn, bandBlocks, 1, 1, bandBlock[0], bandBlock[1],
+                        bandBlock[2], 0, stream, params[l % 2].data(),
+                        nullptr));
   }
 
   void upload(const std::vector<uint8_t> &host) {
@@ -401,6 +416,29 @@ CheckResult check(const LaunchDescription &desc, const Options &opts,
     power *= S;
   }
   r.tol = d * geometric;
+  if (desc.composedPoints > 0) {
+    // A launch of F steps by composed weights W (Sum |W| = S_c, P_c points)
+    // on the exact region, F direct steps in the band: the composed sum
+    // against the exact F steps, S_c M (2u + u + 2 P_c u_acc + P_c 2^-53)
+    // (both results rounded, W rounded to the element type, the
+    // accumulation, W's own f64 composition), plus the reference's F steps
+    // of per-step rounding d (1 + S + ... + S^(F-1)), which also bounds the
+    // band's direct steps; carried over launches by S^F.
+    int fused = desc.stepsPerLaunch;
+    double direct = 0, powerF = 1;
+    for (int t = 0; t < fused; ++t) {
+      direct += powerF;
+      powerF *= S;
+    }
+    double Pc = static_cast<double>(desc.composedPoints);
+    double perLaunch = desc.composedAbsSum * r.maxAbs *
+                           (3 * u + 2 * Pc * uAcc + Pc * std::ldexp(1.0, -53)) +
+                       subnormalSpacing(desc.elementType) + d * direct;
+    double tol = 0;
+    for (int l = 0; l < steps / fused; ++l)
+      tol = tol * powerF + perLaunch;
+    r.tol = tol;
+  }
   if (desc.fftErrorBound > 0) {
     // A launch of F fused steps by transforms: the transforms' error
     // fft_error_bound * M plus what F steps of the reference's own
@@ -632,6 +670,25 @@ int main(int argc, char **argv) {
     g.grid[k] = static_cast<unsigned>(blocks);
   }
 
+  if (!desc.bandKernel.empty()) {
+    res = cuModuleGetFunction(&g.bandFn, mod, desc.bandKernel.c_str());
+    if (res == CUDA_ERROR_NOT_FOUND)
+      fatal("band kernel '" + desc.bandKernel + "' not found in '" +
+            desc.ptxPath + "'");
+    CU(res);
+    // The description lists the band's tile and margins innermost first.
+    std::vector<int64_t> bandTile(desc.bandTile.rbegin(), desc.bandTile.rend());
+    std::vector<int64_t> margins(desc.bandMargins.rbegin(),
+                                 desc.bandMargins.rend());
+    int64_t blocks = countBandTiles(dims, bandTile, margins);
+    if (blocks < 1 || blocks > 0x7fffffffLL)
+      fatal("the band kernel's grid of " + std::to_string(blocks) +
+            " blocks is outside 1 .. 2^31 - 1");
+    g.bandBlocks = static_cast<unsigned>(blocks);
+    for (int k = 0; k < 3; ++k)
+      g.bandBlock[k] = desc.bandBlock[k];
+  }
+
   // Buffers.
   g.bytes = points * elemTypeBytes(et);
   CU(cuMemAlloc(&g.buf[0], g.bytes));
@@ -655,6 +712,11 @@ int main(int argc, char **argv) {
               gridText(dims).c_str(), elemTypeName(et), points,
               desc.offsets.size(), g.grid[0], g.grid[1], g.grid[2],
               g.block[0], g.block[1], g.block[2]);
+  if (g.bandFn)
+    std::printf("band kernel: %s, %u blocks of %ux%ux%u threads after each "
+                "launch\n",
+                desc.bandKernel.c_str(), g.bandBlocks, g.bandBlock[0],
+                g.bandBlock[1], g.bandBlock[2]);
   if (localBytes > 0)
     std::printf("warning: kernel uses %d B of local memory per thread "
                 "(register spills?)\n",

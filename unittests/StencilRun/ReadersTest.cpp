@@ -413,6 +413,53 @@ TEST(LaunchTextTest, ParsesAValidDescription) {
   EXPECT_TRUE(contains(r.warnings[0], "unknown key 'future_key' ignored"));
 }
 
+TEST(LaunchTextTest, ParsesABandKernelAndComposedWeights) {
+  const std::string band = "band_kernel = heat2d_tc_band\n"
+                           "band_tile = 32,16\n"
+                           "band_block = 256\n"
+                           "band_margins = 2,3\n";
+  const std::string composed = "composed_abs_sum = 0.75\n"
+                               "composed_points = 13\n";
+  LaunchResult r = parse(kHeat2d + band + composed);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.desc.bandKernel, "heat2d_tc_band");
+  EXPECT_EQ(r.desc.bandTile, std::vector<int64_t>({32, 16}));
+  EXPECT_EQ(r.desc.bandMargins, std::vector<int64_t>({2, 3}));
+  EXPECT_EQ(r.desc.bandBlock[0], 256u);
+  EXPECT_EQ(r.desc.bandBlock[1], 1u);
+  EXPECT_EQ(r.desc.composedAbsSum, 0.75);
+  EXPECT_EQ(r.desc.composedPoints, 13);
+  EXPECT_TRUE(r.warnings.empty());
+  // Without them: no band kernel, no composition.
+  r = parse(kHeat2d);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(r.desc.bandKernel.empty());
+  EXPECT_EQ(r.desc.composedPoints, 0);
+
+  // The band's keys go together, with `rank` values in range.
+  expectRejected(replaceLine(kHeat2d + band, "band_margins", ""),
+                 "missing key 'band_margins'");
+  expectRejected(replaceLine(kHeat2d + band, "band_tile", "band_tile = 32"),
+                 "band_tile must have 2 integers");
+  expectRejected(replaceLine(kHeat2d + band, "band_tile", "band_tile = 0,4"),
+                 "band_tile values must be from 1");
+  expectRejected(
+      replaceLine(kHeat2d + band, "band_margins", "band_margins = -1,2"),
+      "band_margins values must be from 0");
+  expectRejected(replaceLine(kHeat2d + band, "band_block", "band_block = 2048"),
+                 "band_block dimension out of range");
+  expectRejected(replaceLine(kHeat2d + band, "band_kernel", "band_kernel = "),
+                 "empty kernel name");
+  expectRejected(replaceLine(kHeat2d + composed, "composed_points", ""),
+                 "composed_abs_sum and composed_points go together");
+  expectRejected(replaceLine(kHeat2d + composed, "composed_abs_sum",
+                             "composed_abs_sum = nan"),
+                 "composed_abs_sum must be a finite number >= 0");
+  expectRejected(
+      replaceLine(kHeat2d + composed, "composed_points", "composed_points = 0"),
+      "composed_points must be an integer from 1");
+}
+
 TEST(LaunchTextTest, ParsesAValidBody) {
   const char *body = "0.5*a(0,0) + 0.2*max(a(-1,0), a(1,0)) - a(0,0)";
   LaunchResult r = parse(withLine("offsets", std::string("body = ") + body));

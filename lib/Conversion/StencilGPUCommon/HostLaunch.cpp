@@ -112,38 +112,78 @@ void mlir::stencil::emitHostLaunches(Operation *op, Value in, Value out,
                                       arith::ConstantIndexOp::create(b, t));
   };
   Value one = arith::ConstantIndexOp::create(b, 1);
-  ArrayRef<int64_t> tile = launch.blockTile;
-  gpu::KernelDim3 grid{
-      ceilDiv(dims[rank - 1], tile[rank - 1]),
-      rank >= 2 ? ceilDiv(dims[rank - 2], tile[rank - 2]) : one,
-      rank == 3 ? ceilDiv(dims[0], tile[0]) : one};
-  gpu::KernelDim3 block{arith::ConstantIndexOp::create(b, launch.threads), one,
-                        one};
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, v);
+  };
+  auto gridOf = [&](ArrayRef<int64_t> tile) {
+    return gpu::KernelDim3{ceilDiv(dims[rank - 1], tile[rank - 1]),
+                           rank >= 2 ? ceilDiv(dims[rank - 2], tile[rank - 2])
+                                     : one,
+                           rank == 3 ? ceilDiv(dims[0], tile[0]) : one};
+  };
+  auto blockOf = [&](int64_t threads) {
+    return gpu::KernelDim3{cst(threads), one, one};
+  };
   // A launch reads buffers[0] and writes buffers[1]; the next one swaps them.
   auto emitLaunch = [&](OpBuilder &lb, Location l, gpu::GPUFuncOp func,
-                        ValueRange buffers) {
+                        gpu::KernelDim3 grid, gpu::KernelDim3 block,
+                        int64_t dynamicShared, ValueRange buffers) {
     SmallVector<Value> args = {buffers[0], buffers[1], coefArg};
     args.append(dims);
     Value sharedBytes;
-    if (launch.sharedBytes > 0)
-      sharedBytes = arith::ConstantIntOp::create(lb, l, launch.sharedBytes,
+    if (dynamicShared > 0)
+      sharedBytes = arith::ConstantIntOp::create(lb, l, dynamicShared,
                                                  /*width=*/32);
     gpu::LaunchFuncOp::create(lb, l, func, grid, block, sharedBytes, args);
   };
+  ArrayRef<int64_t> tile = launch.blockTile;
+  gpu::KernelDim3 grid = gridOf(tile);
+  gpu::KernelDim3 block = blockOf(launch.threads);
+  // The band kernel's grid: BandTiling::getNumTiles() of the dims, prod n_d
+  // - prod (hi_d - lo_d) (Support/StepComposition.h).
+  gpu::KernelDim3 bandGrid = {one, one, one}, bandBlock = bandGrid;
+  if (launch.bandKernel) {
+    bandBlock = blockOf(launch.bandThreads);
+    Value all = one, inner = one;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t t = launch.bandTile[d], m = launch.bandMargins[d];
+      Value n = ceilDiv(dims[d], t);
+      Value lo = arith::MinUIOp::create(b, n, cst(llvm::divideCeil(m, t)));
+      Value hi = n;
+      if (m != 0) {
+        Value fits = arith::CmpIOp::create(b, arith::CmpIPredicate::uge,
+                                           dims[d], cst(m));
+        Value q = arith::DivUIOp::create(
+            b, arith::SubIOp::create(b, dims[d], cst(m)), cst(t));
+        hi = arith::MaxUIOp::create(
+            b, lo, arith::SelectOp::create(b, fits, q, cst(0)));
+      }
+      all = arith::MulIOp::create(b, all, n);
+      inner = arith::MulIOp::create(b, inner, arith::SubIOp::create(b, hi, lo));
+    }
+    bandGrid.x = arith::SubIOp::create(b, all, inner);
+  }
   int64_t numLaunches = steps / launch.stepsPerLaunch;
   SmallVector<Value> buffers = {inFlat, outFlat};
   if (numLaunches > 0) {
     Value zero = arith::ConstantIndexOp::create(b, 0);
     auto loop = scf::ForOp::create(
-        b, zero, arith::ConstantIndexOp::create(b, numLaunches), one,
-        buffers, [&](OpBuilder &lb, Location l, Value, ValueRange iterArgs) {
-          emitLaunch(lb, l, kernel, iterArgs);
+        b, zero, arith::ConstantIndexOp::create(b, numLaunches), one, buffers,
+        [&](OpBuilder &lb, Location l, Value, ValueRange iterArgs) {
+          emitLaunch(lb, l, kernel, grid, block, launch.sharedBytes, iterArgs);
+          if (launch.bandKernel)
+            emitLaunch(lb, l, launch.bandKernel, bandGrid, bandBlock, 0,
+                       iterArgs);
           scf::YieldOp::create(lb, l, ValueRange{iterArgs[1], iterArgs[0]});
         });
     buffers = loop.getResults();
   }
   if (launch.tailKernel) {
-    emitLaunch(b, loc, launch.tailKernel, buffers);
+    bool ownTiling = !launch.tailBlockTile.empty();
+    emitLaunch(b, loc, launch.tailKernel,
+               ownTiling ? gridOf(launch.tailBlockTile) : grid,
+               blockOf(ownTiling ? launch.tailThreads : launch.threads),
+               ownTiling ? 0 : launch.sharedBytes, buffers);
     ++numLaunches;
   }
   if (numLaunches % 2 == 0)
@@ -190,6 +230,25 @@ void mlir::stencil::emitHostLaunches(Operation *op, Value in, Value out,
   if (launch.stepsPerLaunch != 1)
     record.push_back(b.getNamedAttr(
         "steps_per_launch", b.getI64IntegerAttr(launch.stepsPerLaunch)));
+  if (launch.bandKernel) {
+    record.push_back(b.getNamedAttr(
+        "band_kernel",
+        b.getStringAttr(gpu::GPUFuncOp(launch.bandKernel).getName())));
+    record.push_back(
+        b.getNamedAttr("band_tile", b.getDenseI64ArrayAttr(llvm::to_vector(
+                                        llvm::reverse(launch.bandTile)))));
+    record.push_back(b.getNamedAttr(
+        "band_block", b.getDenseI64ArrayAttr({launch.bandThreads, 1, 1})));
+    record.push_back(b.getNamedAttr("band_margins",
+                                    b.getDenseI64ArrayAttr(llvm::to_vector(
+                                        llvm::reverse(launch.bandMargins)))));
+  }
+  if (launch.composedPoints > 0) {
+    record.push_back(b.getNamedAttr("composed_abs_sum",
+                                    b.getF64FloatAttr(launch.composedAbsSum)));
+    record.push_back(b.getNamedAttr(
+        "composed_points", b.getI64IntegerAttr(launch.composedPoints)));
+  }
   launches.push_back(b.getDictionaryAttr(record));
 }
 

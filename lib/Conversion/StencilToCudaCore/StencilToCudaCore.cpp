@@ -39,8 +39,9 @@ FailureOr<CudaCoreStepKernel> mlir::stencil::buildCudaCoreStepKernel(
     gpu::GPUModuleOp gpuModule, Location loc, const LinearStencil &step,
     Type elementType, int64_t steps, ArrayRef<int64_t> bandMargins,
     StringRef name) {
-  // The pass's default tiling (Conversion/Passes.td).
-  constexpr int64_t threadsX = 32, threadsY = 8;
+  // The pass's default tiling (Conversion/Passes.td), or fewer threads where
+  // its tile of `steps` steps does not fit (3-D, f64, wide halos): the
+  // direct steps are a small part of a fused launch's work.
   SmallVector<int64_t> radii = step.getRadii();
   int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
   for (auto [d, r] : llvm::enumerate(radii))
@@ -50,14 +51,22 @@ FailureOr<CudaCoreStepKernel> mlir::stencil::buildCudaCoreStepKernel(
              << ") need a tile of at least " << 2 * steps * r + 1
              << " points along it, more than fits in "
              << kMaxCudaCoreSharedBytes << " bytes of shared memory";
-  CudaCoreTiling tiling = chooseCudaCoreTiling(radii, threadsX, threadsY,
-                                               /*outputsPerThread=*/0, steps,
-                                               /*planes=*/0, elementType);
-  if (int64_t bytes = getCudaCoreSharedBytes(tiling, elementType);
-      bytes > kMaxCudaCoreSharedBytes)
+  std::optional<CudaCoreTiling> tiling;
+  int64_t bytes = 0;
+  for (auto [threadsX, threadsY] :
+       {std::pair<int64_t, int64_t>{32, 8}, {32, 4}, {16, 4}, {8, 4}}) {
+    tiling = chooseCudaCoreTiling(radii, threadsX, threadsY,
+                                  /*outputsPerThread=*/0, steps,
+                                  /*planes=*/0, elementType);
+    bytes = getCudaCoreSharedBytes(*tiling, elementType);
+    if (bytes <= kMaxCudaCoreSharedBytes)
+      break;
+  }
+  if (bytes > kMaxCudaCoreSharedBytes)
     return emitError(loc, "the direct steps of the fused kernel (")
            << steps << " steps) need " << bytes
-           << " bytes of shared memory for their tile, more than "
+           << " bytes of shared memory for their tile even with 8 x 4 "
+              "threads, more than "
            << kMaxCudaCoreSharedBytes << ": use fewer fused steps";
   CudaCoreKernelSpec spec(loc);
   spec.linear = step;
@@ -66,12 +75,12 @@ FailureOr<CudaCoreStepKernel> mlir::stencil::buildCudaCoreStepKernel(
   spec.bandMargins.assign(bandMargins.begin(), bandMargins.end());
   OpBuilder moduleBuilder = OpBuilder::atBlockEnd(gpuModule.getBody());
   CudaCoreStepKernel result;
-  result.kernel = buildCudaCoreKernel(moduleBuilder, spec, tiling, name);
+  result.kernel = buildCudaCoreKernel(moduleBuilder, spec, *tiling, name);
   SymbolTable(gpuModule).insert(result.kernel);
-  result.tile = tiling.tile;
-  result.threads = tiling.threads();
+  result.tile = tiling->tile;
+  result.threads = tiling->threads();
   result.flopsPerPoint =
-      2.0 * step.getNumPoints() * tiling.computedPointsPerOutput();
+      2.0 * step.getNumPoints() * tiling->computedPointsPerOutput();
   return result;
 }
 

@@ -10,6 +10,7 @@
 
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
 #include "stencil/Dialect/Stencil/Transforms/Transforms.h"
+#include "stencil/Support/StepComposition.h"
 
 namespace mlir {
 namespace stencil {
@@ -56,6 +57,22 @@ public:
     return visit([](auto form) {
       auto fused = form.getFusedStepsAttr();
       return fused ? fused.getInt() : int64_t(1);
+    });
+  }
+  /// The stencil of one step of a fused form (`step_pattern`,
+  /// `step_weights`); std::nullopt without fused steps.
+  std::optional<LinearStencil> getStepStencil() const {
+    return visit([](auto form) -> std::optional<LinearStencil> {
+      if (!form.getStepPatternAttr() || !form.getStepWeightsAttr())
+        return std::nullopt;
+      PatternAttr pattern = form.getStepPatternAttr();
+      LinearStencil step;
+      step.rank = pattern.getRank();
+      step.offsets.assign(pattern.getOffsets().begin(),
+                          pattern.getOffsets().end());
+      ArrayRef<double> weights = form.getStepWeightsAttr().asArrayRef();
+      step.weights.assign(weights.begin(), weights.end());
+      return step;
     });
   }
   BoundaryKind getBoundary() const {

@@ -11,6 +11,7 @@
 #include "stencil/Conversion/StencilToSpTC/StencilToSpTC.h"
 #include "stencil/Conversion/StencilGPUCommon/HostLaunch.h"
 #include "stencil/Conversion/StencilGPUCommon/KernelABI.h"
+#include "stencil/Conversion/StencilToCudaCore/StencilToCudaCore.h"
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
 #include "stencil/Support/SpTCPacking.h"
 #include "stencil/Support/SpTCTiling.h"
@@ -84,15 +85,6 @@ static LogicalResult checkSupported(RowForm op) {
     return op.emitOpError("needs grids with the identity layout");
   if (op.getBoundary() != BoundaryKind::halo)
     return op.emitOpError("supports only the 'halo' boundary");
-  // A kernel of the composed weights alone would be wrong in the band near
-  // the grid's edge (Support/StepComposition.h): until the band's direct
-  // steps have a kernel, the fused row form is refused.
-  if (op.getFusedSteps() > 1)
-    return op.emitOpError("fuses ")
-           << op.getFusedSteps()
-           << " steps by composition, which has no kernel yet (the band "
-              "within t r of the grid's edge needs direct steps): decompose "
-              "with fused-steps=1, or use --lower-to-cuda-core fused-steps";
   if (op.getColumnRadius() > 0 && elementType.isF64())
     return op.emitOpError("is a low-rank chain on ")
            << elementType
@@ -113,6 +105,55 @@ static LogicalResult checkSupported(RowForm op) {
     return op.emitOpError("rows_per_block ")
            << op.getRowsPerBlock() << " does not divide the " << kMmaSpM
            << " rows of an m16n8k32 mma.sp";
+  return success();
+}
+
+/// Fused steps by composition (Support/StepComposition.h): `launch.kernel`
+/// computes t steps as one step of the composed weights, exact on [t r_d,
+/// N_d - t r_d); the band kernel then computes the rest of the interior by
+/// t direct steps of the step stencil, and a tail kernel (full grid) the
+/// last S mod t steps; both are CUDA-core kernels of the same gpu.module
+/// (buildCudaCoreStepKernel). Called before the main kernel is built (so
+/// that their diagnostics come first); the caller divides the main kernel's
+/// flops per point by t.
+static LogicalResult addFusedStepKernels(RowForm op, gpu::GPUModuleOp gpuModule,
+                                         StringRef name,
+                                         StencilKernelLaunch &launch) {
+  int64_t t = op.getFusedSteps();
+  if (t == 1)
+    return success();
+  LinearStencil step = *op.getStepStencil();
+  Type elementType = cast<MemRefType>(op.getInput().getType()).getElementType();
+  std::optional<LinearStencil> composed = composeSteps(step, t);
+  if (!composed)
+    return op.emitOpError("has a step stencil whose ")
+           << t << "-fold composition has too many points";
+  launch.stepsPerLaunch = t;
+  for (double w : composed->weights)
+    launch.composedAbsSum += std::abs(w);
+  launch.composedPoints = composed->getNumPoints();
+  SmallVector<int64_t> margins = getComposedMargins(step, t);
+  if (llvm::any_of(margins, [](int64_t m) { return m > 0; })) {
+    FailureOr<CudaCoreStepKernel> band =
+        buildCudaCoreStepKernel(gpuModule, op.getLoc(), step, elementType, t,
+                                margins, (name + "_band").str());
+    if (failed(band))
+      return failure();
+    launch.bandKernel = band->kernel;
+    launch.bandTile = band->tile;
+    launch.bandThreads = band->threads;
+    launch.bandMargins = margins;
+  }
+  if (int64_t tailSteps = op.getSteps() % t) {
+    FailureOr<CudaCoreStepKernel> tail = buildCudaCoreStepKernel(
+        gpuModule, op.getLoc(), step, elementType, tailSteps,
+        /*bandMargins=*/{}, (name + "_tail").str());
+    if (failed(tail))
+      return failure();
+    launch.tailKernel = tail->kernel;
+    launch.tailBlockTile = tail->tile;
+    launch.tailThreads = tail->threads;
+  }
   return success();
 }
 
@@ -143,6 +184,8 @@ LogicalResult ConvertStencilToSpTCPass::convert(
   StencilKernelLaunch launch;
   launch.threads = 32 * warps;
   launch.coefficients = *op.getPackedCoefficients();
+  if (failed(addFusedStepKernels(op, gpuModule, name, launch)))
+    return failure();
 
   if (auto wgmmaN = tiling.getAs<IntegerAttr>("wgmma_n")) {
     // The sm_90a warpgroup kernel (WgmmaSpKernel.h), for the banded sparse
@@ -216,6 +259,8 @@ LogicalResult ConvertStencilToSpTCPass::convert(
       return failure();
   }
   SymbolTable(gpuModule).insert(launch.kernel);
+  // The record counts the flops per time step.
+  launch.unitFlopsPerPoint /= double(op.getFusedSteps());
   emitHostLaunches(op.getOperation(), op.getInput(), op.getOutput(),
                    op.getSteps(), launch, symbols, launches);
   op.getOperation()->erase();

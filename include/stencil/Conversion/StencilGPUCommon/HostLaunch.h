@@ -46,9 +46,25 @@ struct StencilKernelLaunch {
   /// The boundary the kernel implements, and a Dirichlet boundary's value.
   BoundaryKind boundary = BoundaryKind::halo;
   double boundaryValue = 0;
-  /// The kernel of the last `steps mod stepsPerLaunch` steps (same ABI,
-  /// tile and block); null when `stepsPerLaunch` divides `steps`.
+  /// The kernel of the last `steps mod stepsPerLaunch` steps (same ABI);
+  /// null when `stepsPerLaunch` divides `steps`. Its tile and threads per
+  /// block, when they differ from `kernel`'s (empty, 0: the same).
   gpu::GPUFuncOp tailKernel;
+  SmallVector<int64_t> tailBlockTile;
+  int64_t tailThreads = 0;
+  /// Fused steps by kernel composition (Support/StepComposition.h): the
+  /// kernel of the band's direct steps, launched after `kernel` on the same
+  /// buffers with one block per band tile (a one-dimensional grid of
+  /// BandTiling::getNumTiles() blocks for its tile and the margins m_d = t
+  /// r_d, outermost first), its static shared memory, and `bandThreads`
+  /// threads. Null without composition.
+  gpu::GPUFuncOp bandKernel;
+  SmallVector<int64_t> bandTile, bandMargins;
+  int64_t bandThreads = 0;
+  /// For a kernel of composed weights W_t: Sum |W_t| and their number, for
+  /// the runner's tolerance; 0 otherwise.
+  double composedAbsSum = 0;
+  int64_t composedPoints = 0;
   /// The accumulation type, for the runner's tolerance ("f32" or "f64").
   StringRef accumulator;
   /// Words of the `coeffs` argument; a one-word zero buffer when empty.
@@ -75,10 +91,10 @@ struct StencilKernelLaunch {
 };
 
 /// Replaces the stencil op `op` (grids `in` and `out`, `steps` time steps)
-/// by host code launching `launch.kernel` `steps /
-/// launch.stepsPerLaunch` times, then `launch.tailKernel` once if there is
-/// one, and appends the launch record of `launch.kernel` to `launches`. Does
-/// not erase `op`.
+/// by host code launching `launch.kernel` (then `launch.bandKernel`, if
+/// any, on the same buffers) `steps / launch.stepsPerLaunch` times, then
+/// `launch.tailKernel` once if there is one, and appends the launch record
+/// of `launch.kernel` to `launches`. Does not erase `op`.
 void emitHostLaunches(Operation *op, Value in, Value out, int64_t steps,
                       const StencilKernelLaunch &launch, SymbolTable &symbols,
                       SmallVectorImpl<Attribute> &launches);

@@ -31,7 +31,8 @@ struct CudaCoreStepKernel {
 /// steps of the linear stencil `step` on grids of `elementType` under the
 /// halo boundary, as `--convert-stencil-to-cuda-core` builds it with its
 /// default tiling (32 x 8 threads, automatic outputs per thread and planes;
-/// temporal blocking for steps > 1). The Tensor Core pipelines' fused steps
+/// temporal blocking for steps > 1), or with 32 x 4, 16 x 4 or 8 x 4 threads,
+/// the first whose tile fits. The Tensor Core pipelines' fused steps
 /// take two: the band kernel and the tail kernel (docs/Pipelines.md).
 ///
 /// With `bandMargins` (one per dimension, outermost first), the kernel runs
@@ -41,8 +42,8 @@ struct CudaCoreStepKernel {
 /// and stores only its points outside that region. Without, the grid is
 /// that of the pass (x innermost) and every interior point is stored.
 ///
-/// Fails with an error at `loc` when the tile of `steps` steps does not fit
-/// in 48 KiB of shared memory.
+/// Fails with an error at `loc` when no such tile of `steps` steps fits in
+/// 48 KiB of shared memory.
 FailureOr<CudaCoreStepKernel>
 buildCudaCoreStepKernel(gpu::GPUModuleOp gpuModule, Location loc,
                         const LinearStencil &step, Type elementType,

@@ -165,6 +165,15 @@ struct StencilFlattenPass
     // operands) with the halo boundary.
     if (!gridType.getElementType().isF16())
       return success();
+    if (fusedSteps > 1) {
+      if (route == "matching")
+        return op.emitOpError("is to take ")
+               << fusedSteps.getValue()
+               << " fused steps by composition, which the gathered form "
+                  "(SparStencil) does not take: use the strided swap "
+                  "(layout=strided-swap or auto), or fused-steps=1";
+      return success();
+    }
     if (op.getBoundary() != BoundaryKind::halo) {
       if (route == "matching")
         return op.emitOpError("has a '")

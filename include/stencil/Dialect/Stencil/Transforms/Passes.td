@@ -240,6 +240,11 @@ def StencilFlatten : Pass<"stencil-flatten"> {
     Option<"route", "route", "std::string", /*default=*/"\"auto\"",
            "auto: flatten only where matching issues fewer MMAs than the "
            "strided swap; matching: flatten every linear stencil">,
+    Option<"fusedSteps", "fused-steps", "int64_t", /*default=*/"1",
+           "Steps the pipeline fuses by composition (--stencil-decompose "
+           "fused-steps), which the gathered form does not take: with t > 1 "
+           "route=auto keeps every f16 stencil banded and route=matching is "
+           "an error">,
     Option<"keepWarpgroup", "keep-warpgroup", "bool", /*default=*/"false",
            "route=auto: keep banded the stencils that mma=auto sends to the "
            "sm_90a warpgroup kernel (2-D, r_y >= 5; "

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Compiles the examples through the Tensor Core pipelines with fused steps by
+# kernel composition (issue 17), for the GPU machine:
+#   bench/compile-fused.sh OUT_DIR [CHIP (sm_90)] [STEPS ("1 2 3 4")]
+# into OUT_DIR/<folder>-t<k>/<example>.{ptx,launch}, folders tc (f16, mma
+# m16n8k16), tc-f64 (the f64 variant of each example: its element type
+# replaced), sptc (f16, mma.sp) and, with CHIP=sm_90a, sptc-wg (the warpgroup
+# kernel, mma=warpgroup). Each description names the composed kernel and its
+# band kernel (docs/LaunchDescription.md); t = 1 is the unfused kernel.
+# cuda-core-f64-t<k> holds --lower-to-cuda-core's temporal blocking of the
+# f64 variants, the kernels the composed ones must beat. Examples a pipeline
+# rejects (the
+# composed innermost radius t r_x above 7, a general body, 1-D forms the
+# warpgroup kernel does not take) are listed with the compiler's diagnostic.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$root/build}
+out=${1:?usage: compile-fused.sh OUT_DIR [CHIP] [STEPS]}
+chip=${2:-sm_90}
+steps=${3:-"1 2 3 4"}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+compile() { # pipeline source name folder options
+  local dir=$out/$4
+  mkdir -p "$dir"
+  if ! "$build/bin/stencil-opt" "$2" --"$1"="chip=$chip $5" \
+      -o "$tmp/$3.mlir" 2> "$tmp/$3.err"; then
+    echo "$4: skipped $3: $(grep -m1 error "$tmp/$3.err")"
+    return
+  fi
+  "$build/bin/stencil-translate" --to-ptx "$tmp/$3.mlir" -o "$dir/$3.ptx"
+  "$build/bin/stencil-translate" --to-launch "$tmp/$3.mlir" \
+    --ptx-file "$3.ptx" -o "$dir/$3.launch"
+  echo "$4: compiled $3"
+}
+
+for example in "$root"/examples/*.mlir; do
+  name=$(basename "$example" .mlir)
+  grep -q "stencil.linear" "$example" || continue
+  sed "s/f16/f64/g" "$example" > "$tmp/$name-f64.src.mlir"
+  for t in $steps; do
+    compile lower-to-tc "$example" "$name" "tc-t$t" "fused-steps=$t"
+    compile lower-to-tc "$tmp/$name-f64.src.mlir" "$name-f64" "tc-f64-t$t" \
+      "fused-steps=$t"
+    compile lower-to-sptc "$example" "$name" "sptc-t$t" "fused-steps=$t"
+    compile lower-to-cuda-core "$tmp/$name-f64.src.mlir" "$name-f64" \
+      "cuda-core-f64-t$t" "fused-steps=$t"
+    if [ "$chip" = sm_90a ]; then
+      compile lower-to-sptc "$example" "$name" "sptc-wg-t$t" \
+        "fused-steps=$t mma=warpgroup"
+    fi
+  done
+done

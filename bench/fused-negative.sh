@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# On the GPU machine: the runner's check of a composed kernel can fail
+# (issue 17). From bench/compile-fused.sh's tc-f64-t2/box-2d9p-f64, at an odd
+# size, four steps (two launches): the description as compiled (PASS), with
+# the band kernel's keys removed so that the band keeps stale values (FAIL),
+# and with one reference weight changed by 1e-3 relative (FAIL: the kernel's
+# composed weights no longer match).
+#   bench/fused-negative.sh ART_DIR     (logs to $OUT or /tmp/fused-out)
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+art=${1:?usage: fused-negative.sh ART_DIR}
+out=${OUT:-/tmp/fused-out}
+mkdir -p "$out"
+log=$out/negative.txt
+source "$root/bench/common.sh"
+build_runner "$out"
+begin_log
+desc=$art/tc-f64-t2/box-2d9p-f64.launch
+tmp=$(mktemp -d)
+cp "$art/tc-f64-t2/box-2d9p-f64.ptx" "$tmp/"
+cp "$desc" "$tmp/as-compiled.launch"
+sed '/^band_/d' "$desc" > "$tmp/no-band.launch"
+awk -F' = ' '/^weights = /{n=split($2,w,","); w[5]=w[5]*1.001; s=w[1];
+  for(i=2;i<=n;i++) s=s","w[i]; print "weights = " s; next} {print}' \
+  "$desc" > "$tmp/mutated-weight.launch"
+for variant in as-compiled no-band mutated-weight; do
+  "$run" "$tmp/$variant.launch" --grid 523,389 --steps 4 2>&1 \
+    | grep -E '^check|^RESULT|worst' | sed "s|^|$variant: |" | tee -a "$log"
+done
+rm -rf "$tmp"

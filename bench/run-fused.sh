@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# On the GPU machine: fused steps by kernel composition (issue 17), from the
+# folders of bench/compile-fused.sh. Two modes, each one device call:
+#   bench/run-fused.sh ART_DIR check   every fused kernel (folders *-t2..4)
+#                                      at a full and an odd size, two
+#                                      launches, against the runner's f64
+#                                      reference (the composed tolerance,
+#                                      docs/LaunchDescription.md); then
+#                                      compute-sanitizer memcheck on a few
+#   bench/run-fused.sh ART_DIR table   roofline; LoRAStencil's artifact
+#                                      (bench/run-lorastencil.sh, carry
+#                                      baselines/LoRAStencil); then ours at
+#                                      its sizes (f64, 10240^2 and 512^3,
+#                                      T = 1000 or the nearest multiple of
+#                                      the fused steps) and the f16 table
+# Logs go to $OUT (or /tmp/fused-out); `table` ends with RESULT lines.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+art=${1:?usage: run-fused.sh ART_DIR check|table}
+mode=${2:?usage: run-fused.sh ART_DIR check|table}
+out=${OUT:-/tmp/fused-out}
+mkdir -p "$out"
+log=$out/$mode.txt
+
+source "$root/bench/common.sh"
+build_runner "$out"
+begin_log
+
+if [ "$mode" = check ]; then
+  for folder in $(cd "$art" && ls -d ${CHECK_FOLDERS:-*-t[234]}); do
+    for desc in "$art/$folder"/*.launch; do
+      rank=$(sed -n 's/^rank = //p' "$desc")
+      steps=$((2 * $(steps_per_launch "$desc")))
+      for size in full odd; do
+        "$run" "$desc" --grid "$(grid_for "$rank" "$size")" --steps "$steps" 2>&1 \
+          | grep -E '^RESULT|FAIL|error' \
+          | sed "s|^|$folder $(basename "$desc" .launch) $size: |" | tee -a "$log"
+      done
+    done
+    elapsed "$folder"
+  done
+  # memcheck: small odd grids, two launches (the band kernel's decode and
+  # its stores at the edge are what is new).
+  for desc in "$art"/tc-t2/box-2d9p.launch "$art"/tc-f64-t3/heat-2d-f64.launch \
+      "$art"/sptc-t4/heat-2d.launch "$art"/tc-f64-t2/box-3d27p-f64.launch \
+      "$art"/sptc-t2/heat-1d.launch "$art"/tc-t2/star-2d13p.launch; do
+    [ -f "$desc" ] || continue
+    rank=$(sed -n 's/^rank = //p' "$desc")
+    case $rank in 1) grid=100003 ;; 2) grid=523,389 ;; 3) grid=61,37,53 ;; esac
+    steps=$((2 * $(steps_per_launch "$desc")))
+    compute-sanitizer --tool memcheck --error-exitcode 9 "$run" "$desc" \
+      --grid "$grid" --steps "$steps" --warmup 0 > "$out/memcheck.txt" 2>&1
+    echo "memcheck $(basename "$(dirname "$desc")")/$(basename "$desc" .launch): rc=$? $(grep -m1 'ERROR SUMMARY' "$out/memcheck.txt")" | tee -a "$log"
+  done
+  elapsed "check done"
+  echo "== $(grep -c 'check=PASS' "$log") PASS, $(grep -c 'FAIL' "$log") FAIL" | tee -a "$log"
+  exit 0
+fi
+
+# table
+"$run" --roofline 2>&1 | grep ROOFLINE | tee -a "$log"
+elapsed roofline
+if [ -d "$root/baselines/LoRAStencil" ] && [ -z "${SKIP_LORA:-}" ]; then
+  OUT=$out/lora bash "$root/bench/run-lorastencil.sh" 2>&1 | grep -E '^LORA' | tee -a "$log"
+  elapsed lorastencil
+fi
+steps_2d=${TABLE_STEPS_2D:-1000}
+steps_3d=${TABLE_STEPS_3D:-1000}
+time_one() { # folder name grid steps
+  local desc=$art/$1/$2.launch fused steps
+  [ -f "$desc" ] || return 0
+  fused=$(steps_per_launch "$desc")
+  steps=$(( ($4 / fused) * fused ))
+  "$run" "$desc" --grid "$3" --steps "$steps" --no-check 2>&1 \
+    | grep -E '^throughput|^RESULT|error' \
+    | sed "s|^|TABLE $1/$2 grid=$3 steps=$steps: |" | tee -a "$log"
+}
+# f64 against LoRAStencil: box2d1r, star2d1r, box2d3r, star2d3r, box3d1r.
+for name in box-2d9p heat-2d box-2d49p star-2d13p; do
+  for folder in tc-f64-t1 tc-f64-t2 tc-f64-t3 tc-f64-t4 cuda-core-f64-t1 \
+      cuda-core-f64-t2 cuda-core-f64-t3 cuda-core-f64-t4; do
+    time_one "$folder" "$name-f64" 10240,10240 "$steps_2d"
+  done
+done
+elapsed "f64 2-D"
+for folder in tc-f64-t1 tc-f64-t2 cuda-core-f64-t1 cuda-core-f64-t2; do
+  time_one "$folder" box-3d27p-f64 512,512,512 "$steps_3d"
+done
+elapsed "f64 3-D"
+# f16: the single-step bandwidth bound is the roofline's bandwidth / 4 B.
+for name in heat-2d box-2d9p; do
+  for folder in tc-t1 tc-t2 tc-t3 tc-t4 sptc-t1 sptc-t2 sptc-t3 sptc-t4; do
+    time_one "$folder" "$name" 10240,10240 "$steps_2d"
+  done
+done
+for name in heat-3d box-3d27p; do
+  for folder in tc-t1 sptc-t1 tc-t2 sptc-t2; do
+    time_one "$folder" "$name" 768,768,768 200
+  done
+done
+elapsed "table done"
