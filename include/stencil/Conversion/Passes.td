@@ -51,6 +51,15 @@ def ConvertStencilToSpTC : Pass<"convert-stencil-to-sptc", "::mlir::ModuleOp"> {
     operand pairs as i32). Everything else below applies to both forms,
     except for f64 grids.
 
+    A fused form (`fused_steps` t, from `--stencil-decompose fused-steps`;
+    kernel composition, LoRAStencil seed 003 section III-A) is the kernel of
+    its composed weights, exact only on `[t r_d, N_d - t r_d)`: beside it, in
+    the same `gpu.module`, the pass builds the band kernel (t direct steps
+    of `step_pattern`/`step_weights` on CUDA cores, one block per tile that
+    reaches the band, stores only there) and, when t does not divide the
+    steps, a tail kernel of the last `S mod t` steps; the host code launches
+    the band kernel after each composed launch (docs/Pipelines.md).
+
     On f64 grids a `stencil.row_gemm` becomes the f64 kernel
     (`TCF64Kernel.cpp`) on `mma.sync.m8n8k4` f64: A holds 8 rows (8 `y`, or
     8 segments in 1-D) by 4 consecutive inputs, B the weights of one
