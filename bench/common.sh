@@ -39,3 +39,45 @@ begin_log() {
 # Seconds since begin_log, printed after each section so that a run cut at
 # the device tool's limit shows where the time went.
 elapsed() { echo "== $1: $(( $(date +%s) - start )) s" | tee -a "$log"; }
+
+# Compiles SOURCE through --PIPELINE="chip=$chip OPTIONS" into
+# $out/FOLDER/NAME.{ptx,launch} (FOLDER defaults to PIPELINE without
+# lower-to-), or reports it skipped with the compiler's first error; uses
+# $build, $out, $chip and the scratch folder $tmp of the calling script:
+#   compile_example PIPELINE SOURCE NAME [FOLDER [OPTIONS]]
+compile_example() {
+  local dir=$out/${4:-${1#lower-to-}} what="$1${5:+ ($5)}"
+  mkdir -p "$dir"
+  if ! "$build/bin/stencil-opt" "$2" --"$1"="chip=$chip${5:+ $5}" \
+      -o "$tmp/$3.mlir" 2> "$tmp/$3.err"; then
+    echo "$what: skipped $3: $(grep -m1 error "$tmp/$3.err")"
+    return
+  fi
+  "$build/bin/stencil-translate" --to-ptx "$tmp/$3.mlir" -o "$dir/$3.ptx"
+  "$build/bin/stencil-translate" --to-launch "$tmp/$3.mlir" \
+    --ptx-file "$3.ptx" -o "$dir/$3.launch"
+  echo "$what: compiled $3"
+}
+
+# Checks every description of ART_DIR/FOLDER at the full and the odd size
+# (grid_for) against the runner's f64 reference: 3 steps, or two launches
+# of a kernel fusing F > 1 steps; the RESULT, FAIL and error lines go to
+# $log, an `elapsed` line after each folder:
+#   check_folders ART_DIR FOLDER...
+check_folders() {
+  local art=$1 folder desc rank steps fused size
+  shift
+  for folder in "$@"; do
+    for desc in "$art/$folder"/*.launch; do
+      rank=$(sed -n 's/^rank = //p' "$desc")
+      steps=3; fused=$(steps_per_launch "$desc")
+      [ "$fused" -gt 1 ] && steps=$((2 * fused))
+      for size in full odd; do
+        "$run" "$desc" --grid "$(grid_for "$rank" "$size")" --steps "$steps" 2>&1 \
+          | grep -E '^RESULT|FAIL|^error' \
+          | sed "s|^|$folder $(basename "$desc" .launch) $size: |" | tee -a "$log"
+      done
+    done
+    elapsed "$folder"
+  done
+}

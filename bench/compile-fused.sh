@@ -20,34 +20,21 @@ chip=${2:-sm_90}
 steps=${3:-"1 2 3 4"}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-
-compile() { # pipeline source name folder options
-  local dir=$out/$4
-  mkdir -p "$dir"
-  if ! "$build/bin/stencil-opt" "$2" --"$1"="chip=$chip $5" \
-      -o "$tmp/$3.mlir" 2> "$tmp/$3.err"; then
-    echo "$4: skipped $3: $(grep -m1 error "$tmp/$3.err")"
-    return
-  fi
-  "$build/bin/stencil-translate" --to-ptx "$tmp/$3.mlir" -o "$dir/$3.ptx"
-  "$build/bin/stencil-translate" --to-launch "$tmp/$3.mlir" \
-    --ptx-file "$3.ptx" -o "$dir/$3.launch"
-  echo "$4: compiled $3"
-}
+source "$root/bench/common.sh"
 
 for example in "$root"/examples/*.mlir; do
   name=$(basename "$example" .mlir)
   grep -q "stencil.linear" "$example" || continue
   sed "s/f16/f64/g" "$example" > "$tmp/$name-f64.src.mlir"
   for t in $steps; do
-    compile lower-to-tc "$example" "$name" "tc-t$t" "fused-steps=$t"
-    compile lower-to-tc "$tmp/$name-f64.src.mlir" "$name-f64" "tc-f64-t$t" \
+    compile_example lower-to-tc "$example" "$name" "tc-t$t" "fused-steps=$t"
+    compile_example lower-to-tc "$tmp/$name-f64.src.mlir" "$name-f64" "tc-f64-t$t" \
       "fused-steps=$t"
-    compile lower-to-sptc "$example" "$name" "sptc-t$t" "fused-steps=$t"
-    compile lower-to-cuda-core "$tmp/$name-f64.src.mlir" "$name-f64" \
+    compile_example lower-to-sptc "$example" "$name" "sptc-t$t" "fused-steps=$t"
+    compile_example lower-to-cuda-core "$tmp/$name-f64.src.mlir" "$name-f64" \
       "cuda-core-f64-t$t" "fused-steps=$t"
     if [ "$chip" = sm_90a ]; then
-      compile lower-to-sptc "$example" "$name" "sptc-wg-t$t" \
+      compile_example lower-to-sptc "$example" "$name" "sptc-wg-t$t" \
         "fused-steps=$t mma=warpgroup"
     fi
   done

@@ -23,27 +23,14 @@ out=${1:?usage: compile-pipelines.sh OUT_DIR [CHIP]}
 chip=${2:-sm_90}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-
-compile() { # pipeline source name [folder [pipeline options]]
-  local dir=$out/${4:-${1#lower-to-}} what="$1${5:+ ($5)}"
-  mkdir -p "$dir"
-  if ! "$build/bin/stencil-opt" "$2" --"$1"="chip=$chip${5:+ $5}" \
-      -o "$tmp/$3.mlir" 2> "$tmp/$3.err"; then
-    echo "$what: skipped $3: $(grep -m1 error "$tmp/$3.err")"
-    return
-  fi
-  "$build/bin/stencil-translate" --to-ptx "$tmp/$3.mlir" -o "$dir/$3.ptx"
-  "$build/bin/stencil-translate" --to-launch "$tmp/$3.mlir" \
-    --ptx-file "$3.ptx" -o "$dir/$3.launch"
-  echo "$what: compiled $3"
-}
+source "$root/bench/common.sh"
 
 compile_tb() { # source name: the first of these options that fits
   rm -f "$out/cuda-core-tb/$2.ptx" "$out/cuda-core-tb/$2.launch"
   local options
   for options in fused-steps=4 fused-steps=2 \
       "fused-steps=2 threads-y=4 outputs-per-thread=2"; do
-    compile lower-to-cuda-core "$1" "$2" cuda-core-tb "$options"
+    compile_example lower-to-cuda-core "$1" "$2" cuda-core-tb "$options"
     if [ -f "$out/cuda-core-tb/$2.launch" ]; then return; fi
   done
 }
@@ -57,18 +44,18 @@ for name in $boundary_examples; do
         "$root/examples/$name.mlir" > "$tmp/$name-$suffix.src.mlir"
     grep -q "boundary $suffix" "$tmp/$name-$suffix.src.mlir" ||
       { echo "cannot add a boundary to $name"; exit 1; }
-    compile lower-to-cuda-core "$tmp/$name-$suffix.src.mlir" "$name-$suffix" cuda-core-bc
-    compile lower-to-cuda-core "$tmp/$name-$suffix.src.mlir" "$name-$suffix-tb" cuda-core-bc fused-steps=2
+    compile_example lower-to-cuda-core "$tmp/$name-$suffix.src.mlir" "$name-$suffix" cuda-core-bc
+    compile_example lower-to-cuda-core "$tmp/$name-$suffix.src.mlir" "$name-$suffix-tb" cuda-core-bc fused-steps=2
   done
 done
 
 for example in "$root"/examples/*.mlir; do
   name=$(basename "$example" .mlir)
   for pipeline in lower-to-sptc lower-to-tc lower-to-cuda-core; do
-    compile "$pipeline" "$example" "$name"
+    compile_example "$pipeline" "$example" "$name"
   done
   compile_tb "$example" "$name"
-  compile lower-to-tc "$example" "$name" tc-lowrank low-rank=true
+  compile_example lower-to-tc "$example" "$name" tc-lowrank low-rank=true
   if [ -f "$out/tc-lowrank/$name.launch" ] &&
       ! grep -q '^chain_abs_sum' "$out/tc-lowrank/$name.launch"; then
     echo "  (not of low rank: dropped from tc-lowrank)"
@@ -77,9 +64,9 @@ for example in "$root"/examples/*.mlir; do
   grep -q f16 "$example" || continue
   for type in bf16 f32 f64; do
     sed "s/f16/$type/g" "$example" > "$tmp/$name-$type.src.mlir"
-    compile lower-to-cuda-core "$tmp/$name-$type.src.mlir" "$name-$type"
+    compile_example lower-to-cuda-core "$tmp/$name-$type.src.mlir" "$name-$type"
     if [ "$type" = f64 ] || [ "$type" = bf16 ]; then
-      compile lower-to-tc "$tmp/$name-$type.src.mlir" "$name-$type"
+      compile_example lower-to-tc "$tmp/$name-$type.src.mlir" "$name-$type"
     fi
   done
   compile_tb "$tmp/$name-f64.src.mlir" "$name-f64"

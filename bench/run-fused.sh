@@ -27,18 +27,7 @@ build_runner "$out"
 begin_log
 
 if [ "$mode" = check ]; then
-  for folder in $(cd "$art" && ls -d ${CHECK_FOLDERS:-*-t[234]}); do
-    for desc in "$art/$folder"/*.launch; do
-      rank=$(sed -n 's/^rank = //p' "$desc")
-      steps=$((2 * $(steps_per_launch "$desc")))
-      for size in full odd; do
-        "$run" "$desc" --grid "$(grid_for "$rank" "$size")" --steps "$steps" 2>&1 \
-          | grep -E '^RESULT|FAIL|error' \
-          | sed "s|^|$folder $(basename "$desc" .launch) $size: |" | tee -a "$log"
-      done
-    done
-    elapsed "$folder"
-  done
+  check_folders "$art" $(cd "$art" && ls -d ${CHECK_FOLDERS:-*-t[234]})
   # memcheck: small odd grids, two launches (the band kernel's decode and
   # its stores at the edge are what is new).
   for desc in "$art"/tc-t2/box-2d9p.launch "$art"/tc-f64-t3/heat-2d-f64.launch \

@@ -26,19 +26,7 @@ begin_log
 
 if [ "$mode" = check ]; then
   # CHECK_FOLDERS limits the check to some pipelines' folders.
-  for pipeline in ${CHECK_FOLDERS:-$(ls "$art")}; do
-    for desc in "$art/$pipeline"/*.launch; do
-      rank=$(sed -n 's/^rank = //p' "$desc")
-      steps=3; fused=$(steps_per_launch "$desc")
-      [ "$fused" -gt 1 ] && steps=$((2 * fused))
-      for size in full odd; do
-        "$run" "$desc" --grid "$(grid_for "$rank" "$size")" --steps "$steps" 2>&1 \
-          | grep -E '^RESULT|FAIL|^error' \
-          | sed "s|^|$pipeline $(basename "$desc" .launch) $size: |" | tee -a "$log"
-      done
-    done
-    elapsed "$pipeline"
-  done
+  check_folders "$art" ${CHECK_FOLDERS:-$(ls "$art")}
   elapsed "check done"
   echo "== $(grep -c 'check=PASS' "$log") PASS, $(grep -c 'FAIL' "$log") FAIL" | tee -a "$log"
   exit 0
