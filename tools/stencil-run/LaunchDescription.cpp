@@ -296,19 +296,25 @@ bool parseLaunchDescriptionText(const std::string &text,
       return false;
     }
 
-  std::vector<int64_t> blk;
-  if (!parseIntList(kv["block"].first, blk) || blk.size() > 3) {
-    error = where("block") + "block must be 1 to 3 positive integers, got '" +
-            kv["block"].first + "'";
-    return false;
-  }
-  for (size_t i = 0; i < blk.size(); ++i) {
-    if (blk[i] <= 0 || blk[i] > 1024) {
-      error = where("block") + "block dimension out of range";
+  // Threads per block: 1 to 3 sizes in 1..1024 (block, band_block).
+  auto parseBlock = [&](const char *key, unsigned(&out)[3]) {
+    std::vector<int64_t> sizes;
+    if (!parseIntList(kv[key].first, sizes) || sizes.size() > 3) {
+      error = where(key) + key + " must be 1 to 3 positive integers, got '" +
+              kv[key].first + "'";
       return false;
     }
-    desc.block[i] = static_cast<unsigned>(blk[i]);
-  }
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      if (sizes[i] <= 0 || sizes[i] > 1024) {
+        error = where(key) + key + " dimension out of range";
+        return false;
+      }
+      out[i] = static_cast<unsigned>(sizes[i]);
+    }
+    return true;
+  };
+  if (!parseBlock("block", desc.block))
+    return false;
 
   if (kv.count("steps_per_launch")) {
     if (!parseInt(kv["steps_per_launch"].first, v) || v < 1 || v > 1024) {
@@ -341,55 +347,48 @@ bool parseLaunchDescriptionText(const std::string &text,
       error = where("band_kernel") + "empty kernel name";
       return false;
     }
-    for (const char *k : {"band_tile", "band_margins"}) {
-      std::vector<int64_t> &list =
-          std::string(k) == "band_tile" ? desc.bandTile : desc.bandMargins;
-      int64_t lowest = std::string(k) == "band_tile" ? 1 : 0;
-      if (!parseIntList(kv[k].first, list) ||
+    // `rank` values (innermost first) in lowest..kMaxTile.
+    auto parseRankList = [&](const char *key, int64_t lowest,
+                             std::vector<int64_t> &list) {
+      if (!parseIntList(kv[key].first, list) ||
           static_cast<int>(list.size()) != desc.rank) {
-        error = where(k) + k + " must have " + std::to_string(desc.rank) +
-                " integers (innermost dim first), got '" + kv[k].first + "'";
+        error = where(key) + key + " must have " + std::to_string(desc.rank) +
+                " integers (innermost dim first), got '" + kv[key].first + "'";
         return false;
       }
       for (int64_t x : list)
         if (x < lowest || x > kMaxTile) {
-          error = where(k) + k + " values must be from " +
+          error = where(key) + key + " values must be from " +
                   std::to_string(lowest) + " to " + std::to_string(kMaxTile) +
                   ", got " + std::to_string(x);
           return false;
         }
-    }
-    std::vector<int64_t> bandBlock;
-    if (!parseIntList(kv["band_block"].first, bandBlock) || bandBlock.empty() ||
-        bandBlock.size() > 3) {
-      error = where("band_block") +
-              "band_block must be 1 to 3 positive integers, got '" +
-              kv["band_block"].first + "'";
+      return true;
+    };
+    if (!parseRankList("band_tile", 1, desc.bandTile) ||
+        !parseRankList("band_margins", 0, desc.bandMargins) ||
+        !parseBlock("band_block", desc.bandBlock))
       return false;
-    }
-    for (size_t i = 0; i < bandBlock.size(); ++i) {
-      if (bandBlock[i] <= 0 || bandBlock[i] > 1024) {
-        error = where("band_block") + "band_block dimension out of range";
-        return false;
-      }
-      desc.bandBlock[i] = static_cast<unsigned>(bandBlock[i]);
-    }
   }
 
+  // A finite number >= 0 (composed_abs_sum, chain_abs_sum, fft_error_bound).
+  auto parseNonNegative = [&](const char *key, double &out) {
+    double x = 0;
+    if (!parseDouble(kv[key].first, x) || !(x >= 0) || !std::isfinite(x)) {
+      error = where(key) + key + " must be a finite number >= 0, got '" +
+              kv[key].first + "'";
+      return false;
+    }
+    out = x;
+    return true;
+  };
   if (kv.count("composed_abs_sum") != kv.count("composed_points")) {
     error = path + ": composed_abs_sum and composed_points go together";
     return false;
   }
   if (kv.count("composed_abs_sum")) {
-    double s = 0;
-    if (!parseDouble(kv["composed_abs_sum"].first, s) || !(s >= 0) ||
-        !std::isfinite(s)) {
-      error = where("composed_abs_sum") +
-              "composed_abs_sum must be a finite number >= 0, got '" +
-              kv["composed_abs_sum"].first + "'";
+    if (!parseNonNegative("composed_abs_sum", desc.composedAbsSum))
       return false;
-    }
-    desc.composedAbsSum = s;
     if (!parseInt(kv["composed_points"].first, v) || v < 1 ||
         v > 0x7fffffffLL) {
       error = where("composed_points") +
@@ -400,29 +399,13 @@ bool parseLaunchDescriptionText(const std::string &text,
     desc.composedPoints = v;
   }
 
-  if (kv.count("chain_abs_sum")) {
-    double s = 0;
-    if (!parseDouble(kv["chain_abs_sum"].first, s) || !(s >= 0) ||
-        !std::isfinite(s)) {
-      error = where("chain_abs_sum") +
-              "chain_abs_sum must be a finite number >= 0, got '" +
-              kv["chain_abs_sum"].first + "'";
-      return false;
-    }
-    desc.chainAbsSum = s;
-  }
+  if (kv.count("chain_abs_sum") &&
+      !parseNonNegative("chain_abs_sum", desc.chainAbsSum))
+    return false;
 
-  if (kv.count("fft_error_bound")) {
-    double s = 0;
-    if (!parseDouble(kv["fft_error_bound"].first, s) || !(s >= 0) ||
-        !std::isfinite(s)) {
-      error = where("fft_error_bound") +
-              "fft_error_bound must be a finite number >= 0, got '" +
-              kv["fft_error_bound"].first + "'";
-      return false;
-    }
-    desc.fftErrorBound = s;
-  }
+  if (kv.count("fft_error_bound") &&
+      !parseNonNegative("fft_error_bound", desc.fftErrorBound))
+    return false;
 
   if (kv.count("shared_bytes")) {
     if (!parseInt(kv["shared_bytes"].first, v) || v < 0 || v > (1 << 30)) {

@@ -416,45 +416,40 @@ CheckResult check(const LaunchDescription &desc, const Options &opts,
     power *= S;
   }
   r.tol = d * geometric;
-  if (desc.composedPoints > 0) {
-    // A launch of F steps by composed weights W (Sum |W| = S_c, P_c points)
-    // on the exact region, F direct steps in the band: the composed sum
-    // against the exact F steps, S_c M (2u + u + 2 P_c u_acc + P_c 2^-53)
-    // (both results rounded, W rounded to the element type, the
-    // accumulation, W's own f64 composition), plus the reference's F steps
-    // of per-step rounding d (1 + S + ... + S^(F-1)), which also bounds the
-    // band's direct steps; carried over launches by S^F.
+  // A launch of F fused steps whose own error is `launchError` (times M):
+  // per launch that plus what F steps of the reference's per-step rounding
+  // d (1 + S + ... + S^(F-1)) may differ by; the error of earlier launches
+  // grows by at most S^F per launch.
+  auto fusedLaunchTolerance = [&](double launchError) {
     int fused = desc.stepsPerLaunch;
     double direct = 0, powerF = 1;
     for (int t = 0; t < fused; ++t) {
       direct += powerF;
       powerF *= S;
     }
-    double Pc = static_cast<double>(desc.composedPoints);
-    double perLaunch = desc.composedAbsSum * r.maxAbs *
-                           (3 * u + 2 * Pc * uAcc + Pc * std::ldexp(1.0, -53)) +
-                       subnormalSpacing(desc.elementType) + d * direct;
+    double perLaunch = launchError + d * direct;
     double tol = 0;
     for (int l = 0; l < steps / fused; ++l)
       tol = tol * powerF + perLaunch;
-    r.tol = tol;
+    return tol;
+  };
+  if (desc.composedPoints > 0) {
+    // Composed weights W (Sum |W| = S_c, P_c points) on the exact region, F
+    // direct steps in the band: the composed sum against the exact F steps,
+    // S_c M (2u + u + 2 P_c u_acc + P_c 2^-53) + eta (both results rounded,
+    // W rounded to the element type, the accumulation, W's own f64
+    // composition); d (1 + ... + S^(F-1)) also bounds the band's direct
+    // steps.
+    double Pc = static_cast<double>(desc.composedPoints);
+    r.tol = fusedLaunchTolerance(
+        desc.composedAbsSum * r.maxAbs *
+            (3 * u + 2 * Pc * uAcc + Pc * std::ldexp(1.0, -53)) +
+        subnormalSpacing(desc.elementType));
   }
   if (desc.fftErrorBound > 0) {
-    // A launch of F fused steps by transforms: the transforms' error
-    // fft_error_bound * M plus what F steps of the reference's own
-    // per-step rounding (or the direct steps at the grid's edge) may differ
-    // by; the error of earlier launches grows by at most S^F per launch.
-    int fused = desc.stepsPerLaunch;
-    double direct = 0, powerF = 1;
-    for (int t = 0; t < fused; ++t) {
-      direct += powerF;
-      powerF *= S;
-    }
-    double perLaunch = desc.fftErrorBound * r.maxAbs + d * direct;
-    double tol = 0;
-    for (int l = 0; l < steps / fused; ++l)
-      tol = tol * powerF + perLaunch;
-    r.tol = tol;
+    // Transforms: their error fft_error_bound * M (d covers the reference's
+    // rounding, or the direct steps at the grid's edge).
+    r.tol = fusedLaunchTolerance(desc.fftErrorBound * r.maxAbs);
   }
   return compare(dims, cpu, gpu, r);
 }

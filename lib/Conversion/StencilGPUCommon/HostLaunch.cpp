@@ -1,6 +1,7 @@
 //===- HostLaunch.cpp - Host side of the stencil GPU kernels --------------===//
 
 #include "stencil/Conversion/StencilGPUCommon/HostLaunch.h"
+#include "stencil/Conversion/StencilGPUCommon/KernelABI.h"
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -112,9 +113,6 @@ void mlir::stencil::emitHostLaunches(Operation *op, Value in, Value out,
                                       arith::ConstantIndexOp::create(b, t));
   };
   Value one = arith::ConstantIndexOp::create(b, 1);
-  auto cst = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, v);
-  };
   auto gridOf = [&](ArrayRef<int64_t> tile) {
     return gpu::KernelDim3{ceilDiv(dims[rank - 1], tile[rank - 1]),
                            rank >= 2 ? ceilDiv(dims[rank - 2], tile[rank - 2])
@@ -122,7 +120,8 @@ void mlir::stencil::emitHostLaunches(Operation *op, Value in, Value out,
                            rank == 3 ? ceilDiv(dims[0], tile[0]) : one};
   };
   auto blockOf = [&](int64_t threads) {
-    return gpu::KernelDim3{cst(threads), one, one};
+    return gpu::KernelDim3{arith::ConstantIndexOp::create(b, threads), one,
+                           one};
   };
   // A launch reads buffers[0] and writes buffers[1]; the next one swaps them.
   auto emitLaunch = [&](OpBuilder &lb, Location l, gpu::GPUFuncOp func,
@@ -144,22 +143,13 @@ void mlir::stencil::emitHostLaunches(Operation *op, Value in, Value out,
   gpu::KernelDim3 bandGrid = {one, one, one}, bandBlock = bandGrid;
   if (launch.bandKernel) {
     bandBlock = blockOf(launch.bandThreads);
+    BandTilingValues band =
+        getBandTiling(b, dims, launch.bandTile, launch.bandMargins);
     Value all = one, inner = one;
     for (int64_t d = 0; d < rank; ++d) {
-      int64_t t = launch.bandTile[d], m = launch.bandMargins[d];
-      Value n = ceilDiv(dims[d], t);
-      Value lo = arith::MinUIOp::create(b, n, cst(llvm::divideCeil(m, t)));
-      Value hi = n;
-      if (m != 0) {
-        Value fits = arith::CmpIOp::create(b, arith::CmpIPredicate::uge,
-                                           dims[d], cst(m));
-        Value q = arith::DivUIOp::create(
-            b, arith::SubIOp::create(b, dims[d], cst(m)), cst(t));
-        hi = arith::MaxUIOp::create(
-            b, lo, arith::SelectOp::create(b, fits, q, cst(0)));
-      }
-      all = arith::MulIOp::create(b, all, n);
-      inner = arith::MulIOp::create(b, inner, arith::SubIOp::create(b, hi, lo));
+      all = arith::MulIOp::create(b, all, band.counts[d]);
+      inner = arith::MulIOp::create(
+          b, inner, arith::SubIOp::create(b, band.hi[d], band.lo[d]));
     }
     bandGrid.x = arith::SubIOp::create(b, all, inner);
   }

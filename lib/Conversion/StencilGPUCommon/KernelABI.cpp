@@ -138,3 +138,30 @@ Value mlir::stencil::hideFromOptimizer(ImplicitLocOpBuilder &b, Value index) {
       /*operand_attrs=*/ArrayAttr());
   return arith::IndexCastOp::create(b, b.getIndexType(), asmOp.getResult(0));
 }
+
+BandTilingValues mlir::stencil::getBandTiling(ImplicitLocOpBuilder &b,
+                                              ValueRange sizes,
+                                              ArrayRef<int64_t> tile,
+                                              ArrayRef<int64_t> margins) {
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, v);
+  };
+  BandTilingValues band;
+  for (auto [size, t, m] : llvm::zip_equal(sizes, tile, margins)) {
+    Value n = arith::CeilDivUIOp::create(b, size, cst(t));
+    Value lo = arith::MinUIOp::create(b, n, cst(llvm::divideCeil(m, t)));
+    Value hi = n;
+    if (m != 0) {
+      Value fits =
+          arith::CmpIOp::create(b, arith::CmpIPredicate::uge, size, cst(m));
+      Value q = arith::DivUIOp::create(
+          b, arith::SubIOp::create(b, size, cst(m)), cst(t));
+      hi = arith::MaxUIOp::create(b, lo,
+                                  arith::SelectOp::create(b, fits, q, cst(0)));
+    }
+    band.counts.push_back(n);
+    band.lo.push_back(lo);
+    band.hi.push_back(hi);
+  }
+  return band;
+}

@@ -183,30 +183,14 @@ gpu::GPUFuncOp CudaCoreKernelBuilder::build(OpBuilder &moduleBuilder,
 }
 
 /// BandTiling (Support/StepComposition.h) in IR, for block b = blockIdx.x:
-/// per dimension n_d = ceil(N_d / T_d), lo_d = min(n_d, ceil(m_d / T_d)),
-/// hi_d = max(lo_d, floor((N_d - m_d) / T_d)) (0 when N_d < m_d; n_d when
-/// m_d = 0); then the decode, dimension by dimension, with selects in place
-/// of its early return: at dimension d, b < e_d (the edge slabs' tiles)
-/// decodes the rest row-major, else b - e_d continues in the inner slabs.
+/// n_d, lo_d, hi_d (getBandTiling), then the decode, dimension by
+/// dimension, with selects in place of its early return: at dimension d, b <
+/// e_d (the edge slabs' tiles) decodes the rest row-major, else b - e_d
+/// continues in the inner slabs.
 SmallVector<Value> CudaCoreKernelBuilder::bandBlockOrigin() {
   int64_t rank = geo.rank;
-  ArrayRef<int64_t> margins = spec.bandMargins;
-  SmallVector<Value> n(rank), lo(rank), hi(rank);
-  for (int64_t d = 0; d < rank; ++d) {
-    int64_t t = geo.tile[d], m = margins[d];
-    n[d] = arith::CeilDivUIOp::create(*b, sizes[d], cst(t));
-    lo[d] = arith::MinUIOp::create(*b, n[d], cst(llvm::divideCeil(m, t)));
-    if (m == 0) {
-      hi[d] = n[d];
-      continue;
-    }
-    Value fits =
-        arith::CmpIOp::create(*b, arith::CmpIPredicate::uge, sizes[d], cst(m));
-    Value q = arith::DivUIOp::create(
-        *b, arith::SubIOp::create(*b, sizes[d], cst(m)), cst(t));
-    hi[d] = arith::MaxUIOp::create(
-        *b, lo[d], arith::SelectOp::create(*b, fits, q, cst(0)));
-  }
+  BandTilingValues band = getBandTiling(*b, sizes, geo.tile, spec.bandMargins);
+  ArrayRef<Value> n = band.counts, lo = band.lo, hi = band.hi;
   auto sub = [&](Value x, Value y) -> Value {
     return arith::SubIOp::create(*b, x, y);
   };
@@ -700,6 +684,16 @@ gpu::GPUFuncOp mlir::stencil::buildCudaCoreKernel(
 int64_t mlir::stencil::getCudaCoreSharedBytes(const CudaCoreTiling &tiling,
                                               Type elementType) {
   return tiling.sharedElements() * elementType.getIntOrFloatBitWidth() / 8;
+}
+
+std::optional<unsigned>
+mlir::stencil::findTooWideDimension(ArrayRef<int64_t> radii, int64_t steps,
+                                    Type elementType) {
+  int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
+  for (auto [d, r] : llvm::enumerate(radii))
+    if ((2 * steps * r + 1) * elementBytes > kMaxCudaCoreSharedBytes)
+      return d;
+  return std::nullopt;
 }
 
 CudaCoreTiling mlir::stencil::chooseCudaCoreTiling(

@@ -57,6 +57,13 @@ gpu::GPUFuncOp buildCudaCoreKernel(OpBuilder &moduleBuilder,
 /// Bytes of the shared memory of `tiling` on grids of `elementType`.
 int64_t getCudaCoreSharedBytes(const CudaCoreTiling &tiling, Type elementType);
 
+/// The first dimension along which a tile of `steps` steps of a stencil of
+/// `radii` spans more points (2 steps r_d + 1) than fit in
+/// kMaxCudaCoreSharedBytes of `elementType`, before any tile arithmetic
+/// (which would overflow for a radius near 2^31); std::nullopt when none.
+std::optional<unsigned> findTooWideDimension(ArrayRef<int64_t> radii,
+                                             int64_t steps, Type elementType);
+
 /// The tiling of a kernel of `steps` steps per launch of a stencil of
 /// `radii`: `outputsPerThread` 0 means the most of 4, 2, 1 whose tile fits
 /// in kMaxCudaCoreSharedBytes (with one plane in 3-D); `planes` 0 then the

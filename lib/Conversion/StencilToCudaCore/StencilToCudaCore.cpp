@@ -43,14 +43,13 @@ FailureOr<CudaCoreStepKernel> mlir::stencil::buildCudaCoreStepKernel(
   // its tile of `steps` steps does not fit (3-D, f64, wide halos): the
   // direct steps are a small part of a fused launch's work.
   SmallVector<int64_t> radii = step.getRadii();
-  int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
-  for (auto [d, r] : llvm::enumerate(radii))
-    if ((2 * steps * r + 1) * elementBytes > kMaxCudaCoreSharedBytes)
-      return emitError(loc, "the direct steps of the fused kernel (")
-             << steps << " steps of radius " << r << " along dimension " << d
-             << ") need a tile of at least " << 2 * steps * r + 1
-             << " points along it, more than fits in "
-             << kMaxCudaCoreSharedBytes << " bytes of shared memory";
+  if (std::optional<unsigned> d =
+          findTooWideDimension(radii, steps, elementType))
+    return emitError(loc, "the direct steps of the fused kernel (")
+           << steps << " steps of radius " << radii[*d] << " along dimension "
+           << *d << ") need a tile of at least " << 2 * steps * radii[*d] + 1
+           << " points along it, more than fits in " << kMaxCudaCoreSharedBytes
+           << " bytes of shared memory";
   std::optional<CudaCoreTiling> tiling;
   int64_t bytes = 0;
   for (auto [threadsX, threadsY] :
@@ -124,17 +123,11 @@ static gpu::GPUFuncOp buildKernel(Operation *op, const CudaCoreTiling &tiling,
                                   double boundaryValue,
                                   gpu::GPUModuleOp gpuModule, StringRef name) {
   CudaCoreKernelSpec spec(op->getLoc());
-  if (auto linearOp = dyn_cast<LinearOp>(op)) {
-    PatternAttr pattern = linearOp.getPattern();
-    spec.linear.emplace();
-    spec.linear->rank = pattern.getRank();
-    spec.linear->offsets.assign(pattern.getOffsets().begin(),
-                                pattern.getOffsets().end());
-    spec.linear->weights.assign(linearOp.getWeights().begin(),
-                                linearOp.getWeights().end());
-  } else {
+  if (auto linearOp = dyn_cast<LinearOp>(op))
+    spec.linear =
+        getLinearStencil(linearOp.getPattern(), linearOp.getWeights());
+  else
     spec.apply = cast<ApplyOp>(op);
-  }
   spec.elementType = elementType;
   spec.boundary = boundary;
   spec.boundaryValue = boundaryValue;
@@ -155,16 +148,13 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
   BoundaryKind boundary;
   double boundaryValue = 0.0; // dirichlet(v) only
   int64_t steps;
-  SmallVector<int64_t> radii(rank, 0);
+  SmallVector<int64_t> radii;
   if (auto linear = dyn_cast<LinearOp>(op)) {
     boundary = linear.getBoundary();
     if (auto value = linear.getBoundaryValue())
       boundaryValue = value->convertToDouble();
     steps = linear.getSteps();
-    PatternAttr pattern = linear.getPattern();
-    for (unsigned i = 0; i < pattern.getNumPoints(); ++i)
-      for (int64_t d = 0; d < rank; ++d)
-        radii[d] = std::max<int64_t>(radii[d], std::abs(pattern.getPoint(i)[d]));
+    radii = linear.getPattern().getRadii();
   } else {
     auto apply = cast<ApplyOp>(op);
     boundary = apply.getBoundary();
@@ -204,15 +194,15 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
   // radius near 2^31): along each dimension the staged tile spans at least
   // 2 * fused-steps * r + 1 points. r <= 2^31 - 1 (kMaxOffset) and
   // fused-steps <= kMaxFusedSteps, so this product itself cannot overflow.
-  int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
-  for (auto [d, r] : llvm::enumerate(radii))
-    if ((2 * fusedSteps * r + 1) * elementBytes > kMaxCudaCoreSharedBytes)
-      return op->emitOpError("radius ")
-             << r << " along dimension " << d << " needs a tile of at least "
-             << 2 * fusedSteps * r + 1 << " points along it"
-             << (fusedSteps > 1 ? " (fused steps widen the halo)" : "")
-             << ", more than fits in " << kMaxCudaCoreSharedBytes
-             << " bytes of shared memory";
+  if (std::optional<unsigned> d =
+          findTooWideDimension(radii, fusedSteps, elementType))
+    return op->emitOpError("radius ")
+           << radii[*d] << " along dimension " << *d
+           << " needs a tile of at least " << 2 * fusedSteps * radii[*d] + 1
+           << " points along it"
+           << (fusedSteps > 1 ? " (fused steps widen the halo)" : "")
+           << ", more than fits in " << kMaxCudaCoreSharedBytes
+           << " bytes of shared memory";
   CudaCoreTiling tiling =
       chooseCudaCoreTiling(radii, threadsX, threadsY, outputsPerThread,
                            fusedSteps, planes, elementType);

@@ -10,7 +10,6 @@
 
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
 #include "stencil/Dialect/Stencil/Transforms/Transforms.h"
-#include "stencil/Support/StepComposition.h"
 
 namespace mlir {
 namespace stencil {
@@ -65,14 +64,8 @@ public:
     return visit([](auto form) -> std::optional<LinearStencil> {
       if (!form.getStepPatternAttr() || !form.getStepWeightsAttr())
         return std::nullopt;
-      PatternAttr pattern = form.getStepPatternAttr();
-      LinearStencil step;
-      step.rank = pattern.getRank();
-      step.offsets.assign(pattern.getOffsets().begin(),
-                          pattern.getOffsets().end());
-      ArrayRef<double> weights = form.getStepWeightsAttr().asArrayRef();
-      step.weights.assign(weights.begin(), weights.end());
-      return step;
+      return getLinearStencil(form.getStepPatternAttr(),
+                              form.getStepWeightsAttr().asArrayRef());
     });
   }
   BoundaryKind getBoundary() const {

@@ -14,12 +14,17 @@
 // CHECK-SAME:    steps = 5 : i64, steps_per_launch = 2 : i64
 
 // The host: the band's grid is BandTiling::getNumTiles(), prod n_d - prod
-// (hi_d - lo_d), from the grid's sizes.
+// (hi_d - lo_d), from the grid's sizes (getBandTiling, then the products).
 // CHECK-LABEL: func.func @heat2d
-// CHECK:         %[[N0:.*]] = arith.ceildivui %[[DIM0:.*]], %{{.*}} : index
-// CHECK:         arith.minui %[[N0]]
+// CHECK:         %[[N0:.*]] = arith.ceildivui %{{.*}}, %c32{{.*}} : index
+// CHECK-NEXT:    arith.constant 1
+// CHECK-NEXT:    arith.minui %[[N0]]
 // CHECK:         arith.maxui
-// CHECK:         %[[ALL:.*]] = arith.muli %{{.*}}, %{{.*}} : index
+// CHECK:         arith.maxui
+// CHECK-NEXT:    arith.muli
+// CHECK-NEXT:    arith.subi
+// CHECK-NEXT:    arith.muli
+// CHECK-NEXT:    %[[ALL:.*]] = arith.muli %{{.*}}, %{{.*}} : index
 // CHECK-NEXT:    arith.subi
 // CHECK-NEXT:    %[[INNER:.*]] = arith.muli
 // CHECK-NEXT:    %[[BAND:.*]] = arith.subi %[[ALL]], %[[INNER]] : index

@@ -71,6 +71,18 @@ Value isWithin(ImplicitLocOpBuilder &b, Value coord, Value size,
 /// registers, which limit how many blocks an SM holds).
 Value hideFromOptimizer(ImplicitLocOpBuilder &b, Value index);
 
+/// BandTiling::get (Support/StepComposition.h) in IR, for a grid of `sizes`
+/// (outermost first): per dimension n_d = ceil(N_d / T_d), lo_d = min(n_d,
+/// ceil(m_d / T_d)) and hi_d = max(lo_d, floor((N_d - m_d) / T_d)) (0 when
+/// N_d < m_d; n_d when m_d = 0), for the band kernel's blocks (in the
+/// kernel) and their number (on the host).
+struct BandTilingValues {
+  SmallVector<Value> counts, lo, hi;
+};
+BandTilingValues getBandTiling(ImplicitLocOpBuilder &b, ValueRange sizes,
+                               ArrayRef<int64_t> tile,
+                               ArrayRef<int64_t> margins);
+
 /// The row-major linear index of `coords` in a grid of `sizes`.
 Value getLinearIndex(ImplicitLocOpBuilder &b, ValueRange coords,
                      ValueRange sizes);

@@ -159,3 +159,13 @@ DictionaryAttr mlir::stencil::getSourceAttr(PatternAttr pattern,
   return b.getDictionaryAttr({b.getNamedAttr("pattern", pattern),
                               b.getNamedAttr("weights", weights)});
 }
+
+LinearStencil mlir::stencil::getLinearStencil(PatternAttr pattern,
+                                              ArrayRef<double> weights) {
+  LinearStencil stencil;
+  stencil.rank = pattern.getRank();
+  stencil.offsets.assign(pattern.getOffsets().begin(),
+                         pattern.getOffsets().end());
+  stencil.weights.assign(weights.begin(), weights.end());
+  return stencil;
+}

@@ -65,19 +65,15 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
   // Fused steps: the t-fold composed weights (Support/StepComposition.h).
   std::optional<LinearStencil> composed;
   if (fusedSteps > 1) {
-    LinearStencil step;
-    step.rank = stepPattern.getRank();
-    step.offsets.assign(stepPattern.getOffsets().begin(),
-                        stepPattern.getOffsets().end());
-    step.weights.assign(weights.begin(), weights.end());
-    composed = composeSteps(step, fusedSteps);
+    composed = composeSteps(getLinearStencil(stepPattern, weights), fusedSteps);
     if (!composed)
       return op.emitOpError("composing ")
              << fusedSteps.getValue() << " steps gives a stencil of more than "
              << kMaxPatternPoints << " points; use fewer fused steps";
     if (composed->weights.empty())
       return op.emitOpError("has no non-zero weight to decompose");
-    pattern = PatternAttr::get(op.getContext(), step.rank, composed->offsets);
+    pattern =
+        PatternAttr::get(op.getContext(), composed->rank, composed->offsets);
     weights = composed->weights;
   }
   unsigned rank = pattern.getRank();

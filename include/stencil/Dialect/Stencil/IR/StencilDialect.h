@@ -14,6 +14,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "stencil/Support/FftTiling.h"
+#include "stencil/Support/StepComposition.h"
 
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h.inc"
 #include "stencil/Dialect/Stencil/IR/StencilEnums.h.inc"
@@ -32,6 +33,10 @@ inline constexpr llvm::StringLiteral kSourceAttrName = "stencil.source";
 
 /// The value of `kSourceAttrName` for a stencil: `{pattern, weights}`.
 DictionaryAttr getSourceAttr(PatternAttr pattern, DenseF64ArrayAttr weights);
+
+/// The linear stencil of `pattern` and `weights` (one per point), for the
+/// IR-free models of Support (StepComposition.h).
+LinearStencil getLinearStencil(PatternAttr pattern, ArrayRef<double> weights);
 } // namespace stencil
 } // namespace mlir
 
