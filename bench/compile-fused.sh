@@ -8,7 +8,11 @@
 # kernel, mma=warpgroup). Each description names the composed kernel and its
 # band kernel (docs/LaunchDescription.md); t = 1 is the unfused kernel.
 # cuda-core-f64-t<k> holds --lower-to-cuda-core's temporal blocking of the
-# f64 variants, the kernels the composed ones must beat. Examples a pipeline
+# f64 variants, the kernels the composed ones must beat. For the 3-D
+# examples, cuda-core-stream-t<k> and cuda-core-f64-stream-t<k> hold the
+# streamed CUDA-core kernels (stream=true, 32 planes per block), with
+# -p16/-p64 variants (planes=16, 64) for t <= 2, and cuda-core-t<k> the
+# staged f16 kernel they replace. Examples a pipeline
 # rejects (the
 # composed innermost radius t r_x above 7, a general body, 1-D forms the
 # warpgroup kernel does not take) are listed with the compiler's diagnostic.
@@ -33,6 +37,18 @@ for example in "$root"/examples/*.mlir; do
     compile_example lower-to-sptc "$example" "$name" "sptc-t$t" "fused-steps=$t"
     compile_example lower-to-cuda-core "$tmp/$name-f64.src.mlir" "$name-f64" \
       "cuda-core-f64-t$t" "fused-steps=$t"
+    if grep -q 'memref<?x?x?x' "$example"; then
+      compile_example lower-to-cuda-core "$example" "$name" "cuda-core-t$t" \
+        "fused-steps=$t"
+      for planes in 32 16 64; do
+        suffix=""; [ "$planes" = 32 ] || suffix="-p$planes"
+        [ "$planes" = 32 ] || [ "$t" -le 2 ] || continue
+        compile_example lower-to-cuda-core "$example" "$name" \
+          "cuda-core-stream$suffix-t$t" "fused-steps=$t stream=true planes=$planes"
+        compile_example lower-to-cuda-core "$tmp/$name-f64.src.mlir" "$name-f64" \
+          "cuda-core-f64-stream$suffix-t$t" "fused-steps=$t stream=true planes=$planes"
+      done
+    fi
     if [ "$chip" = sm_90a ]; then
       compile_example lower-to-sptc "$example" "$name" "sptc-wg-t$t" \
         "fused-steps=$t mma=warpgroup"

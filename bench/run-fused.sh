@@ -13,6 +13,12 @@
 #                                      its sizes (f64, 10240^2 and 512^3,
 #                                      T = 1000 or the nearest multiple of
 #                                      the fused steps) and the f16 table
+#   bench/run-fused.sh ART_DIR stream  the streamed 3-D CUDA-core kernels:
+#                                      checks (full and odd sizes),
+#                                      memcheck, then the 3-D table (f16 at
+#                                      768^3 against the staged kernels and
+#                                      the Tensor Core ones; f64 Box-3D27P at
+#                                      512^3 against LoRAStencil's box3d1r)
 # Logs go to $OUT (or /tmp/fused-out); `table` ends with RESULT lines.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -46,15 +52,6 @@ if [ "$mode" = check ]; then
   exit 0
 fi
 
-# table
-"$run" --roofline 2>&1 | grep ROOFLINE | tee -a "$log"
-elapsed roofline
-if [ -d "$root/baselines/LoRAStencil" ] && [ -z "${SKIP_LORA:-}" ]; then
-  OUT=$out/lora bash "$root/bench/run-lorastencil.sh" 2>&1 | grep -E '^LORA' | tee -a "$log"
-  elapsed lorastencil
-fi
-steps_2d=${TABLE_STEPS_2D:-1000}
-steps_3d=${TABLE_STEPS_3D:-1000}
 time_one() { # folder name grid steps
   local desc=$art/$1/$2.launch fused steps
   [ -f "$desc" ] || return 0
@@ -64,6 +61,48 @@ time_one() { # folder name grid steps
     | grep -E '^throughput|^RESULT|error' \
     | sed "s|^|TABLE $1/$2 grid=$3 steps=$steps: |" | tee -a "$log"
 }
+
+if [ "$mode" = stream ]; then
+  check_folders "$art" $(cd "$art" && ls -d cuda-core*stream*)
+  for desc in "$art"/cuda-core-stream-t3/heat-3d.launch \
+      "$art"/cuda-core-f64-stream-t2/box-3d27p-f64.launch \
+      "$art"/cuda-core-stream-p16-t1/box-3d27p.launch; do
+    [ -f "$desc" ] || continue
+    steps=$((2 * $(steps_per_launch "$desc")))
+    compute-sanitizer --tool memcheck --error-exitcode 9 "$run" "$desc" \
+      --grid 61,37,53 --steps "$steps" --warmup 0 > "$out/memcheck.txt" 2>&1
+    echo "memcheck $(basename "$(dirname "$desc")")/$(basename "$desc" .launch): rc=$? $(grep -m1 'ERROR SUMMARY' "$out/memcheck.txt")" | tee -a "$log"
+  done
+  elapsed "stream checks"
+  echo "== $(grep -c 'check=PASS' "$log") PASS, $(grep -c 'FAIL' "$log") FAIL" | tee -a "$log"
+  [ -n "${SKIP_TABLE:-}" ] && exit 0
+  "$run" --roofline 2>&1 | grep ROOFLINE | tee -a "$log"
+  if [ -d "$root/baselines/LoRAStencil" ] && [ -z "${SKIP_LORA:-}" ]; then
+    OUT=$out/lora LORA_SHAPES=box3d1r bash "$root/bench/run-lorastencil.sh" 2>&1 \
+      | grep -E '^LORA' | tee -a "$log"
+    elapsed lorastencil
+  fi
+  for name in heat-3d box-3d27p; do
+    for folder in tc-t1 sptc-t1 cuda-core-t1 cuda-core-t2 $(cd "$art" && ls -d cuda-core-stream*); do
+      time_one "$folder" "$name" 768,768,768 200
+    done
+  done
+  for folder in cuda-core-f64-t1 cuda-core-f64-t2 $(cd "$art" && ls -d cuda-core-f64-stream*); do
+    time_one "$folder" box-3d27p-f64 512,512,512 1000
+  done
+  elapsed "stream table done"
+  exit 0
+fi
+
+# table
+"$run" --roofline 2>&1 | grep ROOFLINE | tee -a "$log"
+elapsed roofline
+if [ -d "$root/baselines/LoRAStencil" ] && [ -z "${SKIP_LORA:-}" ]; then
+  OUT=$out/lora bash "$root/bench/run-lorastencil.sh" 2>&1 | grep -E '^LORA' | tee -a "$log"
+  elapsed lorastencil
+fi
+steps_2d=${TABLE_STEPS_2D:-1000}
+steps_3d=${TABLE_STEPS_3D:-1000}
 # f64 against LoRAStencil: box2d1r, star2d1r, box2d3r, star2d3r, box3d1r.
 for name in box-2d9p heat-2d box-2d49p star-2d13p; do
   for folder in tc-f64-t1 tc-f64-t2 tc-f64-t3 tc-f64-t4 cuda-core-f64-t1 \

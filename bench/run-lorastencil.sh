@@ -19,6 +19,7 @@
 #      LORA shape=<name> n=<NxN[xN]> steps=<T> ms=<total ms> gstencils=<G>
 #    G = interior points x T / s / 1e9 (every grid point; the artifact's
 #    halo, 4 (2-D) or 1/2/4 (3-D) cells of fixed values, not counted).
+#    LORA_SHAPES (a list of those names) times only those.
 # 3. LORA_CHECK=1: a second build with -DCHECK_ERROR (a compiler flag; the
 #    sources have the check behind `#if defined(CHECK_ERROR)`, off by
 #    default) runs one launch of each shape at a small size against the
@@ -152,11 +153,14 @@ measure() {
   [ -n "$best" ] && { best=${best#* }; echo "${best%% |*}" | tee -a "$log"; }
 }
 
-measure box2d1r 2 3 3
-measure star2d1r 2 3 3
-measure box2d3r 2 1 3
-measure star2d3r 2 1 1
-measure box3d1r 3 1 1
+# LORA_SHAPES (default all five) picks the shapes timed.
+shapes=${LORA_SHAPES:-"box2d1r star2d1r box2d3r star2d3r box3d1r"}
+wanted() { [[ " $shapes " == *" $1 "* ]]; }
+wanted box2d1r && measure box2d1r 2 3 3
+wanted star2d1r && measure star2d1r 2 3 3
+wanted box2d3r && measure box2d3r 2 1 3
+wanted star2d3r && measure star2d3r 2 1 1
+wanted box3d1r && measure box3d1r 3 1 1
 elapsed "timing"
 
 if [ "${LORA_CHECK:-0}" = 1 ]; then

@@ -28,6 +28,7 @@ void mlir::stencil::buildCudaCoreKernelPipeline(
   convert.outputsPerThread = options.outputsPerThread;
   convert.fusedSteps = options.fusedSteps;
   convert.planes = options.planes;
+  convert.stream = options.stream;
   pm.addPass(createConvertStencilToCudaCore(convert));
 }
 

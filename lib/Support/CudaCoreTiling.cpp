@@ -6,13 +6,12 @@
 
 using namespace mlir::stencil;
 
-CudaCoreTiling::CudaCoreTiling(llvm::ArrayRef<int64_t> radii,
-                               int64_t threadsX, int64_t threadsY,
-                               int64_t outputs, int64_t steps,
-                               int64_t planes)
+CudaCoreTiling::CudaCoreTiling(llvm::ArrayRef<int64_t> radii, int64_t threadsX,
+                               int64_t threadsY, int64_t outputs, int64_t steps,
+                               int64_t planes, bool stream)
     : rank(radii.size()), threadsX(threadsX), threadsY(threadsY),
-      outputs(outputs), planes(radii.size() == 3 ? planes : 1), steps(steps),
-      radii(radii) {
+      outputs(outputs), planes(radii.size() == 3 ? planes : 1),
+      stream(stream && radii.size() == 3), steps(steps), radii(radii) {
   tile.assign(rank, 1);
   if (rank == 1) {
     tile[0] = threads() * outputs;
@@ -60,6 +59,10 @@ int64_t CudaCoreTiling::numUnits(int64_t step) const {
     if (d != rank - 2)
       units *= shape[d];
   return units;
+}
+
+int64_t CudaCoreTiling::planeUnits(int64_t step) const {
+  return numRowGroups(step) * regionShape(step)[rank - 1];
 }
 
 llvm::SmallVector<int64_t> CudaCoreTiling::unitOrigin(int64_t step,

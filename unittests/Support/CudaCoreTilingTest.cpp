@@ -205,6 +205,139 @@ void tiledLaunch(const Stencil &s, const CudaCoreTiling &tiling,
   }
 }
 
+/// One launch of the streaming kernel of `tiling` (CudaCoreTiling's
+/// streaming schedule): every block sweeps its planes through the rings.
+/// Besides the values, the model checks the ring itself: a read finds the
+/// plane it asks for in its slot (not one that overwrote it), and between
+/// two barriers no slot is both written and read (the kernel's threads run
+/// such a stage in any order).
+void streamedLaunch(const Stencil &s, const CudaCoreTiling &tiling,
+                    const Grid &in, Grid &out) {
+  ASSERT_TRUE(tiling.stream);
+  const int64_t rank = 3;
+  Point blocks(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    blocks[d] = (in.dims[d] + tiling.tile[d] - 1) / tiling.tile[d];
+  const double unset = std::numeric_limits<double>::quiet_NaN();
+  const int64_t plane = tiling.planeSize();
+  const int64_t slots = tiling.steps * tiling.ringSlots();
+  for (const Point &block : allPoints(blocks)) {
+    Point corner(rank);
+    for (int64_t d = 0; d < rank; ++d)
+      corner[d] = block[d] * tiling.tile[d] - tiling.halo[d];
+    auto toGrid = [&](Point local) {
+      for (int64_t d = 0; d < rank; ++d)
+        local[d] += corner[d];
+      return local;
+    };
+    std::vector<double> smem(tiling.sharedElements(), unset);
+    // The local z of the plane each slot holds, and the slots written and
+    // read since the last barrier.
+    std::vector<int64_t> holds(slots, -1);
+    std::vector<bool> written(slots, false), readSlots(slots, false);
+    auto slotOf = [&](int64_t level, int64_t localZ) {
+      return tiling.ringOffset(level, localZ) / plane;
+    };
+    auto barrier = [&] {
+      for (int64_t k = 0; k < slots; ++k) {
+        EXPECT_FALSE(written[k] && readSlots[k])
+            << "slot " << k << " written and read between two barriers";
+        written[k] = readSlots[k] = false;
+      }
+    };
+    auto yxIndex = [&](const Point &local) {
+      return local[1] * tiling.smemStrides[1] + local[2];
+    };
+    auto read = [&](int64_t level, const Point &local) {
+      EXPECT_GE(local[0], 0);
+      EXPECT_LT(local[0], tiling.streamIterations());
+      for (int64_t d = 1; d < rank; ++d) {
+        EXPECT_GE(local[d], 0);
+        EXPECT_LT(local[d], tiling.smemShape[d]);
+      }
+      int64_t slot = slotOf(level, local[0]);
+      EXPECT_EQ(holds[slot], local[0]) << "level " << level << " overwritten";
+      readSlots[slot] = true;
+      double v = smem.at(tiling.ringOffset(level, local[0]) + yxIndex(local));
+      EXPECT_FALSE(std::isnan(v)) << "read of a value no stage wrote";
+      return v;
+    };
+    auto startWrite = [&](int64_t level, int64_t localZ) {
+      int64_t slot = slotOf(level, localZ);
+      holds[slot] = localZ;
+      written[slot] = true;
+      std::fill(smem.begin() + slot * plane, smem.begin() + (slot + 1) * plane,
+                unset);
+      return tiling.ringOffset(level, localZ);
+    };
+    auto stencilAt = [&](int64_t level, const Point &local) {
+      return applyAt(s, [&](const Point &o) {
+        Point q(local);
+        for (int64_t d = 0; d < rank; ++d)
+          q[d] += o[d];
+        return read(level, q);
+      });
+    };
+    for (int64_t i = 0; i < tiling.streamIterations(); ++i) {
+      // Stage input plane i: zero outside the grid.
+      int64_t base = startWrite(0, i);
+      for (const Point &yx :
+           allPoints(Point{tiling.smemShape[1], tiling.smemShape[2]})) {
+        Point g = toGrid(Point{i, yx[0], yx[1]});
+        smem[base + yxIndex(Point{i, yx[0], yx[1]})] =
+            in.contains(g) ? in.values[in.index(g)] : 0.0;
+      }
+      barrier();
+      for (int64_t step = 1; step <= tiling.steps; ++step) {
+        int64_t z = i - step * tiling.radii[0];
+        if (i < 2 * step * tiling.radii[0])
+          break;
+        if (step == tiling.steps) {
+          // The last step: each thread's outputs of plane z.
+          for (int64_t thread = 0; thread < tiling.threads(); ++thread)
+            for (int64_t k = 0; k < tiling.outputs; ++k) {
+              llvm::SmallVector<int64_t> position =
+                  tiling.outputPosition(thread, k);
+              Point local{z, position[1], position[2]};
+              Point g = toGrid(local);
+              if (z - tiling.halo[0] >= tiling.planes || !in.contains(g) ||
+                  !isInterior(g, in.dims, tiling.radii))
+                continue;
+              out.values[out.index(g)] = stencilAt(step - 1, local);
+            }
+          break;
+        }
+        llvm::SmallVector<int64_t> lo = tiling.regionLo(step);
+        llvm::SmallVector<int64_t> shape = tiling.regionShape(step);
+        // Units write after all reads of the stage (the model's order).
+        std::vector<std::pair<Point, double>> results;
+        for (int64_t unit = 0; unit < tiling.planeUnits(step); ++unit)
+          for (int64_t k = 0; k < tiling.outputs; ++k) {
+            llvm::SmallVector<int64_t> origin = tiling.unitOrigin(step, unit);
+            Point local{z, origin[1] + k, origin[2]};
+            for (int64_t d = 1; d < rank; ++d) {
+              ASSERT_GE(local[d], lo[d]);
+              ASSERT_LT(local[d], lo[d] + shape[d]);
+            }
+            double v = read(step - 1, local);
+            if (isInterior(toGrid(local), in.dims, tiling.radii))
+              v = stencilAt(step - 1, local);
+            results.push_back({local, v});
+          }
+        int64_t dest = startWrite(step, z);
+        for (auto &[local, v] : results)
+          smem[dest + yxIndex(local)] = v;
+        for (const Point &yx : allPoints(Point{shape[1], shape[2]}))
+          EXPECT_FALSE(std::isnan(
+              smem[dest + yxIndex(Point{z, yx[0] + lo[1], yx[1] + lo[2]})]))
+              << "step " << step << " left a point of its region";
+        barrier();
+      }
+    }
+    barrier();
+  }
+}
+
 /// A deterministic input in [-1, 1).
 Grid makeInput(const Point &dims) {
   Grid g{dims, {}};
@@ -224,11 +357,11 @@ Grid makeInput(const Point &dims) {
 /// after the halo copy. Compared with `steps` one-step launches.
 void expectSameAsOneStepLaunches(const Stencil &s, const Point &dims,
                                  int64_t fused, int64_t steps,
-                                 int64_t planes = 1) {
-  SCOPED_TRACE(::testing::Message() << "rank " << dims.size() << ", grid "
-                                    << dims[0] << "..., fused " << fused
-                                    << ", steps " << steps << ", planes "
-                                    << planes);
+                                 int64_t planes = 1, bool stream = false) {
+  SCOPED_TRACE(::testing::Message()
+               << "rank " << dims.size() << ", grid " << dims[0]
+               << "..., fused " << fused << ", steps " << steps << ", planes "
+               << planes << (stream ? ", streamed" : ""));
   Grid input = makeInput(dims);
   Grid a = input, b = input;
   for (int64_t t = 0; t < steps; ++t) {
@@ -237,16 +370,22 @@ void expectSameAsOneStepLaunches(const Stencil &s, const Point &dims,
   }
 
   CudaCoreTiling full(s.radii(), /*threadsX=*/4, /*threadsY=*/2,
-                      /*outputs=*/3, fused, planes);
+                      /*outputs=*/3, fused, planes, stream);
   CudaCoreTiling tail(s.radii(), 4, 2, 3, std::max<int64_t>(steps % fused, 1),
-                      planes);
+                      planes, stream);
+  auto launch = [&](const CudaCoreTiling &tiling, const Grid &from, Grid &to) {
+    if (stream)
+      streamedLaunch(s, tiling, from, to);
+    else
+      tiledLaunch(s, tiling, from, to);
+  };
   Grid x = input, y = input;
   for (int64_t l = 0; l < steps / fused; ++l) {
-    tiledLaunch(s, full, x, y);
+    launch(full, x, y);
     std::swap(x, y);
   }
   if (steps % fused) {
-    tiledLaunch(s, tail, x, y);
+    launch(tail, x, y);
     std::swap(x, y);
   }
   for (size_t i = 0; i < a.values.size(); ++i)
@@ -331,6 +470,45 @@ TEST(CudaCoreTiling, PlanesPerBlock3D) {
         for (int64_t steps : {1, 2, 5})
           expectSameAsOneStepLaunches(kAsymmetric3D, dims, fused, steps,
                                       planes);
+}
+
+// Streaming: chunks of planes that do not divide the z extent, exceed it,
+// or are one plane; z radii 1 and 2 and 0 (a stencil without z offsets
+// still streams: its ring has two slots).
+TEST(CudaCoreTiling, Streaming3D) {
+  const Stencil radiusTwoZ = {
+      {{-2, 0, 0}, {-1, 1, 0}, {0, 0, -1}, {0, 0, 0}, {1, 0, 1}, {2, -1, 0}},
+      {0.1, 0.15, 0.05, 0.4, 0.2, 0.1}};
+  const Stencil flatZ = {{{0, -1, 0}, {0, 0, 1}, {0, 0, 0}, {0, 1, -1}},
+                         {0.2, 0.3, 0.4, 0.1}};
+  for (const Stencil *s : {&kAsymmetric3D, &radiusTwoZ, &flatZ})
+    for (Point dims :
+         {Point{1, 3, 5}, Point{2, 3, 5}, Point{5, 9, 11}, Point{13, 7, 6}})
+      for (int64_t planes : {1, 3, 8})
+        for (int64_t fused = 1; fused <= 3; ++fused)
+          for (int64_t steps : {1, 2, 5})
+            expectSameAsOneStepLaunches(*s, dims, fused, steps, planes,
+                                        /*stream=*/true);
+}
+
+TEST(CudaCoreTiling, StreamingGeometry) {
+  // Heat-3D, 2 fused steps, 32 planes per block: rings of 4 planes of
+  // 36 x 36 for the input and step 1; 36 iterations.
+  CudaCoreTiling tiling({1, 1, 1}, 32, 8, 4, 2, 32, /*stream=*/true);
+  EXPECT_EQ(tiling.tile, (llvm::SmallVector<int64_t>{32, 32, 32}));
+  EXPECT_EQ(tiling.planeSize(), 36 * 36);
+  EXPECT_EQ(tiling.ringSlots(), 4);
+  EXPECT_EQ(tiling.sharedElements(), 2 * 4 * 36 * 36);
+  EXPECT_EQ(tiling.streamIterations(), 36);
+  EXPECT_EQ(tiling.ringOffset(1, 6), (4 + 2) * 36 * 36);
+  // Step 1's plane: 34 x 34 points in 9 groups of 4 rows.
+  EXPECT_EQ(tiling.planeUnits(1), 9 * 34);
+  // The work is that of the staged kernel with the same planes.
+  EXPECT_DOUBLE_EQ(
+      tiling.computedPointsPerOutput(),
+      CudaCoreTiling({1, 1, 1}, 32, 8, 4, 2, 32).computedPointsPerOutput());
+  // Streaming is for 3-D only.
+  EXPECT_FALSE(CudaCoreTiling({1, 1}, 32, 8, 4, 1, 1, true).stream);
 }
 
 TEST(CudaCoreTiling, PlanesGeometry) {

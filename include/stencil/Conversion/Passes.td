@@ -264,6 +264,20 @@ def ConvertStencilToCudaCore
     2-D (`P + 2 t r_z` staged planes for `P` output planes), so fewer planes
     fit with fused steps.
 
+    Streaming (`stream`, 3-D; AN5D, Matsumura et al. CGO 2020, and seed
+    001's fused CUDA-core kernels). A block owns a (y, x) tile and `planes`
+    z planes of outputs (default 32) and marches along z: iteration i stages
+    input plane i of its tile (with the halo of `t r` per side) into a ring
+    of `2 r_z + 2` planes, then each fused step s computes its plane
+    `i - s r_z` from the 2 r_z + 1 planes around it in the ring of step
+    s - 1, and the last step stores output plane `i - 2 t r_z`. Each input
+    plane is loaded once per block (the 2 t r_z halo planes at a block's z
+    ends twice), and shared memory holds `t` rings of planes instead of the
+    tile: `t (2 r_z + 2) (T_y + 2 t r_y)(T_x + 2 t r_x)` elements, so the
+    default 32 x 32 tile fits with radius 1 and 2 fused steps in f32 (in
+    f64 the tile shrinks along y). Every plane of a step is computed as the
+    staged kernel computes it, so the results are the same bit for bit.
+
     The op's `steps` S stay exact: the host code launches the t-step kernel
     `floor(S / t)` times, then a kernel of the `S mod t` remaining steps
     (`<name>_tail`, same tiling) once. The launch record describes the
@@ -284,7 +298,11 @@ def ConvertStencilToCudaCore
            "Time steps computed per launch (temporal blocking), 1 to 64">,
     Option<"planes", "planes", "int64_t", /*default=*/"0",
            "Output z planes per block of a 3-D stencil (0: the most of 8, 4, "
-           "2, 1 whose tile fits in 48 KiB of shared memory)">
+           "2, 1 whose tile fits in 48 KiB of shared memory; streamed: 32)">,
+    Option<"stream", "stream", "bool", /*default=*/"false",
+           "3-D: each block sweeps its planes along z through rings of "
+           "2 r_z + 2 planes per fused step (AN5D), loading each input "
+           "plane once">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

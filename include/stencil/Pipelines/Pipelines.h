@@ -263,8 +263,15 @@ struct LowerToCudaCoreOptions
   PassOptions::Option<int64_t> planes{
       *this, "planes",
       llvm::cl::desc("Output z planes per block of a 3-D stencil (0: the "
-                     "most of 8, 4, 2, 1 that fits in shared memory)"),
+                     "most of 8, 4, 2, 1 that fits in shared memory; "
+                     "streamed: 32)"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> stream{
+      *this, "stream",
+      llvm::cl::desc("3-D: sweep each block's planes along z through rings "
+                     "of 2 r_z + 2 planes per fused step (AN5D), loading "
+                     "each input plane once"),
+      llvm::cl::init(false)};
 };
 
 /// `--lower-to-cuda-core`: plain FMA kernels for every element type and

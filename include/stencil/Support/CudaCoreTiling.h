@@ -37,15 +37,33 @@ namespace stencil {
 /// the `2 halo_z` staged halo planes are shared by `planes` output planes
 /// (loads per output `(planes + 2 halo_z) / planes` along z instead of
 /// `1 + 2 halo_z`).
+///
+/// Streaming (`stream`, 3-D only; AN5D's plane sweep): the block marches
+/// along z over its `planes` output planes and keeps only a ring of
+/// `ringSlots() = 2 r_z + 2` (y, x) planes per level in shared memory, level
+/// 0 holding input planes and level s (1 <= s < steps) the planes of fused
+/// step s. "Local" z positions then index the virtual tile of `planes + 2
+/// halo_z` planes, and local plane z of level s lives in slot `z mod
+/// ringSlots()` (ringOffset). Iteration i (0 <= i < streamIterations())
+/// stages input plane i; then step s = 1 .. steps, from iteration 2 s r_z
+/// on, computes its plane i - s r_z from planes i - (s + 1) r_z .. i -
+/// (s - 1) r_z of level s - 1 (the last step stores its plane, an output
+/// plane), with a barrier after the staging and after each intermediate
+/// step. 2 r_z + 2 slots are what this needs with one barrier per stage: the
+/// plane a stage overwrites is one fewer than the 2 r_z + 1 the next stage
+/// still reads, and was last read a barrier before. Each input plane is
+/// staged once per block, the halo planes twice per chunk boundary.
 struct CudaCoreTiling {
   CudaCoreTiling(llvm::ArrayRef<int64_t> radii, int64_t threadsX,
                  int64_t threadsY, int64_t outputs, int64_t steps,
-                 int64_t planes = 1);
+                 int64_t planes = 1, bool stream = false);
 
   int64_t rank = 0;
   int64_t threadsX = 0, threadsY = 0, outputs = 0;
   /// Output planes along z per block (3-D; 1 otherwise).
   int64_t planes = 1;
+  /// Whether the block streams its planes through a ring (3-D only).
+  bool stream = false;
   /// Time steps per launch.
   int64_t steps = 1;
   /// Radius r_d of the stencil along each dimension.
@@ -56,7 +74,8 @@ struct CudaCoreTiling {
   llvm::SmallVector<int64_t> halo;
   /// One shared-memory buffer (T_d + 2 halo_d) and its row-major strides.
   llvm::SmallVector<int64_t> smemShape, smemStrides;
-  /// Elements of one buffer.
+  /// Elements of one buffer (streaming: of the virtual tile, never
+  /// allocated).
   int64_t smemSize = 1;
 
   int64_t threads() const { return threadsX * threadsY; }
@@ -65,8 +84,24 @@ struct CudaCoreTiling {
   int64_t outputsPerThread() const { return outputs * planes; }
   /// One buffer for a single step, two (ping-pong) for fused steps.
   int64_t numBuffers() const { return steps > 1 ? 2 : 1; }
-  /// Elements of the kernel's workgroup memory.
-  int64_t sharedElements() const { return numBuffers() * smemSize; }
+  /// Elements of the kernel's workgroup memory: the buffers, or (streaming)
+  /// `steps` rings of ringSlots() planes.
+  int64_t sharedElements() const {
+    return stream ? steps * ringSlots() * planeSize() : numBuffers() * smemSize;
+  }
+
+  /// Streaming: elements of one (y, x) plane of a ring, the planes of a
+  /// ring, the iterations of the sweep, and the first element of the slot
+  /// of local plane `localZ` of `level` (0: input; s: fused step s).
+  int64_t planeSize() const { return smemStrides[0]; }
+  int64_t ringSlots() const { return 2 * radii[0] + 2; }
+  int64_t streamIterations() const { return planes + 2 * halo[0]; }
+  int64_t ringOffset(int64_t level, int64_t localZ) const {
+    return (level * ringSlots() + localZ % ringSlots()) * planeSize();
+  }
+  /// Streaming: the work units of one plane of an intermediate step (those
+  /// of numUnits with z = regionLo(step)[0]; unitOrigin gives their y, x).
+  int64_t planeUnits(int64_t step) const;
 
   /// First element of the buffer step `step` reads, and of the one it writes.
   int64_t sourceOffset(int64_t step) const {

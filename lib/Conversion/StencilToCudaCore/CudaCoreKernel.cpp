@@ -36,7 +36,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CudaCoreKernel.h"
+#include "CudaCoreKernelBuilder.h"
 #include "stencil/Conversion/StencilGPUCommon/KernelABI.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -51,99 +51,7 @@
 
 using namespace mlir;
 using namespace mlir::stencil;
-
-/// The global loads a thread issues before storing them to shared memory
-/// while staging (stageTile).
-static constexpr int64_t kStagingLoadsInFlight = 8;
-
-namespace {
-
-/// The shared-memory index of the point `offset` away from point `k` of a
-/// thread's (or a work unit's) points.
-using SmemIndexFn = function_ref<Value(int64_t k, ArrayRef<int64_t> offset)>;
-
-/// Builds the gpu.func of one stencil op.
-class CudaCoreKernelBuilder {
-public:
-  CudaCoreKernelBuilder(const CudaCoreKernelSpec &spec,
-                        const CudaCoreTiling &tiling)
-      : spec(spec), linear(spec.linear), geo(tiling),
-        elementType(spec.elementType), boundary(spec.boundary),
-        boundaryValue(spec.boundaryValue),
-        accType(elementType.isF64()
-                    ? Type(Float64Type::get(spec.loc.getContext()))
-                    : Type(Float32Type::get(spec.loc.getContext()))) {}
-
-  gpu::GPUFuncOp build(OpBuilder &moduleBuilder, StringRef name);
-
-private:
-  Value cst(int64_t v) { return arith::ConstantIndexOp::create(*b, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(*b, x, y); }
-  Value mul(Value x, Value y) { return arith::MulIOp::create(*b, x, y); }
-  Value addConst(Value x, int64_t c) { return c ? add(x, cst(c)) : x; }
-
-  /// The first output of a band-mode block (BandTiling::decode in IR).
-  SmallVector<Value> bandBlockOrigin();
-  void stageTile();
-  /// The grid coordinate of local position `local` of the tile along
-  /// dimension `d`: wrapped (periodic), or with `inside` and-ed with its
-  /// being in the grid (the other boundaries).
-  Value stagingCoord(int64_t d, Value local, Value &inside);
-  /// in[linear] where `inside` (periodic: where `valid`, or always if it is
-  /// null, as the coordinates are wrapped into the grid), else the value
-  /// outside the grid.
-  Value loadElement(Value linear, Value inside, Value valid);
-  /// Steps 1 .. t - 1 of a fused kernel.
-  void computeIntermediateStep(int64_t step);
-  /// The local position of the first point of work unit `unit` of `step`
-  /// (CudaCoreTiling::unitOrigin).
-  SmallVector<Value> unitOrigin(int64_t step, Value unit);
-  /// The shared-memory index of the thread's output `k` plus `offset` in the
-  /// buffer the last step reads.
-  Value smemIndex(int64_t k, ArrayRef<int64_t> offset);
-  /// The grid coordinates of the thread's output `k` (< outputsPerThread),
-  /// outermost first.
-  SmallVector<Value> outputCoords(int64_t k);
-  /// The grid coordinates of local position `local` of the shared tile.
-  SmallVector<Value> gridCoords(ArrayRef<Value> local);
-  /// Whether a one-step launch writes the point at `coords` (which may lie
-  /// outside the grid, in a fused step's region): the interior
-  /// r_d <= coord_d < N_d - r_d (halo), every grid point (the others). A
-  /// fused periodic step computes every position of its region instead.
-  Value isWritten(ArrayRef<Value> coords);
-  /// Whether the last step stores the output at `coords`: isWritten, and in
-  /// band mode outside the exact region.
-  Value isStored(ArrayRef<Value> coords);
-  /// Whether every coords_d lies in [margin_d, N_d - margin_d).
-  Value isWithinAll(ArrayRef<Value> coords, ArrayRef<int64_t> margins);
-  /// `value` rounded to the element type.
-  Value toElementType(Value value);
-  /// The values of `count` points from shared memory (`index`).
-  SmallVector<Value> compute(int64_t count, SmemIndexFn index);
-  SmallVector<Value> computeLinear(int64_t count, SmemIndexFn index);
-  SmallVector<Value> computeApply(ApplyOp apply, int64_t count,
-                                  SmemIndexFn index);
-  /// Stores outputs `first`, `first + 1`, ... of the thread.
-  void storeOutputs(int64_t first, ArrayRef<Value> values);
-  /// An empty `asm volatile` reading `values` (see computeLinear).
-  void emitOrderingFence(ValueRange values);
-
-  const CudaCoreKernelSpec &spec;
-  /// The weights of a linear stencil (none for a general body).
-  const std::optional<LinearStencil> &linear;
-  const CudaCoreTiling &geo;
-  Type elementType;
-  BoundaryKind boundary;
-  double boundaryValue;
-  Type accType;
-
-  std::optional<ImplicitLocOpBuilder> b;
-  Value in, out, smem;
-  SmallVector<Value> sizes;  // N_d, outermost first
-  SmallVector<Value> origin; // first output of the block, outermost first
-  Value tid, tx, ty;
-};
-} // namespace
+using namespace mlir::stencil::detail;
 
 gpu::GPUFuncOp CudaCoreKernelBuilder::build(OpBuilder &moduleBuilder,
                                             StringRef name) {
@@ -163,6 +71,11 @@ gpu::GPUFuncOp CudaCoreKernelBuilder::build(OpBuilder &moduleBuilder,
   ty = arith::DivUIOp::create(*b, tid, cst(geo.threadsX));
   origin = spec.bandMargins.empty() ? getBlockOrigin(*b, geo.tile)
                                     : bandBlockOrigin();
+  if (geo.stream) {
+    buildStream();
+    gpu::ReturnOp::create(*b);
+    return kernel.func;
+  }
 
   stageTile();
   gpu::BarrierOp::create(*b);
@@ -258,9 +171,10 @@ SmallVector<Value> CudaCoreKernelBuilder::bandBlockOrigin() {
 /// then dominated the kernel). Within a group, the positions' row and column
 /// follow from the group's first one by constants and one carry, so a
 /// position costs no division.
-void CudaCoreKernelBuilder::stageTile() {
+void CudaCoreKernelBuilder::stageTile(Value planeZ, Value destBase) {
   int64_t rank = geo.rank;
-  int64_t total = geo.smemSize;
+  // A streamed plane: the (y, x) plane at local z `planeZ`.
+  int64_t total = planeZ ? geo.planeSize() : geo.smemSize;
   int64_t threads = geo.threads();
   int64_t rowLength = geo.smemShape[rank - 1];
   int64_t perThread = llvm::divideCeil(total, threads);
@@ -305,7 +219,9 @@ void CudaCoreKernelBuilder::stageTile() {
           row = arith::SelectOp::create(*b, carry, addConst(row, 1), row);
         }
         SmallVector<Value> coords;
-        for (int64_t d = 0; d < rank - 1; ++d) {
+        if (planeZ)
+          coords.push_back(stagingCoord(0, planeZ, inside));
+        for (int64_t d = planeZ ? 1 : 0; d < rank - 1; ++d) {
           Value local = row;
           if (d > 0)
             local = arith::RemUIOp::create(*b, local, cst(geo.smemShape[d]));
@@ -322,6 +238,8 @@ void CudaCoreKernelBuilder::stageTile() {
       positions.push_back(e);
     }
     for (auto [value, isValid, e] : llvm::zip(values, valid, positions)) {
+      if (destBase)
+        e = add(destBase, e);
       if (!isValid) {
         memref::StoreOp::create(*b, value, smem, ValueRange{e});
         continue;
@@ -673,6 +591,8 @@ gpu::GPUFuncOp mlir::stencil::buildCudaCoreKernel(
     OpBuilder &moduleBuilder, const CudaCoreKernelSpec &spec,
     const CudaCoreTiling &tiling, StringRef name) {
   assert((spec.linear || spec.apply) && "a kernel computes a stencil");
+  assert((spec.bandMargins.empty() || !tiling.stream) &&
+         "band kernels stage their tiles");
   assert((spec.bandMargins.empty() ||
           (spec.boundary == BoundaryKind::halo &&
            int64_t(spec.bandMargins.size()) == tiling.rank)) &&
@@ -696,23 +616,32 @@ mlir::stencil::findTooWideDimension(ArrayRef<int64_t> radii, int64_t steps,
   return std::nullopt;
 }
 
-CudaCoreTiling mlir::stencil::chooseCudaCoreTiling(
-    ArrayRef<int64_t> radii, int64_t threadsX, int64_t threadsY,
-    int64_t outputsPerThread, int64_t steps, int64_t planes, Type elementType) {
+CudaCoreTiling
+mlir::stencil::chooseCudaCoreTiling(ArrayRef<int64_t> radii, int64_t threadsX,
+                                    int64_t threadsY, int64_t outputsPerThread,
+                                    int64_t steps, int64_t planes,
+                                    Type elementType, bool stream) {
+  stream = stream && radii.size() == 3;
   auto fits = [&](int64_t outputs, int64_t tilePlanes) {
     return getCudaCoreSharedBytes(CudaCoreTiling(radii, threadsX, threadsY,
-                                                 outputs, steps, tilePlanes),
+                                                 outputs, steps, tilePlanes,
+                                                 stream),
                                   elementType) <= kMaxCudaCoreSharedBytes;
   };
+  // A streamed block's planes do not change its shared memory.
+  int64_t streamPlanes = planes == 0 ? kDefaultStreamPlanes : planes;
   int64_t outputs = outputsPerThread;
   if (outputs == 0) {
     outputs = 1;
     for (int64_t candidate : {4, 2})
-      if (fits(candidate, planes == 0 ? 1 : planes)) {
+      if (fits(candidate, stream ? streamPlanes : (planes == 0 ? 1 : planes))) {
         outputs = candidate;
         break;
       }
   }
+  if (stream)
+    return CudaCoreTiling(radii, threadsX, threadsY, outputs, steps,
+                          streamPlanes, /*stream=*/true);
   int64_t tilePlanes = planes == 0 ? 1 : planes;
   if (planes == 0 && radii.size() == 3)
     for (int64_t candidate : {8, 4, 2})

@@ -25,6 +25,11 @@ namespace stencil {
 /// The shared memory a block may use without opting in to more.
 inline constexpr int64_t kMaxCudaCoreSharedBytes = 48 * 1024;
 
+/// The z planes a streamed 3-D block sweeps when `planes` is 0: the halo
+/// planes staged twice cost 2 t r_z / 32 of the input traffic, and a 256^3
+/// grid still has 512 blocks of 32 x 32 outputs.
+inline constexpr int64_t kDefaultStreamPlanes = 32;
+
 /// What one CUDA-core kernel computes.
 struct CudaCoreKernelSpec {
   explicit CudaCoreKernelSpec(Location loc) : loc(loc) {}
@@ -48,7 +53,8 @@ struct CudaCoreKernelSpec {
 };
 
 /// Builds the kernel of `spec` computing `tiling.steps` steps per launch at
-/// the end of `moduleBuilder`'s block.
+/// the end of `moduleBuilder`'s block; a streaming tiling (3-D) gets the
+/// plane sweep of CudaCoreStreaming.cpp (not in band mode).
 gpu::GPUFuncOp buildCudaCoreKernel(OpBuilder &moduleBuilder,
                                    const CudaCoreKernelSpec &spec,
                                    const CudaCoreTiling &tiling,
@@ -67,12 +73,14 @@ std::optional<unsigned> findTooWideDimension(ArrayRef<int64_t> radii,
 /// The tiling of a kernel of `steps` steps per launch of a stencil of
 /// `radii`: `outputsPerThread` 0 means the most of 4, 2, 1 whose tile fits
 /// in kMaxCudaCoreSharedBytes (with one plane in 3-D); `planes` 0 then the
-/// most of 8, 4, 2 whose tile fits (3-D; else 1). The result may still not
-/// fit (the caller checks getCudaCoreSharedBytes).
+/// most of 8, 4, 2 whose tile fits (3-D; else 1). A streamed 3-D kernel
+/// (`stream`, CudaCoreTiling::stream) sweeps `planes` planes per block
+/// (0: kDefaultStreamPlanes), which its rings' size does not depend on. The
+/// result may still not fit (the caller checks getCudaCoreSharedBytes).
 CudaCoreTiling chooseCudaCoreTiling(ArrayRef<int64_t> radii, int64_t threadsX,
                                     int64_t threadsY, int64_t outputsPerThread,
                                     int64_t steps, int64_t planes,
-                                    Type elementType);
+                                    Type elementType, bool stream = false);
 
 } // namespace stencil
 } // namespace mlir

@@ -189,6 +189,9 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
     return op->emitOpError("needs planes >= 0 (0: automatic), and 1 or 0 "
                            "for a ")
            << rank << "-D stencil (planes are z planes of a 3-D tile)";
+  if (stream && rank != 3)
+    return op->emitOpError("cannot stream a ")
+           << rank << "-D stencil: stream sweeps the z planes of a 3-D grid";
   Type elementType = gridType.getElementType();
   // Bound the radius before any tile arithmetic (which would overflow for a
   // radius near 2^31): along each dimension the staged tile spans at least
@@ -205,8 +208,16 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
            << " bytes of shared memory";
   CudaCoreTiling tiling =
       chooseCudaCoreTiling(radii, threadsX, threadsY, outputsPerThread,
-                           fusedSteps, planes, elementType);
+                           fusedSteps, planes, elementType, stream);
   int64_t bytes = getCudaCoreSharedBytes(tiling, elementType);
+  if (bytes > kMaxCudaCoreSharedBytes && tiling.stream)
+    return op->emitOpError("needs ")
+           << bytes << " bytes of shared memory for its streamed tile ("
+           << fusedSteps.getValue() << " ring(s) of " << tiling.ringSlots()
+           << " planes of " << tiling.smemShape[1] << " x "
+           << tiling.smemShape[2] << "), more than " << kMaxCudaCoreSharedBytes
+           << ": use a smaller fused-steps, or fewer threads or "
+              "outputs-per-thread";
   if (bytes > kMaxCudaCoreSharedBytes && fusedSteps == 1)
     return op->emitOpError("needs ")
            << bytes << " bytes of shared memory for its tile, more than "
@@ -233,7 +244,7 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
   gpu::GPUFuncOp tailKernel;
   if (int64_t tailSteps = steps % fusedSteps; fusedSteps > 1 && tailSteps) {
     CudaCoreTiling tailTiling(radii, threadsX, threadsY, tiling.outputs,
-                              tailSteps, tiling.planes);
+                              tailSteps, tiling.planes, tiling.stream);
     tailKernel = buildKernel(op, tailTiling, elementType, boundary,
                              boundaryValue, gpuModule,
                              name + "_tail");

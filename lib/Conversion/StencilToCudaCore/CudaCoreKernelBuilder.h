@@ -1,0 +1,136 @@
+//===- CudaCoreKernelBuilder.h - The CUDA-core kernel builder ---*- C++ -*-===//
+//
+// Private to lib/Conversion/StencilToCudaCore: the class that builds the
+// kernel of `--convert-stencil-to-cuda-core`. Its staged schedule (the whole
+// tile in shared memory) is CudaCoreKernel.cpp, its streaming schedule (a
+// plane sweep through rings, CudaCoreTiling::stream) CudaCoreStreaming.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_LIB_CONVERSION_STENCILTOCUDACORE_CUDACOREKERNELBUILDER_H
+#define STENCIL_LIB_CONVERSION_STENCILTOCUDACORE_CUDACOREKERNELBUILDER_H
+
+#include "CudaCoreKernel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+namespace mlir {
+namespace stencil {
+namespace detail {
+
+/// The global loads a thread issues before storing them to shared memory
+/// while staging (stageTile).
+inline constexpr int64_t kStagingLoadsInFlight = 8;
+
+/// The shared-memory index of the point `offset` away from point `k` of a
+/// thread's (or a work unit's) points.
+using SmemIndexFn = function_ref<Value(int64_t k, ArrayRef<int64_t> offset)>;
+
+/// Builds the gpu.func of one stencil op.
+class CudaCoreKernelBuilder {
+public:
+  CudaCoreKernelBuilder(const CudaCoreKernelSpec &spec,
+                        const CudaCoreTiling &tiling)
+      : spec(spec), linear(spec.linear), geo(tiling),
+        elementType(spec.elementType), boundary(spec.boundary),
+        boundaryValue(spec.boundaryValue),
+        accType(elementType.isF64()
+                    ? Type(Float64Type::get(spec.loc.getContext()))
+                    : Type(Float32Type::get(spec.loc.getContext()))) {}
+
+  gpu::GPUFuncOp build(OpBuilder &moduleBuilder, StringRef name);
+
+private:
+  Value cst(int64_t v) { return arith::ConstantIndexOp::create(*b, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(*b, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(*b, x, y); }
+  Value addConst(Value x, int64_t c) { return c ? add(x, cst(c)) : x; }
+
+  /// The first output of a band-mode block (BandTiling::decode in IR).
+  SmallVector<Value> bandBlockOrigin();
+  /// Step 1: stages the tile; or, with `planeZ`, the (y, x) plane of local
+  /// z `planeZ` of a streaming kernel at shared-memory index `destBase`.
+  void stageTile(Value planeZ = {}, Value destBase = {});
+  /// The grid coordinate of local position `local` of the tile along
+  /// dimension `d`: wrapped (periodic), or with `inside` and-ed with its
+  /// being in the grid (the other boundaries).
+  Value stagingCoord(int64_t d, Value local, Value &inside);
+  /// in[linear] where `inside` (periodic: where `valid`, or always if it is
+  /// null, as the coordinates are wrapped into the grid), else the value
+  /// outside the grid.
+  Value loadElement(Value linear, Value inside, Value valid);
+  /// Steps 1 .. t - 1 of a fused kernel.
+  void computeIntermediateStep(int64_t step);
+  /// The local position of the first point of work unit `unit` of `step`
+  /// (CudaCoreTiling::unitOrigin).
+  SmallVector<Value> unitOrigin(int64_t step, Value unit);
+  /// The shared-memory index of the thread's output `k` plus `offset` in the
+  /// buffer the last step reads.
+  Value smemIndex(int64_t k, ArrayRef<int64_t> offset);
+  /// The grid coordinates of the thread's output `k` (< outputsPerThread),
+  /// outermost first.
+  SmallVector<Value> outputCoords(int64_t k);
+  /// The grid coordinates of local position `local` of the shared tile.
+  SmallVector<Value> gridCoords(ArrayRef<Value> local);
+  /// Whether a one-step launch writes the point at `coords` (which may lie
+  /// outside the grid, in a fused step's region): the interior
+  /// r_d <= coord_d < N_d - r_d (halo), every grid point (the others). A
+  /// fused periodic step computes every position of its region instead.
+  Value isWritten(ArrayRef<Value> coords);
+  /// Whether the last step stores the output at `coords`: isWritten, and in
+  /// band mode outside the exact region.
+  Value isStored(ArrayRef<Value> coords);
+  /// Whether every coords_d lies in [margin_d, N_d - margin_d).
+  Value isWithinAll(ArrayRef<Value> coords, ArrayRef<int64_t> margins);
+  /// `value` rounded to the element type.
+  Value toElementType(Value value);
+  /// The values of `count` points from shared memory (`index`).
+  SmallVector<Value> compute(int64_t count, SmemIndexFn index);
+  SmallVector<Value> computeLinear(int64_t count, SmemIndexFn index);
+  SmallVector<Value> computeApply(ApplyOp apply, int64_t count,
+                                  SmemIndexFn index);
+  /// Stores outputs `first`, `first + 1`, ... of the thread.
+  void storeOutputs(int64_t first, ArrayRef<Value> values);
+  /// An empty `asm volatile` reading `values` (see computeLinear).
+  void emitOrderingFence(ValueRange values);
+
+  // The streaming schedule (CudaCoreStreaming.cpp).
+  /// The sweep over the block's planes: staging, steps, stores.
+  void buildStream();
+  /// The first element of the ring slot of local plane `localZ` of `level`
+  /// (CudaCoreTiling::ringOffset).
+  Value ringBase(int64_t level, Value localZ);
+  /// Index functions over the planes localZ - r_z .. localZ + r_z of
+  /// `level`: point k of a group whose first point is at (y, x) = `yxBase`
+  /// (a plane index) plus `offset`.
+  Value ringIndex(int64_t level, Value localZ, Value yxBase, int64_t k,
+                  ArrayRef<int64_t> offset,
+                  SmallVectorImpl<std::pair<int64_t, Value>> &rowBases);
+  /// Intermediate step `step` on its plane `localZ`.
+  void streamIntermediateStep(int64_t step, Value localZ);
+  /// The last step on its plane `localZ`: computes and stores the thread's
+  /// outputs there.
+  void streamLastStep(Value localZ);
+
+  const CudaCoreKernelSpec &spec;
+  /// The weights of a linear stencil (none for a general body).
+  const std::optional<LinearStencil> &linear;
+  const CudaCoreTiling &geo;
+  Type elementType;
+  BoundaryKind boundary;
+  double boundaryValue;
+  Type accType;
+
+  std::optional<ImplicitLocOpBuilder> b;
+  Value in, out, smem;
+  SmallVector<Value> sizes;  // N_d, outermost first
+  SmallVector<Value> origin; // first output of the block, outermost first
+  Value tid, tx, ty;
+};
+
+} // namespace detail
+} // namespace stencil
+} // namespace mlir
+
+#endif // STENCIL_LIB_CONVERSION_STENCILTOCUDACORE_CUDACOREKERNELBUILDER_H

@@ -1,0 +1,159 @@
+//===- CudaCoreStreaming.cpp - The streaming CUDA-core kernel -------------===//
+//
+// The plane sweep of a 3-D CUDA-core kernel (`stream`; the schedule and its
+// ring are CudaCoreTiling's, Support/CudaCoreTiling.h, and the unit tests
+// run it on the CPU). AN5D (Matsumura et al., CGO 2020, sections 3-4) and
+// seed 001's temporally fused CUDA-core kernels (section 3.2.2) stream the
+// outermost dimension: a block owns a (y, x) tile and `planes` z planes of
+// outputs, and marches along z, so that each input plane is read from
+// global memory once per block instead of once per plane of the staged tile
+// and its halo planes, and the shared memory holds 2 r_z + 2 planes per
+// level instead of the whole tile:
+//
+//   for i in 0 .. min(planes, N_z - z0) + 2 t r_z:       (uniform)
+//     stage input plane z0 - t r_z + i into ring 0, slot i mod (2 r_z + 2)
+//     barrier
+//     for s in 1 .. t - 1, if i >= 2 s r_z:
+//       plane i - s r_z of step s <- step s - 1's planes around it
+//       barrier
+//     if i >= 2 t r_z: output plane z0 + i - 2 t r_z <- step t - 1's planes
+//
+// Each plane of a step is computed exactly as the staged kernel computes
+// that plane of its region (the same work units, register tiling, rounding,
+// and the same rule for the points the boundary keeps), so a streamed
+// launch gives bit for bit the staged launch's result.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaCoreKernelBuilder.h"
+#include "stencil/Conversion/StencilGPUCommon/KernelABI.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+using namespace mlir::stencil::detail;
+
+void CudaCoreKernelBuilder::buildStream() {
+  int64_t haloZ = geo.halo[0], rz = geo.radii[0];
+  // The block's planes: `planes`, fewer in the last block along z.
+  Value left = arith::SubIOp::create(*b, sizes[0], origin[0]);
+  Value iterations =
+      addConst(arith::MinUIOp::create(*b, left, cst(geo.planes)), 2 * haloZ);
+  auto loop = scf::ForOp::create(*b, cst(0), iterations, cst(1));
+  OpBuilder::InsertionGuard guard(*b);
+  b->setInsertionPointToStart(loop.getBody());
+  Value i = loop.getInductionVar();
+
+  stageTile(i, ringBase(/*level=*/0, i));
+  gpu::BarrierOp::create(*b);
+  // Step s (1 .. steps) runs from iteration 2 s r_z on, on its plane
+  // i - s r_z; the condition is the same for every thread of the block, and
+  // the barriers stay outside it.
+  auto ifStarted = [&](int64_t step, function_ref<void(Value)> body) {
+    Value localZ = addConst(i, -step * rz);
+    if (step * rz == 0) {
+      body(localZ);
+      return;
+    }
+    Value started = arith::CmpIOp::create(*b, arith::CmpIPredicate::uge, i,
+                                          cst(2 * step * rz));
+    auto ifOp = scf::IfOp::create(*b, started, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard inIf(*b);
+    b->setInsertionPointToStart(ifOp.thenBlock());
+    body(localZ);
+  };
+  for (int64_t step = 1; step < geo.steps; ++step) {
+    ifStarted(step,
+              [&](Value localZ) { streamIntermediateStep(step, localZ); });
+    gpu::BarrierOp::create(*b);
+  }
+  ifStarted(geo.steps, [&](Value localZ) { streamLastStep(localZ); });
+}
+
+Value CudaCoreKernelBuilder::ringBase(int64_t level, Value localZ) {
+  Value slot = arith::RemUIOp::create(*b, localZ, cst(geo.ringSlots()));
+  return mul(addConst(slot, level * geo.ringSlots()), cst(geo.planeSize()));
+}
+
+Value CudaCoreKernelBuilder::ringIndex(
+    int64_t level, Value localZ, Value yxBase, int64_t k,
+    ArrayRef<int64_t> offset,
+    SmallVectorImpl<std::pair<int64_t, Value>> &rowBases) {
+  // One add per plane of the ring (memoized by dz), then constants that the
+  // shared-memory load takes as its immediate offset.
+  int64_t dz = offset[0];
+  Value rowBase;
+  for (auto &[cachedDz, value] : rowBases)
+    if (cachedDz == dz)
+      rowBase = value;
+  if (!rowBase) {
+    rowBase = add(ringBase(level, addConst(localZ, dz)), yxBase);
+    rowBases.push_back({dz, rowBase});
+  }
+  int64_t strideY = geo.smemStrides[1];
+  return addConst(rowBase, (k + offset[1]) * strideY + offset[2]);
+}
+
+/// One plane of intermediate step `step`: the (y, x) part of the staged
+/// kernel's work units (CudaCoreTiling::planeUnits, unitOrigin), read from
+/// ring `step - 1` and written to ring `step`.
+void CudaCoreKernelBuilder::streamIntermediateStep(int64_t step, Value localZ) {
+  int64_t strideY = geo.smemStrides[1];
+  Value destBase = ringBase(step, localZ);
+  auto loop = scf::ForOp::create(*b, tid, cst(geo.planeUnits(step)),
+                                 cst(geo.threads()));
+  OpBuilder::InsertionGuard guard(*b);
+  b->setInsertionPointToStart(loop.getBody());
+  SmallVector<Value> local = unitOrigin(step, loop.getInductionVar());
+  local[0] = localZ;
+  Value yxBase = add(mul(local[1], cst(strideY)), local[2]);
+  SmallVector<std::pair<int64_t, Value>> rowBases;
+  SmallVector<Value> values =
+      compute(geo.outputs, [&](int64_t k, ArrayRef<int64_t> offset) {
+        return ringIndex(step - 1, localZ, yxBase, k, offset, rowBases);
+      });
+  SmallVector<int64_t> center(3, 0);
+  for (auto [k, value] : llvm::enumerate(values)) {
+    SmallVector<Value> pointLocal(local);
+    pointLocal[1] = addConst(local[1], k);
+    Value next = toElementType(value);
+    if (boundary != BoundaryKind::periodic) {
+      Value computed = isWritten(gridCoords(pointLocal));
+      Value old = memref::LoadOp::create(
+          *b, smem,
+          ValueRange{ringIndex(step - 1, localZ, yxBase, k, center, rowBases)});
+      next = arith::SelectOp::create(*b, computed, next, old);
+    }
+    Value point = addConst(add(destBase, yxBase), k * strideY);
+    memref::StoreOp::create(*b, next, smem, ValueRange{point});
+  }
+}
+
+/// The last step on output plane `localZ` (grid z = origin_z + localZ -
+/// halo_z): the thread's `outputs` points along y, as in the staged kernel
+/// (CudaCoreTiling::outputPosition), stored where isStored.
+void CudaCoreKernelBuilder::streamLastStep(Value localZ) {
+  int64_t strideY = geo.smemStrides[1];
+  Value yxBase = add(mul(ty, cst(geo.outputs * strideY)), tx);
+  yxBase = addConst(yxBase, geo.halo[1] * strideY + geo.halo[2]);
+  SmallVector<std::pair<int64_t, Value>> rowBases;
+  SmallVector<Value> values =
+      compute(geo.outputs, [&](int64_t k, ArrayRef<int64_t> offset) {
+        return ringIndex(geo.steps - 1, localZ, yxBase, k, offset, rowBases);
+      });
+  Value z = addConst(add(origin[0], localZ), -geo.halo[0]);
+  for (auto [k, value] : llvm::enumerate(values)) {
+    SmallVector<Value> coords = outputCoords(k);
+    coords[0] = z;
+    Value stored = isStored(coords);
+    Value linearIndex = getLinearIndex(*b, coords, sizes);
+    Value element = toElementType(value);
+    scf::IfOp::create(*b, stored, [&](OpBuilder &then, Location loc) {
+      memref::StoreOp::create(then, loc, element, out, ValueRange{linearIndex});
+      scf::YieldOp::create(then, loc);
+    });
+  }
+}

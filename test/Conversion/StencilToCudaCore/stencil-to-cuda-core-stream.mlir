@@ -1,0 +1,70 @@
+// RUN: stencil-opt %s --split-input-file --convert-stencil-to-cuda-core="threads-x=4 threads-y=2 outputs-per-thread=2 planes=5 stream=true fused-steps=2" | FileCheck %s --check-prefix=FUSED
+// RUN: stencil-opt %s --split-input-file --convert-stencil-to-cuda-core="stream=true" | FileCheck %s --check-prefix=DEFAULT
+
+// A streamed 3-D block sweeps its `planes` output planes along z. The tile
+// (innermost first) is 4 x 4 x 5; with 2 fused steps of radius 1 each plane
+// of a ring is 8 x 8 (the halo of 2 per side), and the shared memory is two
+// rings (input, step 1) of 2 r_z + 2 = 4 planes: 2 x 4 x 64 = 512 elements.
+// The sweep runs min(5, N_z - z0) + 2 t r_z iterations; the input plane's
+// slot is i mod 4; step 1 starts at iteration 2, the last step at 4; a
+// barrier follows the staging and step 1 (none after the last step, whose
+// plane no one reads), and each thread stores 2 outputs per iteration.
+// FUSED:         tile = array<i64: 4, 4, 5>
+// FUSED:         gpu.func @heat_cuda_core(
+// FUSED-SAME:      workgroup(%{{.*}} : memref<512xf16, #gpu.address_space<workgroup>>)
+// FUSED:           %[[Z0:.*]] = arith.muli %block_id_z, %c5
+// FUSED:           %[[LEFT:.*]] = arith.subi %arg3, %[[Z0]]
+// FUSED:           %[[PLANES:.*]] = arith.minui %[[LEFT]], %c5
+// FUSED:           %[[ITER:.*]] = arith.addi %[[PLANES]], %c4
+// FUSED:           scf.for %[[I:.*]] = %{{.*}} to %[[ITER]]
+// FUSED:             arith.remui %[[I]], %c4
+// FUSED:             gpu.barrier
+// FUSED:             arith.cmpi uge, %[[I]], %c2
+// FUSED:             scf.if
+// FUSED:               arith.muli %{{.*}}, %c64
+// FUSED:             gpu.barrier
+// FUSED:             arith.cmpi uge, %[[I]], %c4
+// FUSED:             scf.if
+// FUSED-COUNT-2:       memref.store %{{.*}}, %arg1
+// FUSED-NOT:           memref.store %{{.*}}, %arg1
+// FUSED-NOT:         gpu.barrier
+// FUSED:           gpu.return
+// The one-step tail kernel streams too: one ring.
+// FUSED:         gpu.func @heat_cuda_core_tail(
+// FUSED-SAME:      workgroup(%{{.*}} : memref<144xf16, #gpu.address_space<workgroup>>)
+// FUSED-COUNT-1:   gpu.barrier
+// FUSED-NOT:       gpu.barrier
+// FUSED:           gpu.return
+
+// Defaults: 32 planes per block, a 32 x 32 tile (4 outputs per thread),
+// one ring of 4 planes of 34 x 34.
+// DEFAULT:     tile = array<i64: 32, 32, 32>
+// DEFAULT:     workgroup(%{{.*}} : memref<4624xf16, #gpu.address_space<workgroup>>)
+func.func @heat(%in: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
+  stencil.linear %in -> %out pattern <star, rank = 3, radius = 1>
+      weights [0.1, 0.1, 0.1, 0.4, 0.1, 0.1, 0.1] steps 3 : memref<?x?x?xf16>
+  return
+}
+
+// -----
+
+// A general body streams as well (each access reads its ring plane), and
+// so does a boundary other than the halo. Radius 2 along z: rings of 6.
+// FUSED:       tile = array<i64: 4, 4, 5>
+// FUSED:       gpu.func @general_cuda_core(
+// FUSED-SAME:    workgroup(%{{.*}} : memref<{{[0-9]+}}xf32, #gpu.address_space<workgroup>>)
+// FUSED:         scf.for
+// FUSED:           arith.remui %{{.*}}, %c6
+// DEFAULT:     gpu.func @general_cuda_core(
+// DEFAULT-SAME:  workgroup(%{{.*}} : memref<6936xf32, #gpu.address_space<workgroup>>)
+func.func @general(%in: memref<?x?x?xf32>, %out: memref<?x?x?xf32>) {
+  stencil.apply %in -> %out boundary periodic : memref<?x?x?xf32> {
+    %a = stencil.access [-2, 0, 1] : f32
+    %b = stencil.access [2, 1, 0] : f32
+    %c = stencil.access [0, 0, 0] : f32
+    %m = arith.maximumf %a, %b : f32
+    %s = arith.mulf %m, %c : f32
+    stencil.yield %s : f32
+  }
+  return
+}
