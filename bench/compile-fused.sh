@@ -10,7 +10,7 @@
 # cuda-core-f64-t<k> holds --lower-to-cuda-core's temporal blocking of the
 # f64 variants, the kernels the composed ones must beat. For the 3-D
 # examples, cuda-core-stream-t<k> and cuda-core-f64-stream-t<k> hold the
-# streamed CUDA-core kernels (stream=true, 32 planes per block), with
+# streamed CUDA-core kernels (stream=on, 32 planes per block), with
 # -p16/-p64 variants (planes=16, 64) for t <= 2, and cuda-core-t<k> the
 # staged f16 kernel they replace. Examples a pipeline
 # rejects (the
@@ -44,9 +44,9 @@ for example in "$root"/examples/*.mlir; do
         suffix=""; [ "$planes" = 32 ] || suffix="-p$planes"
         [ "$planes" = 32 ] || [ "$t" -le 2 ] || continue
         compile_example lower-to-cuda-core "$example" "$name" \
-          "cuda-core-stream$suffix-t$t" "fused-steps=$t stream=true planes=$planes"
+          "cuda-core-stream$suffix-t$t" "fused-steps=$t stream=on planes=$planes"
         compile_example lower-to-cuda-core "$tmp/$name-f64.src.mlir" "$name-f64" \
-          "cuda-core-f64-stream$suffix-t$t" "fused-steps=$t stream=true planes=$planes"
+          "cuda-core-f64-stream$suffix-t$t" "fused-steps=$t stream=on planes=$planes"
       done
     fi
     if [ "$chip" = sm_90a ]; then

@@ -277,6 +277,9 @@ def ConvertStencilToCudaCore
     default 32 x 32 tile fits with radius 1 and 2 fused steps in f32 (in
     f64 the tile shrinks along y). Every plane of a step is computed as the
     staged kernel computes it, so the results are the same bit for bit.
+    `stream=auto` (the default of `--lower-to-cuda-core`) streams every 3-D
+    stencil whose rings fit and stages the others; `on` makes a ring that
+    does not fit, or a stencil that is not 3-D, an error.
 
     The op's `steps` S stay exact: the host code launches the t-step kernel
     `floor(S / t)` times, then a kernel of the `S mod t` remaining steps
@@ -299,10 +302,11 @@ def ConvertStencilToCudaCore
     Option<"planes", "planes", "int64_t", /*default=*/"0",
            "Output z planes per block of a 3-D stencil (0: the most of 8, 4, "
            "2, 1 whose tile fits in 48 KiB of shared memory; streamed: 32)">,
-    Option<"stream", "stream", "bool", /*default=*/"false",
+    Option<"stream", "stream", "std::string", /*default=*/"\"off\"",
            "3-D: each block sweeps its planes along z through rings of "
            "2 r_z + 2 planes per fused step (AN5D), loading each input "
-           "plane once">
+           "plane once: on, off, or auto (3-D stencils whose rings fit in "
+           "48 KiB; the others staged)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

@@ -266,12 +266,13 @@ struct LowerToCudaCoreOptions
                      "most of 8, 4, 2, 1 that fits in shared memory; "
                      "streamed: 32)"),
       llvm::cl::init(0)};
-  PassOptions::Option<bool> stream{
+  PassOptions::Option<std::string> stream{
       *this, "stream",
       llvm::cl::desc("3-D: sweep each block's planes along z through rings "
                      "of 2 r_z + 2 planes per fused step (AN5D), loading "
-                     "each input plane once"),
-      llvm::cl::init(false)};
+                     "each input plane once: on, off, or auto (3-D stencils "
+                     "whose rings fit in shared memory)"),
+      llvm::cl::init("auto")};
 };
 
 /// `--lower-to-cuda-core`: plain FMA kernels for every element type and

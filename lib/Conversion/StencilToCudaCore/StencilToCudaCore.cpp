@@ -189,7 +189,10 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
     return op->emitOpError("needs planes >= 0 (0: automatic), and 1 or 0 "
                            "for a ")
            << rank << "-D stencil (planes are z planes of a 3-D tile)";
-  if (stream && rank != 3)
+  if (stream != "on" && stream != "off" && stream != "auto")
+    return op->emitOpError("needs stream=on, off or auto, not '")
+           << stream.getValue() << "'";
+  if (stream == "on" && rank != 3)
     return op->emitOpError("cannot stream a ")
            << rank << "-D stencil: stream sweeps the z planes of a 3-D grid";
   Type elementType = gridType.getElementType();
@@ -206,9 +209,16 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
            << (fusedSteps > 1 ? " (fused steps widen the halo)" : "")
            << ", more than fits in " << kMaxCudaCoreSharedBytes
            << " bytes of shared memory";
+  // stream=auto: the streamed tiling of a 3-D stencil where its rings fit,
+  // else the staged one.
   CudaCoreTiling tiling =
       chooseCudaCoreTiling(radii, threadsX, threadsY, outputsPerThread,
-                           fusedSteps, planes, elementType, stream);
+                           fusedSteps, planes, elementType,
+                           /*stream=*/stream != "off" && rank == 3);
+  if (stream == "auto" && tiling.stream &&
+      getCudaCoreSharedBytes(tiling, elementType) > kMaxCudaCoreSharedBytes)
+    tiling = chooseCudaCoreTiling(radii, threadsX, threadsY, outputsPerThread,
+                                  fusedSteps, planes, elementType);
   int64_t bytes = getCudaCoreSharedBytes(tiling, elementType);
   if (bytes > kMaxCudaCoreSharedBytes && tiling.stream)
     return op->emitOpError("needs ")

@@ -1,4 +1,4 @@
-// RUN: stencil-opt %s --split-input-file --convert-stencil-to-cuda-core="stream=true fused-steps=3" -verify-diagnostics
+// RUN: stencil-opt %s --split-input-file --convert-stencil-to-cuda-core="stream=on fused-steps=3" -verify-diagnostics
 
 // Streaming sweeps z planes: a 2-D stencil has none.
 func.func @two_d(%in: memref<?x?xf32>, %out: memref<?x?xf32>) {

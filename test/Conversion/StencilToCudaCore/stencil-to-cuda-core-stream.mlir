@@ -1,5 +1,5 @@
-// RUN: stencil-opt %s --split-input-file --convert-stencil-to-cuda-core="threads-x=4 threads-y=2 outputs-per-thread=2 planes=5 stream=true fused-steps=2" | FileCheck %s --check-prefix=FUSED
-// RUN: stencil-opt %s --split-input-file --convert-stencil-to-cuda-core="stream=true" | FileCheck %s --check-prefix=DEFAULT
+// RUN: stencil-opt %s --split-input-file --convert-stencil-to-cuda-core="threads-x=4 threads-y=2 outputs-per-thread=2 planes=5 stream=on fused-steps=2" | FileCheck %s --check-prefix=FUSED
+// RUN: stencil-opt %s --split-input-file --convert-stencil-to-cuda-core="stream=on" | FileCheck %s --check-prefix=DEFAULT
 
 // A streamed 3-D block sweeps its `planes` output planes along z. The tile
 // (innermost first) is 4 x 4 x 5; with 2 fused steps of radius 1 each plane
