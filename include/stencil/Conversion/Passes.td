@@ -276,7 +276,11 @@ def ConvertStencilToCudaCore
     tile: `t (2 r_z + 2) (T_y + 2 t r_y)(T_x + 2 t r_x)` elements, so the
     default 32 x 32 tile fits with radius 1 and 2 fused steps in f32 (in
     f64 the tile shrinks along y). Every plane of a step is computed as the
-    staged kernel computes it, so the results are the same bit for bit.
+    staged kernel computes it, so the results are the same bit for bit. The
+    sweep is built twice, and a uniform branch picks one per block: blocks
+    whose (y, x) tile grown by the halo lies in the grid run it without the
+    bounds checks along y and x (every point they stage or compute is then
+    a grid point, interior where a step writes it), the others with them.
     `stream=auto` (the default of `--lower-to-cuda-core`) streams every 3-D
     stencil whose rings fit and stages the others; `on` makes a ring that
     does not fit, or a stencil that is not 3-D, an error.

@@ -269,6 +269,8 @@ Value CudaCoreKernelBuilder::stagingCoord(int64_t d, Value local,
   Value position = add(origin[d], local);
   Value halo = cst(geo.halo[d]);
   Value coord = arith::SubIOp::create(*b, position, halo);
+  if (interiorYX && d > 0)
+    return coord;
   if (boundary != BoundaryKind::periodic) {
     inside = arith::AndIOp::create(*b, inside,
                                    isWithin(*b, coord, sizes[d], /*margin=*/0));
@@ -404,6 +406,8 @@ Value CudaCoreKernelBuilder::isWithinAll(ArrayRef<Value> coords,
                                          ArrayRef<int64_t> margins) {
   Value all;
   for (int64_t d = 0; d < geo.rank; ++d) {
+    if (interiorYX && d > 0)
+      continue;
     Value inDim = isWithin(*b, coords[d], sizes[d], margins[d]);
     all = all ? arith::AndIOp::create(*b, all, inDim) : inDim;
   }

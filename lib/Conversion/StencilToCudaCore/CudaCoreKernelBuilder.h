@@ -96,8 +96,11 @@ private:
   void emitOrderingFence(ValueRange values);
 
   // The streaming schedule (CudaCoreStreaming.cpp).
-  /// The sweep over the block's planes: staging, steps, stores.
+  /// The sweep over the block's planes: staging, steps, stores; twice, for
+  /// blocks whose (y, x) tile and halo lie in the grid (interiorYX) and for
+  /// the others.
   void buildStream();
+  void buildSweep();
   /// The first element of the ring slot of local plane `localZ` of `level`
   /// (CudaCoreTiling::ringOffset).
   Value ringBase(int64_t level, Value localZ);
@@ -121,6 +124,12 @@ private:
   BoundaryKind boundary;
   double boundaryValue;
   Type accType;
+
+  /// While building the sweep of a block whose (y, x) tile grown by the
+  /// halo t r lies in the grid: every staged position and every point a
+  /// step computes is then in the grid's interior along y and x (halo) or
+  /// in the grid (the others), so those checks are left out.
+  bool interiorYX = false;
 
   std::optional<ImplicitLocOpBuilder> b;
   Value in, out, smem;

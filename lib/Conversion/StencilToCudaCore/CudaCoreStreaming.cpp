@@ -37,6 +37,30 @@ using namespace mlir::stencil;
 using namespace mlir::stencil::detail;
 
 void CudaCoreKernelBuilder::buildStream() {
+  // Blocks away from the grid's y and x edges skip the bounds checks of
+  // their loads, steps and stores (a uniform branch): origin_d >= h_d and
+  // origin_d + T_d + h_d <= N_d for d = y, x.
+  Value interior;
+  for (int64_t d = 1; d < 3; ++d) {
+    Value lo = arith::CmpIOp::create(*b, arith::CmpIPredicate::uge, origin[d],
+                                     cst(geo.halo[d]));
+    Value hi = arith::CmpIOp::create(
+        *b, arith::CmpIPredicate::ule,
+        addConst(origin[d], geo.tile[d] + geo.halo[d]), sizes[d]);
+    Value both = arith::AndIOp::create(*b, lo, hi);
+    interior = interior ? arith::AndIOp::create(*b, interior, both) : both;
+  }
+  auto ifOp = scf::IfOp::create(*b, interior, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(*b);
+  b->setInsertionPointToStart(ifOp.thenBlock());
+  interiorYX = true;
+  buildSweep();
+  interiorYX = false;
+  b->setInsertionPointToStart(ifOp.elseBlock());
+  buildSweep();
+}
+
+void CudaCoreKernelBuilder::buildSweep() {
   int64_t haloZ = geo.halo[0], rz = geo.radii[0];
   // The block's planes: `planes`, fewer in the last block along z.
   Value left = arith::SubIOp::create(*b, sizes[0], origin[0]);

@@ -5,34 +5,50 @@
 // (innermost first) is 4 x 4 x 5; with 2 fused steps of radius 1 each plane
 // of a ring is 8 x 8 (the halo of 2 per side), and the shared memory is two
 // rings (input, step 1) of 2 r_z + 2 = 4 planes: 2 x 4 x 64 = 512 elements.
-// The sweep runs min(5, N_z - z0) + 2 t r_z iterations; the input plane's
-// slot is i mod 4; step 1 starts at iteration 2, the last step at 4; a
-// barrier follows the staging and step 1 (none after the last step, whose
-// plane no one reads), and each thread stores 2 outputs per iteration.
+// The sweep is built twice: for blocks whose (y, x) tile and halo lie in the
+// grid (origin_d >= 2 and origin_d + 4 + 2 <= N_d), without bounds checks
+// along y and x, and for the others. Each runs min(5, N_z - z0) + 2 t r_z
+// iterations; the input plane's slot is i mod 4; step 1 starts at iteration
+// 2, the last step at 4; a barrier follows the staging and step 1 (none
+// after the last step, whose plane no one reads), and each thread stores 2
+// outputs per iteration.
 // FUSED:         tile = array<i64: 4, 4, 5>
 // FUSED:         gpu.func @heat_cuda_core(
 // FUSED-SAME:      workgroup(%{{.*}} : memref<512xf16, #gpu.address_space<workgroup>>)
 // FUSED:           %[[Z0:.*]] = arith.muli %block_id_z, %c5
-// FUSED:           %[[LEFT:.*]] = arith.subi %arg3, %[[Z0]]
-// FUSED:           %[[PLANES:.*]] = arith.minui %[[LEFT]], %c5
-// FUSED:           %[[ITER:.*]] = arith.addi %[[PLANES]], %c4
-// FUSED:           scf.for %[[I:.*]] = %{{.*}} to %[[ITER]]
-// FUSED:             arith.remui %[[I]], %c4
-// FUSED:             gpu.barrier
-// FUSED:             arith.cmpi uge, %[[I]], %c2
-// FUSED:             scf.if
-// FUSED:               arith.muli %{{.*}}, %c64
-// FUSED:             gpu.barrier
-// FUSED:             arith.cmpi uge, %[[I]], %c4
-// FUSED:             scf.if
-// FUSED-COUNT-2:       memref.store %{{.*}}, %arg1
-// FUSED-NOT:           memref.store %{{.*}}, %arg1
-// FUSED-NOT:         gpu.barrier
+// FUSED:           arith.cmpi uge, %{{.*}}, %c2
+// FUSED:           %[[Y6:.*]] = arith.addi %{{.*}}, %c6
+// FUSED:           arith.cmpi ule, %[[Y6]], %arg4
+// FUSED:           %[[X6:.*]] = arith.addi %{{.*}}, %c6
+// FUSED:           arith.cmpi ule, %[[X6]], %arg5
+// FUSED:           scf.if %{{.*}} {
+// FUSED:             %[[LEFT:.*]] = arith.subi %arg3, %[[Z0]]
+// FUSED:             %[[PLANES:.*]] = arith.minui %[[LEFT]], %c5
+// FUSED:             %[[ITER:.*]] = arith.addi %[[PLANES]], %c4
+// FUSED:             scf.for %[[I:.*]] = %{{.*}} to %[[ITER]]
+// FUSED:               arith.remui %[[I]], %c4
+// FUSED:               gpu.barrier
+// FUSED:               arith.cmpi uge, %[[I]], %c2
+// FUSED:               scf.if
+// FUSED:                 arith.muli %{{.*}}, %c64
+// FUSED:               gpu.barrier
+// FUSED:               arith.cmpi uge, %[[I]], %c4
+// FUSED:               scf.if
+// FUSED-COUNT-2:         memref.store %{{.*}}, %arg1
+// FUSED-NOT:             memref.store %{{.*}}, %arg1
+// FUSED-NOT:           gpu.barrier
+// FUSED:           } else {
+// FUSED:             scf.for
+// FUSED:               gpu.barrier
+// FUSED:               gpu.barrier
+// FUSED-COUNT-2:         memref.store %{{.*}}, %arg1
+// FUSED-NOT:             memref.store %{{.*}}, %arg1
+// FUSED-NOT:           gpu.barrier
 // FUSED:           gpu.return
-// The one-step tail kernel streams too: one ring.
+// The one-step tail kernel streams too: one ring, one barrier per sweep.
 // FUSED:         gpu.func @heat_cuda_core_tail(
 // FUSED-SAME:      workgroup(%{{.*}} : memref<144xf16, #gpu.address_space<workgroup>>)
-// FUSED-COUNT-1:   gpu.barrier
+// FUSED-COUNT-2:   gpu.barrier
 // FUSED-NOT:       gpu.barrier
 // FUSED:           gpu.return
 
