@@ -1,11 +1,9 @@
 //===- CudaCoreKernel.cpp - The CUDA-core kernel builder ------------------===//
 //
-// The kernel of `--convert-stencil-to-cuda-core`; the tiling is described in
-// the pass description (Conversion/Passes.td) and its arithmetic lives in
-// Support/CudaCoreTiling.h.
-//
-// Implements `--convert-stencil-to-cuda-core`; the tiling is described in
-// the pass description (Conversion/Passes.td) and its arithmetic lives in
+// The staged kernel of `--convert-stencil-to-cuda-core` (the whole tile in
+// shared memory; the streamed 3-D sweep is CudaCoreStreaming.cpp) and the
+// choice of the tiling; the tiling is described in the pass description
+// (Conversion/Passes.td) and its arithmetic lives in
 // Support/CudaCoreTiling.h.
 //
 // Kernel outline, for a block whose first output is (z0, y0, x0) and t =
