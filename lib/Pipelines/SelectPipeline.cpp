@@ -171,9 +171,22 @@ StencilSelectPipelinePass::evaluate(const PipelineCandidate &candidate,
       e.rejection = "not of low rank (the kernel of lower-to-tc)";
       return e;
     }
-    // The CUDA-core and FFT kernels have constants per fused depth.
+    // Composition on the Tensor Cores (their `fused-steps`) was measured
+    // slower than one step per launch in 3-D (bench/NOTES.md, "Fused steps
+    // by kernel composition"), which the model, without constants for it,
+    // would not predict.
+    if ((candidate.family == "tc" || candidate.family == "sptc") &&
+        work->stepsPerLaunch > 1 && work->rank == 3) {
+      e.rejection = "composed steps are slower than one step in 3-D "
+                    "(measured; not modelled)";
+      return e;
+    }
+    // The CUDA-core and FFT kernels have constants per fused depth; composed
+    // Tensor Core kernels take those of their depth where measured, else of
+    // one step (getModelConstants).
     std::string key = candidate.family;
-    if (key == "cuda-core" || key == "fft")
+    if (key == "cuda-core" || key == "fft" ||
+        ((key == "tc" || key == "sptc") && work->stepsPerLaunch > 1))
       key += "-f" + std::to_string(work->stepsPerLaunch);
     ModelConstants constants =
         getModelConstants(key, work->rank, work->elementBytes);
@@ -331,7 +344,7 @@ void StencilSelectPipelinePass::runOnOperation() {
         ++same;
       os << "  -  " << e.candidate.str();
       if (same)
-        os << " (and " << same << " more with other fused-steps)";
+        os << " (and " << same << " more with other options)";
       os << ": rejected: " << e.rejection << "\n";
     }
     if (!evaluations.empty() && evaluations.front().rejection.empty())

@@ -20,7 +20,13 @@
 // EXPLAIN-NEXT: 2 lower-to-tc{chip=sm_90 low-rank=true} mma.f16 224.0 4.079 752.6 2887.9 bandwidth - 586.8
 // EXPLAIN-NEXT: 3 lower-to-tc{chip=sm_90} mma.f16 192.0 4.079 752.6 3369.3 bandwidth - 580.4
 // EXPLAIN-NEXT: 4 lower-to-cuda-core{chip=sm_90 fused-steps=1} fma.f32 10.0 4.258 752.6 6750.0 bandwidth - 303.1
-// EXPLAIN-NEXT: - lower-to-fft{chip=sm_90 fused-steps=1} (and 3 more with other fused-steps): rejected: the FFT pipeline computes in f64
+// EXPLAIN-NEXT: - lower-to-sptc{chip=sm_90 fused-steps=2}: rejected: fuses 2 steps, the op has 1
+// EXPLAIN-NEXT: - lower-to-sptc{chip=sm_90 fused-steps=3}: rejected: fuses 3 steps, the op has 1
+// EXPLAIN-NEXT: - lower-to-sptc{chip=sm_90 fused-steps=4}: rejected: fuses 4 steps, the op has 1
+// EXPLAIN-NEXT: - lower-to-tc{chip=sm_90 fused-steps=2}: rejected: fuses 2 steps, the op has 1
+// EXPLAIN-NEXT: - lower-to-tc{chip=sm_90 fused-steps=3}: rejected: fuses 3 steps, the op has 1
+// EXPLAIN-NEXT: - lower-to-tc{chip=sm_90 fused-steps=4}: rejected: fuses 4 steps, the op has 1
+// EXPLAIN-NEXT: - lower-to-fft{chip=sm_90 fused-steps=1} (and 3 more with other options): rejected: the FFT pipeline computes in f64
 // EXPLAIN-NEXT: - lower-to-cuda-core{chip=sm_90 fused-steps=2}: rejected: fuses 2 steps, the op has 1
 // EXPLAIN: chosen: lower-to-sptc{chip=sm_90}
 // LOWER: stencil.pipeline = "lower-to-sptc{chip=sm_90}"
@@ -32,23 +38,27 @@ func.func @heat2d(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
 
 // -----
 
-// Heat-2D in f64 over 120 steps: on the H100 the FFT kernel fusing four
-// steps (measured there: 389 GStencil/s, against 431 of the CUDA cores
-// fusing three, the model's one miss, bench/NOTES.md); with f64
-// Tensor Cores 1000x slower, the CUDA cores fusing three steps. Without
+// Heat-2D in f64 over 120 steps: on the H100 the Tensor Cores fusing four
+// steps by composition (measured there in one run, 10240^2: 446 GStencil/s,
+// against 421 and 414 of the CUDA cores fusing four and three,
+// bench/results/2026-11-24-h100-fused-table.txt; the model predicts 491, 353
+// and 360), ahead of the FFT kernel fusing four (389 in its own run). With
+// f64 Tensor Cores 1000x slower, the CUDA cores fusing three steps. Without
 // fusion, the f64 CUDA-core kernel, which reaches the bandwidth where the
 // f64 Tensor Core kernel does not.
-// H100: module attributes {stencil.pipeline = "lower-to-fft{chip=sm_90 fused-steps=4}"}
+// H100: module attributes {stencil.pipeline = "lower-to-tc{chip=sm_90 fused-steps=4}"}
 // SLOWDMMA: module attributes {stencil.pipeline = "lower-to-cuda-core{chip=sm_90 fused-steps=3}"}
 // ONE: module attributes {stencil.pipeline = "lower-to-cuda-core{chip=sm_90 fused-steps=1}"}
 // EXPLAIN: remark: candidates on NVIDIA H100
-// EXPLAIN: 1 lower-to-fft{chip=sm_90 fused-steps=4} mma.f64.m16n8k4 83.6 4.449 752.7 809.9 bandwidth - 386.9
-// EXPLAIN-NEXT: 2 lower-to-cuda-core{chip=sm_90 fused-steps=3} fma.f64 11.5 6.427 564.5 2721.8 bandwidth - 360.1
+// EXPLAIN: 1 lower-to-tc{chip=sm_90 fused-steps=4} mma.f64.m16n8k4 72.0 5.188 752.7 940.3 bandwidth - 491.0
+// EXPLAIN-NEXT: 2 lower-to-tc{chip=sm_90 fused-steps=3} mma.f64.m16n8k4 74.7 6.505 564.5 906.7 bandwidth - 395.8
+// EXPLAIN-NEXT: 3 lower-to-fft{chip=sm_90 fused-steps=4} mma.f64.m16n8k4 83.6 4.449 752.7 809.9 bandwidth - 386.9
+// EXPLAIN-NEXT: 4 lower-to-cuda-core{chip=sm_90 fused-steps=3} fma.f64 11.5 6.427 564.5 2721.8 bandwidth - 360.1
 // EXPLAIN: lower-to-tc{chip=sm_90} mma.f64.m16n8k4
-// EXPLAIN: - lower-to-sptc{chip=sm_90}: rejected: 'stencil.sparse_row_gemm' op has element type 'f64'
-// EXPLAIN: chosen: lower-to-fft{chip=sm_90 fused-steps=4}
-// LOWER: stencil.pipeline = "lower-to-fft{chip=sm_90 fused-steps=4}"
-// LOWER: gpu.binary @stencil_fft
+// EXPLAIN: - lower-to-sptc{chip=sm_90} (and 3 more with other options): rejected: 'stencil.sparse_row_gemm' op has element type 'f64'
+// EXPLAIN: chosen: lower-to-tc{chip=sm_90 fused-steps=4}
+// LOWER: stencil.pipeline = "lower-to-tc{chip=sm_90 fused-steps=4}"
+// LOWER: gpu.binary @stencil_tc
 func.func @heat2d(%in: memref<?x?xf64>, %out: memref<?x?xf64>) {
   stencil.linear %in -> %out pattern <star, rank = 2, radius = 1> weights [0.2, 0.3, 0.1, 0.1, 0.3] steps 120 : memref<?x?xf64>
   return
@@ -70,5 +80,21 @@ func.func @general(%in: memref<?x?xf32>, %out: memref<?x?xf32>) {
     %p = arith.mulf %c, %n : f32
     stencil.yield %p : f32
   }
+  return
+}
+
+// -----
+
+// Heat-3D in f16 over 8 steps: the Tensor Cores' composed steps are
+// candidates but rejected in 3-D, where they were measured slower than one
+// step per launch (bench/NOTES.md); the sparse Tensor Cores' one step wins.
+// H100: stencil.pipeline = "lower-to-sptc{chip=sm_90}"
+// EXPLAIN: remark: candidates on NVIDIA H100
+// EXPLAIN: 1 lower-to-sptc{chip=sm_90} mma.sp.f16
+// EXPLAIN: - lower-to-sptc{chip=sm_90 fused-steps=2} (and 2 more with other options): rejected: composed steps are slower than one step in 3-D (measured; not modelled)
+// EXPLAIN-NEXT: - lower-to-tc{chip=sm_90 fused-steps=2} (and 2 more with other options): rejected: composed steps are slower than one step in 3-D (measured; not modelled)
+// EXPLAIN: chosen: lower-to-sptc{chip=sm_90}
+func.func @heat3d(%in: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
+  stencil.linear %in -> %out pattern <star, rank = 3, radius = 1> weights [0.1, 0.15, 0.1, 0.3, 0.15, 0.1, 0.1] steps 8 : memref<?x?x?xf16>
   return
 }
