@@ -492,15 +492,17 @@ TEST(CudaCoreTiling, Streaming3D) {
 }
 
 TEST(CudaCoreTiling, StreamingGeometry) {
-  // Heat-3D, 2 fused steps, 32 planes per block: rings of 4 planes of
-  // 36 x 36 for the input and step 1; 36 iterations.
+  // Heat-3D, 2 fused steps, 32 planes per block: rings of 3 planes of
+  // 36 x 36 for the input and step 1; 36 iterations. One step per launch
+  // keeps 4 planes (no barrier between its last step and the next staging).
   CudaCoreTiling tiling({1, 1, 1}, 32, 8, 4, 2, 32, /*stream=*/true);
   EXPECT_EQ(tiling.tile, (llvm::SmallVector<int64_t>{32, 32, 32}));
   EXPECT_EQ(tiling.planeSize(), 36 * 36);
-  EXPECT_EQ(tiling.ringSlots(), 4);
-  EXPECT_EQ(tiling.sharedElements(), 2 * 4 * 36 * 36);
+  EXPECT_EQ(tiling.ringSlots(), 3);
+  EXPECT_EQ(tiling.sharedElements(), 2 * 3 * 36 * 36);
   EXPECT_EQ(tiling.streamIterations(), 36);
-  EXPECT_EQ(tiling.ringOffset(1, 6), (4 + 2) * 36 * 36);
+  EXPECT_EQ(tiling.ringOffset(1, 7), (3 + 1) * 36 * 36);
+  EXPECT_EQ(CudaCoreTiling({1, 1, 1}, 32, 8, 4, 1, 32, true).ringSlots(), 4);
   // Step 1's plane: 34 x 34 points in 9 groups of 4 rows.
   EXPECT_EQ(tiling.planeUnits(1), 9 * 34);
   // The work is that of the staged kernel with the same planes.

@@ -268,14 +268,16 @@ def ConvertStencilToCudaCore
     001's fused CUDA-core kernels). A block owns a (y, x) tile and `planes`
     z planes of outputs (default 32) and marches along z: iteration i stages
     input plane i of its tile (with the halo of `t r` per side) into a ring
-    of `2 r_z + 2` planes, then each fused step s computes its plane
+    of planes (`2 r_z + 1` with fused steps, `2 r_z + 2` for one step, whose
+    staging follows its last step without a barrier), then each fused step
+    s computes its plane
     `i - s r_z` from the 2 r_z + 1 planes around it in the ring of step
     s - 1, and the last step stores output plane `i - 2 t r_z`. Each input
     plane is loaded once per block (the 2 t r_z halo planes at a block's z
     ends twice), and shared memory holds `t` rings of planes instead of the
-    tile: `t (2 r_z + 2) (T_y + 2 t r_y)(T_x + 2 t r_x)` elements, so the
-    default 32 x 32 tile fits with radius 1 and 2 fused steps in f32 (in
-    f64 the tile shrinks along y). Every plane of a step is computed as the
+    tile: `t (2 r_z + 1) (T_y + 2 t r_y)(T_x + 2 t r_x)` elements for t > 1,
+    so the default 32 x 32 tile fits with radius 1 and 2 fused steps in f32
+    (in f64, or with more steps, the tile shrinks along y). Every plane of a step is computed as the
     staged kernel computes it, so the results are the same bit for bit. The
     sweep is built twice, and a uniform branch picks one per block: blocks
     whose (y, x) tile grown by the halo lies in the grid run it without the
@@ -308,7 +310,7 @@ def ConvertStencilToCudaCore
            "2, 1 whose tile fits in 48 KiB of shared memory; streamed: 32)">,
     Option<"stream", "stream", "std::string", /*default=*/"\"off\"",
            "3-D: each block sweeps its planes along z through rings of "
-           "2 r_z + 2 planes per fused step (AN5D), loading each input "
+           "2 r_z + 1 planes per fused step (AN5D), loading each input "
            "plane once: on, off, or auto (3-D stencils whose rings fit in "
            "48 KiB; the others staged)">
   ];

@@ -269,7 +269,7 @@ struct LowerToCudaCoreOptions
   PassOptions::Option<std::string> stream{
       *this, "stream",
       llvm::cl::desc("3-D: sweep each block's planes along z through rings "
-                     "of 2 r_z + 2 planes per fused step (AN5D), loading "
+                     "of 2 r_z + 1 planes per fused step (AN5D), loading "
                      "each input plane once: on, off, or auto (3-D stencils "
                      "whose rings fit in shared memory)"),
       llvm::cl::init("auto")};

@@ -40,7 +40,7 @@ namespace stencil {
 ///
 /// Streaming (`stream`, 3-D only; AN5D's plane sweep): the block marches
 /// along z over its `planes` output planes and keeps only a ring of
-/// `ringSlots() = 2 r_z + 2` (y, x) planes per level in shared memory, level
+/// ringSlots() (y, x) planes per level in shared memory, level
 /// 0 holding input planes and level s (1 <= s < steps) the planes of fused
 /// step s. "Local" z positions then index the virtual tile of `planes + 2
 /// halo_z` planes, and local plane z of level s lives in slot `z mod
@@ -49,10 +49,16 @@ namespace stencil {
 /// on, computes its plane i - s r_z from planes i - (s + 1) r_z .. i -
 /// (s - 1) r_z of level s - 1 (the last step stores its plane, an output
 /// plane), with a barrier after the staging and after each intermediate
-/// step. 2 r_z + 2 slots are what this needs with one barrier per stage: the
-/// plane a stage overwrites is one fewer than the 2 r_z + 1 the next stage
-/// still reads, and was last read a barrier before. Each input plane is
-/// staged once per block, the halo planes twice per chunk boundary.
+/// step. The ring of level s must keep the 2 r_z + 1 planes stage s + 1
+/// reads; when stage s overwrites the oldest of them at iteration i + 1, its
+/// last reader (stage s + 1 at iteration i) must lie a barrier before. It
+/// does when steps >= 2: a barrier follows every stage but the last, and
+/// the last step's level (steps - 1 >= 1) is written after the barrier of
+/// the next iteration's staging. So fused kernels keep 2 r_z + 1 planes per
+/// ring; a one-step kernel, whose staging follows its last step with no
+/// barrier between, keeps 2 r_z + 2 (the plane it overwrites was last read
+/// an iteration before). Each input plane is staged once per block, the
+/// halo planes twice per chunk boundary.
 struct CudaCoreTiling {
   CudaCoreTiling(llvm::ArrayRef<int64_t> radii, int64_t threadsX,
                  int64_t threadsY, int64_t outputs, int64_t steps,
@@ -94,7 +100,7 @@ struct CudaCoreTiling {
   /// ring, the iterations of the sweep, and the first element of the slot
   /// of local plane `localZ` of `level` (0: input; s: fused step s).
   int64_t planeSize() const { return smemStrides[0]; }
-  int64_t ringSlots() const { return 2 * radii[0] + 2; }
+  int64_t ringSlots() const { return 2 * radii[0] + (steps >= 2 ? 1 : 2); }
   int64_t streamIterations() const { return planes + 2 * halo[0]; }
   int64_t ringOffset(int64_t level, int64_t localZ) const {
     return (level * ringSlots() + localZ % ringSlots()) * planeSize();

@@ -7,11 +7,12 @@
 // outermost dimension: a block owns a (y, x) tile and `planes` z planes of
 // outputs, and marches along z, so that each input plane is read from
 // global memory once per block instead of once per plane of the staged tile
-// and its halo planes, and the shared memory holds 2 r_z + 2 planes per
-// level instead of the whole tile:
+// and its halo planes, and the shared memory holds S = 2 r_z + 1 planes per
+// level (2 r_z + 2 for t = 1; CudaCoreTiling::ringSlots says why) instead
+// of the whole tile:
 //
 //   for i in 0 .. min(planes, N_z - z0) + 2 t r_z:       (uniform)
-//     stage input plane z0 - t r_z + i into ring 0, slot i mod (2 r_z + 2)
+//     stage input plane z0 - t r_z + i into ring 0, slot i mod S
 //     barrier
 //     for s in 1 .. t - 1, if i >= 2 s r_z:
 //       plane i - s r_z of step s <- step s - 1's planes around it

@@ -4,17 +4,17 @@
 // A streamed 3-D block sweeps its `planes` output planes along z. The tile
 // (innermost first) is 4 x 4 x 5; with 2 fused steps of radius 1 each plane
 // of a ring is 8 x 8 (the halo of 2 per side), and the shared memory is two
-// rings (input, step 1) of 2 r_z + 2 = 4 planes: 2 x 4 x 64 = 512 elements.
+// rings (input, step 1) of 2 r_z + 1 = 3 planes: 2 x 3 x 64 = 384 elements.
 // The sweep is built twice: for blocks whose (y, x) tile and halo lie in the
 // grid (origin_d >= 2 and origin_d + 4 + 2 <= N_d), without bounds checks
 // along y and x, and for the others. Each runs min(5, N_z - z0) + 2 t r_z
-// iterations; the input plane's slot is i mod 4; step 1 starts at iteration
+// iterations; the input plane's slot is i mod 3; step 1 starts at iteration
 // 2, the last step at 4; a barrier follows the staging and step 1 (none
 // after the last step, whose plane no one reads), and each thread stores 2
 // outputs per iteration.
 // FUSED:         tile = array<i64: 4, 4, 5>
 // FUSED:         gpu.func @heat_cuda_core(
-// FUSED-SAME:      workgroup(%{{.*}} : memref<512xf16, #gpu.address_space<workgroup>>)
+// FUSED-SAME:      workgroup(%{{.*}} : memref<384xf16, #gpu.address_space<workgroup>>)
 // FUSED:           %[[Z0:.*]] = arith.muli %block_id_z, %c5
 // FUSED:           arith.cmpi uge, %{{.*}}, %c2
 // FUSED:           %[[Y6:.*]] = arith.addi %{{.*}}, %c6
@@ -26,7 +26,7 @@
 // FUSED:             %[[PLANES:.*]] = arith.minui %[[LEFT]], %c5
 // FUSED:             %[[ITER:.*]] = arith.addi %[[PLANES]], %c4
 // FUSED:             scf.for %[[I:.*]] = %{{.*}} to %[[ITER]]
-// FUSED:               arith.remui %[[I]], %c4
+// FUSED:               arith.remui %[[I]], %c3
 // FUSED:               gpu.barrier
 // FUSED:               arith.cmpi uge, %[[I]], %c2
 // FUSED:               scf.if
@@ -45,7 +45,9 @@
 // FUSED-NOT:             memref.store %{{.*}}, %arg1
 // FUSED-NOT:           gpu.barrier
 // FUSED:           gpu.return
-// The one-step tail kernel streams too: one ring, one barrier per sweep.
+// The one-step tail kernel streams too: one ring of 2 r_z + 2 = 4 planes
+// (its next staging follows its last step without a barrier), one barrier
+// per sweep.
 // FUSED:         gpu.func @heat_cuda_core_tail(
 // FUSED-SAME:      workgroup(%{{.*}} : memref<144xf16, #gpu.address_space<workgroup>>)
 // FUSED-COUNT-2:   gpu.barrier
@@ -65,12 +67,13 @@ func.func @heat(%in: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
 // -----
 
 // A general body streams as well (each access reads its ring plane), and
-// so does a boundary other than the halo. Radius 2 along z: rings of 6.
+// so does a boundary other than the halo. Radius 2 along z: rings of 5
+// (2 fused steps), of 6 with one step.
 // FUSED:       tile = array<i64: 4, 4, 5>
 // FUSED:       gpu.func @general_cuda_core(
 // FUSED-SAME:    workgroup(%{{.*}} : memref<{{[0-9]+}}xf32, #gpu.address_space<workgroup>>)
 // FUSED:         scf.for
-// FUSED:           arith.remui %{{.*}}, %c6
+// FUSED:           arith.remui %{{.*}}, %c5
 // DEFAULT:     gpu.func @general_cuda_core(
 // DEFAULT-SAME:  workgroup(%{{.*}} : memref<6936xf32, #gpu.address_space<workgroup>>)
 func.func @general(%in: memref<?x?x?xf32>, %out: memref<?x?x?xf32>) {
