@@ -18,15 +18,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out/check" "$out/perf"
 
-compile() { # source dir name [pipeline options]
-  if ! "$build/bin/stencil-opt" "$1" --lower-to-fft="chip=$chip${4:+ $4}" \
-      -o "$tmp/$3.mlir" 2> "$tmp/$3.err"; then
-    echo "skipped $3: $(grep -m1 error "$tmp/$3.err")"
-    return
-  fi
-  "$build/bin/stencil-translate" --to-ptx "$tmp/$3.mlir" -o "$2/$3.ptx"
-  "$build/bin/stencil-translate" --to-launch "$tmp/$3.mlir" \
-    --ptx-file "$3.ptx" -o "$2/$3.launch"
+source "$root/bench/common.sh"
+compile() { # source folder name [pipeline options]
+  compile_example lower-to-fft "$1" "$3" "$2" "$4"
 }
 
 variant() { # example steps boundary -> path of the f64 source
@@ -43,7 +37,7 @@ linear="1d5p 1d7p box-2d225p box-2d25p box-2d49p box-2d9p box-3d27p heat-1d
 for name in $linear; do
   for boundary in halo periodic 'dirichlet(0.5)'; do
     for t in 1 4 16; do
-      compile "$(variant "$name" "$t" "$boundary")" "$out/check" \
+      compile "$(variant "$name" "$t" "$boundary")" check \
         "$name-${boundary%%(*}-$t" "fused-steps=$t"
     done
   done
@@ -54,8 +48,8 @@ perf() { # example steps...
   shift
   for t in "$@"; do
     src=$(variant "$name" "$t" halo)
-    compile "$src" "$out/perf" "fft-$name-T$t" "fused-steps=$t"
-    compile "$src" "$out/perf" "fft-$name-T$t-pfa" \
+    compile "$src" perf "fft-$name-T$t" "fused-steps=$t"
+    compile "$src" perf "fft-$name-T$t-pfa" \
       "fused-steps=$t cooley-tukey=false"
   done
 }

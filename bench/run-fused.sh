@@ -22,8 +22,8 @@
 # Logs go to $OUT (or /tmp/fused-out); `table` ends with RESULT lines.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-art=${1:?usage: run-fused.sh ART_DIR check|table}
-mode=${2:?usage: run-fused.sh ART_DIR check|table}
+art=${1:?usage: run-fused.sh ART_DIR check|table|stream}
+mode=${2:?usage: run-fused.sh ART_DIR check|table|stream}
 out=${OUT:-/tmp/fused-out}
 mkdir -p "$out"
 log=$out/$mode.txt
@@ -32,13 +32,12 @@ source "$root/bench/common.sh"
 build_runner "$out"
 begin_log
 
-if [ "$mode" = check ]; then
-  check_folders "$art" $(cd "$art" && ls -d ${CHECK_FOLDERS:-*-t[234]})
-  # memcheck: small odd grids, two launches (the band kernel's decode and
-  # its stores at the edge are what is new).
-  for desc in "$art"/tc-t2/box-2d9p.launch "$art"/tc-f64-t3/heat-2d-f64.launch \
-      "$art"/sptc-t4/heat-2d.launch "$art"/tc-f64-t2/box-3d27p-f64.launch \
-      "$art"/sptc-t2/heat-1d.launch "$art"/tc-t2/star-2d13p.launch; do
+# compute-sanitizer memcheck of each DESC that exists, on a small odd grid
+# of its rank, two launches; then the PASS/FAIL count of the log:
+#   memcheck_and_count DESC...
+memcheck_and_count() {
+  local desc rank grid steps
+  for desc in "$@"; do
     [ -f "$desc" ] || continue
     rank=$(sed -n 's/^rank = //p' "$desc")
     case $rank in 1) grid=100003 ;; 2) grid=523,389 ;; 3) grid=61,37,53 ;; esac
@@ -47,8 +46,17 @@ if [ "$mode" = check ]; then
       --grid "$grid" --steps "$steps" --warmup 0 > "$out/memcheck.txt" 2>&1
     echo "memcheck $(basename "$(dirname "$desc")")/$(basename "$desc" .launch): rc=$? $(grep -m1 'ERROR SUMMARY' "$out/memcheck.txt")" | tee -a "$log"
   done
-  elapsed "check done"
+  elapsed "$mode checks done"
   echo "== $(grep -c 'check=PASS' "$log") PASS, $(grep -c 'FAIL' "$log") FAIL" | tee -a "$log"
+}
+
+if [ "$mode" = check ]; then
+  check_folders "$art" $(cd "$art" && ls -d ${CHECK_FOLDERS:-*-t[234]})
+  # The band kernel's decode and its stores at the edge are what is new.
+  memcheck_and_count "$art"/tc-t2/box-2d9p.launch \
+    "$art"/tc-f64-t3/heat-2d-f64.launch "$art"/sptc-t4/heat-2d.launch \
+    "$art"/tc-f64-t2/box-3d27p-f64.launch "$art"/sptc-t2/heat-1d.launch \
+    "$art"/tc-t2/star-2d13p.launch
   exit 0
 fi
 
@@ -64,17 +72,9 @@ time_one() { # folder name grid steps
 
 if [ "$mode" = stream ]; then
   check_folders "$art" $(cd "$art" && ls -d cuda-core*stream*)
-  for desc in "$art"/cuda-core-stream-t3/heat-3d.launch \
-      "$art"/cuda-core-f64-stream-t2/box-3d27p-f64.launch \
-      "$art"/cuda-core-stream-p16-t1/box-3d27p.launch; do
-    [ -f "$desc" ] || continue
-    steps=$((2 * $(steps_per_launch "$desc")))
-    compute-sanitizer --tool memcheck --error-exitcode 9 "$run" "$desc" \
-      --grid 61,37,53 --steps "$steps" --warmup 0 > "$out/memcheck.txt" 2>&1
-    echo "memcheck $(basename "$(dirname "$desc")")/$(basename "$desc" .launch): rc=$? $(grep -m1 'ERROR SUMMARY' "$out/memcheck.txt")" | tee -a "$log"
-  done
-  elapsed "stream checks"
-  echo "== $(grep -c 'check=PASS' "$log") PASS, $(grep -c 'FAIL' "$log") FAIL" | tee -a "$log"
+  memcheck_and_count "$art"/cuda-core-stream-t3/heat-3d.launch \
+    "$art"/cuda-core-f64-stream-t2/box-3d27p-f64.launch \
+    "$art"/cuda-core-stream-p16-t1/box-3d27p.launch
   [ -n "${SKIP_TABLE:-}" ] && exit 0
   "$run" --roofline 2>&1 | grep ROOFLINE | tee -a "$log"
   if [ -d "$root/baselines/LoRAStencil" ] && [ -z "${SKIP_LORA:-}" ]; then

@@ -37,7 +37,6 @@ if [ "$mode" = compile ]; then
   exit 0
 fi
 
-log=$out/tune.txt
 result=${OUT:-/tmp/tune-out}
 mkdir -p "$result"; log=$result/tune.txt
 build_runner "$result"

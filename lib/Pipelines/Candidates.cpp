@@ -64,12 +64,11 @@ mlir::stencil::getPipelineCandidates(StringRef chip, int optLevel,
   };
   // The Tensor Core pipelines fuse steps by kernel composition
   // (`fused-steps`, docs/Pipelines.md); their t = 1 is the plain candidate.
-  add("lower-to-sptc", "");
-  for (int64_t t = 2; t <= maxFusedSteps; ++t)
-    add("lower-to-sptc", "fused-steps=" + llvm::Twine(t));
-  add("lower-to-tc", "");
-  for (int64_t t = 2; t <= maxFusedSteps; ++t)
-    add("lower-to-tc", "fused-steps=" + llvm::Twine(t));
+  for (StringRef pipeline : {"lower-to-sptc", "lower-to-tc"}) {
+    add(pipeline, "");
+    for (int64_t t = 2; t <= maxFusedSteps; ++t)
+      add(pipeline, "fused-steps=" + llvm::Twine(t));
+  }
   add("lower-to-tc", "low-rank=true");
   for (int64_t t = 1; t <= maxFusedSteps; ++t)
     add("lower-to-fft", "fused-steps=" + llvm::Twine(t));

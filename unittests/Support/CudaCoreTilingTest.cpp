@@ -84,6 +84,13 @@ bool isInterior(const Point &p, const Point &dims,
   return true;
 }
 
+/// `p + q`, component by component.
+Point add(Point p, const Point &q) {
+  for (size_t d = 0; d < p.size(); ++d)
+    p[d] += q[d];
+  return p;
+}
+
 /// The stencil at one point, in a fixed order, rounded to f32 (the
 /// element type of these tests). `read` gives the value at an offset.
 template <typename Read>
@@ -101,33 +108,36 @@ void referenceStep(const Stencil &s, const Grid &in, Grid &out) {
   for (const Point &p : allPoints(in.dims)) {
     if (!isInterior(p, in.dims, radii))
       continue;
-    out.values[out.index(p)] = applyAt(s, [&](const Point &o) {
-      Point q(p);
-      for (size_t d = 0; d < q.size(); ++d)
-        q[d] += o[d];
-      return in.values[in.index(q)];
-    });
+    out.values[out.index(p)] = applyAt(
+        s, [&](const Point &o) { return in.values[in.index(add(p, o))]; });
   }
+}
+
+/// For each block of a launch of `tiling` on a grid of `dims`, the grid
+/// coordinates of local position 0 of its shared buffers (its first output
+/// minus the halo).
+std::vector<Point> blockCorners(const CudaCoreTiling &tiling,
+                                const Point &dims) {
+  int64_t rank = tiling.rank;
+  Point blocks(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    blocks[d] = (dims[d] + tiling.tile[d] - 1) / tiling.tile[d];
+  std::vector<Point> corners;
+  for (Point block : allPoints(blocks)) {
+    for (int64_t d = 0; d < rank; ++d)
+      block[d] = block[d] * tiling.tile[d] - tiling.halo[d];
+    corners.push_back(block);
+  }
+  return corners;
 }
 
 /// One launch of the kernel of `tiling`: every block runs the schedule.
 void tiledLaunch(const Stencil &s, const CudaCoreTiling &tiling,
                  const Grid &in, Grid &out) {
   int64_t rank = tiling.rank;
-  Point blocks(rank);
-  for (int64_t d = 0; d < rank; ++d)
-    blocks[d] = (in.dims[d] + tiling.tile[d] - 1) / tiling.tile[d];
   const double unset = std::numeric_limits<double>::quiet_NaN();
-  for (const Point &block : allPoints(blocks)) {
-    // Grid coordinates of local position 0 of a buffer.
-    Point corner(rank);
-    for (int64_t d = 0; d < rank; ++d)
-      corner[d] = block[d] * tiling.tile[d] - tiling.halo[d];
-    auto toGrid = [&](Point local) {
-      for (int64_t d = 0; d < rank; ++d)
-        local[d] += corner[d];
-      return local;
-    };
+  for (const Point &corner : blockCorners(tiling, in.dims)) {
+    auto toGrid = [&](const Point &local) { return add(local, corner); };
     // Reads of a buffer must stay inside it and find a written value.
     std::vector<double> smem(tiling.sharedElements(), unset);
     auto read = [&](int64_t buffer, const Point &local) {
@@ -167,12 +177,8 @@ void tiledLaunch(const Stencil &s, const CudaCoreTiling &tiling,
           }
           double v = read(source, local);
           if (isInterior(toGrid(local), in.dims, tiling.radii))
-            v = applyAt(s, [&](const Point &o) {
-              Point q(local);
-              for (int64_t d = 0; d < rank; ++d)
-                q[d] += o[d];
-              return read(source, q);
-            });
+            v = applyAt(
+                s, [&](const Point &o) { return read(source, add(local, o)); });
           smem[dest + tiling.linearize(local)] = v;
           covered[tiling.linearize(local)] = true;
         }
@@ -194,12 +200,8 @@ void tiledLaunch(const Stencil &s, const CudaCoreTiling &tiling,
         Point g = toGrid(local);
         if (!in.contains(g) || !isInterior(g, in.dims, tiling.radii))
           continue;
-        out.values[out.index(g)] = applyAt(s, [&](const Point &o) {
-          Point q(local);
-          for (int64_t d = 0; d < rank; ++d)
-            q[d] += o[d];
-          return read(source, q);
-        });
+        out.values[out.index(g)] = applyAt(
+            s, [&](const Point &o) { return read(source, add(local, o)); });
       }
     }
   }
@@ -215,21 +217,11 @@ void streamedLaunch(const Stencil &s, const CudaCoreTiling &tiling,
                     const Grid &in, Grid &out) {
   ASSERT_TRUE(tiling.stream);
   const int64_t rank = 3;
-  Point blocks(rank);
-  for (int64_t d = 0; d < rank; ++d)
-    blocks[d] = (in.dims[d] + tiling.tile[d] - 1) / tiling.tile[d];
   const double unset = std::numeric_limits<double>::quiet_NaN();
   const int64_t plane = tiling.planeSize();
   const int64_t slots = tiling.steps * tiling.ringSlots();
-  for (const Point &block : allPoints(blocks)) {
-    Point corner(rank);
-    for (int64_t d = 0; d < rank; ++d)
-      corner[d] = block[d] * tiling.tile[d] - tiling.halo[d];
-    auto toGrid = [&](Point local) {
-      for (int64_t d = 0; d < rank; ++d)
-        local[d] += corner[d];
-      return local;
-    };
+  for (const Point &corner : blockCorners(tiling, in.dims)) {
+    auto toGrid = [&](const Point &local) { return add(local, corner); };
     std::vector<double> smem(tiling.sharedElements(), unset);
     // The local z of the plane each slot holds, and the slots written and
     // read since the last barrier.
@@ -271,12 +263,8 @@ void streamedLaunch(const Stencil &s, const CudaCoreTiling &tiling,
       return tiling.ringOffset(level, localZ);
     };
     auto stencilAt = [&](int64_t level, const Point &local) {
-      return applyAt(s, [&](const Point &o) {
-        Point q(local);
-        for (int64_t d = 0; d < rank; ++d)
-          q[d] += o[d];
-        return read(level, q);
-      });
+      return applyAt(
+          s, [&](const Point &o) { return read(level, add(local, o)); });
     };
     for (int64_t i = 0; i < tiling.streamIterations(); ++i) {
       // Stage input plane i: zero outside the grid.

@@ -366,15 +366,20 @@ void CudaCoreKernelBuilder::computeIntermediateStep(int64_t step) {
     if (rank > 1)
       pointLocal[rank - 2] = addConst(local[rank - 2], k);
     Value point = addConst(base, k * pointStride);
-    Value next = toElementType(value);
-    if (boundary != BoundaryKind::periodic) {
-      Value computed = isWritten(gridCoords(pointLocal));
-      Value old =
-          memref::LoadOp::create(*b, smem, ValueRange{addConst(point, source)});
-      next = arith::SelectOp::create(*b, computed, next, old);
-    }
+    Value next = nextStepValue(value, pointLocal,
+                               [&] { return addConst(point, source); });
     memref::StoreOp::create(*b, next, smem, ValueRange{addConst(point, dest)});
   }
+}
+
+Value CudaCoreKernelBuilder::nextStepValue(Value value, ArrayRef<Value> local,
+                                           function_ref<Value()> oldIndex) {
+  Value next = toElementType(value);
+  if (boundary == BoundaryKind::periodic)
+    return next;
+  Value computed = isWritten(gridCoords(local));
+  Value old = memref::LoadOp::create(*b, smem, ValueRange{oldIndex()});
+  return arith::SelectOp::create(*b, computed, next, old);
 }
 
 SmallVector<Value> CudaCoreKernelBuilder::outputCoords(int64_t k) {
@@ -575,10 +580,12 @@ SmallVector<Value> CudaCoreKernelBuilder::computeApply(ApplyOp apply,
 }
 
 /// Step 4: the outputs the boundary computes (isWritten).
-void CudaCoreKernelBuilder::storeOutputs(int64_t first,
-                                         ArrayRef<Value> values) {
+void CudaCoreKernelBuilder::storeOutputs(int64_t first, ArrayRef<Value> values,
+                                         Value z) {
   for (auto [i, value] : llvm::enumerate(values)) {
     SmallVector<Value> coords = outputCoords(first + i);
+    if (z)
+      coords[0] = z;
     Value written = isStored(coords);
     Value linear = getLinearIndex(*b, coords, sizes);
     Value stored = toElementType(value);

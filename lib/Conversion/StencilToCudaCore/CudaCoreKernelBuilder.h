@@ -90,8 +90,15 @@ private:
   SmallVector<Value> computeLinear(int64_t count, SmemIndexFn index);
   SmallVector<Value> computeApply(ApplyOp apply, int64_t count,
                                   SmemIndexFn index);
-  /// Stores outputs `first`, `first + 1`, ... of the thread.
-  void storeOutputs(int64_t first, ArrayRef<Value> values);
+  /// Stores outputs `first`, `first + 1`, ... of the thread; with `z`, at
+  /// that grid z instead of the tile's (a streamed plane).
+  void storeOutputs(int64_t first, ArrayRef<Value> values, Value z = {});
+  /// A fused step's new value at local position `local`: `value` rounded to
+  /// the element type where the boundary computes the point (isWritten),
+  /// else the point's value in the buffer it reads, at `oldIndex` (every
+  /// position under `periodic`, whose old value is then not read).
+  Value nextStepValue(Value value, ArrayRef<Value> local,
+                      function_ref<Value()> oldIndex);
   /// An empty `asm volatile` reading `values` (see computeLinear).
   void emitOrderingFence(ValueRange values);
 

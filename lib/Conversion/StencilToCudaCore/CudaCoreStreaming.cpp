@@ -43,13 +43,10 @@ void CudaCoreKernelBuilder::buildStream() {
   // origin_d + T_d + h_d <= N_d for d = y, x.
   Value interior;
   for (int64_t d = 1; d < 3; ++d) {
-    Value lo = arith::CmpIOp::create(*b, arith::CmpIPredicate::uge, origin[d],
-                                     cst(geo.halo[d]));
-    Value hi = arith::CmpIOp::create(
-        *b, arith::CmpIPredicate::ule,
-        addConst(origin[d], geo.tile[d] + geo.halo[d]), sizes[d]);
-    Value both = arith::AndIOp::create(*b, lo, hi);
-    interior = interior ? arith::AndIOp::create(*b, interior, both) : both;
+    Value inDim =
+        isWithin(*b, addConst(origin[d], -geo.halo[d]), sizes[d],
+                 /*margin=*/0, /*extent=*/geo.tile[d] + 2 * geo.halo[d]);
+    interior = interior ? arith::AndIOp::create(*b, interior, inDim) : inDim;
   }
   auto ifOp = scf::IfOp::create(*b, interior, /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(*b);
@@ -144,14 +141,9 @@ void CudaCoreKernelBuilder::streamIntermediateStep(int64_t step, Value localZ) {
   for (auto [k, value] : llvm::enumerate(values)) {
     SmallVector<Value> pointLocal(local);
     pointLocal[1] = addConst(local[1], k);
-    Value next = toElementType(value);
-    if (boundary != BoundaryKind::periodic) {
-      Value computed = isWritten(gridCoords(pointLocal));
-      Value old = memref::LoadOp::create(
-          *b, smem,
-          ValueRange{ringIndex(step - 1, localZ, yxBase, k, center, rowBases)});
-      next = arith::SelectOp::create(*b, computed, next, old);
-    }
+    Value next = nextStepValue(value, pointLocal, [&] {
+      return ringIndex(step - 1, localZ, yxBase, k, center, rowBases);
+    });
     Value point = addConst(add(destBase, yxBase), k * strideY);
     memref::StoreOp::create(*b, next, smem, ValueRange{point});
   }
@@ -169,16 +161,6 @@ void CudaCoreKernelBuilder::streamLastStep(Value localZ) {
       compute(geo.outputs, [&](int64_t k, ArrayRef<int64_t> offset) {
         return ringIndex(geo.steps - 1, localZ, yxBase, k, offset, rowBases);
       });
-  Value z = addConst(add(origin[0], localZ), -geo.halo[0]);
-  for (auto [k, value] : llvm::enumerate(values)) {
-    SmallVector<Value> coords = outputCoords(k);
-    coords[0] = z;
-    Value stored = isStored(coords);
-    Value linearIndex = getLinearIndex(*b, coords, sizes);
-    Value element = toElementType(value);
-    scf::IfOp::create(*b, stored, [&](OpBuilder &then, Location loc) {
-      memref::StoreOp::create(then, loc, element, out, ValueRange{linearIndex});
-      scf::YieldOp::create(then, loc);
-    });
-  }
+  storeOutputs(/*first=*/0, values,
+               addConst(add(origin[0], localZ), -geo.halo[0]));
 }

@@ -9,7 +9,7 @@
 // CHECK:       gpu.func @heat_cuda_core(
 // CHECK-SAME:    workgroup(%{{.*}} : memref<4624xf16, #gpu.address_space<workgroup>>)
 // CHECK:         %[[N:.*]] = arith.addi %{{.*}}, %c2 : index
-// CHECK:         scf.for %{{.*}} = %c0 to %[[N]] step %c1
+// CHECK:         scf.for %{{.*}} = %{{c0(_[0-9]+)?}} to %[[N]] step %{{c1(_[0-9]+)?}}
 // CHECK:           gpu.barrier
 // PIPELINE:    tile = array<i64: 32, 32, 32>
 // BAD:         error: 'stencil.linear' op needs stream=on, off or auto, not 'sometimes'

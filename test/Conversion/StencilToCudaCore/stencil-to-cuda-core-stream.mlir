@@ -6,7 +6,7 @@
 // of a ring is 8 x 8 (the halo of 2 per side), and the shared memory is two
 // rings (input, step 1) of 2 r_z + 1 = 3 planes: 2 x 3 x 64 = 384 elements.
 // The sweep is built twice: for blocks whose (y, x) tile and halo lie in the
-// grid (origin_d >= 2 and origin_d + 4 + 2 <= N_d), without bounds checks
+// grid (0 <= origin_d - 2 and origin_d - 2 + 7 < N_d), without bounds checks
 // along y and x, and for the others. Each runs min(5, N_z - z0) + 2 t r_z
 // iterations; the input plane's slot is i mod 3; step 1 starts at iteration
 // 2, the last step at 4; a barrier follows the staging and step 1 (none
@@ -16,11 +16,16 @@
 // FUSED:         gpu.func @heat_cuda_core(
 // FUSED-SAME:      workgroup(%{{.*}} : memref<384xf16, #gpu.address_space<workgroup>>)
 // FUSED:           %[[Z0:.*]] = arith.muli %block_id_z, %c5
-// FUSED:           arith.cmpi uge, %{{.*}}, %c2
-// FUSED:           %[[Y6:.*]] = arith.addi %{{.*}}, %c6
-// FUSED:           arith.cmpi ule, %[[Y6]], %arg4
-// FUSED:           %[[X6:.*]] = arith.addi %{{.*}}, %c6
-// FUSED:           arith.cmpi ule, %[[X6]], %arg5
+// FUSED:           %[[Y0:.*]] = arith.addi %{{.*}}, %c-2
+// FUSED:           %[[Y7:.*]] = arith.addi %[[Y0]], %c7
+// FUSED:           %[[NY:.*]] = arith.subi %arg4, %c0
+// FUSED:           arith.cmpi slt, %[[Y7]], %[[NY]]
+// FUSED:           arith.cmpi sge, %[[Y0]], %c0
+// FUSED:           %[[X0:.*]] = arith.addi %{{.*}}, %c-2
+// FUSED:           %[[X7:.*]] = arith.addi %[[X0]], %{{c7.*}}
+// FUSED:           %[[NX:.*]] = arith.subi %arg5, %{{c0.*}}
+// FUSED:           arith.cmpi slt, %[[X7]], %[[NX]]
+// FUSED:           arith.cmpi sge, %[[X0]], %{{c0.*}}
 // FUSED:           scf.if %{{.*}} {
 // FUSED:             %[[LEFT:.*]] = arith.subi %arg3, %[[Z0]]
 // FUSED:             %[[PLANES:.*]] = arith.minui %[[LEFT]], %c5
