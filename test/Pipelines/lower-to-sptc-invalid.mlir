@@ -30,7 +30,7 @@ func.func @f64_grid(%in: memref<?x?xf64>, %out: memref<?x?xf64>) {
 // Innermost radii 8..15 take the gathered form (test/Pipelines/
 // lower-to-sptc.mlir); above that, neither route can.
 func.func @radius_too_large(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
-  // expected-error @+1 {{'stencil.linear' op innermost radius 16 needs kernel matrices of at least 34 rows, more than the 16 rows of an MMA tile (m16n8k32 mma.sp, m16n8k16 mma.sync; the radius along the innermost dimension must be at most 7)}}
+  // expected-error @+1 {{'stencil.linear' op innermost radius 16 needs kernel matrices of at least 34 rows, more than the 16 rows of the row form's kernel matrix (an m16n8k16 or m16n8k32 MMA tile; the f64 kernel takes the same row form): the radius along the innermost dimension must be at most 7}}
   stencil.linear %in -> %out pattern <[[0, -16], [0, 16]]> weights [1., 2.] : memref<?x?xf16>
   return
 }

@@ -96,9 +96,10 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
     diag << radius;
     composedNote(diag) << " needs kernel matrices of at least "
                        << 2 * radius + 2 << " rows, more than the " << kMmaRows
-                       << " rows of an MMA tile (m16n8k32 mma.sp, m16n8k16 "
-                          "mma.sync; the radius along the innermost "
-                          "dimension must be at most 7)";
+                       << " rows of the row form's kernel matrix (an "
+                          "m16n8k16 or m16n8k32 MMA tile; the f64 kernel "
+                          "takes the same row form): the radius along the "
+                          "innermost dimension must be at most 7";
     return diag;
   }
   if (l % 2 != 0 || l < 2 * radius + 2 || kMmaRows % l != 0)

@@ -6,7 +6,7 @@
 // Box-2D49P (radius 3) composed three times reaches radius 9 along x:
 // too wide for the 16-row MMA tile, and the error says why.
 func.func @too_wide(%in: memref<?x?xf64>, %out: memref<?x?xf64>) {
-  // expected-error @+1 {{'stencil.linear' op innermost radius 9 (after composing 3 fused steps of a stencil of innermost radius 3) needs kernel matrices of at least 20 rows, more than the 16 rows of an MMA tile}}
+  // expected-error @+1 {{'stencil.linear' op innermost radius 9 (after composing 3 fused steps of a stencil of innermost radius 3) needs kernel matrices of at least 20 rows, more than the 16 rows of the row form's kernel matrix}}
   stencil.linear %in -> %out pattern <box, rank = 2, radius = 3>
       weights [1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1.,
                1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1.,

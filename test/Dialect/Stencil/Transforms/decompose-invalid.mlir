@@ -1,7 +1,7 @@
 // RUN: stencil-opt %s --split-input-file --stencil-decompose -verify-diagnostics
 
 func.func @radius8(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
-  // expected-error @+1 {{'stencil.linear' op innermost radius 8 needs kernel matrices of at least 18 rows, more than the 16 rows of an MMA tile (m16n8k32 mma.sp, m16n8k16 mma.sync; the radius along the innermost dimension must be at most 7)}}
+  // expected-error @+1 {{'stencil.linear' op innermost radius 8 needs kernel matrices of at least 18 rows, more than the 16 rows of the row form's kernel matrix (an m16n8k16 or m16n8k32 MMA tile; the f64 kernel takes the same row form): the radius along the innermost dimension must be at most 7}}
   stencil.linear %in -> %out pattern <[[0, -8], [0, 0]]> weights [1., 2.] : memref<?x?xf16>
   return
 }
