@@ -144,26 +144,26 @@ struct BuiltinProfile {
 } // namespace
 
 // H100: stencil-run --roofline --profile-out, NVIDIA H100 80GB HBM3,
-// 2026-11-24 (bench/results/2026-11-24-h100-auto2-profile.txt), the run that
+// 2026-11-25 (bench/results/2026-11-25-h100-auto3-profile.txt), the run that
 // calibrated the model (ModelConstants.cpp).
 static constexpr StringRef kH100 = R"(version = 1
 name = NVIDIA H100 80GB HBM3
 chip = sm_90
-source = stencil-run --roofline, bench/results/2026-11-24-h100-auto2-profile.txt
+source = stencil-run --roofline, bench/results/2026-11-25-h100-auto3-profile.txt
 sms = 132
 shared_bytes_per_sm = 233472
 shared_bytes_per_block = 232448
 registers_per_sm = 65536
-bandwidth_gbs = 3010.6
-peak.mma.sp.f16 = 946.3
-peak.mma.f16 = 646.9
-peak.mma.bf16 = 647.2
-peak.mma.f64 = 33.9
-peak.mma.f64.m16n8k4 = 67.7
+bandwidth_gbs = 3011.3
+peak.mma.sp.f16 = 949.6
+peak.mma.f16 = 647.5
+peak.mma.bf16 = 647.4
+peak.mma.f64 = 34.0
+peak.mma.f64.m16n8k4 = 67.8
 peak.mma.f64.m16n8k8 = 67.9
 peak.mma.f64.m16n8k16 = 68.1
 peak.fma.f32 = 67.5
-peak.fma.f64 = 31.4
+peak.fma.f64 = 31.2
 )";
 
 // H200: stencil-run --roofline --profile-out, NVIDIA H200, 2026-11-24

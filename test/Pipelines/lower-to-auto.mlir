@@ -16,10 +16,10 @@
 // ONE: module attributes {stencil.pipeline = "lower-to-sptc{chip=sm_90}"}
 // EXPLAIN: remark: candidates on NVIDIA H100 80GB HBM3 (bandwidth 3011 GB/s), GStencil/s, per point and step, best first; no ptxas: occupancy not modelled:
 // EXPLAIN-NEXT: # pipeline unit flops bytes BW bound unit bnd binds warps predicted
-// EXPLAIN-NEXT: 1 lower-to-sptc{chip=sm_90} mma.sp.f16 128.0 4.079 752.6 7393.0 bandwidth - 624.8
-// EXPLAIN-NEXT: 2 lower-to-tc{chip=sm_90 low-rank=true} mma.f16 224.0 4.079 752.6 2887.9 bandwidth - 586.8
-// EXPLAIN-NEXT: 3 lower-to-tc{chip=sm_90} mma.f16 192.0 4.079 752.6 3369.3 bandwidth - 580.4
-// EXPLAIN-NEXT: 4 lower-to-cuda-core{chip=sm_90 fused-steps=1} fma.f32 10.0 4.258 752.6 6750.0 bandwidth - 303.1
+// EXPLAIN-NEXT: 1 lower-to-sptc{chip=sm_90} mma.sp.f16 128.0 4.079 752.8 7418.8 bandwidth - 625.8
+// EXPLAIN-NEXT: 2 lower-to-tc{chip=sm_90} mma.f16 192.0 4.079 752.8 3372.4 bandwidth - 583.5
+// EXPLAIN-NEXT: 3 lower-to-tc{chip=sm_90 low-rank=true} mma.f16 224.0 4.079 752.8 2890.6 bandwidth - 576.6
+// EXPLAIN-NEXT: 4 lower-to-cuda-core{chip=sm_90 fused-steps=1} fma.f32 10.0 4.258 752.8 6750.0 bandwidth - 297.3
 // EXPLAIN-NEXT: - lower-to-sptc{chip=sm_90 fused-steps=2}: rejected: fuses 2 steps, the op has 1
 // EXPLAIN-NEXT: - lower-to-sptc{chip=sm_90 fused-steps=3}: rejected: fuses 3 steps, the op has 1
 // EXPLAIN-NEXT: - lower-to-sptc{chip=sm_90 fused-steps=4}: rejected: fuses 4 steps, the op has 1
@@ -40,9 +40,10 @@ func.func @heat2d(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
 
 // Heat-2D in f64 over 120 steps: on the H100 the Tensor Cores fusing four
 // steps by composition (measured there in one run, 10240^2: 446 GStencil/s,
-// against 421 and 414 of the CUDA cores fusing four and three,
-// bench/results/2026-11-24-h100-fused-table.txt; the model predicts 491, 353
-// and 360), ahead of the FFT kernel fusing four (389 in its own run). With
+// against 418 and 414 of the CUDA cores fusing four and three,
+// bench/results/2026-11-25-h100-final-table.txt; the model predicts 448, 357
+// and 362), ahead of the FFT kernel fusing four (392 in the calibration run,
+// bench/results/2026-11-25-h100-auto3-table2.txt). With
 // f64 Tensor Cores 1000x slower, the CUDA cores fusing three steps. Without
 // fusion, the f64 CUDA-core kernel, which reaches the bandwidth where the
 // f64 Tensor Core kernel does not.
@@ -50,10 +51,10 @@ func.func @heat2d(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
 // SLOWDMMA: module attributes {stencil.pipeline = "lower-to-cuda-core{chip=sm_90 fused-steps=3}"}
 // ONE: module attributes {stencil.pipeline = "lower-to-cuda-core{chip=sm_90 fused-steps=1}"}
 // EXPLAIN: remark: candidates on NVIDIA H100
-// EXPLAIN: 1 lower-to-tc{chip=sm_90 fused-steps=4} mma.f64.m16n8k4 72.0 5.188 752.7 940.3 bandwidth - 491.0
-// EXPLAIN-NEXT: 2 lower-to-tc{chip=sm_90 fused-steps=3} mma.f64.m16n8k4 74.7 6.505 564.5 906.7 bandwidth - 395.8
-// EXPLAIN-NEXT: 3 lower-to-fft{chip=sm_90 fused-steps=4} mma.f64.m16n8k4 83.6 4.449 752.7 809.9 bandwidth - 386.9
-// EXPLAIN-NEXT: 4 lower-to-cuda-core{chip=sm_90 fused-steps=3} fma.f64 11.5 6.427 564.5 2721.8 bandwidth - 360.1
+// EXPLAIN: 1 lower-to-tc{chip=sm_90 fused-steps=4} mma.f64.m16n8k4 72.0 5.188 752.8 941.7 bandwidth - 447.8
+// EXPLAIN-NEXT: 2 lower-to-tc{chip=sm_90 fused-steps=3} mma.f64.m16n8k4 74.7 6.505 564.6 908.0 bandwidth - 412.2
+// EXPLAIN-NEXT: 3 lower-to-fft{chip=sm_90 fused-steps=4} mma.f64.m16n8k4 83.6 4.449 752.8 811.1 bandwidth - 387.8
+// EXPLAIN-NEXT: 4 lower-to-cuda-core{chip=sm_90 fused-steps=3} fma.f64 11.5 6.427 564.6 2704.5 bandwidth - 362.2
 // EXPLAIN: lower-to-tc{chip=sm_90} mma.f64.m16n8k4
 // EXPLAIN: - lower-to-sptc{chip=sm_90} (and 3 more with other options): rejected: 'stencil.sparse_row_gemm' op has element type 'f64'
 // EXPLAIN: chosen: lower-to-tc{chip=sm_90 fused-steps=4}
