@@ -62,22 +62,35 @@ compile_example() {
 # Checks every description of ART_DIR/FOLDER at the full and the odd size
 # (grid_for) against the runner's f64 reference: 3 steps, or two launches
 # of a kernel fusing F > 1 steps; the RESULT, FAIL and error lines go to
-# $log, an `elapsed` line after each folder:
+# $log, folder by folder, with an `elapsed` line. The folders run
+# $CHECK_JOBS at a time (default: half the cores; the runner's f64
+# reference is single-threaded CPU work, the kernels are short):
 #   check_folders ART_DIR FOLDER...
 check_folders() {
-  local art=$1 folder desc rank steps fused size
+  local art=$1 folder jobs=${CHECK_JOBS:-$(( ($(nproc) + 1) / 2 ))} parts
   shift
+  parts=$(mktemp -d)
   for folder in "$@"; do
-    for desc in "$art/$folder"/*.launch; do
-      rank=$(sed -n 's/^rank = //p' "$desc")
-      steps=3; fused=$(steps_per_launch "$desc")
-      [ "$fused" -gt 1 ] && steps=$((2 * fused))
-      for size in full odd; do
-        "$run" "$desc" --grid "$(grid_for "$rank" "$size")" --steps "$steps" 2>&1 \
-          | grep -E '^RESULT|FAIL|^error' \
-          | sed "s|^|$folder $(basename "$desc" .launch) $size: |" | tee -a "$log"
-      done
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+    check_one_folder "$art" "$folder" > "$parts/$folder" &
+  done
+  wait
+  for folder in "$@"; do cat "$parts/$folder" | tee -a "$log"; done
+  rm -rf "$parts"
+  elapsed "checks of $# folders"
+}
+
+# The checks of one folder for check_folders, to standard output.
+check_one_folder() {
+  local art=$1 folder=$2 desc rank steps fused size
+  for desc in "$art/$folder"/*.launch; do
+    rank=$(sed -n 's/^rank = //p' "$desc")
+    steps=3; fused=$(steps_per_launch "$desc")
+    [ "$fused" -gt 1 ] && steps=$((2 * fused))
+    for size in full odd; do
+      "$run" "$desc" --grid "$(grid_for "$rank" "$size")" --steps "$steps" 2>&1 \
+        | grep -E '^RESULT|FAIL|^error' \
+        | sed "s|^|$folder $(basename "$desc" .launch) $size: |"
     done
-    elapsed "$folder"
   done
 }

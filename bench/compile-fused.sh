@@ -8,14 +8,17 @@
 # kernel, mma=warpgroup). Each description names the composed kernel and its
 # band kernel (docs/LaunchDescription.md); t = 1 is the unfused kernel.
 # cuda-core-f64-t<k> holds --lower-to-cuda-core's temporal blocking of the
-# f64 variants, the kernels the composed ones must beat. For the 3-D
-# examples, cuda-core-stream-t<k> and cuda-core-f64-stream-t<k> hold the
-# streamed CUDA-core kernels (stream=on, 32 planes per block), with
-# -p16/-p64 variants (planes=16, 64) for t <= 2, and cuda-core-t<k> the
-# staged f16 kernel they replace. Examples a pipeline
-# rejects (the
-# composed innermost radius t r_x above 7, a general body, 1-D forms the
-# warpgroup kernel does not take) are listed with the compiler's diagnostic.
+# f64 variants, the kernels the composed ones must beat, and cuda-core-t<k>
+# that of every f16 example (general bodies too; the pipeline's defaults,
+# so 3-D ones stream). For the 3-D examples, cuda-core-stream-t<k> and
+# cuda-core-f64-stream-t<k> hold the streamed CUDA-core kernels (stream=on,
+# 32 planes per block), with -p16/-p64 variants (planes=16, 64) for t <= 2,
+# and cuda-core-staged-t<k> the staged f16 kernel they replace (stream=off);
+# cuda-core-f64-stream-ty4-p64-t1 has bench/tune-stream.sh's best f64 tiling.
+# cuda-core-boundary-t<k> (k >= 2) holds them with `boundary periodic` and
+# `boundary dirichlet(0.5)`. Examples a pipeline rejects (the composed innermost radius t r_x above 7,
+# a general body, 1-D forms the warpgroup kernel does not take) are listed
+# with the compiler's diagnostic.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
@@ -28,8 +31,26 @@ source "$root/bench/common.sh"
 
 for example in "$root"/examples/*.mlir; do
   name=$(basename "$example" .mlir)
-  grep -q "stencil.linear" "$example" || continue
+  if ! grep -q "stencil.linear" "$example"; then
+    # A general body: only the CUDA-core pipeline takes it.
+    for t in $steps; do
+      compile_example lower-to-cuda-core "$example" "$name" "cuda-core-t$t" \
+        "fused-steps=$t"
+    done
+    continue
+  fi
   sed "s/f16/f64/g" "$example" > "$tmp/$name-f64.src.mlir"
+  # The CUDA-core pipeline's fused steps with the other two boundaries
+  # (the Tensor Core pipelines take only halo).
+  for boundary in periodic 'dirichlet(0.5)'; do
+    sed "s/\] : memref/] boundary $boundary : memref/" "$example" \
+      > "$tmp/$name-${boundary%%(*}.src.mlir"
+    for t in $steps; do
+      [ "$t" -gt 1 ] || continue
+      compile_example lower-to-cuda-core "$tmp/$name-${boundary%%(*}.src.mlir" \
+        "$name-${boundary%%(*}" "cuda-core-boundary-t$t" "fused-steps=$t"
+    done
+  done
   for t in $steps; do
     compile_example lower-to-tc "$example" "$name" "tc-t$t" "fused-steps=$t"
     compile_example lower-to-tc "$tmp/$name-f64.src.mlir" "$name-f64" "tc-f64-t$t" \
@@ -37,9 +58,11 @@ for example in "$root"/examples/*.mlir; do
     compile_example lower-to-sptc "$example" "$name" "sptc-t$t" "fused-steps=$t"
     compile_example lower-to-cuda-core "$tmp/$name-f64.src.mlir" "$name-f64" \
       "cuda-core-f64-t$t" "fused-steps=$t"
+    compile_example lower-to-cuda-core "$example" "$name" "cuda-core-t$t" \
+      "fused-steps=$t"
     if grep -q 'memref<?x?x?x' "$example"; then
-      compile_example lower-to-cuda-core "$example" "$name" "cuda-core-t$t" \
-        "fused-steps=$t"
+      compile_example lower-to-cuda-core "$example" "$name" \
+        "cuda-core-staged-t$t" "fused-steps=$t stream=off"
       for planes in 32 16 64; do
         suffix=""; [ "$planes" = 32 ] || suffix="-p$planes"
         [ "$planes" = 32 ] || [ "$t" -le 2 ] || continue
@@ -48,6 +71,10 @@ for example in "$root"/examples/*.mlir; do
         compile_example lower-to-cuda-core "$tmp/$name-f64.src.mlir" "$name-f64" \
           "cuda-core-f64-stream$suffix-t$t" "fused-steps=$t stream=on planes=$planes"
       done
+      # The tiling bench/tune-stream.sh found best for f64 Box-3D27P.
+      [ "$t" != 1 ] || compile_example lower-to-cuda-core "$tmp/$name-f64.src.mlir" \
+        "$name-f64" cuda-core-f64-stream-ty4-p64-t1 \
+        "stream=on threads-y=4 planes=64"
     fi
     if [ "$chip" = sm_90a ]; then
       compile_example lower-to-sptc "$example" "$name" "sptc-wg-t$t" \

@@ -19,11 +19,17 @@
 #                                      768^3 against the staged kernels and
 #                                      the Tensor Core ones; f64 Box-3D27P at
 #                                      512^3 against LoRAStencil's box3d1r)
+#   bench/run-fused.sh ART_DIR ncu     ncu's speed of light, scheduler and
+#                                      occupancy sections of one launch of
+#                                      each FOLDER/NAME of NCU_KERNELS (the
+#                                      f64 kernels behind the misses of
+#                                      issue 17 by default) at the table's
+#                                      sizes
 # Logs go to $OUT (or /tmp/fused-out); `table` ends with RESULT lines.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-art=${1:?usage: run-fused.sh ART_DIR check|table|stream}
-mode=${2:?usage: run-fused.sh ART_DIR check|table|stream}
+art=${1:?usage: run-fused.sh ART_DIR check|table|stream|ncu}
+mode=${2:?usage: run-fused.sh ART_DIR check|table|stream|ncu}
 out=${OUT:-/tmp/fused-out}
 mkdir -p "$out"
 log=$out/$mode.txt
@@ -56,7 +62,12 @@ if [ "$mode" = check ]; then
   memcheck_and_count "$art"/tc-t2/box-2d9p.launch \
     "$art"/tc-f64-t3/heat-2d-f64.launch "$art"/sptc-t4/heat-2d.launch \
     "$art"/tc-f64-t2/box-3d27p-f64.launch "$art"/sptc-t2/heat-1d.launch \
-    "$art"/tc-t2/star-2d13p.launch
+    "$art"/tc-t2/star-2d13p.launch \
+    "$art"/cuda-core-boundary-t3/heat-3d-dirichlet.launch \
+    "$art"/cuda-core-boundary-t2/box-3d27p-periodic.launch \
+    "$art"/cuda-core-f64-stream-t3/box-3d27p-f64.launch \
+    "$art"/cuda-core-t4/general-2d.launch \
+    "$art"/cuda-core-boundary-t4/box-2d9p-dirichlet.launch
   exit 0
 fi
 
@@ -69,6 +80,28 @@ time_one() { # folder name grid steps
     | grep -E '^throughput|^RESULT|error' \
     | sed "s|^|TABLE $1/$2 grid=$3 steps=$steps: |" | tee -a "$log"
 }
+
+if [ "$mode" = ncu ]; then
+  for kernel in ${NCU_KERNELS:-cuda-core-f64-t1/box-2d49p-f64 \
+      cuda-core-f64-t2/box-2d49p-f64 cuda-core-f64-t2/star-2d13p-f64 \
+      cuda-core-f64-t3/star-2d13p-f64 cuda-core-f64-t4/heat-2d-f64 \
+      tc-f64-t1/box-2d49p-f64}; do
+    desc=$art/$kernel.launch
+    [ -f "$desc" ] || continue
+    case $(sed -n 's/^rank = //p' "$desc") in
+      2) grid=10240,10240 ;; 3) grid=512,512,512 ;; *) grid=10240000 ;;
+    esac
+    echo "=== $kernel" | tee -a "$log"
+    ncu --section SpeedOfLight --section SchedulerStats --section Occupancy \
+        --section LaunchStats --launch-skip 1 --launch-count 1 "$run" "$desc" \
+        --grid "$grid" --steps "$((2 * $(steps_per_launch "$desc")))" \
+        --warmup 0 --no-check 2>&1 \
+      | grep -E '^  [a-z0-9_]+ \(|Throughput|Eligible|Issued Warp|Cycles Per Issued|Block Limit|Occupancy|Registers Per|Shared Memory Per Block|Duration' \
+      | tee -a "$log"
+  done
+  elapsed "ncu done"
+  exit 0
+fi
 
 if [ "$mode" = stream ]; then
   check_folders "$art" $(cd "$art" && ls -d cuda-core*stream*)
@@ -83,7 +116,7 @@ if [ "$mode" = stream ]; then
     elapsed lorastencil
   fi
   for name in heat-3d box-3d27p; do
-    for folder in tc-t1 sptc-t1 cuda-core-t1 cuda-core-t2 $(cd "$art" && ls -d cuda-core-stream*); do
+    for folder in tc-t1 sptc-t1 cuda-core-staged-t1 cuda-core-staged-t2 $(cd "$art" && ls -d cuda-core-stream*); do
       time_one "$folder" "$name" 768,768,768 200
     done
   done
@@ -111,7 +144,9 @@ for name in box-2d9p heat-2d box-2d49p star-2d13p; do
   done
 done
 elapsed "f64 2-D"
-for folder in tc-f64-t1 tc-f64-t2 cuda-core-f64-t1 cuda-core-f64-t2; do
+# (cuda-core-f64-t<k> is the pipeline's default: streamed where it fits.)
+for folder in tc-f64-t1 tc-f64-t2 cuda-core-f64-t1 cuda-core-f64-t2 \
+    cuda-core-f64-t3 cuda-core-f64-stream-ty4-p64-t1; do
   time_one "$folder" box-3d27p-f64 512,512,512 "$steps_3d"
 done
 elapsed "f64 3-D"
@@ -122,7 +157,8 @@ for name in heat-2d box-2d9p; do
   done
 done
 for name in heat-3d box-3d27p; do
-  for folder in tc-t1 sptc-t1 tc-t2 sptc-t2; do
+  for folder in tc-t1 sptc-t1 tc-t2 sptc-t2 cuda-core-staged-t1 cuda-core-t1 \
+      cuda-core-t2; do
     time_one "$folder" "$name" 768,768,768 200
   done
 done
