@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# The tiling sweep of the streamed 3-D CUDA-core kernels (issue 17):
+# The tiling sweep of the CUDA-core kernels (issue 17):
 #   bench/tune-stream.sh compile OUT_DIR [CHIP (sm_90)]   (here)
 #   bench/tune-stream.sh run OUT_DIR                      (GPU machine)
 # compile writes OUT_DIR/<variant>/<example>.{ptx,launch} for Heat-3D and
-# Box-3D27P in f16 and f64, variant = t<steps>-ty<threads-y>-o<outputs per
-# thread>-p<planes>; run checks every variant at the odd 3-D size and times
-# it (f16 at 768^3, 200 steps; f64 at 512^3, 1000 steps), RESULT lines in
-# $OUT/tune.txt, sorted by GStencil/s at the end.
+# Box-3D27P in f16 and f64, streamed, variant = t<steps>-ty<threads-y>-
+# o<outputs per thread>-p<planes>; with SWEEP=2d instead for the f64
+# variants of LoRAStencil's 2-D shapes (Box-2D9P, Heat-2D, Box-2D49P,
+# Star-2D13P), variant = t<steps>-ty<threads-y>-o<outputs per thread>, the
+# block's tile kept at 32 rows. run checks every variant at the odd size of
+# its rank and times it (f16 3-D at 768^3, 200 steps; f64 3-D at 512^3 and
+# 2-D at 10240^2, 1000 steps or the nearest multiple of the fused steps),
+# RESULT lines in $OUT/tune.txt, sorted by GStencil/s at the end.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 mode=${1:?usage: tune-stream.sh compile|run OUT_DIR [CHIP]}
@@ -18,6 +22,20 @@ if [ "$mode" = compile ]; then
   chip=${3:-sm_90}
   tmp=$(mktemp -d)
   trap 'rm -rf "$tmp"' EXIT
+  if [ "${SWEEP:-3d}" = 2d ]; then
+    for name in box-2d9p heat-2d box-2d49p star-2d13p; do
+      sed "s/f16/f64/g" "$root/examples/$name.mlir" > "$tmp/$name-f64.src.mlir"
+      for t in 1 2 3 4; do
+        for tyo in 8:4 4:8 2:16; do
+          ty=${tyo%:*} o=${tyo#*:}
+          compile_example lower-to-cuda-core "$tmp/$name-f64.src.mlir" \
+            "$name-f64" "t$t-ty$ty-o$o" \
+            "fused-steps=$t threads-y=$ty outputs-per-thread=$o"
+        done
+      done
+    done
+    exit 0
+  fi
   for name in heat-3d box-3d27p; do
     sed "s/f16/f64/g" "$root/examples/$name.mlir" > "$tmp/$name-f64.src.mlir"
     for t in 1 2 3; do
@@ -46,9 +64,14 @@ for dir in "$out"/*/; do
   for desc in "$dir"*.launch; do
     name=$(basename "$desc" .launch)
     fused=$(steps_per_launch "$desc")
-    "$run" "$desc" --grid "$(grid_for 3 odd)" --steps $((2 * fused)) 2>&1 \
+    rank=$(sed -n 's/^rank = //p' "$desc")
+    "$run" "$desc" --grid "$(grid_for "$rank" odd)" --steps $((2 * fused)) 2>&1 \
       | grep -E 'FAIL|^error' | sed "s|^|CHECK $v $name: |" | tee -a "$log"
-    case $name in *f64) grid=512,512,512; steps=1000 ;; *) grid=768,768,768; steps=200 ;; esac
+    case $rank:$name in
+      2:*) grid=10240,10240; steps=1000 ;;
+      3:*f64) grid=512,512,512; steps=1000 ;;
+      *) grid=768,768,768; steps=200 ;;
+    esac
     steps=$(( (steps / fused) * fused ))
     "$run" "$desc" --grid "$grid" --steps "$steps" --no-check 2>&1 \
       | grep -E '^RESULT|^error' | sed "s|^|TUNE $v $name: |" | tee -a "$log"
@@ -56,7 +79,7 @@ for dir in "$out"/*/; do
 done
 elapsed "tune"
 echo "== fastest per example"
-for name in heat-3d box-3d27p heat-3d-f64 box-3d27p-f64; do
+for name in $(ls "$out"/*/ | grep '\.launch$' | sed 's/\.launch$//' | sort -u); do
   grep "TUNE [^ ]* $name: RESULT" "$log" \
     | sed -E 's/^TUNE ([^ ]*) .*gstencil_s=([0-9.]*).*/\2 \1/' | sort -rn | head -4 \
     | sed "s|^|BEST $name |" | tee -a "$log"
