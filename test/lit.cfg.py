@@ -54,6 +54,13 @@ tools = ["stencil-opt", "stencil-translate", "stencil-parser-fuzzer",
          ToolSubst("StencilUnitTests", unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
+# `stencil-runtime` feature: libStencilRuntime was built (the CUDA toolkit's
+# cuda.h was found); %cc compiles C against its header.
+if config.cuda_include:
+    config.available_features.add("stencil-runtime")
+    config.substitutions.append(("%cuda_include", config.cuda_include))
+    config.substitutions.append(("%cc", config.c_compiler or "cc"))
+
 # `ptxas` feature: PTX emitted by the GPU pipelines can be assembled.
 if config.ptxas_executable and os.path.exists(config.ptxas_executable):
     config.available_features.add("ptxas")

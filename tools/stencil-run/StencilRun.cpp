@@ -14,6 +14,8 @@
 
 #include "HostUtil.h"
 #include "LaunchDescription.h"
+#include "LaunchPlan.h"
+#include "stencil-runtime/StencilRuntime.h"
 #ifdef STENCIL_RUN_HAVE_ROOFLINE
 #include "Roofline.h"
 #endif
@@ -268,65 +270,26 @@ std::string gridText(const std::vector<int64_t> &g) {
   return s;
 }
 
-/// The loaded kernel plus two grid buffers and the per-parity argument lists.
+/// The kernel (libStencilRuntime) and the two grid buffers of a run.
 struct GpuStencil {
-  CUfunction fn = nullptr;
-  /// The band kernel of a composed kernel (null without), launched after
-  /// `fn` on the same buffers: bandBlocks blocks of bandThreads threads.
-  CUfunction bandFn = nullptr;
-  unsigned bandBlocks = 0;
-  unsigned bandBlock[3] = {1, 1, 1};
+  stencil_kernel *kernel = nullptr;
+  std::vector<int64_t> dims;
   CUdeviceptr buf[2] = {0, 0};
-  CUdeviceptr coeffs = 0;
   size_t bytes = 0;
-  unsigned grid[3] = {1, 1, 1};
-  unsigned block[3] = {1, 1, 1};
-  unsigned shared = 0;
-  // Argument storage (every kernel parameter is 8 bytes: pointers, i64) and
-  // the void* arrays cuLaunchKernel wants, for steps reading buf[0] / buf[1].
-  std::vector<uint64_t> storage[2];
-  std::vector<void *> params[2];
 
-  void build(const LaunchDescription &desc, const std::vector<int64_t> &dims,
-             size_t numElements, size_t numCoeffs) {
-    for (int parity = 0; parity < 2; ++parity) {
-      std::vector<uint64_t> &st = storage[parity];
-      st.clear();
-      auto memref = [&](CUdeviceptr p, size_t n) {
-        // (allocated, aligned, offset, size, stride) of a 1-D memref.
-        st.push_back(p);
-        st.push_back(p);
-        st.push_back(0);
-        st.push_back(static_cast<uint64_t>(n));
-        st.push_back(1);
-      };
-      for (const std::string &a : desc.args) {
-        if (a == "in")
-          memref(buf[parity], numElements);
-        else if (a == "out")
-          memref(buf[1 - parity], numElements);
-        else if (a == "coeffs")
-          memref(coeffs, numCoeffs);
-        else // sizes: one i64 per dimension, outermost first
-          for (int64_t d : dims)
-            st.push_back(static_cast<uint64_t>(d));
-      }
-      params[parity].clear();
-      for (uint64_t &v : st) // st no longer grows: pointers stay valid
-        params[parity].push_back(&v);
-    }
-  }
-
-  /// Launch l (of steps_per_launch steps) reads buf[l % 2] and writes
-  /// buf[(l + 1) % 2].
-  void launch(int l, CUstream stream) {
-    CU(cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1],
-                      block[2], shared, stream, params[l % 2].data(),
-                      nullptr));
-    if (bandFn)
-      CU(cuLaunchKernel(bandFn, bandBlocks, 1, 1, bandBlock[0], bandBlock[1],
-                        bandBlock[2], 0, stream, params[l % 2].data(),
-                        nullptr));
+  /// `launches` launches (of steps_per_launch steps) on `stream`, launch l
+  /// reading buf[l % 2] and writing buf[(l + 1) % 2], both buffers holding
+  /// the grid's halo already.
+  void launch(int launches, CUstream stream) {
+    if (launches == 0)
+      return;
+    stencil_status s = stencil_kernel_run(
+        kernel, buf[0], buf[1], dims.data(), static_cast<int>(dims.size()),
+        static_cast<int64_t>(launches) *
+            stencil_kernel_steps_per_launch(kernel),
+        stream, STENCIL_RUN_OUT_INITIALIZED, nullptr);
+    if (s != STENCIL_SUCCESS)
+      fatal(stencil_last_error());
   }
 
   void upload(const std::vector<uint8_t> &host) {
@@ -337,8 +300,7 @@ struct GpuStencil {
   /// Runs `launches` launches from `host`; returns the last-written buffer.
   std::vector<uint8_t> run(const std::vector<uint8_t> &host, int launches) {
     upload(host);
-    for (int l = 0; l < launches; ++l)
-      launch(l, nullptr);
+    launch(launches, nullptr);
     CU(cuCtxSynchronize());
     std::vector<uint8_t> out(bytes);
     CU(cuMemcpyDtoH(out.data(), buf[launches % 2], bytes));
@@ -604,114 +566,62 @@ int main(int argc, char **argv) {
   CU(cuDevicePrimaryCtxRetain(&ctx, dev));
   CU(cuCtxSetCurrent(ctx));
 
-  std::string ptx = readFile(desc.ptxPath);
-  std::vector<char> errLog(1 << 16, '\0'), infoLog(1 << 16, '\0');
-  CUjit_option jitOpts[] = {CU_JIT_ERROR_LOG_BUFFER,
-                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
-                            CU_JIT_INFO_LOG_BUFFER,
-                            CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
-                            CU_JIT_LOG_VERBOSE};
-  void *jitVals[] = {errLog.data(),
-                     reinterpret_cast<void *>(errLog.size() - 1),
-                     infoLog.data(),
-                     reinterpret_cast<void *>(infoLog.size() - 1),
-                     reinterpret_cast<void *>(static_cast<uintptr_t>(opts.verbose))};
-  CUmodule mod;
-  CUresult res = cuModuleLoadDataEx(&mod, ptx.c_str(), 5, jitOpts, jitVals);
-  if (res != CUDA_SUCCESS) {
-    const char *en = nullptr;
-    cuGetErrorName(res, &en);
-    fatal("loading PTX '" + desc.ptxPath + "' for sm_" +
-          std::to_string(ccMajor) + std::to_string(ccMinor) + " failed: " +
-          (en ? en : "?") + "\n" + errLog.data());
-  }
-  if (opts.verbose && infoLog[0])
-    std::printf("JIT log:\n%s\n", infoLog.data());
-
+  // The kernel, through libStencilRuntime (its description again, with the
+  // --ptx override when given).
   GpuStencil g;
-  res = cuModuleGetFunction(&g.fn, mod, desc.kernel.c_str());
-  if (res == CUDA_ERROR_NOT_FOUND)
-    fatal("kernel '" + desc.kernel + "' not found in '" + desc.ptxPath + "'");
-  CU(res);
-  int regs = 0, localBytes = 0, staticShared = 0, maxThreads = 0;
-  CU(cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, g.fn));
-  CU(cuFuncGetAttribute(&localBytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, g.fn));
-  CU(cuFuncGetAttribute(&staticShared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, g.fn));
-  CU(cuFuncGetAttribute(&maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, g.fn));
-  for (int k = 0; k < 3; ++k)
-    g.block[k] = desc.block[k];
-  unsigned threadsPerBlock = g.block[0] * g.block[1] * g.block[2];
-  if (threadsPerBlock > static_cast<unsigned>(maxThreads))
-    fatal("block " + std::to_string(g.block[0]) + "x" +
-          std::to_string(g.block[1]) + "x" + std::to_string(g.block[2]) +
-          " has " + std::to_string(threadsPerBlock) +
-          " threads; the kernel allows at most " + std::to_string(maxThreads) +
-          " (" + std::to_string(regs) + " registers per thread)");
-  g.shared = desc.sharedBytes;
-  if (g.shared > 0)
-    CU(cuFuncSetAttribute(g.fn,
-                          CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                          static_cast<int>(g.shared)));
-
-  // Launch grid: x over the innermost dim, y the next, z the outermost (3-D).
-  for (int k = 0; k < desc.rank; ++k) {
-    int64_t n = dims[desc.rank - 1 - k];
-    int64_t blocks = (n + desc.tile[k] - 1) / desc.tile[k];
-    int64_t limit = k == 0 ? 0x7fffffffLL : 65535;
-    if (blocks > limit)
-      fatal("launch grid dimension " + std::to_string(k) + " = " +
-            std::to_string(blocks) + " exceeds the CUDA limit " +
-            std::to_string(limit));
-    g.grid[k] = static_cast<unsigned>(blocks);
-  }
-
-  if (!desc.bandKernel.empty()) {
-    res = cuModuleGetFunction(&g.bandFn, mod, desc.bandKernel.c_str());
-    if (res == CUDA_ERROR_NOT_FOUND)
-      fatal("band kernel '" + desc.bandKernel + "' not found in '" +
-            desc.ptxPath + "'");
-    CU(res);
-    // The description lists the band's tile and margins innermost first.
-    std::vector<int64_t> bandTile(desc.bandTile.rbegin(), desc.bandTile.rend());
-    std::vector<int64_t> margins(desc.bandMargins.rbegin(),
-                                 desc.bandMargins.rend());
-    int64_t blocks = countBandTiles(dims, bandTile, margins);
-    if (blocks < 1 || blocks > 0x7fffffffLL)
-      fatal("the band kernel's grid of " + std::to_string(blocks) +
-            " blocks is outside 1 .. 2^31 - 1");
-    g.bandBlocks = static_cast<unsigned>(blocks);
-    for (int k = 0; k < 3; ++k)
-      g.bandBlock[k] = desc.bandBlock[k];
-  }
+  g.dims = dims;
+  stencil_status loaded =
+      opts.ptxOverride.empty()
+          ? stencil_kernel_load_file(opts.descPath.c_str(), &g.kernel)
+          : [&] {
+              std::string text = readFile(opts.descPath);
+              std::string ptx = readFile(opts.ptxOverride);
+              return stencil_kernel_load_memory(
+                  text.data(), text.size(), ptx.data(), ptx.size(),
+                  opts.descPath.c_str(), &g.kernel);
+            }();
+  if (loaded != STENCIL_SUCCESS)
+    fatal(stencil_last_error());
+  if (stencil_kernel_prepare(g.kernel) != STENCIL_SUCCESS)
+    fatal("loading PTX '" + desc.ptxPath + "' for sm_" +
+          std::to_string(ccMajor) + std::to_string(ccMinor) + ": " +
+          stencil_last_error());
+  if (opts.verbose && *stencil_kernel_jit_log(g.kernel))
+    std::printf("JIT log:\n%s\n", stencil_kernel_jit_log(g.kernel));
+  CUfunction fn = nullptr, bandFn = nullptr;
+  if (stencil_kernel_functions(g.kernel, &fn, &bandFn) != STENCIL_SUCCESS)
+    fatal(stencil_last_error());
+  int regs = 0, localBytes = 0, staticShared = 0;
+  CU(cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, fn));
+  CU(cuFuncGetAttribute(&localBytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, fn));
+  CU(cuFuncGetAttribute(&staticShared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                        fn));
+  // The launch geometry the runtime uses (printed below).
+  stencil_runtime::LaunchPlan plan;
+  if (stencil_runtime::planLaunches(desc, dims, opts.steps, plan, error) !=
+      stencil_runtime::PlanStatus::Success)
+    fatal(error);
 
   // Buffers.
   g.bytes = points * elemTypeBytes(et);
   CU(cuMemAlloc(&g.buf[0], g.bytes));
   CU(cuMemAlloc(&g.buf[1], g.bytes));
-  size_t numCoeffs = desc.hasCoefficients ? desc.coefficients.size() : 1;
-  CU(cuMemAlloc(&g.coeffs, numCoeffs * sizeof(uint32_t)));
-  if (desc.hasCoefficients)
-    CU(cuMemcpyHtoD(g.coeffs, desc.coefficients.data(),
-                    numCoeffs * sizeof(uint32_t)));
-  else
-    CU(cuMemsetD32(g.coeffs, 0, 1));
-  g.build(desc, dims, points, numCoeffs);
 
   std::printf("device: %s (sm_%d%d)\n", name, ccMajor, ccMinor);
   std::printf("kernel: %s from %s (%d registers, %d B local, %d B static + "
               "%u B dynamic shared)\n",
               desc.kernel.c_str(), desc.ptxPath.c_str(), regs, localBytes,
-              staticShared, g.shared);
+              staticShared, plan.sharedBytes);
   std::printf("grid: %s %s (%zu points), stencil %zu points; launch %ux%ux%u "
               "blocks of %ux%ux%u threads\n",
               gridText(dims).c_str(), elemTypeName(et), points,
-              desc.offsets.size(), g.grid[0], g.grid[1], g.grid[2],
-              g.block[0], g.block[1], g.block[2]);
-  if (g.bandFn)
+              desc.offsets.size(), plan.grid[0], plan.grid[1], plan.grid[2],
+              plan.block[0], plan.block[1], plan.block[2]);
+  if (bandFn)
     std::printf("band kernel: %s, %u blocks of %ux%ux%u threads after each "
                 "launch\n",
-                desc.bandKernel.c_str(), g.bandBlocks, g.bandBlock[0],
-                g.bandBlock[1], g.bandBlock[2]);
+                desc.bandKernel.c_str(), plan.bandBlocks, plan.bandBlock[0],
+                plan.bandBlock[1], plan.bandBlock[2]);
   if (localBytes > 0)
     std::printf("warning: kernel uses %d B of local memory per thread "
                 "(register spills?)\n",
@@ -721,8 +631,7 @@ int main(int argc, char **argv) {
   // input.
   if (opts.warmup > 0) {
     g.upload(hostInput);
-    for (int l = 0; l < (opts.warmup + fused - 1) / fused; ++l)
-      g.launch(l, nullptr);
+    g.launch((opts.warmup + fused - 1) / fused, nullptr);
     CU(cuCtxSynchronize());
   }
   g.upload(hostInput);
@@ -733,8 +642,7 @@ int main(int argc, char **argv) {
   CU(cuEventCreate(&start, CU_EVENT_DEFAULT));
   CU(cuEventCreate(&stop, CU_EVENT_DEFAULT));
   CU(cuEventRecord(start, nullptr));
-  for (int l = 0; l < launches; ++l)
-    g.launch(l, nullptr);
+  g.launch(launches, nullptr);
   CU(cuEventRecord(stop, nullptr));
   CU(cuEventSynchronize(stop));
   float ms = 0;
@@ -800,8 +708,7 @@ int main(int argc, char **argv) {
   CU(cuEventDestroy(stop));
   CU(cuMemFree(g.buf[0]));
   CU(cuMemFree(g.buf[1]));
-  CU(cuMemFree(g.coeffs));
-  CU(cuModuleUnload(mod));
+  stencil_kernel_destroy(g.kernel);
   CU(cuDevicePrimaryCtxRelease(dev));
   return exitCode;
 }

@@ -1,0 +1,76 @@
+//===- LaunchPlan.h - The launches of a run, host side ----------*- C++ -*-===//
+//
+// What libStencilRuntime computes before it touches the GPU: from a launch
+// description, a grid and a number of steps, the checks of the arguments,
+// the launch geometry of the kernel and of its band kernel, and the
+// argument words of each launch. Plain C++17 without CUDA, so the unit
+// tests check it on a machine without a GPU; StencilRuntime.cpp and
+// stencil-run launch what it says.
+//
+//===----------------------------------------------------------------------===//
+#ifndef STENCIL_RUNTIME_LAUNCHPLAN_H
+#define STENCIL_RUNTIME_LAUNCHPLAN_H
+
+#include "LaunchDescription.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace stencil_runtime {
+
+/// The outcomes of planning, the C API's stencil_status values.
+enum class PlanStatus {
+  Success = 0,
+  InvalidArgument = 1,
+  RankMismatch = 4,
+  GridTooSmall = 5,
+  GridTooLarge = 6,
+  Steps = 7,
+};
+
+/// The launches of one run.
+struct LaunchPlan {
+  /// Blocks of the kernel: x over the innermost dimension, y the next, z
+  /// the outermost (3-D); each dimension's tiles of the description.
+  unsigned grid[3] = {1, 1, 1};
+  unsigned block[3] = {1, 1, 1};
+  unsigned sharedBytes = 0;
+  /// The band kernel's blocks (countBandTiles) and threads; 0 blocks when
+  /// the description has no band kernel.
+  unsigned bandBlocks = 0;
+  unsigned bandBlock[3] = {1, 1, 1};
+  /// steps / steps_per_launch.
+  int64_t launches = 0;
+  /// Grid points.
+  uint64_t points = 0;
+};
+
+/// The stencil's radius per dimension, outermost first (the largest
+/// |offset| component of each).
+std::vector<int64_t> getRadii(const stencil_run::LaunchDescription &desc);
+
+/// Checks `sizes` (outermost first) and `steps` against `desc` and plans the
+/// launches; on failure returns the status and sets `error`. Fails for: a
+/// rank other than the description's; a size below 2 r + 1 along its
+/// dimension (the stencil does not fit) or above 2^40; a negative `steps`
+/// or one that is not a multiple of steps_per_launch; more blocks along a
+/// launch dimension than CUDA allows (2^31 - 1 along x, 65535 along y and
+/// z), or a band grid outside 1 .. 2^31 - 1.
+PlanStatus planLaunches(const stencil_run::LaunchDescription &desc,
+                        const std::vector<int64_t> &sizes, int64_t steps,
+                        LaunchPlan &plan, std::string &error);
+
+/// The kernel parameters of a launch reading `in` and writing `out`, one
+/// 64-bit word each (pointers and i64), in the order of the description's
+/// `args`: a buffer is the (allocated, aligned, offset, size, stride) of a
+/// 1-D memref of its elements (`numCoeffs` 32-bit words for coeffs), sizes
+/// one word per dimension, outermost first. The band kernel takes the same.
+std::vector<uint64_t>
+getKernelArguments(const stencil_run::LaunchDescription &desc, uint64_t in,
+                   uint64_t out, uint64_t coeffs, uint64_t numCoeffs,
+                   const std::vector<int64_t> &sizes);
+
+} // namespace stencil_runtime
+
+#endif

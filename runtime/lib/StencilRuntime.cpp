@@ -1,0 +1,481 @@
+//===- StencilRuntime.cpp - The C API of libStencilRuntime ----------------===//
+//
+// See include/stencil-runtime/StencilRuntime.h. The description is parsed by
+// the runner's parser (tools/stencil-run/LaunchDescription.h), the launches
+// planned by LaunchPlan.h, and run through the CUDA driver API.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stencil-runtime/StencilRuntime.h"
+
+#include "HostUtil.h"
+#include "LaunchDescription.h"
+#include "LaunchPlan.h"
+
+#include <dlfcn.h>
+
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace stencil_run;
+using namespace stencil_runtime;
+
+struct stencil_kernel {
+  LaunchDescription desc;
+  std::string ptx;
+  std::vector<int64_t> radii;
+  // Set at the first run, in the context current then.
+  CUcontext context = nullptr;
+  CUmodule module = nullptr;
+  CUfunction function = nullptr, bandFunction = nullptr;
+  CUdeviceptr coeffs = 0;
+  uint64_t numCoeffs = 0;
+  std::string jitLog;
+  // The last run's arguments, reused while its grid and buffers repeat (two
+  // parities: launch l reads buffer l % 2).
+  std::vector<int64_t> sizes;
+  CUdeviceptr buffers[2] = {0, 0};
+  std::vector<uint64_t> words[2];
+  std::vector<void *> params[2];
+};
+
+namespace {
+thread_local std::string lastError;
+
+// The CUDA driver, opened at the first call that needs it (libcuda.so.1 by
+// dlopen), so that the library loads, parses and checks arguments on a
+// machine without a driver (the unit tests, CI) and reports its absence as
+// an error instead of failing to load. Each entry point is looked up under
+// the name cuda.h maps it to (e.g. cuMemAlloc -> cuMemAlloc_v2).
+#define STENCIL_DRIVER_FUNCTIONS(X)                                            \
+  X(cuGetErrorName)                                                            \
+  X(cuGetErrorString)                                                          \
+  X(cuCtxGetCurrent)                                                           \
+  X(cuCtxPushCurrent)                                                          \
+  X(cuCtxPopCurrent)                                                           \
+  X(cuModuleLoadDataEx)                                                        \
+  X(cuModuleGetFunction)                                                       \
+  X(cuModuleUnload)                                                            \
+  X(cuFuncSetAttribute)                                                        \
+  X(cuFuncGetAttribute)                                                        \
+  X(cuMemAlloc)                                                                \
+  X(cuMemFree)                                                                 \
+  X(cuMemcpyHtoD)                                                              \
+  X(cuMemsetD32)                                                               \
+  X(cuMemcpyDtoDAsync)                                                         \
+  X(cuLaunchKernel)
+
+#define STENCIL_STRINGIFY_(x) #x
+#define STENCIL_STRINGIFY(x) STENCIL_STRINGIFY_(x)
+
+struct Driver {
+#define X(f) decltype(&::f) f = nullptr;
+  STENCIL_DRIVER_FUNCTIONS(X)
+#undef X
+  std::string error; ///< why it is not available; empty when it is
+};
+
+const Driver &getDriver() {
+  static Driver driver;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+      const char *why = dlerror();
+      driver.error = std::string("the CUDA driver library libcuda.so.1 "
+                                 "cannot be loaded (") +
+                     (why ? why : "?") + "): is an NVIDIA driver installed?";
+      return;
+    }
+#define X(f)                                                                   \
+  driver.f =                                                                   \
+      reinterpret_cast<decltype(&::f)>(dlsym(lib, STENCIL_STRINGIFY(f)));      \
+  if (!driver.f && driver.error.empty())                                       \
+    driver.error = "the CUDA driver has no " STENCIL_STRINGIFY(f);
+    STENCIL_DRIVER_FUNCTIONS(X)
+#undef X
+  });
+  return driver;
+}
+
+stencil_status fail(stencil_status status, std::string message) {
+  lastError = std::move(message);
+  return status;
+}
+
+stencil_status succeed() {
+  lastError.clear();
+  return STENCIL_SUCCESS;
+}
+
+/// A failed driver call as a status and message.
+stencil_status cudaFailure(CUresult result, const char *call) {
+  const char *name = nullptr, *text = nullptr;
+  getDriver().cuGetErrorName(result, &name);
+  getDriver().cuGetErrorString(result, &text);
+  return fail(STENCIL_ERROR_CUDA,
+              std::string(call) + " failed: " +
+                  (name ? name : "CUDA error " + std::to_string(result)) +
+                  (text ? std::string(" (") + text + ")" : ""));
+}
+
+#define STENCIL_CU(call)                                                       \
+  do {                                                                         \
+    CUresult r_ = (call);                                                      \
+    if (r_ != CUDA_SUCCESS)                                                    \
+      return cudaFailure(r_, #call);                                           \
+  } while (0)
+
+/// Loads the module, its functions and coefficients in the current context.
+stencil_status prepare(stencil_kernel &k) {
+  if (!getDriver().error.empty())
+    return fail(STENCIL_ERROR_CUDA, getDriver().error);
+  CUcontext current = nullptr;
+  CUresult r = getDriver().cuCtxGetCurrent(&current);
+  if (r == CUDA_ERROR_NOT_INITIALIZED || (r == CUDA_SUCCESS && !current))
+    return fail(STENCIL_ERROR_CONTEXT,
+                "no current CUDA context: make the context of the buffers "
+                "current before running kernel '" +
+                    k.desc.kernel + "'");
+  if (r != CUDA_SUCCESS)
+    return cudaFailure(r, "cuCtxGetCurrent");
+  if (k.module) {
+    if (current != k.context)
+      return fail(STENCIL_ERROR_CONTEXT,
+                  "kernel '" + k.desc.kernel +
+                      "' was loaded in another CUDA context; run it in the "
+                      "context of its first run (or load it again)");
+    return STENCIL_SUCCESS;
+  }
+  std::vector<char> log(1 << 16, '\0'), info(1 << 16, '\0');
+  CUjit_option options[] = {
+      CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+      CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+      CU_JIT_LOG_VERBOSE};
+  void *values[] = {log.data(), reinterpret_cast<void *>(log.size() - 1),
+                    info.data(), reinterpret_cast<void *>(info.size() - 1),
+                    reinterpret_cast<void *>(uintptr_t(1))};
+  r = getDriver().cuModuleLoadDataEx(&k.module, k.ptx.c_str(), 5, options,
+                                     values);
+  if (r != CUDA_SUCCESS) {
+    k.module = nullptr;
+    stencil_status s = cudaFailure(r, "cuModuleLoadDataEx");
+    lastError = "loading the PTX of kernel '" + k.desc.kernel +
+                "': " + lastError +
+                (log[0] ? std::string("\n") + log.data() : "");
+    return s;
+  }
+  k.context = current;
+  k.jitLog = info.data();
+  r = getDriver().cuModuleGetFunction(&k.function, k.module,
+                                      k.desc.kernel.c_str());
+  if (r == CUDA_SUCCESS && !k.desc.bandKernel.empty())
+    r = getDriver().cuModuleGetFunction(&k.bandFunction, k.module,
+                                        k.desc.bandKernel.c_str());
+  if (r != CUDA_SUCCESS) {
+    getDriver().cuModuleUnload(k.module);
+    k.module = nullptr;
+    return fail(STENCIL_ERROR_INVALID_DESCRIPTION,
+                "the PTX of '" + k.desc.path + "' has no kernel '" +
+                    (k.function ? k.desc.bandKernel : k.desc.kernel) + "'");
+  }
+  if (k.desc.sharedBytes > 0)
+    STENCIL_CU(getDriver().cuFuncSetAttribute(
+        k.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+        int(k.desc.sharedBytes)));
+  int maxThreads = 0;
+  STENCIL_CU(getDriver().cuFuncGetAttribute(
+      &maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, k.function));
+  unsigned threads = k.desc.block[0] * k.desc.block[1] * k.desc.block[2];
+  if (threads > unsigned(maxThreads))
+    return fail(STENCIL_ERROR_CUDA,
+                "kernel '" + k.desc.kernel + "' takes at most " +
+                    std::to_string(maxThreads) +
+                    " threads per block on this device, its description " +
+                    std::to_string(threads));
+  // The packed coefficients, uploaded once (a word when there are none: the
+  // kernels take a coeffs memref either way).
+  k.numCoeffs = k.desc.hasCoefficients ? k.desc.coefficients.size() : 1;
+  STENCIL_CU(getDriver().cuMemAlloc(&k.coeffs, k.numCoeffs * sizeof(uint32_t)));
+  if (k.desc.hasCoefficients)
+    STENCIL_CU(getDriver().cuMemcpyHtoD(k.coeffs, k.desc.coefficients.data(),
+                                        k.numCoeffs * sizeof(uint32_t)));
+  else
+    STENCIL_CU(getDriver().cuMemsetD32(k.coeffs, 0, 1));
+  return STENCIL_SUCCESS;
+}
+
+stencil_status load(std::string text, std::string name, std::string ptx,
+                    bool ptxFromDescription, stencil_kernel **out) {
+  auto k = std::make_unique<stencil_kernel>();
+  std::string error;
+  std::vector<std::string> warnings;
+  if (!parseLaunchDescriptionText(text, name, k->desc, error, warnings))
+    return fail(STENCIL_ERROR_INVALID_DESCRIPTION, error);
+  if (ptxFromDescription) {
+    std::ifstream f(k->desc.ptxPath, std::ios::binary);
+    if (!f)
+      return fail(STENCIL_ERROR_IO, "cannot read the PTX '" + k->desc.ptxPath +
+                                        "' of '" + name + "'");
+    std::ostringstream s;
+    s << f.rdbuf();
+    ptx = s.str();
+  }
+  if (ptx.find('\0') != std::string::npos)
+    ptx.resize(ptx.find('\0'));
+  if (ptx.empty())
+    return fail(STENCIL_ERROR_INVALID_ARGUMENT,
+                "the PTX of '" + name + "' is empty");
+  k->ptx = std::move(ptx);
+  k->radii = getRadii(k->desc);
+  *out = k.release();
+  return succeed();
+}
+} // namespace
+
+extern "C" {
+
+const char *stencil_last_error(void) { return lastError.c_str(); }
+
+const char *stencil_status_name(stencil_status status) {
+  switch (status) {
+  case STENCIL_SUCCESS:
+    return "STENCIL_SUCCESS";
+  case STENCIL_ERROR_INVALID_ARGUMENT:
+    return "STENCIL_ERROR_INVALID_ARGUMENT";
+  case STENCIL_ERROR_IO:
+    return "STENCIL_ERROR_IO";
+  case STENCIL_ERROR_INVALID_DESCRIPTION:
+    return "STENCIL_ERROR_INVALID_DESCRIPTION";
+  case STENCIL_ERROR_RANK_MISMATCH:
+    return "STENCIL_ERROR_RANK_MISMATCH";
+  case STENCIL_ERROR_GRID_TOO_SMALL:
+    return "STENCIL_ERROR_GRID_TOO_SMALL";
+  case STENCIL_ERROR_GRID_TOO_LARGE:
+    return "STENCIL_ERROR_GRID_TOO_LARGE";
+  case STENCIL_ERROR_STEPS:
+    return "STENCIL_ERROR_STEPS";
+  case STENCIL_ERROR_CONTEXT:
+    return "STENCIL_ERROR_CONTEXT";
+  case STENCIL_ERROR_CUDA:
+    return "STENCIL_ERROR_CUDA";
+  }
+  return "unknown stencil_status";
+}
+
+stencil_status stencil_kernel_load_file(const char *launchPath,
+                                        stencil_kernel **kernel) {
+  if (!launchPath || !kernel)
+    return fail(STENCIL_ERROR_INVALID_ARGUMENT,
+                "stencil_kernel_load_file: null argument");
+  *kernel = nullptr;
+  std::ifstream f(launchPath, std::ios::binary);
+  if (!f)
+    return fail(STENCIL_ERROR_IO,
+                std::string("cannot read the launch description '") +
+                    launchPath + "'");
+  std::string text;
+  char chunk[1 << 16];
+  while (f.read(chunk, sizeof(chunk)) || f.gcount() > 0) {
+    text.append(chunk, size_t(f.gcount()));
+    if (text.size() > kMaxLaunchDescriptionBytes)
+      return fail(STENCIL_ERROR_INVALID_DESCRIPTION,
+                  std::string("'") + launchPath + "' is larger than " +
+                      std::to_string(kMaxLaunchDescriptionBytes) + " bytes");
+  }
+  return load(std::move(text), launchPath, "", /*ptxFromDescription=*/true,
+              kernel);
+}
+
+stencil_status stencil_kernel_load_memory(const char *description,
+                                          size_t descriptionSize,
+                                          const char *ptx, size_t ptxSize,
+                                          const char *name,
+                                          stencil_kernel **kernel) {
+  if (!description || !ptx || !kernel)
+    return fail(STENCIL_ERROR_INVALID_ARGUMENT,
+                "stencil_kernel_load_memory: null argument");
+  *kernel = nullptr;
+  if (descriptionSize > kMaxLaunchDescriptionBytes)
+    return fail(STENCIL_ERROR_INVALID_DESCRIPTION,
+                "the launch description is larger than " +
+                    std::to_string(kMaxLaunchDescriptionBytes) + " bytes");
+  return load(std::string(description, descriptionSize),
+              name ? name : "<memory>", std::string(ptx, ptxSize),
+              /*ptxFromDescription=*/false, kernel);
+}
+
+void stencil_kernel_destroy(stencil_kernel *kernel) {
+  if (!kernel)
+    return;
+  if (kernel->module) {
+    // The context must be current for the frees; push it if it is not.
+    CUcontext current = nullptr;
+    getDriver().cuCtxGetCurrent(&current);
+    bool pushed = current != kernel->context &&
+                  getDriver().cuCtxPushCurrent(kernel->context) == CUDA_SUCCESS;
+    if (kernel->coeffs)
+      getDriver().cuMemFree(kernel->coeffs);
+    getDriver().cuModuleUnload(kernel->module);
+    if (pushed)
+      getDriver().cuCtxPopCurrent(&current);
+  }
+  delete kernel;
+}
+
+const char *stencil_kernel_name(const stencil_kernel *kernel) {
+  return kernel ? kernel->desc.kernel.c_str() : "";
+}
+
+int stencil_kernel_rank(const stencil_kernel *kernel) {
+  return kernel ? kernel->desc.rank : 0;
+}
+
+stencil_element_type stencil_kernel_element_type(const stencil_kernel *kernel) {
+  switch (kernel ? kernel->desc.elementType : ElemType::F16) {
+  case ElemType::F16:
+    return STENCIL_F16;
+  case ElemType::BF16:
+    return STENCIL_BF16;
+  case ElemType::F32:
+    return STENCIL_F32;
+  case ElemType::F64:
+    return STENCIL_F64;
+  }
+  return STENCIL_F16;
+}
+
+size_t stencil_element_size(stencil_element_type type) {
+  switch (type) {
+  case STENCIL_F16:
+  case STENCIL_BF16:
+    return 2;
+  case STENCIL_F32:
+    return 4;
+  case STENCIL_F64:
+    return 8;
+  }
+  return 0;
+}
+
+int64_t stencil_kernel_radius(const stencil_kernel *kernel, int dim) {
+  if (!kernel || dim < 0 || dim >= kernel->desc.rank)
+    return -1;
+  return kernel->radii[dim];
+}
+
+int stencil_kernel_steps_per_launch(const stencil_kernel *kernel) {
+  return kernel ? kernel->desc.stepsPerLaunch : 0;
+}
+
+stencil_boundary stencil_kernel_boundary(const stencil_kernel *kernel) {
+  if (!kernel)
+    return STENCIL_BOUNDARY_HALO;
+  switch (kernel->desc.boundary) {
+  case Boundary::Periodic:
+    return STENCIL_BOUNDARY_PERIODIC;
+  case Boundary::Dirichlet:
+    return STENCIL_BOUNDARY_DIRICHLET;
+  default:
+    return STENCIL_BOUNDARY_HALO;
+  }
+}
+
+stencil_status stencil_kernel_prepare(stencil_kernel *kernel) {
+  if (!kernel)
+    return fail(STENCIL_ERROR_INVALID_ARGUMENT,
+                "stencil_kernel_prepare: null kernel");
+  if (stencil_status s = prepare(*kernel))
+    return s;
+  return succeed();
+}
+
+stencil_status stencil_kernel_functions(const stencil_kernel *kernel,
+                                        CUfunction *function,
+                                        CUfunction *bandFunction) {
+  if (!kernel || !function)
+    return fail(STENCIL_ERROR_INVALID_ARGUMENT,
+                "stencil_kernel_functions: null argument");
+  if (!kernel->module)
+    return fail(STENCIL_ERROR_CONTEXT,
+                "kernel '" + kernel->desc.kernel +
+                    "' is not loaded yet: call stencil_kernel_prepare or run "
+                    "it first");
+  *function = kernel->function;
+  if (bandFunction)
+    *bandFunction = kernel->bandFunction;
+  return succeed();
+}
+
+const char *stencil_kernel_jit_log(const stencil_kernel *kernel) {
+  return kernel ? kernel->jitLog.c_str() : "";
+}
+
+stencil_status stencil_kernel_run(stencil_kernel *kernel, CUdeviceptr in,
+                                  CUdeviceptr out, const int64_t *sizes,
+                                  int rank, int64_t steps, CUstream stream,
+                                  unsigned flags, CUdeviceptr *result) {
+  if (!kernel || !sizes || rank < 1)
+    return fail(STENCIL_ERROR_INVALID_ARGUMENT,
+                "stencil_kernel_run: null kernel or sizes, or rank < 1");
+  if (!in || !out || in == out)
+    return fail(STENCIL_ERROR_INVALID_ARGUMENT,
+                "stencil_kernel_run: `in` and `out` must be two distinct "
+                "device buffers");
+  if (flags & ~unsigned(STENCIL_RUN_OUT_INITIALIZED))
+    return fail(STENCIL_ERROR_INVALID_ARGUMENT,
+                "stencil_kernel_run: unknown flags " + std::to_string(flags));
+  stencil_kernel &k = *kernel;
+  std::vector<int64_t> grid(sizes, sizes + rank);
+  std::string error;
+  LaunchPlan plan;
+  if (PlanStatus s = planLaunches(k.desc, grid, steps, plan, error);
+      s != PlanStatus::Success)
+    return fail(stencil_status(s), error);
+  if (grid != k.sizes) {
+    k.sizes = grid;
+    k.buffers[0] = k.buffers[1] = 0;
+  }
+  if (stencil_status s = prepare(k))
+    return s;
+  if (k.buffers[0] != in || k.buffers[1] != out) {
+    for (int parity = 0; parity < 2; ++parity) {
+      k.words[parity] =
+          getKernelArguments(k.desc, parity ? out : in, parity ? in : out,
+                             k.coeffs, k.numCoeffs, k.sizes);
+      k.params[parity].clear();
+      for (uint64_t &w : k.words[parity])
+        k.params[parity].push_back(&w);
+    }
+    k.buffers[0] = in;
+    k.buffers[1] = out;
+  }
+  int64_t launches = plan.launches;
+  // Only the halo boundary leaves points unwritten.
+  if (launches > 0 && k.desc.boundary == Boundary::Halo &&
+      !(flags & STENCIL_RUN_OUT_INITIALIZED))
+    STENCIL_CU(getDriver().cuMemcpyDtoDAsync(
+        out, in,
+        plan.points * stencil_element_size(stencil_kernel_element_type(&k)),
+        stream));
+  const LaunchPlan &p = plan;
+  for (int64_t l = 0; l < launches; ++l) {
+    void **params = k.params[l % 2].data();
+    STENCIL_CU(getDriver().cuLaunchKernel(
+        k.function, p.grid[0], p.grid[1], p.grid[2], p.block[0], p.block[1],
+        p.block[2], p.sharedBytes, stream, params, nullptr));
+    if (k.bandFunction)
+      STENCIL_CU(getDriver().cuLaunchKernel(
+          k.bandFunction, p.bandBlocks, 1, 1, p.bandBlock[0], p.bandBlock[1],
+          p.bandBlock[2], 0, stream, params, nullptr));
+  }
+  if (result)
+    *result = launches % 2 ? out : in;
+  return succeed();
+}
+
+} // extern "C"
