@@ -44,7 +44,7 @@ def main():
     os.makedirs(out, exist_ok=True)
     cases = []
     examples = os.path.join(ROOT, "examples")
-    for f in sorted(os.listdir(examples)):
+    for f in sorted(f for f in os.listdir(examples) if f.endswith(".mlir")):
         text = open(os.path.join(examples, f)).read()
         base = "f32" if "xf32>" in text else "f16"
         cases.append((f[:-5], text, base, "fit"))

@@ -61,6 +61,13 @@ if config.cuda_include:
     config.substitutions.append(("%cuda_include", config.cuda_include))
     config.substitutions.append(("%cc", config.c_compiler or "cc"))
 
+# `nvcc` feature: nvcc beside ptxas, to compile generated headers.
+if config.ptxas_executable:
+    nvcc = os.path.join(os.path.dirname(config.ptxas_executable), "nvcc")
+    if os.path.exists(nvcc):
+        config.available_features.add("nvcc")
+        config.substitutions.append(("%nvcc", nvcc))
+
 # `ptxas` feature: PTX emitted by the GPU pipelines can be assembled.
 if config.ptxas_executable and os.path.exists(config.ptxas_executable):
     config.available_features.add("ptxas")

@@ -5,10 +5,13 @@
 //   --to-ptx     the PTX of its gpu.binary
 //   --to-launch  the launch description of one kernel
 //                (docs/LaunchDescription.md), which stencil-run reads
+//   --to-c-header  a C++ header embedding both, with a typed entry point
+//                over libStencilRuntime (docs/Runtime.md)
 //
 //===----------------------------------------------------------------------===//
 
 #include "stencil/InitAll.h"
+#include "stencil/Target/CHeader.h"
 #include "stencil/Target/LaunchDescription.h"
 
 #include "mlir/InitAllDialects.h"
@@ -21,14 +24,20 @@ using namespace mlir;
 
 static llvm::cl::opt<std::string>
     kernelName("kernel",
-               llvm::cl::desc("--to-launch: the kernel to describe (default: "
-                              "the only one)"),
+               llvm::cl::desc("--to-launch, --to-c-header: the kernel "
+                              "(default: the only one)"),
                llvm::cl::init(""));
 static llvm::cl::opt<std::string>
     ptxFile("ptx-file",
             llvm::cl::desc("--to-launch: the PTX file the description names "
                            "(default: <kernel>.ptx)"),
             llvm::cl::init(""));
+
+static llvm::cl::opt<std::string> headerFunction(
+    "header-function",
+    llvm::cl::desc("--to-c-header: the entry point's name, a C identifier "
+                   "(default: the kernel's name)"),
+    llvm::cl::init(""));
 
 int main(int argc, char **argv) {
   auto registerDialects = [](DialectRegistry &registry) {
@@ -47,6 +56,17 @@ int main(int argc, char **argv) {
         options.kernel = kernelName;
         options.ptxFile = ptxFile;
         return stencil::emitLaunchDescription(op, os, options);
+      },
+      registerDialects);
+  TranslateFromMLIRRegistration toCHeader(
+      "to-c-header",
+      "Write a C++ header embedding a stencil GPU kernel's PTX and launch "
+      "description, with a typed entry point over libStencilRuntime",
+      [](Operation *op, raw_ostream &os) {
+        stencil::CHeaderOptions options;
+        options.kernel = kernelName;
+        options.function = headerFunction;
+        return stencil::emitCHeader(op, os, options);
       },
       registerDialects);
   return failed(mlirTranslateMain(

@@ -1,0 +1,181 @@
+//===- CHeader.cpp - Ahead-of-time C++ headers of stencil kernels ---------===//
+//
+// See CHeader.h. The header embeds exactly what --to-ptx and --to-launch
+// write (the description's `ptx` entry is unused: the PTX comes from
+// memory), so a kernel run from the header is the kernel stencil-run checks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stencil/Target/CHeader.h"
+#include "stencil/Target/LaunchDescription.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+/// Writes `text` as a C string literal, one quoted piece per line of it.
+static void writeStringLiteral(raw_ostream &os, StringRef text) {
+  if (text.empty()) {
+    os << "    \"\"";
+    return;
+  }
+  while (!text.empty()) {
+    auto [line, rest] = text.split('\n');
+    bool newline = text.size() > line.size();
+    os << "    \"";
+    for (char c : line) {
+      if (c == '\\' || c == '"')
+        os << '\\' << c;
+      else if (c == '\t')
+        os << "\\t";
+      else if (llvm::isPrint(c))
+        os << c;
+      else // octal, three digits: never read together with a next digit
+        os << '\\' << char('0' + ((unsigned char)c >> 6))
+           << char('0' + (((unsigned char)c >> 3) & 7))
+           << char('0' + ((unsigned char)c & 7));
+    }
+    os << (newline ? "\\n\"" : "\"");
+    text = rest;
+    if (!text.empty())
+      os << "\n";
+  }
+}
+
+/// The value of `key = value` in a launch description.
+static StringRef getEntry(StringRef description, StringRef key) {
+  SmallVector<StringRef> lines;
+  description.split(lines, '\n');
+  for (StringRef line : lines) {
+    auto [k, v] = line.split('=');
+    if (k.trim() == key)
+      return v.trim();
+  }
+  return {};
+}
+
+static bool isIdentifier(StringRef name) {
+  if (name.empty() || llvm::isDigit(name.front()))
+    return false;
+  return llvm::all_of(name,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+LogicalResult mlir::stencil::emitCHeader(Operation *module, raw_ostream &os,
+                                         const CHeaderOptions &options) {
+  std::string description, ptx;
+  {
+    llvm::raw_string_ostream s(description);
+    LaunchDescriptionOptions launch;
+    launch.kernel = options.kernel;
+    if (failed(emitLaunchDescription(module, s, launch)))
+      return failure();
+  }
+  {
+    llvm::raw_string_ostream s(ptx);
+    if (failed(emitPTX(module, s)))
+      return failure();
+  }
+  StringRef kernel = getEntry(description, "kernel");
+  std::string function =
+      options.function.empty() ? kernel.str() : options.function;
+  if (!isIdentifier(function))
+    return module->emitError("--header-function: '")
+           << function << "' is not a C identifier";
+  int64_t rank = 0;
+  if (getEntry(description, "rank").getAsInteger(10, rank) || rank < 1 ||
+      rank > 3)
+    return module->emitError("kernel '") << kernel << "' has no rank 1 to 3";
+  StringRef type = getEntry(description, "element_type");
+  StringRef cType = llvm::StringSwitch<StringRef>(type)
+                        .Case("f16", "__half")
+                        .Case("bf16", "__nv_bfloat16")
+                        .Case("f32", "float")
+                        .Case("f64", "double")
+                        .Default("");
+  if (cType.empty())
+    return module->emitError("kernel '")
+           << kernel << "' has element type '" << type
+           << "', which the header cannot type";
+  StringRef steps = getEntry(description, "steps_per_launch");
+  std::string guard = "STENCIL_KERNELS_" + StringRef(function).upper() + "_H";
+  std::string sizes, sizeArgs;
+  for (int64_t d = 0; d < rank; ++d) {
+    sizeArgs += "int64_t n" + std::to_string(d) + ", ";
+    sizes += (d ? ", n" : "n") + std::to_string(d);
+  }
+
+  os << "// " << function << ".h: kernel '" << kernel
+     << "', written by stencil-translate --to-c-header; do not edit.\n"
+     << "// Rank " << rank << ", element type " << type << " (" << cType
+     << "), " << (steps.empty() ? StringRef("1") : steps)
+     << " time step(s) per launch. The PTX and the launch description are\n"
+     << "// embedded; the kernel runs through libStencilRuntime "
+        "(docs/Runtime.md):\n"
+     << "// link -lStencilRuntime, with cuda.h on the include path.\n"
+     << "#ifndef " << guard << "\n#define " << guard << "\n\n"
+     << "#include <stencil-runtime/StencilRuntime.h>\n\n";
+  if (type == "f16")
+    os << "#include <cuda_fp16.h>\n";
+  if (type == "bf16")
+    os << "#include <cuda_bf16.h>\n";
+  os << "#include <cstdint>\n\n"
+     << "namespace stencil_kernels {\nnamespace " << function << "_detail {\n\n"
+     << "/// The launch description (docs/LaunchDescription.md).\n"
+     << "inline const char description[] =\n";
+  writeStringLiteral(os, description);
+  os << ";\n\n/// The PTX of the kernel's module.\ninline const char ptx[] =\n";
+  writeStringLiteral(os, ptx);
+  os << ";\n\n"
+     << "/// The kernel, loaded at the first call (null when that failed).\n"
+     << "inline stencil_kernel *kernel() {\n"
+     << "  static stencil_kernel *k = [] {\n"
+     << "    stencil_kernel *loaded = nullptr;\n"
+     << "    stencil_kernel_load_memory(description, sizeof(description) - 1, "
+        "ptx,\n"
+     << "                               sizeof(ptx) - 1, \"" << function
+     << "\", &loaded);\n"
+     << "    return loaded;\n"
+     << "  }();\n"
+     << "  return k;\n"
+     << "}\n\n"
+     << "} // namespace " << function << "_detail\n\n"
+     << "/// Runs `steps` time steps of '" << kernel << "' on the grid of "
+     << rank << " size(s)\n"
+     << "/// (outermost first) in `in`, ping-ponging with `out`, on `stream`; "
+        "`*result`\n"
+     << "/// is the buffer that holds the result. As stencil_kernel_run "
+        "(docs/Runtime.md),\n"
+     << "/// whose status and stencil_last_error() it returns.\n"
+     << "inline stencil_status " << function << "(" << cType << " *in, "
+     << cType << " *out, " << sizeArgs << "int64_t steps,\n"
+     << "    CUstream stream = nullptr, " << cType
+     << " **result = nullptr, unsigned flags = 0) {\n"
+     << "  stencil_kernel *k = " << function << "_detail::kernel();\n"
+     << "  if (!k) { // the load failed: again, for its status and message "
+        "here\n"
+     << "    stencil_status s = stencil_kernel_load_memory(\n"
+     << "        " << function << "_detail::description,\n"
+     << "        sizeof(" << function << "_detail::description) - 1, "
+     << function << "_detail::ptx,\n"
+     << "        sizeof(" << function << "_detail::ptx) - 1, \"" << function
+     << "\", &k);\n"
+     << "    stencil_kernel_destroy(k);\n"
+     << "    return s;\n"
+     << "  }\n"
+     << "  const int64_t sizes[] = {" << sizes << "};\n"
+     << "  CUdeviceptr r = 0;\n"
+     << "  stencil_status s = stencil_kernel_run(\n"
+     << "      k, reinterpret_cast<CUdeviceptr>(in), "
+        "reinterpret_cast<CUdeviceptr>(out), sizes,\n"
+     << "      " << rank << ", steps, stream, flags, &r);\n"
+     << "  if (s == STENCIL_SUCCESS && result)\n"
+     << "    *result = reinterpret_cast<" << cType << " *>(r);\n"
+     << "  return s;\n"
+     << "}\n\n"
+     << "} // namespace stencil_kernels\n\n"
+     << "#endif // " << guard << "\n";
+  return success();
+}
