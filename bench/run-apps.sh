@@ -7,11 +7,12 @@
 # kernel, for the overhead benchmark). Builds stencil-run and the runtime
 # (common.sh), examples/apps/heat2d with nvcc, and bench/runtime-overhead.cu;
 # then
-#   1. the app's kernel against stencil-run's, bit for bit: stencil-run
+#   1. the apps' kernel against stencil-run's, bit for bit: stencil-run
 #      saves its input and result (--save-input, --save-output, checked
-#      against its f64 reference), the app runs the header's kernel on that
-#      input, numpy compares the two results' bits (full and odd sizes);
-#   2. the app as a solver (its own kernels between chunks of steps);
+#      against its f64 reference), the C++ app runs the header's kernel and
+#      the Python one (heat2d_torch.py, PyTorch) the .launch on that input,
+#      numpy compares the results' bits (full and odd sizes);
+#   2. both apps as solvers (their own kernels between chunks of steps);
 #   3. the host cost per launch, runtime against bare cuLaunchKernel.
 # Log: $OUT/apps.txt (BITWISE, SOLVE and OVERHEAD lines).
 set -uo pipefail
@@ -39,21 +40,33 @@ for grid in 4096,4096 4099,2053; do
     "$run" "$art/heat2d.launch" --grid "$grid" --steps "$steps" --seed 7 \
       --save-input "$out/in.npy" --save-output "$out/ref.npy" 2>&1 \
       | grep -E '^RESULT|error' | tee -a "$log"
-    /tmp/heat2d_app check "$out/in.npy" "$out/app.npy" "$steps" 2>&1 | tee -a "$log"
-    python3 - "$out/ref.npy" "$out/app.npy" "$grid" "$steps" <<'PY' | tee -a "$log"
+    for app in cpp python; do
+      rm -f "$out/app.npy"
+      if [ "$app" = cpp ]; then
+        /tmp/heat2d_app check "$out/in.npy" "$out/app.npy" "$steps" 2>&1 | tee -a "$log"
+      else
+        PYTHONPATH="$root/python" STENCIL_RUNTIME_LIBRARY=$lib/libStencilRuntime.so \
+          python3 "$root/examples/apps/heat2d/heat2d_torch.py" check "$art/heat2d.launch" \
+          "$out/in.npy" "$out/app.npy" "$steps" 2>&1 | tee -a "$log"
+      fi
+      python3 - "$out/ref.npy" "$out/app.npy" "$grid" "$steps" "$app" <<'PY' | tee -a "$log"
 import sys
 import numpy as np
 ref, app = np.load(sys.argv[1]), np.load(sys.argv[2])
 same = ref.shape == app.shape and np.array_equal(ref.view(np.uint16), app.view(np.uint16))
-print("BITWISE grid=%s steps=%s shape=%s equal=%s differing=%d" % (
-    sys.argv[3], sys.argv[4], ref.shape, same,
+print("BITWISE app=%s grid=%s steps=%s shape=%s equal=%s differing=%d" % (
+    sys.argv[5], sys.argv[3], sys.argv[4], ref.shape, same,
     -1 if ref.shape != app.shape else int((ref.view(np.uint16) != app.view(np.uint16)).sum())))
 PY
+    done
   done
 done
 elapsed "bit-for-bit"
 /tmp/heat2d_app solve 4096 4096 1000 10 2>&1 | sed 's/^/SOLVE /' | tee -a "$log"
 /tmp/heat2d_app solve 4096 4096 1000 1 2>&1 | sed 's/^/SOLVE /' | tee -a "$log" # odd chunk: rejected
+PYTHONPATH="$root/python" STENCIL_RUNTIME_LIBRARY=$lib/libStencilRuntime.so \
+  python3 "$root/examples/apps/heat2d/heat2d_torch.py" solve "$art/heat2d.launch" 2>&1 \
+  | sed 's/^/SOLVE python /' | tee -a "$log"
 compute-sanitizer --tool memcheck --error-exitcode 9 /tmp/heat2d_app solve 515 333 40 4 \
   > "$out/memcheck.txt" 2>&1
 echo "memcheck heat2d_app solve: rc=$? $(grep -m1 'ERROR SUMMARY' "$out/memcheck.txt")" | tee -a "$log"

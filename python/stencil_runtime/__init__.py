@@ -1,0 +1,276 @@
+"""Run kernels compiled by the stencil compiler on GPU arrays from Python.
+
+A thin ctypes layer over libStencilRuntime's C API (docs/Runtime.md): no
+extension to build, so it works with any Python 3 and any array library
+whose GPU arrays expose ``__cuda_array_interface__`` (PyTorch, CuPy, Numba)
+or DLPack (``__dlpack__``: PyTorch, CuPy, JAX)::
+
+    import torch, stencil_runtime as sr
+    heat = sr.Kernel("heat-2d.launch")          # or sr.compile("heat-2d.mlir")
+    u = torch.rand(4096, 4096, device="cuda", dtype=torch.float16)
+    v = u.clone()
+    u = heat.run(u, v, steps=100)                # on the current stream
+
+The library is found through ``STENCIL_RUNTIME_LIBRARY`` (a path), then
+next to this package as installed (``<prefix>/lib``), then on the loader's
+path. Errors are ``StencilError`` (with the C API's status name) or
+``TypeError``/``ValueError`` for arrays the kernel cannot take.
+"""
+
+import ctypes
+import ctypes.util
+import os
+import shutil
+import subprocess
+import tempfile
+
+__all__ = ["Kernel", "StencilError", "compile", "library_path"]
+
+_STATUS = [
+    "STENCIL_SUCCESS", "STENCIL_ERROR_INVALID_ARGUMENT", "STENCIL_ERROR_IO",
+    "STENCIL_ERROR_INVALID_DESCRIPTION", "STENCIL_ERROR_RANK_MISMATCH",
+    "STENCIL_ERROR_GRID_TOO_SMALL", "STENCIL_ERROR_GRID_TOO_LARGE",
+    "STENCIL_ERROR_STEPS", "STENCIL_ERROR_CONTEXT", "STENCIL_ERROR_CUDA",
+]
+# stencil_element_type -> (numpy type string, DLPack (code, bits), bytes)
+_TYPES = {0: ("<f2", (2, 16), 2), 1: ("bfloat16", (4, 16), 2),
+          2: ("<f4", (2, 32), 4), 3: ("<f8", (2, 64), 8)}
+_OUT_INITIALIZED = 1
+
+
+class StencilError(RuntimeError):
+    """A failed call of the C API: ``status`` is its stencil_status name."""
+
+    def __init__(self, status, message):
+        self.status = status
+        super().__init__("%s: %s" % (status, message))
+
+
+_lib = None
+
+
+def library_path():
+    """The libStencilRuntime this module loads."""
+    env = os.environ.get("STENCIL_RUNTIME_LIBRARY")
+    if env:
+        return env
+    here = os.path.dirname(os.path.abspath(__file__))
+    installed = os.path.join(here, "..", "..", "libStencilRuntime.so")
+    if os.path.exists(installed):
+        return os.path.normpath(installed)
+    found = ctypes.util.find_library("StencilRuntime")
+    if found:
+        return found
+    raise StencilError("STENCIL_ERROR_IO",
+                       "libStencilRuntime.so not found: set "
+                       "STENCIL_RUNTIME_LIBRARY to its path")
+
+
+def _library():
+    global _lib
+    if _lib is not None:
+        return _lib
+    lib = ctypes.CDLL(library_path())
+    c_kernel = ctypes.c_void_p
+    sig = {
+        "stencil_last_error": (ctypes.c_char_p, []),
+        "stencil_kernel_load_file": (ctypes.c_int, [ctypes.c_char_p,
+                                                    ctypes.POINTER(c_kernel)]),
+        "stencil_kernel_load_memory": (ctypes.c_int, [
+            ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p,
+            ctypes.c_size_t, ctypes.c_char_p, ctypes.POINTER(c_kernel)]),
+        "stencil_kernel_destroy": (None, [c_kernel]),
+        "stencil_kernel_name": (ctypes.c_char_p, [c_kernel]),
+        "stencil_kernel_rank": (ctypes.c_int, [c_kernel]),
+        "stencil_kernel_element_type": (ctypes.c_int, [c_kernel]),
+        "stencil_kernel_radius": (ctypes.c_int64, [c_kernel, ctypes.c_int]),
+        "stencil_kernel_steps_per_launch": (ctypes.c_int, [c_kernel]),
+        "stencil_kernel_boundary": (ctypes.c_int, [c_kernel]),
+        "stencil_kernel_run": (ctypes.c_int, [
+            c_kernel, ctypes.c_uint64, ctypes.c_uint64,
+            ctypes.POINTER(ctypes.c_int64), ctypes.c_int, ctypes.c_int64,
+            ctypes.c_void_p, ctypes.c_uint, ctypes.POINTER(ctypes.c_uint64)]),
+    }
+    for name, (res, args) in sig.items():
+        fn = getattr(lib, name)
+        fn.restype, fn.argtypes = res, args
+    _lib = lib
+    return lib
+
+
+def _check(status):
+    if status != 0:
+        message = _library().stencil_last_error().decode()
+        name = _STATUS[status] if 0 <= status < len(_STATUS) else str(status)
+        raise StencilError(name, message)
+
+
+# DLPack (dlpack.h, v0.8): DLManagedTensor { DLTensor; manager; deleter }.
+class _DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8),
+                ("lanes", ctypes.c_uint16)]
+
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice),
+                ("ndim", ctypes.c_int32), ("dtype", _DLDataType),
+                ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)),
+                ("byte_offset", ctypes.c_uint64)]
+
+
+_kDLCUDA = 2
+
+
+def _describe(array, what):
+    """(device pointer, shape, type) of a GPU array: type is the numpy
+    type string of __cuda_array_interface__ or a DLPack (code, bits)."""
+    cai = getattr(array, "__cuda_array_interface__", None)
+    if cai is not None:
+        shape = tuple(int(n) for n in cai["shape"])
+        strides = cai.get("strides")
+        if strides is not None:
+            item = int(cai["typestr"][2:])
+            dense, expected = True, item
+            for n, s in zip(reversed(shape), reversed(strides)):
+                dense = dense and (n == 1 or s == expected)
+                expected *= n
+            if not dense:
+                raise ValueError("%s is not a dense row-major (C-contiguous) "
+                                 "array; make it contiguous first" % what)
+        return int(cai["data"][0]), shape, cai["typestr"]
+    if hasattr(array, "__dlpack__"):
+        capsule = array.__dlpack__()
+        get = ctypes.pythonapi.PyCapsule_GetPointer
+        get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object,
+                                                      ctypes.c_char_p]
+        tensor = _DLTensor.from_address(get(capsule, b"dltensor"))
+        if tensor.device.device_type != _kDLCUDA:
+            raise ValueError("%s is not on a CUDA device" % what)
+        shape = tuple(tensor.shape[i] for i in range(tensor.ndim))
+        if tensor.strides:
+            expected = 1
+            for i in reversed(range(tensor.ndim)):
+                if shape[i] != 1 and tensor.strides[i] != expected:
+                    raise ValueError("%s is not a dense row-major "
+                                     "(C-contiguous) array" % what)
+                expected *= shape[i]
+        return (tensor.data + tensor.byte_offset, shape,
+                (tensor.dtype.code, tensor.dtype.bits))
+    raise TypeError("%s exposes neither __cuda_array_interface__ nor "
+                    "__dlpack__ (a PyTorch, CuPy or JAX GPU array)" % what)
+
+
+def _stream_handle(stream):
+    if stream is None:
+        return None
+    for attr in ("cuda_stream", "ptr", "handle"):  # torch, cupy, others
+        if hasattr(stream, attr):
+            return int(getattr(stream, attr)) or None
+    return int(stream) or None
+
+
+class Kernel:
+    """A compiled stencil kernel: a launch description and its PTX."""
+
+    def __init__(self, launch=None, *, description=None, ptx=None,
+                 name="<memory>"):
+        lib = _library()
+        handle = ctypes.c_void_p()
+        if launch is not None:
+            _check(lib.stencil_kernel_load_file(os.fsencode(launch),
+                                                ctypes.byref(handle)))
+        else:
+            if description is None or ptx is None:
+                raise TypeError("Kernel(launch) or Kernel(description=..., "
+                                "ptx=...)")
+            d = description.encode() if isinstance(description, str) else description
+            p = ptx.encode() if isinstance(ptx, str) else ptx
+            _check(lib.stencil_kernel_load_memory(d, len(d), p, len(p),
+                                                  name.encode(),
+                                                  ctypes.byref(handle)))
+        self._handle = handle
+        self.name = lib.stencil_kernel_name(handle).decode()
+        self.rank = lib.stencil_kernel_rank(handle)
+        self.radius = tuple(lib.stencil_kernel_radius(handle, d)
+                            for d in range(self.rank))
+        self.steps_per_launch = lib.stencil_kernel_steps_per_launch(handle)
+        self.boundary = ("halo", "periodic", "dirichlet")[
+            lib.stencil_kernel_boundary(handle)]
+        self._type = _TYPES[lib.stencil_kernel_element_type(handle)]
+        self.dtype = {"<f2": "float16", "<f4": "float32", "<f8": "float64",
+                      "bfloat16": "bfloat16"}[self._type[0]]
+
+    def __del__(self):
+        if getattr(self, "_handle", None) and _lib is not None:
+            _lib.stencil_kernel_destroy(self._handle)
+            self._handle = None
+
+    def __repr__(self):
+        return ("Kernel(%r, rank=%d, dtype=%s, radius=%s, steps_per_launch=%d, "
+                "boundary=%s)" % (self.name, self.rank, self.dtype,
+                                  self.radius, self.steps_per_launch,
+                                  self.boundary))
+
+    def _check_array(self, array, what):
+        pointer, shape, kind = _describe(array, what)
+        if kind not in (self._type[0], self._type[1]):
+            raise TypeError("%s has element type %s; kernel %r computes on %s"
+                            % (what, kind, self.name, self.dtype))
+        return pointer, shape
+
+    def run(self, inp, out, steps, stream=None, out_initialized=False):
+        """Runs ``steps`` time steps on ``inp``, ping-ponging with ``out``
+        (both overwritten; C-contiguous, the kernel's element type, the
+        same shape), queued on ``stream`` (a torch/cupy stream or a CUstream
+        handle; default: the default stream). Returns the array that holds
+        the result (``out`` after an odd number of launches, else ``inp``).
+        With the halo boundary ``out`` first gets ``inp``'s values unless
+        ``out_initialized``."""
+        pin, shape = self._check_array(inp, "the input")
+        pout, shape_out = self._check_array(out, "the output")
+        if shape != shape_out:
+            raise ValueError("input %s and output %s differ in shape"
+                             % (shape, shape_out))
+        sizes = (ctypes.c_int64 * max(len(shape), 1))(*shape)
+        result = ctypes.c_uint64()
+        _check(_library().stencil_kernel_run(
+            self._handle, pin, pout, sizes, len(shape), int(steps),
+            _stream_handle(stream), _OUT_INITIALIZED if out_initialized else 0,
+            ctypes.byref(result)))
+        return out if result.value == pout else inp
+
+
+def compile(source, pipeline="lower-to-auto", options="", workdir=None):
+    """Compiles the stencil source file ``source`` (a .mlir with one
+    stencil op) with the installed stencil-opt and stencil-translate (found
+    on PATH or in STENCIL_BIN) through ``--<pipeline>="<options>"``, and
+    loads the kernel. Raises FileNotFoundError without the tools and
+    StencilError with the compiler's message when it rejects the stencil."""
+    tools = {}
+    for tool in ("stencil-opt", "stencil-translate"):
+        path = shutil.which(tool, path=os.environ.get("STENCIL_BIN")) or \
+            shutil.which(tool)
+        if not path:
+            raise FileNotFoundError("%s not found (install the compiler, or "
+                                    "set STENCIL_BIN)" % tool)
+        tools[tool] = path
+    with tempfile.TemporaryDirectory(dir=workdir) as tmp:
+        lowered = os.path.join(tmp, "k.mlir")
+        flag = "--%s=%s" % (pipeline, options) if options else "--" + pipeline
+        steps = [[tools["stencil-opt"], os.fspath(source), flag, "-o", lowered],
+                 [tools["stencil-translate"], "--to-ptx", lowered, "-o",
+                  os.path.join(tmp, "k.ptx")],
+                 [tools["stencil-translate"], "--to-launch", lowered,
+                  "--ptx-file", "k.ptx", "-o", os.path.join(tmp, "k.launch")]]
+        for cmd in steps:
+            done = subprocess.run(cmd, capture_output=True, text=True)
+            if done.returncode != 0:
+                raise StencilError("STENCIL_ERROR_INVALID_DESCRIPTION",
+                                   "%s failed:\n%s" % (os.path.basename(cmd[0]),
+                                                       done.stderr.strip()))
+        return Kernel(os.path.join(tmp, "k.launch"))
