@@ -1,7 +1,8 @@
 //===- StencilRun.cpp - run compiled stencil PTX on the GPU ---------------===//
 //
 // stencil-run loads the PTX of one stencil time step (or of
-// `steps_per_launch` fused steps) through the CUDA driver API, runs T steps
+// `steps_per_launch` fused steps) through libStencilRuntime (its C API,
+// runtime/include/stencil-runtime/StencilRuntime.h), runs T steps
 // (ping-pong; halo, periodic or Dirichlet boundary), times them with CUDA
 // events, and checks the result against an independent f64 CPU
 // implementation of the stencil (from the description's offsets/weights or
