@@ -130,27 +130,21 @@ stencil_status cudaFailure(CUresult result, const char *call) {
       return cudaFailure(r_, #call);                                           \
   } while (0)
 
-/// Loads the module, its functions and coefficients in the current context.
-stencil_status prepare(stencil_kernel &k) {
-  if (!getDriver().error.empty())
-    return fail(STENCIL_ERROR_CUDA, getDriver().error);
-  CUcontext current = nullptr;
-  CUresult r = getDriver().cuCtxGetCurrent(&current);
-  if (r == CUDA_ERROR_NOT_INITIALIZED || (r == CUDA_SUCCESS && !current))
-    return fail(STENCIL_ERROR_CONTEXT,
-                "no current CUDA context: make the context of the buffers "
-                "current before running kernel '" +
-                    k.desc.kernel + "'");
-  if (r != CUDA_SUCCESS)
-    return cudaFailure(r, "cuCtxGetCurrent");
-  if (k.module) {
-    if (current != k.context)
-      return fail(STENCIL_ERROR_CONTEXT,
-                  "kernel '" + k.desc.kernel +
-                      "' was loaded in another CUDA context; run it in the "
-                      "context of its first run (or load it again)");
-    return STENCIL_SUCCESS;
-  }
+/// Frees what a failed loadModule left (a module, coefficients).
+void releaseModule(stencil_kernel &k) {
+  if (k.coeffs)
+    getDriver().cuMemFree(k.coeffs);
+  if (k.module)
+    getDriver().cuModuleUnload(k.module);
+  k.coeffs = 0;
+  k.module = nullptr;
+  k.function = k.bandFunction = nullptr;
+  k.context = nullptr;
+}
+
+/// Loads the module, its functions and the coefficients in `current`;
+/// on failure the caller releases what was made (releaseModule).
+stencil_status loadModule(stencil_kernel &k, CUcontext current) {
   std::vector<char> log(1 << 16, '\0'), info(1 << 16, '\0');
   CUjit_option options[] = {
       CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
@@ -159,8 +153,8 @@ stencil_status prepare(stencil_kernel &k) {
   void *values[] = {log.data(), reinterpret_cast<void *>(log.size() - 1),
                     info.data(), reinterpret_cast<void *>(info.size() - 1),
                     reinterpret_cast<void *>(uintptr_t(1))};
-  r = getDriver().cuModuleLoadDataEx(&k.module, k.ptx.c_str(), 5, options,
-                                     values);
+  CUresult r = getDriver().cuModuleLoadDataEx(&k.module, k.ptx.c_str(), 5,
+                                              options, values);
   if (r != CUDA_SUCCESS) {
     k.module = nullptr;
     stencil_status s = cudaFailure(r, "cuModuleLoadDataEx");
@@ -176,13 +170,10 @@ stencil_status prepare(stencil_kernel &k) {
   if (r == CUDA_SUCCESS && !k.desc.bandKernel.empty())
     r = getDriver().cuModuleGetFunction(&k.bandFunction, k.module,
                                         k.desc.bandKernel.c_str());
-  if (r != CUDA_SUCCESS) {
-    getDriver().cuModuleUnload(k.module);
-    k.module = nullptr;
+  if (r != CUDA_SUCCESS)
     return fail(STENCIL_ERROR_INVALID_DESCRIPTION,
                 "the PTX of '" + k.desc.path + "' has no kernel '" +
                     (k.function ? k.desc.bandKernel : k.desc.kernel) + "'");
-  }
   if (k.desc.sharedBytes > 0)
     STENCIL_CU(getDriver().cuFuncSetAttribute(
         k.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
@@ -207,6 +198,33 @@ stencil_status prepare(stencil_kernel &k) {
   else
     STENCIL_CU(getDriver().cuMemsetD32(k.coeffs, 0, 1));
   return STENCIL_SUCCESS;
+}
+
+/// Loads the module, its functions and coefficients in the current context.
+stencil_status prepare(stencil_kernel &k) {
+  if (!getDriver().error.empty())
+    return fail(STENCIL_ERROR_CUDA, getDriver().error);
+  CUcontext current = nullptr;
+  CUresult r = getDriver().cuCtxGetCurrent(&current);
+  if (r == CUDA_ERROR_NOT_INITIALIZED || (r == CUDA_SUCCESS && !current))
+    return fail(STENCIL_ERROR_CONTEXT,
+                "no current CUDA context: make the context of the buffers "
+                "current before running kernel '" +
+                    k.desc.kernel + "'");
+  if (r != CUDA_SUCCESS)
+    return cudaFailure(r, "cuCtxGetCurrent");
+  if (k.module) {
+    if (current != k.context)
+      return fail(STENCIL_ERROR_CONTEXT,
+                  "kernel '" + k.desc.kernel +
+                      "' was loaded in another CUDA context; run it in the "
+                      "context of its first run (or load it again)");
+    return STENCIL_SUCCESS;
+  }
+  stencil_status s = loadModule(k, current);
+  if (s != STENCIL_SUCCESS)
+    releaseModule(k);
+  return s;
 }
 
 stencil_status load(std::string text, std::string name, std::string ptx,
