@@ -12,16 +12,10 @@ chip=${2:-sm_90}
 mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$build/bin/stencil-opt" "$root/examples/heat-2d.mlir" \
-  --lower-to-sptc="chip=$chip fused-steps=2" -o "$tmp/heat2d.mlir"
+source "$root/bench/common.sh"
+compile_example lower-to-sptc "$root/examples/heat-2d.mlir" heat2d . \
+  "fused-steps=2"
+compile_example lower-to-cuda-core "$root/examples/heat-2d.mlir" heat2d-cc .
+# The header of the same kernel, from the module compile_example left.
 "$build/bin/stencil-translate" --to-c-header --header-function=heat2d \
   "$tmp/heat2d.mlir" -o "$out/heat2d.h"
-"$build/bin/stencil-translate" --to-ptx "$tmp/heat2d.mlir" -o "$out/heat2d.ptx"
-"$build/bin/stencil-translate" --to-launch "$tmp/heat2d.mlir" \
-  --ptx-file heat2d.ptx -o "$out/heat2d.launch"
-"$build/bin/stencil-opt" "$root/examples/heat-2d.mlir" \
-  --lower-to-cuda-core="chip=$chip" -o "$tmp/heat2d-cc.mlir"
-"$build/bin/stencil-translate" --to-ptx "$tmp/heat2d-cc.mlir" -o "$out/heat2d-cc.ptx"
-"$build/bin/stencil-translate" --to-launch "$tmp/heat2d-cc.mlir" \
-  --ptx-file heat2d-cc.ptx -o "$out/heat2d-cc.launch"
-echo "compiled into $out"

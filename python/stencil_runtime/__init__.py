@@ -126,6 +126,17 @@ class _DLTensor(ctypes.Structure):
 _kDLCUDA = 2
 
 
+def _check_dense(shape, strides, unit, what):
+    """Raises unless ``strides`` (in units of ``unit``) are those of a dense
+    row-major array of ``shape`` (a dimension of size 1 may have any)."""
+    expected = unit
+    for n, stride in zip(reversed(shape), reversed(strides)):
+        if n != 1 and stride != expected:
+            raise ValueError("%s is not a dense row-major (C-contiguous) "
+                             "array; make it contiguous first" % what)
+        expected *= n
+
+
 def _describe(array, what):
     """(device pointer, shape, type) of a GPU array: type is the numpy
     type string of __cuda_array_interface__ or a DLPack (code, bits)."""
@@ -133,15 +144,8 @@ def _describe(array, what):
     if cai is not None:
         shape = tuple(int(n) for n in cai["shape"])
         strides = cai.get("strides")
-        if strides is not None:
-            item = int(cai["typestr"][2:])
-            dense, expected = True, item
-            for n, s in zip(reversed(shape), reversed(strides)):
-                dense = dense and (n == 1 or s == expected)
-                expected *= n
-            if not dense:
-                raise ValueError("%s is not a dense row-major (C-contiguous) "
-                                 "array; make it contiguous first" % what)
+        if strides is not None:  # in bytes
+            _check_dense(shape, strides, int(cai["typestr"][2:]), what)
         return int(cai["data"][0]), shape, cai["typestr"]
     if hasattr(array, "__dlpack__"):
         capsule = array.__dlpack__()
@@ -152,13 +156,9 @@ def _describe(array, what):
         if tensor.device.device_type != _kDLCUDA:
             raise ValueError("%s is not on a CUDA device" % what)
         shape = tuple(tensor.shape[i] for i in range(tensor.ndim))
-        if tensor.strides:
-            expected = 1
-            for i in reversed(range(tensor.ndim)):
-                if shape[i] != 1 and tensor.strides[i] != expected:
-                    raise ValueError("%s is not a dense row-major "
-                                     "(C-contiguous) array" % what)
-                expected *= shape[i]
+        if tensor.strides:  # in elements
+            _check_dense(shape, [tensor.strides[i] for i in range(tensor.ndim)],
+                         1, what)
         return (tensor.data + tensor.byte_offset, shape,
                 (tensor.dtype.code, tensor.dtype.bits))
     raise TypeError("%s exposes neither __cuda_array_interface__ nor "

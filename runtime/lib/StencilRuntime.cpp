@@ -43,6 +43,17 @@ struct stencil_kernel {
   std::vector<void *> params[2];
 };
 
+// planLaunches' statuses are returned as the C API's.
+#define STENCIL_SAME_STATUS(plan, c)                                           \
+  static_assert(int(PlanStatus::plan) == int(c), #plan " is " #c);
+STENCIL_SAME_STATUS(Success, STENCIL_SUCCESS)
+STENCIL_SAME_STATUS(InvalidArgument, STENCIL_ERROR_INVALID_ARGUMENT)
+STENCIL_SAME_STATUS(RankMismatch, STENCIL_ERROR_RANK_MISMATCH)
+STENCIL_SAME_STATUS(GridTooSmall, STENCIL_ERROR_GRID_TOO_SMALL)
+STENCIL_SAME_STATUS(GridTooLarge, STENCIL_ERROR_GRID_TOO_LARGE)
+STENCIL_SAME_STATUS(Steps, STENCIL_ERROR_STEPS)
+#undef STENCIL_SAME_STATUS
+
 namespace {
 thread_local std::string lastError;
 
@@ -130,7 +141,8 @@ stencil_status cudaFailure(CUresult result, const char *call) {
       return cudaFailure(r_, #call);                                           \
   } while (0)
 
-/// Frees what a failed loadModule left (a module, coefficients).
+/// Frees the kernel's module and coefficients (what loadModule made, all
+/// or part), in the current context.
 void releaseModule(stencil_kernel &k) {
   if (k.coeffs)
     getDriver().cuMemFree(k.coeffs);
@@ -227,18 +239,15 @@ stencil_status prepare(stencil_kernel &k) {
   return s;
 }
 
-stencil_status load(std::string text, std::string name, std::string ptx,
+/// The kernel of a parsed description and its PTX (read from the
+/// description's `ptx` entry when `ptxFromDescription`).
+stencil_status load(LaunchDescription desc, std::string ptx,
                     bool ptxFromDescription, stencil_kernel **out) {
-  auto k = std::make_unique<stencil_kernel>();
-  std::string error;
-  std::vector<std::string> warnings;
-  if (!parseLaunchDescriptionText(text, name, k->desc, error, warnings))
-    return fail(STENCIL_ERROR_INVALID_DESCRIPTION, error);
   if (ptxFromDescription) {
-    std::ifstream f(k->desc.ptxPath, std::ios::binary);
+    std::ifstream f(desc.ptxPath, std::ios::binary);
     if (!f)
-      return fail(STENCIL_ERROR_IO, "cannot read the PTX '" + k->desc.ptxPath +
-                                        "' of '" + name + "'");
+      return fail(STENCIL_ERROR_IO, "cannot read the PTX '" + desc.ptxPath +
+                                        "' of '" + desc.path + "'");
     std::ostringstream s;
     s << f.rdbuf();
     ptx = s.str();
@@ -247,9 +256,11 @@ stencil_status load(std::string text, std::string name, std::string ptx,
     ptx.resize(ptx.find('\0'));
   if (ptx.empty())
     return fail(STENCIL_ERROR_INVALID_ARGUMENT,
-                "the PTX of '" + name + "' is empty");
+                "the PTX of '" + desc.path + "' is empty");
+  auto k = std::make_unique<stencil_kernel>();
+  k->radii = getRadii(desc);
+  k->desc = std::move(desc);
   k->ptx = std::move(ptx);
-  k->radii = getRadii(k->desc);
   *out = k.release();
   return succeed();
 }
@@ -291,22 +302,17 @@ stencil_status stencil_kernel_load_file(const char *launchPath,
     return fail(STENCIL_ERROR_INVALID_ARGUMENT,
                 "stencil_kernel_load_file: null argument");
   *kernel = nullptr;
-  std::ifstream f(launchPath, std::ios::binary);
-  if (!f)
+  // Only to tell a missing file from a malformed one: the parser reads it.
+  if (!std::ifstream(launchPath))
     return fail(STENCIL_ERROR_IO,
                 std::string("cannot read the launch description '") +
                     launchPath + "'");
-  std::string text;
-  char chunk[1 << 16];
-  while (f.read(chunk, sizeof(chunk)) || f.gcount() > 0) {
-    text.append(chunk, size_t(f.gcount()));
-    if (text.size() > kMaxLaunchDescriptionBytes)
-      return fail(STENCIL_ERROR_INVALID_DESCRIPTION,
-                  std::string("'") + launchPath + "' is larger than " +
-                      std::to_string(kMaxLaunchDescriptionBytes) + " bytes");
-  }
-  return load(std::move(text), launchPath, "", /*ptxFromDescription=*/true,
-              kernel);
+  LaunchDescription desc;
+  std::string error;
+  std::vector<std::string> warnings;
+  if (!parseLaunchDescription(launchPath, desc, error, warnings))
+    return fail(STENCIL_ERROR_INVALID_DESCRIPTION, error);
+  return load(std::move(desc), "", /*ptxFromDescription=*/true, kernel);
 }
 
 stencil_status stencil_kernel_load_memory(const char *description,
@@ -322,8 +328,14 @@ stencil_status stencil_kernel_load_memory(const char *description,
     return fail(STENCIL_ERROR_INVALID_DESCRIPTION,
                 "the launch description is larger than " +
                     std::to_string(kMaxLaunchDescriptionBytes) + " bytes");
-  return load(std::string(description, descriptionSize),
-              name ? name : "<memory>", std::string(ptx, ptxSize),
+  LaunchDescription desc;
+  std::string error;
+  std::vector<std::string> warnings;
+  if (!parseLaunchDescriptionText(std::string(description, descriptionSize),
+                                  name ? name : "<memory>", desc, error,
+                                  warnings))
+    return fail(STENCIL_ERROR_INVALID_DESCRIPTION, error);
+  return load(std::move(desc), std::string(ptx, ptxSize),
               /*ptxFromDescription=*/false, kernel);
 }
 
@@ -336,9 +348,7 @@ void stencil_kernel_destroy(stencil_kernel *kernel) {
     getDriver().cuCtxGetCurrent(&current);
     bool pushed = current != kernel->context &&
                   getDriver().cuCtxPushCurrent(kernel->context) == CUDA_SUCCESS;
-    if (kernel->coeffs)
-      getDriver().cuMemFree(kernel->coeffs);
-    getDriver().cuModuleUnload(kernel->module);
+    releaseModule(*kernel);
     if (pushed)
       getDriver().cuCtxPopCurrent(&current);
   }
@@ -477,9 +487,7 @@ stencil_status stencil_kernel_run(stencil_kernel *kernel, CUdeviceptr in,
   if (launches > 0 && k.desc.boundary == Boundary::Halo &&
       !(flags & STENCIL_RUN_OUT_INITIALIZED))
     STENCIL_CU(getDriver().cuMemcpyDtoDAsync(
-        out, in,
-        plan.points * stencil_element_size(stencil_kernel_element_type(&k)),
-        stream));
+        out, in, plan.points * elemTypeBytes(k.desc.elementType), stream));
   const LaunchPlan &p = plan;
   for (int64_t l = 0; l < launches; ++l) {
     void **params = k.params[l % 2].data();
