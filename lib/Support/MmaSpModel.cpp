@@ -84,7 +84,7 @@ void mlir::stencil::simulateMmaSpM16N8K32(const WarpFragmentsM16N8K32 &frag,
   }
 }
 
-bool mlir::stencil::compressTwoFour(llvm::ArrayRef<float> denseA,
+bool mlir::stencil::compressTwoFour(ArraySpan<float> denseA,
                                     std::vector<float> &values,
                                     std::vector<uint8_t> &indices) {
   assert(denseA.size() == kMmaSpM * kMmaSpK && "A must be 16x32");
@@ -124,9 +124,8 @@ bool mlir::stencil::compressTwoFour(llvm::ArrayRef<float> denseA,
   return true;
 }
 
-std::vector<float>
-mlir::stencil::expandTwoFour(llvm::ArrayRef<float> values,
-                             llvm::ArrayRef<uint8_t> indices) {
+std::vector<float> mlir::stencil::expandTwoFour(ArraySpan<float> values,
+                                                ArraySpan<uint8_t> indices) {
   assert(values.size() == kMmaSpM * kMmaSpKCompressed &&
          indices.size() == values.size() && "compressed A must be 16x16");
   std::vector<float> dense(kMmaSpM * kMmaSpK, 0.0f);
@@ -138,10 +137,9 @@ mlir::stencil::expandTwoFour(llvm::ArrayRef<float> values,
   return dense;
 }
 
-void mlir::stencil::packMmaSpM16N8K32(llvm::ArrayRef<float> values,
-                                      llvm::ArrayRef<uint8_t> indices,
-                                      llvm::ArrayRef<float> b,
-                                      llvm::ArrayRef<float> c,
+void mlir::stencil::packMmaSpM16N8K32(ArraySpan<float> values,
+                                      ArraySpan<uint8_t> indices,
+                                      ArraySpan<float> b, ArraySpan<float> c,
                                       unsigned selector,
                                       WarpFragmentsM16N8K32 &frag) {
   assert(values.size() == kMmaSpM * kMmaSpKCompressed &&
@@ -197,7 +195,7 @@ bool mlir::stencil::isOrderedMetadataWord(uint32_t word) {
 
 bool mlir::stencil::simulateStMatrix(const uint32_t regs[kWarpSize][4],
                                      unsigned num, bool trans,
-                                     llvm::ArrayRef<uint64_t> addresses,
+                                     ArraySpan<uint64_t> addresses,
                                      std::vector<uint16_t> &smem) {
   if ((num != 1 && num != 2 && num != 4) || addresses.size() != kWarpSize)
     return false;

@@ -1,11 +1,9 @@
-//===- SpTCPacking.cpp - Coefficient packing for the SpTC kernel ----------===//
+//===- SpTCPacking.cpp - B-operand plans of the Tensor Core kernels -------===//
 
 #include "stencil/Support/SpTCPacking.h"
-#include "stencil/Support/MmaModel.h"
 #include "stencil/Support/MmaSpModel.h"
 
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/ADT/bit.h"
 
 #include <algorithm>
 #include <cassert>
@@ -14,138 +12,6 @@
 
 using namespace mlir;
 using namespace mlir::stencil;
-
-void mlir::stencil::buildStackedOperand(llvm::ArrayRef<uint16_t> valueBits,
-                                        llvm::ArrayRef<uint8_t> indices,
-                                        int64_t row, int64_t rowsPerBlock,
-                                        std::vector<uint16_t> &values,
-                                        std::vector<uint8_t> &stackedIndices) {
-  const int64_t l = rowsPerBlock;
-  assert(l > 0 && kMmaSpM % l == 0 && "L must divide 16");
-  values.assign(kMmaSpM * kMmaSpKCompressed, 0);
-  stackedIndices.assign(kMmaSpM * kMmaSpKCompressed, 0);
-  // Empty groups: zeros at positions (0, 1).
-  for (size_t i = 1; i < stackedIndices.size(); i += 2)
-    stackedIndices[i] = 1;
-  for (int64_t b = 0; b < kMmaSpM / l; ++b) {
-    for (int64_t i = 0; i < l; ++i) {
-      // Row i of block b is logical row b * L + i; its L compressed columns
-      // start at compressed column b * L (logical column b * 2L).
-      for (int64_t cc = 0; cc < l; ++cc) {
-        int64_t src = (row * l + i) * l + cc;
-        int64_t dst = (b * l + i) * kMmaSpKCompressed + b * l + cc;
-        values[dst] = valueBits[src];
-        stackedIndices[dst] = indices[src];
-      }
-    }
-  }
-}
-
-std::vector<uint32_t> mlir::stencil::packSpTCCoefficients(
-    llvm::ArrayRef<uint16_t> valueBits, llvm::ArrayRef<uint8_t> indices,
-    int64_t numRows, int64_t rowsPerBlock) {
-  SpTCCoefficientLayout layout{numRows};
-  std::vector<uint32_t> words(layout.size(), 0);
-  std::vector<uint16_t> values;
-  std::vector<uint8_t> stacked;
-  for (int64_t o = 0; o < numRows; ++o) {
-    buildStackedOperand(valueBits, indices, o, rowsPerBlock, values, stacked);
-    unsigned selector = o % 2;
-    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-      // 1. The lane's eight A values, two per word, low half first.
-      for (unsigned i = 0; i < 8; ++i) {
-        MatrixPos a = getACompressedPos(lane, i);
-        uint32_t bits = values[a.row * kMmaSpKCompressed + a.col];
-        words[SpTCCoefficientLayout::valueWord(o, lane, i / 2)] |=
-            bits << (16 * (i % 2));
-      }
-    }
-    // 2. Every index goes to its metadata slot for this row's selector.
-    for (unsigned r = 0; r < kMmaSpM; ++r) {
-      for (unsigned cc = 0; cc < kMmaSpKCompressed; ++cc) {
-        MetadataSlot slot = getMetadataSlot(r, cc, selector);
-        words[layout.metadataWord(o, slot.lane)] |=
-            uint32_t(stacked[r * kMmaSpKCompressed + cc]) << slot.bit;
-      }
-    }
-  }
-  return words;
-}
-
-std::vector<uint32_t>
-mlir::stencil::packTCCoefficients(llvm::ArrayRef<uint16_t> kernelBits,
-                                  int64_t numRows, int64_t rowsPerBlock) {
-  const int64_t l = rowsPerBlock;
-  assert(l > 0 && kMmaSpM % l == 0 && "L must divide 16");
-  std::vector<uint32_t> words(TCCoefficientLayout::size(numRows), 0);
-  for (int64_t o = 0; o < numRows; ++o) {
-    // The stacked 16 x 32 operand: block b holds K_o at rows b L, columns
-    // b 2L.
-    uint16_t stacked[kMmaSpM][kMmaSpK] = {};
-    for (int64_t b = 0; b < kMmaSpM / l; ++b)
-      for (int64_t i = 0; i < l; ++i)
-        for (int64_t c = 0; c < 2 * l; ++c)
-          stacked[b * l + i][b * 2 * l + c] =
-              kernelBits[(o * l + i) * 2 * l + c];
-    for (unsigned lane = 0; lane < kWarpSize; ++lane)
-      for (unsigned half = 0; half < 2; ++half)
-        for (unsigned i = 0; i < 8; ++i) {
-          MatrixPos a = getAPosM16N8K16(lane, i);
-          uint32_t bits = stacked[a.row][16 * half + a.col];
-          words[TCCoefficientLayout::word(o, lane, half, i / 2)] |=
-              bits << (16 * (i % 2));
-        }
-  }
-  return words;
-}
-
-std::vector<uint32_t>
-mlir::stencil::packLowRankColumnWeights(llvm::ArrayRef<uint16_t> uBits,
-                                        int64_t numTerms, int64_t radius) {
-  assert(static_cast<int64_t>(uBits.size()) == numTerms * (2 * radius + 1) &&
-         "one weight per term and offset");
-  std::vector<uint32_t> words(numTerms * 64, 0);
-  for (int64_t k = 0; k < numTerms; ++k)
-    for (unsigned lane = 0; lane < kWarpSize; ++lane)
-      for (unsigned i = 0; i < 4; ++i) {
-        MatrixPos pos = getBPosM16N8K16(lane, i);
-        int64_t dy = pos.row - pos.col - radius;
-        if (dy < -radius || dy > radius)
-          continue;
-        uint32_t bits = uBits[k * (2 * radius + 1) + dy + radius];
-        words[(k * 32 + lane) * 2 + i / 2] |= bits << (16 * (i % 2));
-      }
-  return words;
-}
-
-double TCF64CoefficientLayout::getB(llvm::ArrayRef<double> rowWeights,
-                                    int64_t row, int64_t chunk, int64_t k,
-                                    int64_t n) const {
-  int64_t dx = 4 * chunk + k - n - radius;
-  if (dx < -radius || dx > radius)
-    return 0.0;
-  return rowWeights[row * (2 * radius + 1) + dx + radius];
-}
-
-std::vector<uint32_t>
-mlir::stencil::packTCF64Coefficients(llvm::ArrayRef<double> rowWeights,
-                                     int64_t numRows, int64_t radius) {
-  TCF64CoefficientLayout layout{numRows, radius};
-  assert(static_cast<int64_t>(rowWeights.size()) ==
-             numRows * (2 * radius + 1) &&
-         "one weight per row and offset");
-  std::vector<uint32_t> words(layout.size(), 0);
-  for (int64_t o = 0; o < numRows; ++o)
-    for (int64_t c = 0; c < layout.numChunks(); ++c)
-      for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-        MatrixPos pos = getBPosM8N8K4(lane);
-        uint64_t bits = llvm::bit_cast<uint64_t>(
-            layout.getB(rowWeights, o, c, pos.row, pos.col));
-        words[layout.word(o, c, lane)] = static_cast<uint32_t>(bits);
-        words[layout.word(o, c, lane) + 1] = static_cast<uint32_t>(bits >> 32);
-      }
-  return words;
-}
 
 int64_t mlir::stencil::getStackedInputOffset(int64_t k, int64_t rowsPerBlock,
                                              llvm::ArrayRef<int64_t> inputOffsets) {

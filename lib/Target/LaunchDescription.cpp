@@ -150,6 +150,31 @@ mlir::stencil::emitLaunchDescription(Operation *module, raw_ostream &os,
     });
     os << "\n";
   }
+  if (auto repack = record.getAs<DictionaryAttr>("repack")) {
+    auto kind = repack.getAs<StringAttr>("kind");
+    auto type = repack.getAs<StringAttr>("type");
+    auto map = repack.getAs<DenseI64ArrayAttr>("map");
+    if (!kind || !type || !map)
+      return module->emitError("malformed 'repack' entry of kernel '")
+             << record.getAs<StringAttr>("kernel").getValue() << "'";
+    os << "repack = " << kind.getValue() << "\n";
+    os << "repack_type = " << type.getValue() << "\n";
+    for (StringRef key : {"rows", "rows_per_block", "radius"})
+      if (auto value = repack.getAs<IntegerAttr>(key))
+        os << "repack_" << key << " = " << value.getInt() << "\n";
+    if (auto indices = repack.getAs<DenseI8ArrayAttr>("indices")) {
+      // One digit (0..3) per slot.
+      os << "repack_indices = ";
+      for (int8_t index : indices.asArrayRef())
+        os << char('0' + index);
+      os << "\n";
+    }
+    os << "repack_map = ";
+    printList(os, map.asArrayRef(), ",", [&](int64_t j) { os << j; });
+    os << "\n";
+  } else if (auto why = record.getAs<StringAttr>("repack_unsupported")) {
+    os << "repack_unsupported = " << why.getValue() << "\n";
+  }
   os << "args = in,out,coeffs,sizes\n";
   return success();
 }

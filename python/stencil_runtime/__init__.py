@@ -31,6 +31,7 @@ _STATUS = [
     "STENCIL_ERROR_INVALID_DESCRIPTION", "STENCIL_ERROR_RANK_MISMATCH",
     "STENCIL_ERROR_GRID_TOO_SMALL", "STENCIL_ERROR_GRID_TOO_LARGE",
     "STENCIL_ERROR_STEPS", "STENCIL_ERROR_CONTEXT", "STENCIL_ERROR_CUDA",
+    "STENCIL_ERROR_UNSUPPORTED",
 ]
 # stencil_element_type -> (numpy type string, DLPack (code, bits), bytes)
 _TYPES = {0: ("<f2", (2, 16), 2), 1: ("bfloat16", (4, 16), 2),
@@ -86,6 +87,14 @@ def _library():
         "stencil_kernel_radius": (ctypes.c_int64, [c_kernel, ctypes.c_int]),
         "stencil_kernel_steps_per_launch": (ctypes.c_int, [c_kernel]),
         "stencil_kernel_boundary": (ctypes.c_int, [c_kernel]),
+        "stencil_kernel_num_points": (ctypes.c_int64, [c_kernel]),
+        "stencil_kernel_point": (ctypes.c_int, [
+            c_kernel, ctypes.c_int64, ctypes.POINTER(ctypes.c_int64)]),
+        "stencil_kernel_weights": (ctypes.c_int, [
+            c_kernel, ctypes.POINTER(ctypes.c_double)]),
+        "stencil_kernel_set_weights": (ctypes.c_int, [
+            c_kernel, ctypes.POINTER(ctypes.c_double), ctypes.c_int64,
+            ctypes.c_void_p]),
         "stencil_kernel_run": (ctypes.c_int, [
             c_kernel, ctypes.c_uint64, ctypes.c_uint64,
             ctypes.POINTER(ctypes.c_int64), ctypes.c_int, ctypes.c_int64,
@@ -204,6 +213,36 @@ class Kernel:
         self._type = _TYPES[lib.stencil_kernel_element_type(handle)]
         self.dtype = {"<f2": "float16", "<f4": "float32", "<f8": "float64",
                       "bfloat16": "bfloat16"}[self._type[0]]
+        # The stencil's points (offsets, outermost first); empty for a
+        # general body.
+        point = (ctypes.c_int64 * self.rank)()
+        offsets = []
+        for i in range(lib.stencil_kernel_num_points(handle)):
+            _check(lib.stencil_kernel_point(handle, i, point))
+            offsets.append(tuple(point))
+        self.offsets = tuple(offsets)
+
+    @property
+    def weights(self):
+        """The weights, one per point of ``offsets``: the compiled ones or
+        the last ones set."""
+        if not self.offsets:
+            return ()
+        values = (ctypes.c_double * len(self.offsets))()
+        _check(_library().stencil_kernel_weights(self._handle, values))
+        return tuple(values)
+
+    def set_weights(self, weights, stream=None):
+        """Replaces the weights (a sequence of floats, one per point of
+        ``offsets``, same order) without recompiling: the runtime packs them
+        as the compiler does and copies them on ``stream``, so launches
+        queued there after this call use them. Raises StencilError
+        (STENCIL_ERROR_UNSUPPORTED, with the reason) for a kernel that
+        cannot take new weights."""
+        values = [float(w) for w in weights]
+        array = (ctypes.c_double * max(len(values), 1))(*values)
+        _check(_library().stencil_kernel_set_weights(
+            self._handle, array, len(values), _stream_handle(stream)))
 
     def __del__(self):
         if getattr(self, "_handle", None) and _lib is not None:

@@ -14,6 +14,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <fstream>
 #include <memory>
 #include <mutex>
@@ -76,6 +77,7 @@ thread_local std::string lastError;
   X(cuMemAlloc)                                                                \
   X(cuMemFree)                                                                 \
   X(cuMemcpyHtoD)                                                              \
+  X(cuMemcpyHtoDAsync)                                                         \
   X(cuMemsetD32)                                                               \
   X(cuMemcpyDtoDAsync)                                                         \
   X(cuLaunchKernel)
@@ -292,6 +294,8 @@ const char *stencil_status_name(stencil_status status) {
     return "STENCIL_ERROR_CONTEXT";
   case STENCIL_ERROR_CUDA:
     return "STENCIL_ERROR_CUDA";
+  case STENCIL_ERROR_UNSUPPORTED:
+    return "STENCIL_ERROR_UNSUPPORTED";
   }
   return "unknown stencil_status";
 }
@@ -411,6 +415,88 @@ stencil_boundary stencil_kernel_boundary(const stencil_kernel *kernel) {
   default:
     return STENCIL_BOUNDARY_HALO;
   }
+}
+
+int64_t stencil_kernel_num_points(const stencil_kernel *kernel) {
+  if (!kernel || kernel->desc.hasBody)
+    return 0;
+  return int64_t(kernel->desc.offsets.size());
+}
+
+stencil_status stencil_kernel_point(const stencil_kernel *kernel, int64_t i,
+                                    int64_t *offset) {
+  if (!kernel || !offset)
+    return fail(STENCIL_ERROR_INVALID_ARGUMENT,
+                "stencil_kernel_point: null argument");
+  int64_t n = stencil_kernel_num_points(kernel);
+  if (i < 0 || i >= n)
+    return fail(STENCIL_ERROR_INVALID_ARGUMENT,
+                "stencil_kernel_point: point " + std::to_string(i) +
+                    " of kernel '" + kernel->desc.kernel + "', which has " +
+                    std::to_string(n));
+  const std::vector<int64_t> &point = kernel->desc.offsets[i];
+  std::copy(point.begin(), point.end(), offset);
+  return succeed();
+}
+
+stencil_status stencil_kernel_weights(const stencil_kernel *kernel,
+                                      double *weights) {
+  if (!kernel || !weights)
+    return fail(STENCIL_ERROR_INVALID_ARGUMENT,
+                "stencil_kernel_weights: null argument");
+  if (kernel->desc.hasBody)
+    return fail(STENCIL_ERROR_UNSUPPORTED,
+                "kernel '" + kernel->desc.kernel +
+                    "' computes a general body, which has no weights");
+  std::copy(kernel->desc.weights.begin(), kernel->desc.weights.end(), weights);
+  return succeed();
+}
+
+stencil_status stencil_kernel_set_weights(stencil_kernel *kernel,
+                                          const double *weights, int64_t count,
+                                          CUstream stream) {
+  if (!kernel || (!weights && count > 0))
+    return fail(STENCIL_ERROR_INVALID_ARGUMENT,
+                "stencil_kernel_set_weights: null argument");
+  stencil_kernel &k = *kernel;
+  if (!k.desc.repack)
+    return fail(STENCIL_ERROR_UNSUPPORTED,
+                "kernel '" + k.desc.kernel + "' cannot take new weights: " +
+                    (k.desc.repackUnsupported.empty()
+                         ? std::string("its description has no repacking "
+                                       "recipe (the Tensor Core kernels of "
+                                       "--lower-to-sptc and --lower-to-tc "
+                                       "have one)")
+                         : k.desc.repackUnsupported) +
+                    "; compile it with the new weights instead");
+  if (count != int64_t(k.desc.weights.size()))
+    return fail(STENCIL_ERROR_INVALID_ARGUMENT,
+                "kernel '" + k.desc.kernel + "' has " +
+                    std::to_string(k.desc.weights.size()) +
+                    " weights (one per point), not " + std::to_string(count));
+  std::vector<uint32_t> words;
+  std::string error;
+  if (!mlir::stencil::repackCoefficients(
+          *k.desc.repack, mlir::stencil::ArraySpan<double>(weights, count),
+          words, error))
+    return fail(STENCIL_ERROR_INVALID_ARGUMENT,
+                "kernel '" + k.desc.kernel + "': " + error);
+  if (words.size() != k.desc.coefficients.size())
+    return fail(STENCIL_ERROR_INVALID_DESCRIPTION,
+                "kernel '" + k.desc.kernel + "': the recipe packs " +
+                    std::to_string(words.size()) + " words, the kernel has " +
+                    std::to_string(k.desc.coefficients.size()));
+  if (k.module) {
+    // The upload goes to the context the kernel was loaded in.
+    if (stencil_status s = prepare(k))
+      return s;
+    // From pageable memory the copy takes the words before it returns.
+    STENCIL_CU(getDriver().cuMemcpyHtoDAsync(
+        k.coeffs, words.data(), words.size() * sizeof(uint32_t), stream));
+  }
+  k.desc.coefficients = std::move(words);
+  k.desc.weights.assign(weights, weights + count);
+  return succeed();
 }
 
 stencil_status stencil_kernel_prepare(stencil_kernel *kernel) {

@@ -23,6 +23,15 @@
 // CHECK-NEXT: unit = mma.sp.f16
 // CHECK-NEXT: unit_flops_per_point = 128
 // CHECK-NEXT: coefficients = {{([0-9a-f]{8},)+[0-9a-f]{8}$}}
+// How the coefficients follow from the weights (one weight index or -1 per
+// compressed value; the 2:4 positions), for new weights at run time:
+// CHECK-NEXT: repack = sptc
+// CHECK-NEXT: repack_type = f16
+// CHECK-NEXT: repack_rows = 2
+// CHECK-NEXT: repack_rows_per_block = 16
+// CHECK-NEXT: repack_radius = 1
+// CHECK-NEXT: repack_indices = {{[0-3]+$}}
+// CHECK-NEXT: repack_map = {{((-1|[0-4]),)+(-1|[0-4])$}}
 // CHECK-NEXT: args = in,out,coeffs,sizes
 
 // A kernel fusing time steps (temporal blocking) says how many one launch

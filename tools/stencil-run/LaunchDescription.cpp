@@ -74,6 +74,108 @@ std::string dirName(const std::string &path) {
   return path.substr(0, slash + 1);
 }
 
+using KeyValues = std::map<std::string, std::pair<std::string, size_t>>;
+
+/// The `repack*` keys: a recipe that packs new weights as the compiler did
+/// (CoefficientPacking.h), checked against the description's own weights
+/// and coefficients.
+bool parseRepack(KeyValues &kv, const std::string &path,
+                 LaunchDescription &desc, std::string &error) {
+  using namespace mlir::stencil;
+  auto where = [&](const std::string &key) {
+    return path + ":" + std::to_string(kv[key].second) + ": ";
+  };
+  if (kv.count("repack_unsupported"))
+    desc.repackUnsupported = kv["repack_unsupported"].first;
+  const char *keys[] = {"repack",        "repack_type",
+                        "repack_rows",   "repack_rows_per_block",
+                        "repack_radius", "repack_map"};
+  size_t present = 0;
+  for (const char *key : keys)
+    present += kv.count(key);
+  if (present == 0) {
+    if (kv.count("repack_indices")) {
+      error = where("repack_indices") + "repack_indices without repack";
+      return false;
+    }
+    return true;
+  }
+  if (present != sizeof(keys) / sizeof(keys[0])) {
+    error = path + ": repack, repack_type, repack_rows, "
+                   "repack_rows_per_block, repack_radius and repack_map go "
+                   "together";
+    return false;
+  }
+  if (desc.hasBody || desc.weights.empty()) {
+    error = where("repack") + "a recipe needs the weights of a linear stencil";
+    return false;
+  }
+  RepackRecipe recipe;
+  if (!parseRepackKind(kv["repack"].first, recipe.kind)) {
+    error = where("repack") + "unknown repack '" + kv["repack"].first +
+            "' (sptc, tc, tc-f64)";
+    return false;
+  }
+  if (!parseOperandType(kv["repack_type"].first, recipe.type)) {
+    error = where("repack_type") + "unknown repack_type '" +
+            kv["repack_type"].first + "' (f16, bf16, f64)";
+    return false;
+  }
+  for (auto [key, field] :
+       {std::pair<const char *, int64_t *>{"repack_rows", &recipe.numRows},
+        {"repack_rows_per_block", &recipe.rowsPerBlock},
+        {"repack_radius", &recipe.radius}})
+    if (!parseInt(kv[key].first, *field)) {
+      error = where(key) + "bad integer '" + kv[key].first + "'";
+      return false;
+    }
+  // The map's size is checked against the rows before it is stored.
+  int64_t maxSlots = int64_t(1) << 22;
+  if (recipe.numRows < 1 || recipe.numRows > 4096 || recipe.rowsPerBlock < 0 ||
+      recipe.rowsPerBlock > 16 || recipe.getNumSlots() > maxSlots) {
+    error = where("repack_rows") + "repack_rows / repack_rows_per_block / "
+                                   "repack_radius out of range";
+    return false;
+  }
+  for (const std::string &item : split(kv["repack_map"].first, ',')) {
+    int64_t j;
+    if (!parseInt(item, j) || j < -1 || j >= int64_t(desc.weights.size())) {
+      error = where("repack_map") + "bad map entry '" + item +
+              "' (a weight index or -1)";
+      return false;
+    }
+    if (int64_t(recipe.map.size()) == maxSlots)
+      break;
+    recipe.map.push_back(j);
+  }
+  if (kv.count("repack_indices")) {
+    for (char c : kv["repack_indices"].first) {
+      if (c < '0' || c > '3' || int64_t(recipe.indices.size()) == maxSlots) {
+        error = where("repack_indices") + "repack_indices holds one digit "
+                                          "0..3 per slot";
+        return false;
+      }
+      recipe.indices.push_back(uint8_t(c - '0'));
+    }
+  }
+  std::string why = recipe.verify(int64_t(desc.weights.size()));
+  if (!why.empty()) {
+    error = where("repack") + "malformed recipe: " + why;
+    return false;
+  }
+  std::vector<uint32_t> words;
+  if (!repackCoefficients(recipe, desc.weights, words, why) ||
+      words != desc.coefficients) {
+    error = where("repack") +
+            "the recipe does not give the coefficients "
+            "back from the weights" +
+            (why.empty() ? "" : ": " + why);
+    return false;
+  }
+  desc.repack = std::move(recipe);
+  return true;
+}
+
 } // namespace
 
 bool parseLaunchDescription(const std::string &path, LaunchDescription &desc,
@@ -152,7 +254,9 @@ bool parseLaunchDescriptionText(const std::string &text,
       "accumulator", "offsets", "weights", "boundary", "tile", "block",
       "shared_bytes", "coefficients", "args", "chain_abs_sum",
       "fft_error_bound", "body", "band_kernel", "band_tile", "band_block",
-      "band_margins", "composed_abs_sum", "composed_points",
+      "band_margins", "composed_abs_sum", "composed_points", "repack",
+      "repack_type", "repack_rows", "repack_rows_per_block", "repack_radius",
+      "repack_indices", "repack_map", "repack_unsupported",
       // Read by the benchmark scripts (bench/table.py, bench/calibrate.py),
       // not by the runner.
       "unit", "unit_flops_per_point", "edge_unit", "edge_flops_per_point"};
@@ -432,6 +536,9 @@ bool parseLaunchDescriptionText(const std::string &text,
       desc.coefficients.push_back(static_cast<uint32_t>(x));
     }
   }
+
+  if (!parseRepack(kv, path, desc, error))
+    return false;
 
   std::string args =
       kv.count("args") ? kv["args"].first : std::string("in,out,coeffs,sizes");

@@ -10,7 +10,10 @@
 
 #include "HostUtil.h"
 
+#include "stencil/Support/CoefficientPacking.h"
+
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,6 +61,12 @@ struct LaunchDescription {
   int64_t composedPoints = 0;
   bool hasCoefficients = false;
   std::vector<uint32_t> coefficients;
+  /// How `coefficients` follow from `weights` (the `repack*` keys), so that
+  /// new weights of the same pattern can be packed (libStencilRuntime's
+  /// stencil_kernel_set_weights); absent when the kernel has none, and then
+  /// `repackUnsupported` may say why.
+  std::optional<mlir::stencil::RepackRecipe> repack;
+  std::string repackUnsupported;
   /// Argument order: each of "in", "out", "coeffs", "sizes".
   std::vector<std::string> args;
 };
@@ -93,7 +102,10 @@ bool parseLaunchDescription(const std::string &path, LaunchDescription &desc,
 /// band_kernel, band_tile (`rank` sizes in 1..kMaxTile), band_block and
 /// band_margins (`rank` values in 0..kMaxTile) all present or all absent;
 /// composed_abs_sum (finite, >= 0) and composed_points (1..2^31 - 1)
-/// likewise.
+/// likewise; repack, repack_type, repack_rows, repack_rows_per_block,
+/// repack_radius and repack_map all present or all absent (repack_indices
+/// with them for sptc), forming a recipe that RepackRecipe::verify accepts
+/// for the description's weights, which must give `coefficients` back.
 bool parseLaunchDescriptionText(const std::string &text,
                                 const std::string &path,
                                 LaunchDescription &desc, std::string &error,

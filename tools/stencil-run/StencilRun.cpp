@@ -106,6 +106,11 @@ options:
                        reference (default: all)
   --device D           CUDA device ordinal (default 0)
   --ptx FILE           use FILE instead of the description's 'ptx'
+  --weights W0,W1,...  run with these weights instead of the compiled ones
+                       (one per offset of the description, same order):
+                       libStencilRuntime packs them as the compiler would
+                       (stencil_kernel_set_weights) and the check uses them;
+                       an error for kernels without a repacking recipe
   --verbose            print the PTX JIT log and kernel attributes
   --roofline           measure device bandwidth (1 GiB cuMemcpyDtoD, read +
                        write bytes) and the peak TFLOP/s of mma.sync m16n8k16
@@ -158,6 +163,7 @@ struct Options {
   bool stepsGiven = false;
   int warmup = 1;
   std::string input, saveInput, saveOutput, ptxOverride;
+  std::vector<double> weights; ///< --weights; empty: the compiled ones
   uint64_t seed = 1;
   bool check = true;
   int checkSteps = 2;
@@ -242,6 +248,24 @@ Options parseArgs(int argc, char **argv) {
       o.threads = static_cast<unsigned>(parseIntArg(a, value(), 1));
     } else if (a == "--device") {
       o.device = static_cast<int>(parseIntArg(a, value(), 0));
+    } else if (a == "--weights") {
+      std::string list = value();
+      size_t start = 0;
+      while (true) {
+        size_t comma = list.find(',', start);
+        std::string item =
+            list.substr(start, comma == std::string::npos ? std::string::npos
+                                                          : comma - start);
+        char *end = nullptr;
+        double w = std::strtod(item.c_str(), &end);
+        if (item.empty() || end != item.c_str() + item.size() ||
+            !std::isfinite(w))
+          usageError("--weights: '" + item + "' is not a finite number");
+        o.weights.push_back(w);
+        if (comma == std::string::npos)
+          break;
+        start = comma + 1;
+      }
     } else if (a == "--ptx") {
       o.ptxOverride = value();
     } else if (a == "--verbose" || a == "-v") {
@@ -583,6 +607,17 @@ int main(int argc, char **argv) {
             }();
   if (loaded != STENCIL_SUCCESS)
     fatal(stencil_last_error());
+  if (!opts.weights.empty()) {
+    // Replaced weights: packed by the runtime, and the reference's.
+    if (stencil_kernel_set_weights(g.kernel, opts.weights.data(),
+                                   int64_t(opts.weights.size()),
+                                   nullptr) != STENCIL_SUCCESS)
+      fatal(std::string("--weights: ") + stencil_last_error());
+    desc.weights = opts.weights;
+    std::printf("weights: %zu replaced at run time (repacked by "
+                "libStencilRuntime)\n",
+                opts.weights.size());
+  }
   if (stencil_kernel_prepare(g.kernel) != STENCIL_SUCCESS)
     fatal("loading PTX '" + desc.ptxPath + "' for sm_" +
           std::to_string(ccMajor) + std::to_string(ccMinor) + ": " +

@@ -10,12 +10,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "stencil-runtime/StencilRuntime.h"
+#include "stencil/Support/CoefficientPacking.h"
 
 #include "gtest/gtest.h"
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -142,6 +145,111 @@ TEST(StencilRuntime, RunMisuse) {
   EXPECT_TRUE(s == STENCIL_ERROR_CUDA || s == STENCIL_ERROR_CONTEXT)
       << stencil_status_name(s);
   EXPECT_STRNE(stencil_last_error(), "");
+}
+
+} // namespace
+
+namespace {
+
+/// A 1-D kernel with a repacking recipe (one sptc kernel row, L = 2) and
+/// the coefficients of `weights`.
+std::string recipeDescription(const std::vector<double> &weights) {
+  mlir::stencil::RepackRecipe recipe;
+  recipe.numRows = 1;
+  recipe.rowsPerBlock = 2;
+  recipe.indices = {0, 1, 1, 2};
+  recipe.map = {0, 1, 1, 2};
+  std::vector<uint32_t> words;
+  std::string error;
+  EXPECT_TRUE(mlir::stencil::repackCoefficients(recipe, weights, words, error));
+  std::string text = "version = 1\nkernel = k_sptc\nptx = k.ptx\nrank = 1\n"
+                     "element_type = f16\noffsets = -1;0;1\nweights = ";
+  for (size_t i = 0; i < weights.size(); ++i) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%s%.17g", i ? "," : "", weights[i]);
+    text += buf;
+  }
+  text += "\nboundary = halo\ntile = 64\nblock = 128,1,1\ncoefficients = ";
+  for (size_t i = 0; i < words.size(); ++i) {
+    char buf[16];
+    std::snprintf(buf, sizeof(buf), "%s%08x", i ? "," : "", words[i]);
+    text += buf;
+  }
+  return text + "\nrepack = sptc\nrepack_type = f16\nrepack_rows = 1\n"
+                "repack_rows_per_block = 2\nrepack_radius = 1\n"
+                "repack_indices = 0112\nrepack_map = 0,1,1,2\n"
+                "args = in,out,coeffs,sizes\n";
+}
+
+TEST(StencilRuntime, PointsAndWeights) {
+  Kernel k;
+  std::string text = recipeDescription({0.25, -0.5, 0.75});
+  ASSERT_EQ(stencil_kernel_load_memory(text.data(), text.size(), kPtx,
+                                       sizeof(kPtx), "k.launch", &k.k),
+            STENCIL_SUCCESS)
+      << stencil_last_error();
+  ASSERT_EQ(stencil_kernel_num_points(k.k), 3);
+  int64_t offset[1];
+  ASSERT_EQ(stencil_kernel_point(k.k, 2, offset), STENCIL_SUCCESS);
+  EXPECT_EQ(offset[0], 1);
+  EXPECT_EQ(stencil_kernel_point(k.k, 3, offset),
+            STENCIL_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(stencil_last_error()).find("which has 3"),
+            std::string::npos);
+  double w[3];
+  ASSERT_EQ(stencil_kernel_weights(k.k, w), STENCIL_SUCCESS);
+  EXPECT_EQ(w[1], -0.5);
+
+  // New weights before the kernel is loaded: kept for the upload, read
+  // back; the misuses are refused and change nothing.
+  const double fresh[3] = {1.0, 2.0, -3.0};
+  ASSERT_EQ(stencil_kernel_set_weights(k.k, fresh, 3, nullptr), STENCIL_SUCCESS)
+      << stencil_last_error();
+  ASSERT_EQ(stencil_kernel_weights(k.k, w), STENCIL_SUCCESS);
+  EXPECT_EQ(w[2], -3.0);
+  EXPECT_EQ(stencil_kernel_set_weights(k.k, fresh, 2, nullptr),
+            STENCIL_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(stencil_last_error()).find("has 3 weights"),
+            std::string::npos);
+  const double bad[3] = {1.0, std::nan(""), 0.0};
+  EXPECT_EQ(stencil_kernel_set_weights(k.k, bad, 3, nullptr),
+            STENCIL_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(stencil_last_error()).find("weight 1 is not finite"),
+            std::string::npos);
+  EXPECT_EQ(stencil_kernel_set_weights(k.k, nullptr, 3, nullptr),
+            STENCIL_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(stencil_kernel_weights(k.k, w), STENCIL_SUCCESS);
+  EXPECT_EQ(w[0], 1.0);
+}
+
+TEST(StencilRuntime, SetWeightsUnsupported) {
+  // No recipe (a CUDA-core kernel): the error says so, with the reason the
+  // description gives when it gives one.
+  Kernel k;
+  ASSERT_EQ(stencil_kernel_load_memory(kDescription,
+                                       std::string(kDescription).size(), kPtx,
+                                       sizeof(kPtx), "heat.launch", &k.k),
+            STENCIL_SUCCESS);
+  const double w[6] = {1, 1, 1, 1, 1, 1};
+  EXPECT_EQ(stencil_kernel_set_weights(k.k, w, 6, nullptr),
+            STENCIL_ERROR_UNSUPPORTED);
+  EXPECT_NE(std::string(stencil_last_error()).find("no repacking recipe"),
+            std::string::npos)
+      << stencil_last_error();
+  EXPECT_STREQ(stencil_status_name(STENCIL_ERROR_UNSUPPORTED),
+               "STENCIL_ERROR_UNSUPPORTED");
+  Kernel fused;
+  std::string text = std::string(kDescription) +
+                     "repack_unsupported = its coefficients are composed\n";
+  ASSERT_EQ(stencil_kernel_load_memory(text.data(), text.size(), kPtx,
+                                       sizeof(kPtx), "f.launch", &fused.k),
+            STENCIL_SUCCESS);
+  EXPECT_EQ(stencil_kernel_set_weights(fused.k, w, 6, nullptr),
+            STENCIL_ERROR_UNSUPPORTED);
+  EXPECT_NE(std::string(stencil_last_error())
+                .find("cannot take new weights: its coefficients are composed"),
+            std::string::npos)
+      << stencil_last_error();
 }
 
 } // namespace

@@ -413,6 +413,80 @@ TEST(LaunchTextTest, ParsesAValidDescription) {
   EXPECT_TRUE(contains(r.warnings[0], "unknown key 'future_key' ignored"));
 }
 
+/// A 1-D description whose `coefficients` come from a repacking recipe
+/// (CoefficientPacking.h): one sptc kernel row, L = 2, slots (i, k) holding
+/// weight i + k.
+std::string withRecipe() {
+  mlir::stencil::RepackRecipe recipe;
+  recipe.numRows = 1;
+  recipe.rowsPerBlock = 2;
+  recipe.indices = {0, 1, 1, 2};
+  recipe.map = {0, 1, 1, 2};
+  std::vector<uint32_t> words;
+  std::string error;
+  EXPECT_TRUE(mlir::stencil::repackCoefficients(
+      recipe, std::vector<double>{0.25, -0.5, 0.75}, words, error));
+  std::string hex;
+  for (uint32_t w : words) {
+    char buf[16];
+    std::snprintf(buf, sizeof(buf), "%s%08x", hex.empty() ? "" : ",", w);
+    hex += buf;
+  }
+  std::string text = replaceLine(kHeat2d, "rank", "rank = 1");
+  text = replaceLine(text, "offsets", "offsets = -1;0;1");
+  text = replaceLine(text, "weights", "weights = 0.25,-0.5,0.75");
+  text = replaceLine(text, "tile", "tile = 64");
+  text = replaceLine(text, "steps_per_launch", "");
+  text = replaceLine(text, "coefficients", "coefficients = " + hex);
+  return text + "repack = sptc\nrepack_type = f16\nrepack_rows = 1\n"
+                "repack_rows_per_block = 2\nrepack_radius = 1\n"
+                "repack_indices = 0112\nrepack_map = 0,1,1,2\n";
+}
+
+TEST(LaunchTextTest, ParsesARepackingRecipe) {
+  LaunchResult r = parse(withRecipe());
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_TRUE(r.warnings.empty());
+  ASSERT_TRUE(r.desc.repack.has_value());
+  EXPECT_EQ(r.desc.repack->kind, mlir::stencil::RepackKind::sptc);
+  EXPECT_EQ(r.desc.repack->map, std::vector<int64_t>({0, 1, 1, 2}));
+  EXPECT_EQ(r.desc.repack->indices, std::vector<uint8_t>({0, 1, 1, 2}));
+  // Without one, the reason is kept.
+  r = parse(kHeat2d + std::string("repack_unsupported = it is fused\n"));
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_FALSE(r.desc.repack.has_value());
+  EXPECT_EQ(r.desc.repackUnsupported, "it is fused");
+}
+
+TEST(LaunchTextTest, RejectsBadRepackingRecipes) {
+  std::string text = withRecipe();
+  expectRejected(replaceLine(text, "repack_rows", ""), "go together");
+  expectRejected(replaceLine(text, "repack", "repack = dense"),
+                 "unknown repack 'dense'");
+  expectRejected(replaceLine(text, "repack_type", "repack_type = f32"),
+                 "unknown repack_type 'f32'");
+  expectRejected(replaceLine(text, "repack_rows", "repack_rows = x"),
+                 "bad integer 'x'");
+  expectRejected(replaceLine(text, "repack_rows", "repack_rows = 5000"),
+                 "out of range");
+  expectRejected(replaceLine(text, "repack_map", "repack_map = 0,1,1,3"),
+                 "bad map entry '3'");
+  expectRejected(replaceLine(text, "repack_map", "repack_map = 0,1,1"),
+                 "the map has 3 entries, not 4");
+  expectRejected(replaceLine(text, "repack_indices", "repack_indices = 0142"),
+                 "one digit 0..3 per slot");
+  expectRejected(replaceLine(text, "repack_indices", "repack_indices = 1012"),
+                 "not increasing");
+  // A recipe that does not give the coefficients back.
+  expectRejected(replaceLine(text, "repack_map", "repack_map = 0,1,2,1"),
+                 "does not give the coefficients back");
+  expectRejected(
+      replaceLine(withRecipe(), "weights", "weights = 0.25,-0.5,0.5"),
+      "does not give the coefficients back");
+  std::string noRecipe = kHeat2d + std::string("repack_indices = 01\n");
+  expectRejected(noRecipe, "repack_indices without repack");
+}
+
 TEST(LaunchTextTest, ParsesABandKernelAndComposedWeights) {
   const std::string band = "band_kernel = heat2d_tc_band\n"
                            "band_tile = 32,16\n"

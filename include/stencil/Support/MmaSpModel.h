@@ -18,7 +18,7 @@
 #ifndef STENCIL_SUPPORT_MMASPMODEL_H
 #define STENCIL_SUPPORT_MMASPMODEL_H
 
-#include "llvm/ADT/ArrayRef.h"
+#include "stencil/Support/ArraySpan.h"
 
 #include <cstdint>
 #include <vector>
@@ -93,21 +93,20 @@ void simulateMmaSpM16N8K32(const WarpFragmentsM16N8K32 &frag,
 /// two non-zeros are completed with zero placeholders so that each group's two
 /// indices are distinct and increasing. Returns false if a group holds more
 /// than two non-zeros.
-bool compressTwoFour(llvm::ArrayRef<float> denseA, std::vector<float> &values,
+bool compressTwoFour(ArraySpan<float> denseA, std::vector<float> &values,
                      std::vector<uint8_t> &indices);
 
 /// Expands compressed `values`/`indices` (16x16 each) back to a dense 16x32 A.
-std::vector<float> expandTwoFour(llvm::ArrayRef<float> values,
-                                 llvm::ArrayRef<uint8_t> indices);
+std::vector<float> expandTwoFour(ArraySpan<float> values,
+                                 ArraySpan<uint8_t> indices);
 
 /// Fills the warp registers for D = A * B + C, where A is given compressed
 /// (`values`, `indices`: 16x16 row-major, indices in 0..3 and strictly
 /// increasing within each pair), `b` is 32x8 and `c` is 16x8 (row-major). The
 /// metadata goes to the lane pair of `selector`; the other lanes' words are 0.
-void packMmaSpM16N8K32(llvm::ArrayRef<float> values,
-                       llvm::ArrayRef<uint8_t> indices, llvm::ArrayRef<float> b,
-                       llvm::ArrayRef<float> c, unsigned selector,
-                       WarpFragmentsM16N8K32 &frag);
+void packMmaSpM16N8K32(ArraySpan<float> values, ArraySpan<uint8_t> indices,
+                       ArraySpan<float> b, ArraySpan<float> c,
+                       unsigned selector, WarpFragmentsM16N8K32 &frag);
 
 /// Gathers the per-lane accumulators (d[L][i]) into a row-major 16x8 matrix.
 std::vector<float> unpackAccumulatorM16N8K32(const float d[kWarpSize][4]);
@@ -128,7 +127,7 @@ bool isOrderedMetadataWord(uint32_t word);
 /// Returns false for an address that is not 16-byte aligned or does not
 /// fit in `smem`.
 bool simulateStMatrix(const uint32_t regs[kWarpSize][4], unsigned num,
-                      bool trans, llvm::ArrayRef<uint64_t> addresses,
+                      bool trans, ArraySpan<uint64_t> addresses,
                       std::vector<uint16_t> &smem);
 
 } // namespace stencil

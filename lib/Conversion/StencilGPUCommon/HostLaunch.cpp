@@ -217,6 +217,27 @@ void mlir::stencil::emitHostLaunches(Operation *op, Value in, Value out,
         "coefficients", b.getDenseI32ArrayAttr(launch.coefficients)));
   if (auto source = op->getAttrOfType<DictionaryAttr>(kSourceAttrName))
     record.push_back(b.getNamedAttr("source", source));
+  if (launch.repack) {
+    const RepackRecipe &recipe = *launch.repack;
+    SmallVector<NamedAttribute> repack = {
+        b.getNamedAttr("kind", b.getStringAttr(getRepackKindName(recipe.kind))),
+        b.getNamedAttr("type",
+                       b.getStringAttr(getOperandTypeName(recipe.type))),
+        b.getNamedAttr("rows", b.getI64IntegerAttr(recipe.numRows)),
+        b.getNamedAttr("rows_per_block",
+                       b.getI64IntegerAttr(recipe.rowsPerBlock)),
+        b.getNamedAttr("radius", b.getI64IntegerAttr(recipe.radius)),
+        b.getNamedAttr("map", b.getDenseI64ArrayAttr(recipe.map))};
+    if (!recipe.indices.empty()) {
+      SmallVector<int8_t> indices(recipe.indices.begin(), recipe.indices.end());
+      repack.push_back(
+          b.getNamedAttr("indices", b.getDenseI8ArrayAttr(indices)));
+    }
+    record.push_back(b.getNamedAttr("repack", b.getDictionaryAttr(repack)));
+  } else if (!launch.repackUnsupported.empty()) {
+    record.push_back(b.getNamedAttr("repack_unsupported",
+                                    b.getStringAttr(launch.repackUnsupported)));
+  }
   if (launch.stepsPerLaunch != 1)
     record.push_back(b.getNamedAttr(
         "steps_per_launch", b.getI64IntegerAttr(launch.stepsPerLaunch)));

@@ -16,6 +16,7 @@
 #include "stencil/Support/SpTCPacking.h"
 #include "stencil/Support/SpTCTiling.h"
 
+#include "Repack.h"
 #include "RowForm.h"
 #include "SpTCKernel.h"
 #include "TCF64Kernel.h"
@@ -184,6 +185,9 @@ LogicalResult ConvertStencilToSpTCPass::convert(
   StencilKernelLaunch launch;
   launch.threads = 32 * warps;
   launch.coefficients = *op.getPackedCoefficients();
+  // How new weights of the same pattern are packed (issue 18), or why not.
+  launch.repack =
+      getRepackRecipe(op, launch.coefficients, launch.repackUnsupported);
   if (failed(addFusedStepKernels(op, gpuModule, name, launch)))
     return failure();
 

@@ -67,7 +67,10 @@ typedef enum stencil_status {
   /** No current CUDA context, or another one than the kernel's. */
   STENCIL_ERROR_CONTEXT = 8,
   /** A CUDA driver call failed (the message names it and its error). */
-  STENCIL_ERROR_CUDA = 9
+  STENCIL_ERROR_CUDA = 9,
+  /** The kernel cannot do what was asked (e.g. take new weights); the
+   *  message says why. */
+  STENCIL_ERROR_UNSUPPORTED = 10
 } stencil_status;
 
 typedef enum stencil_element_type {
@@ -138,6 +141,38 @@ stencil_kernel_steps_per_launch(const stencil_kernel *kernel);
 /** The boundary the kernel implements. */
 STENCIL_RUNTIME_API stencil_boundary
 stencil_kernel_boundary(const stencil_kernel *kernel);
+
+/** The stencil's points: their number (0 for a general, non-linear body)
+ *  and, for point `i` (in the launch description's `offsets` order),
+ *  its offset, one component per dimension (outermost first) written to
+ *  `offset` (`rank` entries). */
+STENCIL_RUNTIME_API int64_t
+stencil_kernel_num_points(const stencil_kernel *kernel);
+STENCIL_RUNTIME_API stencil_status
+stencil_kernel_point(const stencil_kernel *kernel, int64_t i, int64_t *offset);
+
+/** The kernel's weights, one per point: those it was compiled with, or
+ *  the last ones set below. Writes `stencil_kernel_num_points` doubles. */
+STENCIL_RUNTIME_API stencil_status
+stencil_kernel_weights(const stencil_kernel *kernel, double *weights);
+
+/** Replaces the weights with `count` (= stencil_kernel_num_points) new ones
+ *  of the same pattern, in the order of the points, without recompiling:
+ *  they are packed by the compiler's own packing code
+ *  (CoefficientPacking.h) along the recipe the compiler recorded, and the
+ *  kernel's coefficients are overwritten by a copy ordered on `stream`
+ *  (launches queued on `stream` before it use the old weights, those
+ *  after it the new ones; order launches on other streams yourself).
+ *  Before the first run or prepare the new weights are just kept for the
+ *  upload. The result equals that of a kernel compiled with these weights
+ *  (the same words, hence the same bits). STENCIL_ERROR_UNSUPPORTED when the
+ *  kernel has no recipe (its message says why: e.g. weights compiled into
+ *  the instructions, composed steps, a low-rank factorization);
+ *  STENCIL_ERROR_INVALID_ARGUMENT for a wrong count or a weight that is not
+ *  finite. */
+STENCIL_RUNTIME_API stencil_status
+stencil_kernel_set_weights(stencil_kernel *kernel, const double *weights,
+                           int64_t count, CUstream stream);
 
 /** Loads the kernel's CUDA module in the current context now (a run does
  *  it on first use): to pay the PTX JIT before timing, or to read the

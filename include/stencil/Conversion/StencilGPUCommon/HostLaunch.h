@@ -13,6 +13,7 @@
 #define STENCIL_CONVERSION_STENCILGPUCOMMON_HOSTLAUNCH_H
 
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
+#include "stencil/Support/CoefficientPacking.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -88,6 +89,11 @@ struct StencilKernelLaunch {
   /// point and step in such a block; 0 otherwise.
   StringRef edgeUnit;
   double edgeFlopsPerPoint = 0;
+  /// How `coefficients` follow from the weights of the source stencil, so
+  /// that libStencilRuntime can pack new weights of the same pattern
+  /// (Support/CoefficientPacking.h); or, when absent, why not.
+  std::optional<RepackRecipe> repack;
+  std::string repackUnsupported;
 };
 
 /// Replaces the stencil op `op` (grids `in` and `out`, `steps` time steps)

@@ -19,13 +19,11 @@ using namespace mlir;
 using namespace mlir::stencil;
 
 /// `v` rounded to the 16-bit operand type `type` (f16 or bf16) of the
-/// Tensor Core kernels, as its bit pattern.
+/// Tensor Core kernels, as its bit pattern: the rounding libStencilRuntime
+/// repeats for replaced weights (CoefficientPacking.h).
 static uint16_t toOperandBits(double v, Type type) {
-  APFloat value(v);
-  bool losesInfo;
-  value.convert(cast<FloatType>(type).getFloatSemantics(),
-                APFloat::rmNearestTiesToEven, &losesInfo);
-  return value.bitcastToAPInt().getZExtValue();
+  return roundToOperandBits(v, type.isBF16() ? OperandType::bf16
+                                             : OperandType::f16);
 }
 
 namespace {

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Compiles what bench/run-repack.sh runs on the GPU machine (issue 18,
+# weights replaced at run time):
+#   bench/compile-repack.sh OUT_DIR
+# For each case (pipeline, example, element type) OUT_DIR/CASE/ holds
+#   a.{ptx,launch}  the example compiled with weights A (random, asymmetric)
+#   b.{ptx,launch}  the same compiled with weights B
+#   b.weights       B as the comma list stencil-run --weights takes
+# run-repack.sh runs a.launch with --weights B and b.launch as compiled and
+# compares the results bit for bit. Weights come from utils-free Python
+# (random.Random(case)), uniform in magnitude in (0.05, 1), a third
+# negative.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$root/build}
+out=${1:?usage: compile-repack.sh OUT_DIR}
+mkdir -p "$out"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# CASE PIPELINE OPTIONS EXAMPLE TYPE
+cases=(
+  "sptc-heat2d        lower-to-sptc chip=sm_90                         heat-2d     f16"
+  "sptc-box2d49p      lower-to-sptc chip=sm_90                         box-2d49p   f16"
+  "sptc-heat3d        lower-to-sptc chip=sm_90                         heat-3d     f16"
+  "sptc-1d7p          lower-to-sptc chip=sm_90                         1d7p        f16"
+  "sptc-irregular     lower-to-sptc chip=sm_90                         irregular-2d f16"
+  "sptc-match-box2d9p lower-to-sptc chip=sm_90,layout=matching         box-2d9p    f16"
+  "sptc-match-star13  lower-to-sptc chip=sm_90,layout=matching         star-2d13p  f16"
+  "sptc-wgmma-box225p lower-to-sptc chip=sm_90a,mma=warpgroup          box-2d225p  f16"
+  "tc-box2d25p        lower-to-tc   chip=sm_90                         box-2d25p   f16"
+  "tc-bf16-heat2d     lower-to-tc   chip=sm_90                         heat-2d     bf16"
+  "tc-f64-box2d9p     lower-to-tc   chip=sm_90                         box-2d9p    f64"
+  "tc-f64-heat3d      lower-to-tc   chip=sm_90                         heat-3d     f64"
+  "tc-f64-1d5p        lower-to-tc   chip=sm_90                         1d5p        f64"
+  "tc-f64-box2d49p    lower-to-tc   chip=sm_90                         box-2d49p   f64"
+)
+for line in "${cases[@]}"; do
+  read -r name pipeline options example type <<< "$line"
+  dir=$out/$name
+  mkdir -p "$dir"
+  for which in a b; do
+    python3 - "$root/examples/$example.mlir" "$type" "$name-$which" \
+        "$tmp/$which.mlir" "$dir/$which.weights" <<'PY'
+import random, re, sys
+src, etype, seed, dst, wfile = sys.argv[1:]
+text = open(src).read()
+n = len(re.search(r"weights \[([^\]]*)\]", text).group(1).split(","))
+rng = random.Random(seed)
+w = [rng.uniform(0.05, 1.0) * (-1 if rng.random() < 1 / 3 else 1)
+     for _ in range(n)]
+text = re.sub(r"weights \[[^\]]*\]",
+              "weights [" + ", ".join(repr(x) for x in w) + "]", text)
+text = text.replace("xf16>", "x" + etype + ">")
+open(dst, "w").write(text)
+open(wfile, "w").write(",".join(repr(x) for x in w) + "\n")
+PY
+    "$build/bin/stencil-opt" "$tmp/$which.mlir" \
+      --"$pipeline"="${options//,/ }" -o "$tmp/$which.out.mlir"
+    "$build/bin/stencil-translate" --to-ptx "$tmp/$which.out.mlir" \
+      -o "$dir/$which.ptx"
+    "$build/bin/stencil-translate" --to-launch "$tmp/$which.out.mlir" \
+      --ptx-file "$which.ptx" -o "$dir/$which.launch"
+  done
+  rm "$dir/a.weights"
+  grep -q '^repack = ' "$dir/a.launch" ||
+    { echo "$name: no repacking recipe" >&2; exit 1; }
+  echo "$name: compiled ($pipeline $options, $example, $type)"
+done
