@@ -7,9 +7,11 @@
 #   b.{ptx,launch}  the same compiled with weights B
 #   b.weights       B as the comma list stencil-run --weights takes
 # run-repack.sh runs a.launch with --weights B and b.launch as compiled and
-# compares the results bit for bit. Weights come from utils-free Python
+# compares the results bit for bit. OUT_DIR/ab/{imm,cst}-NAME.{ptx,launch}:
+# CUDA-core kernels with the weights as immediates and from the .const
+# array (replaceable-weights=false / true), which run-repack.sh times. Weights come from utils-free Python
 # (random.Random(case)), uniform in magnitude in (0.05, 1), a third
-# negative.
+# negative, scaled to Sum |w| = 1 (so that f16 values stay bounded).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
@@ -34,6 +36,13 @@ cases=(
   "tc-f64-heat3d      lower-to-tc   chip=sm_90                         heat-3d     f64"
   "tc-f64-1d5p        lower-to-tc   chip=sm_90                         1d5p        f64"
   "tc-f64-box2d49p    lower-to-tc   chip=sm_90                         box-2d49p   f64"
+  "cc-heat2d          lower-to-cuda-core chip=sm_90                    heat-2d     f16"
+  "cc-box2d49p-f64    lower-to-cuda-core chip=sm_90                    box-2d49p   f64"
+  "cc-heat3d-stream   lower-to-cuda-core chip=sm_90,stream=on          heat-3d     f64"
+  "cc-box3d27p-f32    lower-to-cuda-core chip=sm_90                    box-3d27p   f32"
+  "cc-1d7p-fused      lower-to-cuda-core chip=sm_90,fused-steps=2      1d7p        f32"
+  "cc-irregular-f64   lower-to-cuda-core chip=sm_90                    irregular-2d f64"
+  "cc-star13-bf16     lower-to-cuda-core chip=sm_90                    star-2d13p  bf16"
 )
 for line in "${cases[@]}"; do
   read -r name pipeline options example type <<< "$line"
@@ -49,6 +58,7 @@ n = len(re.search(r"weights \[([^\]]*)\]", text).group(1).split(","))
 rng = random.Random(seed)
 w = [rng.uniform(0.05, 1.0) * (-1 if rng.random() < 1 / 3 else 1)
      for _ in range(n)]
+w = [x / sum(abs(y) for y in w) for x in w]  # Sum |w| = 1: values stay bounded
 text = re.sub(r"weights \[[^\]]*\]",
               "weights [" + ", ".join(repr(x) for x in w) + "]", text)
 text = text.replace("xf16>", "x" + etype + ">")
@@ -63,7 +73,27 @@ PY
       --ptx-file "$which.ptx" -o "$dir/$which.launch"
   done
   rm "$dir/a.weights"
-  grep -q '^repack = ' "$dir/a.launch" ||
-    { echo "$name: no repacking recipe" >&2; exit 1; }
+  grep -q '^repack = \|^weights_global = ' "$dir/a.launch" ||
+    { echo "$name: no repacking recipe or weights global" >&2; exit 1; }
   echo "$name: compiled ($pipeline $options, $example, $type)"
+done
+
+# The cost of reading the weights from the .const array.
+mkdir -p "$out/ab"
+for line in "box-2d49p f64" "box-2d49p f32" "heat-2d f32" "star-2d13p f64" \
+            "heat-3d f64 stream=on" "box-3d27p f32" "1d7p f64"; do
+  read -r example type options <<< "$line"
+  sed "s/xf16>/x$type>/g" "$root/examples/$example.mlir" > "$tmp/ab.mlir"
+  for mode in imm cst; do
+    flag=$([ $mode = imm ] && echo false || echo true)
+    name=$mode-$example-$type
+    "$build/bin/stencil-opt" "$tmp/ab.mlir" \
+      --lower-to-cuda-core="chip=sm_90 replaceable-weights=$flag $options" \
+      -o "$tmp/ab.out.mlir"
+    "$build/bin/stencil-translate" --to-ptx "$tmp/ab.out.mlir" \
+      -o "$out/ab/$name.ptx"
+    "$build/bin/stencil-translate" --to-launch "$tmp/ab.out.mlir" \
+      --ptx-file "$name.ptx" -o "$out/ab/$name.launch"
+  done
+  echo "ab: $example $type $options"
 done

@@ -5,7 +5,7 @@
 # ART_DIR (made here by bench/compile-repack.sh) holds one folder per case
 # with a.{ptx,launch} (compiled with weights A), b.{ptx,launch} (compiled
 # with weights B) and b.weights. For each case, at the full and the odd
-# size (grid_for), 3 steps on the same random input:
+# size (grid_for), 4 steps on the same random input:
 #   stencil-run a.launch --weights B  (libStencilRuntime repacks B; the
 #                                      check uses B)
 #   stencil-run b.launch              (the compiled kernel)
@@ -23,17 +23,21 @@ source "$root/bench/common.sh"
 build_runner "$out"
 begin_log
 status=0
+# CASES (a regular expression, default all) picks the cases; AB=0 skips
+# the timing.
 for dir in "$art"/*/; do
+  [ -f "$dir/a.launch" ] || continue
+  [[ $(basename "$dir") =~ ${CASES:-.} ]] || continue
   name=$(basename "$dir")
   rank=$(sed -n 's/^rank = //p' "$dir/a.launch")
   for size in full odd; do
     grid=$(grid_for "$rank" "$size")
     rm -f "$out"/x.npy "$out"/y.npy
-    "$run" "$dir/a.launch" --grid "$grid" --steps 3 --warmup 0 --seed 11 \
+    "$run" "$dir/a.launch" --grid "$grid" --steps 4 --warmup 0 --seed 11 \
       --weights "$(cat "$dir/b.weights")" --save-output "$out/x.npy" \
       > "$out/a.txt" 2>&1
     ra=$?
-    "$run" "$dir/b.launch" --grid "$grid" --steps 3 --warmup 0 --seed 11 \
+    "$run" "$dir/b.launch" --grid "$grid" --steps 4 --warmup 0 --seed 11 \
       --save-output "$out/y.npy" > "$out/b.txt" 2>&1
     rb=$?
     grep -h "RESULT\|FAIL\|error\|weights:" "$out/a.txt" "$out/b.txt" \
@@ -88,4 +92,24 @@ except sr.StencilError as e:
     print("  wrong count refused: %s" % e.status)
 PY
 elapsed python
+
+# The cost of the .const weights: the CUDA-core kernels with immediates
+# (imm) and with the array (cst), alternately, 3 times each, at the seeds'
+# size, 50 steps (no check: the bit-for-bit cases above check).
+if [ -d "$art/ab" ] && [ "${AB:-1}" != 0 ]; then
+  for imm in "$art"/ab/imm-*.launch; do
+    cst=${imm/imm-/cst-}
+    rank=$(sed -n 's/^rank = //p' "$imm")
+    grid=$(grid_for "$rank" seed)
+    for rep in 1 2 3; do
+      for f in "$imm" "$cst"; do
+        g=$("$run" "$f" --grid "$grid" --steps 50 --warmup 5 --no-check 2>&1 \
+            | sed -n 's/.*gstencil_s=\([0-9.]*\).*/\1/p')
+        echo "AB $(basename "$f" .launch) rep=$rep grid=$grid gstencil_s=$g" \
+          | tee -a "$log"
+      done
+    done
+  done
+  elapsed "weights array cost"
+fi
 exit $status

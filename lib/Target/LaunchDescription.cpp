@@ -172,6 +172,8 @@ mlir::stencil::emitLaunchDescription(Operation *module, raw_ostream &os,
     os << "repack_map = ";
     printList(os, map.asArrayRef(), ",", [&](int64_t j) { os << j; });
     os << "\n";
+  } else if (auto global = record.getAs<StringAttr>("weights_global")) {
+    os << "weights_global = " << global.getValue() << "\n";
   } else if (auto why = record.getAs<StringAttr>("repack_unsupported")) {
     os << "repack_unsupported = " << why.getValue() << "\n";
   }

@@ -15,6 +15,8 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <fstream>
 #include <memory>
 #include <mutex>
@@ -35,6 +37,9 @@ struct stencil_kernel {
   CUfunction function = nullptr, bandFunction = nullptr;
   CUdeviceptr coeffs = 0;
   uint64_t numCoeffs = 0;
+  // Weights set before the module was loaded, for a kernel with a weights
+  // global (written at the load).
+  bool weightsReplaced = false;
   std::string jitLog;
   // The last run's arguments, reused while its grid and buffers repeat (two
   // parities: launch l reads buffer l % 2).
@@ -71,6 +76,7 @@ thread_local std::string lastError;
   X(cuCtxPopCurrent)                                                           \
   X(cuModuleLoadDataEx)                                                        \
   X(cuModuleGetFunction)                                                       \
+  X(cuModuleGetGlobal)                                                         \
   X(cuModuleUnload)                                                            \
   X(cuFuncSetAttribute)                                                        \
   X(cuFuncGetAttribute)                                                        \
@@ -214,6 +220,36 @@ stencil_status loadModule(stencil_kernel &k, CUcontext current) {
   return STENCIL_SUCCESS;
 }
 
+/// Writes the kernel's weights (desc.weights, in the accumulator type) to
+/// its weights global, ordered on `stream`.
+stencil_status uploadWeightsGlobal(stencil_kernel &k, CUstream stream) {
+  CUdeviceptr global = 0;
+  size_t bytes = 0;
+  STENCIL_CU(getDriver().cuModuleGetGlobal(&global, &bytes, k.module,
+                                           k.desc.weightsGlobal.c_str()));
+  std::vector<uint8_t> data;
+  for (double w : k.desc.weights) {
+    uint8_t buffer[8];
+    size_t size = 8;
+    if (k.desc.accumulator == ElemType::F64) {
+      std::memcpy(buffer, &w, 8);
+    } else {
+      float f = static_cast<float>(w); // round to nearest, as the compiler
+      std::memcpy(buffer, &f, 4);
+      size = 4;
+    }
+    data.insert(data.end(), buffer, buffer + size);
+  }
+  if (data.size() != bytes)
+    return fail(STENCIL_ERROR_INVALID_DESCRIPTION,
+                "kernel '" + k.desc.kernel + "': its weights global '" +
+                    k.desc.weightsGlobal + "' has " + std::to_string(bytes) +
+                    " bytes, not the " + std::to_string(data.size()) +
+                    " of its weights");
+  STENCIL_CU(getDriver().cuMemcpyHtoDAsync(global, data.data(), bytes, stream));
+  return STENCIL_SUCCESS;
+}
+
 /// Loads the module, its functions and coefficients in the current context.
 stencil_status prepare(stencil_kernel &k) {
   if (!getDriver().error.empty())
@@ -236,6 +272,8 @@ stencil_status prepare(stencil_kernel &k) {
     return STENCIL_SUCCESS;
   }
   stencil_status s = loadModule(k, current);
+  if (s == STENCIL_SUCCESS && k.weightsReplaced)
+    s = uploadWeightsGlobal(k, nullptr);
   if (s != STENCIL_SUCCESS)
     releaseModule(k);
   return s;
@@ -459,14 +497,13 @@ stencil_status stencil_kernel_set_weights(stencil_kernel *kernel,
     return fail(STENCIL_ERROR_INVALID_ARGUMENT,
                 "stencil_kernel_set_weights: null argument");
   stencil_kernel &k = *kernel;
-  if (!k.desc.repack)
+  if (!k.desc.repack && k.desc.weightsGlobal.empty())
     return fail(STENCIL_ERROR_UNSUPPORTED,
                 "kernel '" + k.desc.kernel + "' cannot take new weights: " +
                     (k.desc.repackUnsupported.empty()
-                         ? std::string("its description has no repacking "
-                                       "recipe (the Tensor Core kernels of "
-                                       "--lower-to-sptc and --lower-to-tc "
-                                       "have one)")
+                         ? std::string("its description has neither a "
+                                       "repacking recipe nor a weights "
+                                       "global")
                          : k.desc.repackUnsupported) +
                     "; compile it with the new weights instead");
   if (count != int64_t(k.desc.weights.size()))
@@ -474,6 +511,27 @@ stencil_status stencil_kernel_set_weights(stencil_kernel *kernel,
                 "kernel '" + k.desc.kernel + "' has " +
                     std::to_string(k.desc.weights.size()) +
                     " weights (one per point), not " + std::to_string(count));
+  if (!k.desc.weightsGlobal.empty()) {
+    for (int64_t j = 0; j < count; ++j)
+      if (!std::isfinite(weights[j]))
+        return fail(STENCIL_ERROR_INVALID_ARGUMENT,
+                    "kernel '" + k.desc.kernel + "': weight " +
+                        std::to_string(j) + " is not finite");
+    std::vector<double> old = k.desc.weights;
+    k.desc.weights.assign(weights, weights + count);
+    if (k.module) {
+      stencil_status s = prepare(k);
+      if (s == STENCIL_SUCCESS)
+        s = uploadWeightsGlobal(k, stream);
+      if (s != STENCIL_SUCCESS) {
+        k.desc.weights = std::move(old);
+        return s;
+      }
+    }
+    // Written again at every load of the module.
+    k.weightsReplaced = true;
+    return succeed();
+  }
   std::vector<uint32_t> words;
   std::string error;
   if (!mlir::stencil::repackCoefficients(

@@ -2,6 +2,7 @@
 
 #include "LaunchDescription.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -87,6 +88,28 @@ bool parseRepack(KeyValues &kv, const std::string &path,
   };
   if (kv.count("repack_unsupported"))
     desc.repackUnsupported = kv["repack_unsupported"].first;
+  if (kv.count("weights_global")) {
+    const std::string &name = kv["weights_global"].first;
+    bool identifier = !name.empty() && name.size() < 256;
+    for (char c : name)
+      identifier &= std::isalnum(static_cast<unsigned char>(c)) || c == '_' ||
+                    c == '$' || c == '.';
+    if (!identifier) {
+      error = where("weights_global") + "bad PTX name '" + name + "'";
+      return false;
+    }
+    if (desc.hasBody || desc.weights.empty()) {
+      error = where("weights_global") +
+              "a weights global needs the weights of a linear stencil";
+      return false;
+    }
+    if (kv.count("repack")) {
+      error = where("weights_global") + "a kernel has a weights global or a "
+                                        "repacking recipe, not both";
+      return false;
+    }
+    desc.weightsGlobal = name;
+  }
   const char *keys[] = {"repack",        "repack_type",
                         "repack_rows",   "repack_rows_per_block",
                         "repack_radius", "repack_map"};
@@ -256,7 +279,7 @@ bool parseLaunchDescriptionText(const std::string &text,
       "fft_error_bound", "body", "band_kernel", "band_tile", "band_block",
       "band_margins", "composed_abs_sum", "composed_points", "repack",
       "repack_type", "repack_rows", "repack_rows_per_block", "repack_radius",
-      "repack_indices", "repack_map", "repack_unsupported",
+      "repack_indices", "repack_map", "repack_unsupported", "weights_global",
       // Read by the benchmark scripts (bench/table.py, bench/calibrate.py),
       // not by the runner.
       "unit", "unit_flops_per_point", "edge_unit", "edge_flops_per_point"};

@@ -67,6 +67,9 @@ struct LaunchDescription {
   /// `repackUnsupported` may say why.
   std::optional<mlir::stencil::RepackRecipe> repack;
   std::string repackUnsupported;
+  /// A CUDA-core kernel's `.const` array of the weights (one per offset, in
+  /// the `accumulator` type), which new weights overwrite; empty when none.
+  std::string weightsGlobal;
   /// Argument order: each of "in", "out", "coeffs", "sizes".
   std::vector<std::string> args;
 };

@@ -223,7 +223,8 @@ TEST(StencilRuntime, PointsAndWeights) {
 }
 
 TEST(StencilRuntime, SetWeightsUnsupported) {
-  // No recipe (a CUDA-core kernel): the error says so, with the reason the
+  // No recipe and no weights global (e.g. a CUDA-core kernel compiled with
+  // replaceable-weights=false): the error says so, with the reason the
   // description gives when it gives one.
   Kernel k;
   ASSERT_EQ(stencil_kernel_load_memory(kDescription,
@@ -233,9 +234,28 @@ TEST(StencilRuntime, SetWeightsUnsupported) {
   const double w[6] = {1, 1, 1, 1, 1, 1};
   EXPECT_EQ(stencil_kernel_set_weights(k.k, w, 6, nullptr),
             STENCIL_ERROR_UNSUPPORTED);
-  EXPECT_NE(std::string(stencil_last_error()).find("no repacking recipe"),
+  EXPECT_NE(std::string(stencil_last_error())
+                .find("neither a repacking recipe nor a weights global"),
             std::string::npos)
       << stencil_last_error();
+  // With a weights global (a CUDA-core kernel): kept for the load.
+  Kernel global;
+  std::string withGlobal =
+      std::string(kDescription) + "weights_global = heat3d_cuda_core_weights\n";
+  ASSERT_EQ(stencil_kernel_load_memory(withGlobal.data(), withGlobal.size(),
+                                       kPtx, sizeof(kPtx), "g.launch",
+                                       &global.k),
+            STENCIL_SUCCESS)
+      << stencil_last_error();
+  const double fresh[6] = {0.5, 0.25, -1, 2, 0, 0.125};
+  ASSERT_EQ(stencil_kernel_set_weights(global.k, fresh, 6, nullptr),
+            STENCIL_SUCCESS)
+      << stencil_last_error();
+  double back[6];
+  ASSERT_EQ(stencil_kernel_weights(global.k, back), STENCIL_SUCCESS);
+  EXPECT_EQ(back[2], -1.0);
+  EXPECT_EQ(stencil_kernel_set_weights(global.k, fresh, 5, nullptr),
+            STENCIL_ERROR_INVALID_ARGUMENT);
   EXPECT_STREQ(stencil_status_name(STENCIL_ERROR_UNSUPPORTED),
                "STENCIL_ERROR_UNSUPPORTED");
   Kernel fused;

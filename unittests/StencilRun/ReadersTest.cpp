@@ -483,6 +483,15 @@ TEST(LaunchTextTest, RejectsBadRepackingRecipes) {
   expectRejected(
       replaceLine(withRecipe(), "weights", "weights = 0.25,-0.5,0.5"),
       "does not give the coefficients back");
+  // A CUDA-core kernel's weights global.
+  LaunchResult g = parse(kHeat2d + std::string("weights_global = k_w\n"));
+  ASSERT_TRUE(g.ok) << g.error;
+  EXPECT_EQ(g.desc.weightsGlobal, "k_w");
+  expectRejected(kHeat2d + std::string("weights_global = a b\n"),
+                 "bad PTX name 'a b'");
+  expectRejected(withBody("a(0,0)") + "weights_global = k_w\n",
+                 "needs the weights of a linear stencil");
+  expectRejected(text + "weights_global = k_w\n", "not both");
   std::string noRecipe = kHeat2d + std::string("repack_indices = 01\n");
   expectRejected(noRecipe, "repack_indices without repack");
 }

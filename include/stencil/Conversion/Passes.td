@@ -220,7 +220,11 @@ def ConvertStencilToCudaCore
     `(dz, dy, dx)` is in the pattern (`llvm.intr.fma`, which needs no
     libdevice). Shared-memory loads per
     output: `(columns x (outputs + 2 r_y)) / outputs` instead of the number
-    of points. The weights are constants of the kernel; accumulation is f32
+    of points. The weights are read from the `.const` array
+    `<kernel>_weights` (in the accumulation type; the launch record's
+    `weights_global`), whose loads ptxas folds into the FMAs as
+    constant-bank operands, and which the runtime overwrites to replace
+    them (`replaceable-weights`; off: instruction immediates); accumulation is f32
     (f64 for f64 grids), rounded to the element type when stored. After
     each column an empty volatile `llvm.inline_asm` reading the accumulators
     keeps that column's loads and FMAs together: LLVM would otherwise sink
@@ -312,7 +316,13 @@ def ConvertStencilToCudaCore
            "3-D: each block sweeps its planes along z through rings of "
            "2 r_z + 1 planes per fused step (AN5D), loading each input "
            "plane once: on, off, or auto (3-D stencils whose rings fit in "
-           "48 KiB; the others staged)">
+           "48 KiB; the others staged)">,
+    Option<"replaceableWeights", "replaceable-weights", "bool",
+           /*default=*/"true",
+           "Read a linear stencil's weights from a .const array "
+           "(<kernel>_weights) that libStencilRuntime can overwrite "
+           "(stencil_kernel_set_weights) instead of instruction immediates; "
+           "as fast (constant-bank FMA operands)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",

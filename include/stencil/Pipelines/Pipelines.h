@@ -240,6 +240,13 @@ struct LowerToCudaCoreOptions
     : public GPUTargetOptions<LowerToCudaCoreOptions> {
   static constexpr const char *kDefaultFeatures = "+ptx80";
 
+  PassOptions::Option<bool> replaceableWeights{
+      *this, "replaceable-weights",
+      llvm::cl::desc("Read a linear stencil's weights from a .const array "
+                     "the runtime can overwrite (stencil_kernel_set_weights) "
+                     "instead of instruction immediates"),
+      llvm::cl::init(true)};
+
   PassOptions::Option<bool> linearize{
       *this, "linearize",
       llvm::cl::desc("Rewrite linear stencil.apply bodies to stencil.linear "

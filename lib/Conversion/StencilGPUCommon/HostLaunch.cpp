@@ -234,6 +234,9 @@ void mlir::stencil::emitHostLaunches(Operation *op, Value in, Value out,
           b.getNamedAttr("indices", b.getDenseI8ArrayAttr(indices)));
     }
     record.push_back(b.getNamedAttr("repack", b.getDictionaryAttr(repack)));
+  } else if (!launch.weightsGlobal.empty()) {
+    record.push_back(b.getNamedAttr("weights_global",
+                                    b.getStringAttr(launch.weightsGlobal)));
   } else if (!launch.repackUnsupported.empty()) {
     record.push_back(b.getNamedAttr("repack_unsupported",
                                     b.getStringAttr(launch.repackUnsupported)));

@@ -51,6 +51,10 @@ using namespace mlir;
 using namespace mlir::stencil;
 using namespace mlir::stencil::detail;
 
+/// NVPTX's constant address space (`.const`): loads from a fixed address
+/// there become constant-bank operands of the FMAs, like immediates.
+static constexpr unsigned kConstantAddressSpace = 4;
+
 gpu::GPUFuncOp CudaCoreKernelBuilder::build(OpBuilder &moduleBuilder,
                                             StringRef name) {
   Location loc = spec.loc;
@@ -461,6 +465,25 @@ Value CudaCoreKernelBuilder::smemIndex(int64_t k, ArrayRef<int64_t> offset) {
   return addConst(thread, constant);
 }
 
+void mlir::stencil::createCudaCoreWeightsGlobal(gpu::GPUModuleOp gpuModule,
+                                                Location loc, StringRef name,
+                                                ArrayRef<double> weights,
+                                                Type accType) {
+  OpBuilder builder = OpBuilder::atBlockBegin(gpuModule.getBody());
+  auto type = RankedTensorType::get({int64_t(weights.size())}, accType);
+  SmallVector<Attribute> values;
+  for (double w : weights)
+    values.push_back(builder.getFloatAttr(accType, w));
+  auto global = LLVM::GlobalOp::create(
+      builder, loc, LLVM::LLVMArrayType::get(accType, weights.size()),
+      /*isConstant=*/false, LLVM::Linkage::External, name,
+      DenseElementsAttr::get(type, values), /*alignment=*/8,
+      kConstantAddressSpace);
+  // Spelled out as the parser fills it in, so that a print/parse round
+  // trip gives the same op.
+  global.setUnnamedAddr(LLVM::UnnamedAddr::None);
+}
+
 SmallVector<Value> CudaCoreKernelBuilder::compute(int64_t count,
                                                   SmemIndexFn index) {
   if (linear)
@@ -480,8 +503,19 @@ SmallVector<Value> CudaCoreKernelBuilder::computeLinear(int64_t count,
   auto extend = [&](Value v) -> Value {
     return v.getType() == accType ? v : arith::ExtFOp::create(*b, accType, v);
   };
-  auto fma = [&](double w, Value v, Value a) -> Value {
-    Value weight = arith::ConstantOp::create(*b, b->getFloatAttr(accType, w));
+  // A weight: point i's entry of the weights global (spec.weightsGlobal),
+  // or the immediate w (also for i < 0, a sum of duplicate points).
+  auto weight = [&](int64_t i, double w) -> Value {
+    if (spec.weightsGlobal.empty() || i < 0)
+      return arith::ConstantOp::create(*b, b->getFloatAttr(accType, w));
+    auto pointer =
+        LLVM::LLVMPointerType::get(b->getContext(), kConstantAddressSpace);
+    Value base = LLVM::AddressOfOp::create(*b, pointer, spec.weightsGlobal);
+    Value address = LLVM::GEPOp::create(*b, pointer, accType, base,
+                                        ArrayRef<LLVM::GEPArg>{int32_t(i)});
+    return LLVM::LoadOp::create(*b, accType, address);
+  };
+  auto fma = [&](Value weight, Value v, Value a) -> Value {
     // llvm.intr.fma: fma.rn in PTX, without libdevice (math.fma becomes a
     // call to __nv_fmaf).
     return LLVM::FMAOp::create(*b, weight, extend(v), a);
@@ -491,24 +525,30 @@ SmallVector<Value> CudaCoreKernelBuilder::computeLinear(int64_t count,
       for (unsigned i = 0; i < pattern.getNumPoints(); ++i) {
         Value v = memref::LoadOp::create(
             *b, smem, ValueRange{index(k, pattern.getPoint(i))});
-        acc[k] = fma(weights[i], v, acc[k]);
+        acc[k] = fma(weight(i, weights[i]), v, acc[k]);
       }
     return acc;
   }
-  // Columns: the offset without its y, mapped to (dy -> weight).
-  std::map<SmallVector<int64_t>, std::map<int64_t, double>> columns;
+  // Columns: the offset without its y, mapped to (dy -> weight and its
+  // point, -1 where several points share the offset and their weights add).
+  std::map<SmallVector<int64_t>, std::map<int64_t, std::pair<double, int64_t>>>
+      columns;
   for (unsigned i = 0; i < pattern.getNumPoints(); ++i) {
     SmallVector<int64_t> column(pattern.getPoint(i));
     int64_t dy = column[rank - 2];
     column[rank - 2] = 0;
-    columns[column][dy] += weights[i];
+    auto [it, inserted] = columns[column].try_emplace(dy, weights[i], i);
+    if (!inserted) {
+      it->second.first += weights[i];
+      it->second.second = -1;
+    }
   }
   for (const auto &[column, rows] : columns) {
     int64_t dyMin = rows.begin()->first, dyMax = rows.rbegin()->first;
     // Input row iy (relative to the first point) feeds point k through
     // dy = iy - k.
     for (int64_t iy = dyMin; iy < count + dyMax; ++iy) {
-      SmallVector<std::pair<int64_t, double>> uses;
+      SmallVector<std::pair<int64_t, std::pair<double, int64_t>>> uses;
       for (int64_t k = 0; k < count; ++k) {
         auto it = rows.find(iy - k);
         if (it != rows.end())
@@ -520,7 +560,7 @@ SmallVector<Value> CudaCoreKernelBuilder::computeLinear(int64_t count,
       offset[rank - 2] = iy;
       Value v = memref::LoadOp::create(*b, smem, ValueRange{index(0, offset)});
       for (auto [k, w] : uses)
-        acc[k] = fma(w, v, acc[k]);
+        acc[k] = fma(weight(w.second, w.first), v, acc[k]);
     }
     emitOrderingFence(acc);
   }

@@ -50,7 +50,20 @@ struct CudaCoreKernelSpec {
   /// outside [m_d, N_d - m_d). Empty: block (x, y, z) is tile (z, y, x) and
   /// stores every point the boundary computes.
   SmallVector<int64_t> bandMargins;
+  /// The `llvm.mlir.global` (address space 4, `.const` in PTX, external so
+  /// that nothing folds its loads) holding a linear stencil's weights in
+  /// the accumulation type, one per point: the kernel loads them from there
+  /// instead of taking them as instruction immediates, so that
+  /// libStencilRuntime can overwrite them (stencil_kernel_set_weights).
+  /// Empty: immediates.
+  std::string weightsGlobal;
 };
+
+/// The name and type of the weights global of `spec.weightsGlobal`, added
+/// to `gpuModule` for `weights` (one per point, as `accType` values).
+void createCudaCoreWeightsGlobal(gpu::GPUModuleOp gpuModule, Location loc,
+                                 StringRef name, ArrayRef<double> weights,
+                                 Type accType);
 
 /// Builds the kernel of `spec` computing `tiling.steps` steps per launch at
 /// the end of `moduleBuilder`'s block; a streaming tiling (3-D) gets the

@@ -121,7 +121,8 @@ static double countFlopsPerPoint(Operation *op) {
 static gpu::GPUFuncOp buildKernel(Operation *op, const CudaCoreTiling &tiling,
                                   Type elementType, BoundaryKind boundary,
                                   double boundaryValue,
-                                  gpu::GPUModuleOp gpuModule, StringRef name) {
+                                  gpu::GPUModuleOp gpuModule, StringRef name,
+                                  StringRef weightsGlobal) {
   CudaCoreKernelSpec spec(op->getLoc());
   if (auto linearOp = dyn_cast<LinearOp>(op))
     spec.linear =
@@ -131,6 +132,7 @@ static gpu::GPUFuncOp buildKernel(Operation *op, const CudaCoreTiling &tiling,
   spec.elementType = elementType;
   spec.boundary = boundary;
   spec.boundaryValue = boundaryValue;
+  spec.weightsGlobal = weightsGlobal.str();
   OpBuilder moduleBuilder = OpBuilder::atBlockEnd(gpuModule.getBody());
   gpu::GPUFuncOp kernel =
       buildCudaCoreKernel(moduleBuilder, spec, tiling, name);
@@ -248,16 +250,26 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
   auto parent = op->getParentOfType<FunctionOpInterface>();
   std::string name =
       (parent ? parent.getName().str() : "stencil") + "_cuda_core";
+  // The weights of a linear stencil, in a global the runtime can overwrite
+  // (replaceable-weights).
+  std::string weightsGlobal;
+  Type accType = elementType.isF64() ? Type(Float64Type::get(op->getContext()))
+                                     : Type(Float32Type::get(op->getContext()));
+  if (auto linear = dyn_cast<LinearOp>(op); linear && replaceableWeights) {
+    weightsGlobal = name + "_weights";
+    createCudaCoreWeightsGlobal(gpuModule, op->getLoc(), weightsGlobal,
+                                linear.getWeights(), accType);
+  }
   gpu::GPUFuncOp kernel =
-      buildKernel(op, tiling, elementType, boundary,
-                  boundaryValue, gpuModule, name);
+      buildKernel(op, tiling, elementType, boundary, boundaryValue, gpuModule,
+                  name, weightsGlobal);
   gpu::GPUFuncOp tailKernel;
   if (int64_t tailSteps = steps % fusedSteps; fusedSteps > 1 && tailSteps) {
     CudaCoreTiling tailTiling(radii, threadsX, threadsY, tiling.outputs,
                               tailSteps, tiling.planes, tiling.stream);
-    tailKernel = buildKernel(op, tailTiling, elementType, boundary,
-                             boundaryValue, gpuModule,
-                             name + "_tail");
+    tailKernel =
+        buildKernel(op, tailTiling, elementType, boundary, boundaryValue,
+                    gpuModule, name + "_tail", weightsGlobal);
   }
 
   // 3. Host code and launch record. The record's source is what the runner
@@ -295,6 +307,7 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
   launch.threads = tiling.threads();
   launch.stepsPerLaunch = fusedSteps;
   launch.tailKernel = tailKernel;
+  launch.weightsGlobal = weightsGlobal;
   launch.accumulator = elementType.isF64() ? "f64" : "f32";
   if (isa<ApplyOp>(op))
     launch.accumulator = elementType.isF64()   ? "f64"

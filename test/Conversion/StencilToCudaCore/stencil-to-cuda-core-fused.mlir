@@ -9,7 +9,7 @@
 // steps (a multiple) need no tail.
 // CHECK:       module attributes {gpu.container_module, stencil.launches = [{
 // CHECK-SAME:    kernel = "star_cuda_core"
-// CHECK-SAME:    steps = 5 : i64, steps_per_launch = 2 : i64, tile = array<i64: 4, 6>, unit = "fma.f32", unit_flops_per_point = 1.625000e+01 : f64}
+// CHECK-SAME:    steps = 5 : i64, steps_per_launch = 2 : i64, tile = array<i64: 4, 6>, unit = "fma.f32", unit_flops_per_point = 1.625000e+01 : f64, weights_global = "star_cuda_core_weights"}
 // CHECK-SAME:    kernel = "maxabs_cuda_core"
 // CHECK-SAME:    steps = 6 : i64, steps_per_launch = 2 : i64, tile = array<i64: 24>
 // CHECK-SAME:    kernel = "heat3d_cuda_core"

@@ -7,7 +7,7 @@
 // CHECK:       module attributes {gpu.container_module, stencil.launches = [{
 // CHECK-SAME:    accumulator = "f32", block = array<i64: 8, 1, 1>, boundary = "halo", element_type = "f32", kernel = "star_cuda_core", rank = 2
 // CHECK-SAME:    source = {pattern = #stencil.pattern<star, rank = 2, radius = 1>
-// CHECK-SAME:    steps = 3 : i64, tile = array<i64: 4, 4>, unit = "fma.f32", unit_flops_per_point = 1.000000e+01 : f64}
+// CHECK-SAME:    steps = 3 : i64, tile = array<i64: 4, 4>, unit = "fma.f32", unit_flops_per_point = 1.000000e+01 : f64, weights_global = "star_cuda_core_weights"}
 // CHECK-SAME:    {accumulator = "f64", block = array<i64: 8, 1, 1>, boundary = "halo", element_type = "f64", kernel = "maxabs_cuda_core", rank = 1
 // CHECK-SAME:    tile = array<i64: 16>, unit = "fma.f64", unit_flops_per_point = 1.000000e+00 : f64}]}
 

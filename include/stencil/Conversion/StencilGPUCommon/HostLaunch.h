@@ -94,6 +94,10 @@ struct StencilKernelLaunch {
   /// (Support/CoefficientPacking.h); or, when absent, why not.
   std::optional<RepackRecipe> repack;
   std::string repackUnsupported;
+  /// A CUDA-core kernel's weights global (one weight per point of the
+  /// source stencil, in the accumulation type), which the runtime
+  /// overwrites to replace the weights; empty when the kernel has none.
+  std::string weightsGlobal;
 };
 
 /// Replaces the stencil op `op` (grids `in` and `out`, `steps` time steps)
