@@ -1,0 +1,98 @@
+//===- Decomposition.h - Slabs of a grid over several GPUs ------*- C++ -*-===//
+//
+// Issue 19, host side: a grid split along its outermost dimension into one
+// slab per GPU (rank), each slab a grid of its own that the unchanged
+// kernels run on, with halo planes that neighbours refresh after every
+// launch.
+//
+// A kernel of F steps per launch (steps_per_launch) and outermost radius r
+// makes a point's value after a launch depend on the planes within h = r F
+// of it. A rank holding its own planes [b, e) plus h planes on each side
+// where a neighbour is, computes its own planes exactly: whatever its local
+// edges do (the kernel's boundary semantics applied there) reaches at most
+// h planes inside, the halo planes. After each launch the halos are stale;
+// each rank sends its first h own planes to the neighbour below (which
+// stores them as its upper halo) and its last h to the one above.
+//
+// Global edges: with the halo and Dirichlet boundaries the first rank has
+// no lower halo and the last no upper one: their local edge is the grid's,
+// where the kernel's semantics is the global one. With the periodic
+// boundary every rank has both (the first and the last are neighbours);
+// the kernel's own wrap along the outermost dimension then only touches
+// halo planes, while the other dimensions, which every slab spans whole,
+// wrap as on one GPU. So every rank runs exactly the arithmetic the single
+// grid runs on its own planes, and the result is the same bit for bit
+// (checked on a CPU simulation of N ranks in unittests/Runtime).
+//
+// `alignment` A > 1 (e.g. a kernel whose arithmetic depends on a point's
+// position in its tile along the outermost dimension, the FFT kernels)
+// makes every slab's first held plane a multiple of A: own bounds and the
+// halo width are rounded up to multiples of A.
+//
+// Plain C++17, no CUDA.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_RUNTIME_DECOMPOSITION_H
+#define STENCIL_RUNTIME_DECOMPOSITION_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace stencil_runtime {
+
+/// One rank's part of the grid along the outermost dimension (planes).
+struct Slab {
+  /// The planes it computes: [ownBegin, ownEnd) of the global grid.
+  int64_t ownBegin = 0, ownEnd = 0;
+  /// Halo planes held below and above them (0 at a global edge without
+  /// wrap).
+  int64_t haloLow = 0, haloHigh = 0;
+  /// The ranks that fill those halos (-1: none).
+  int lowNeighbor = -1, highNeighbor = -1;
+
+  int64_t ownPlanes() const { return ownEnd - ownBegin; }
+  /// Planes of the local grid: own and halos.
+  int64_t localPlanes() const { return haloLow + ownPlanes() + haloHigh; }
+  /// The global plane held at local plane `i` (wrapped modulo `n` for the
+  /// periodic boundary's halos).
+  int64_t globalPlane(int64_t i, int64_t n) const {
+    int64_t g = ownBegin - haloLow + i;
+    return ((g % n) + n) % n;
+  }
+};
+
+/// One copy of the exchange after a launch: `planes` planes from local
+/// plane `srcPlane` of rank `src` to local plane `dstPlane` of rank `dst`.
+struct Transfer {
+  int src = 0, dst = 0;
+  int64_t srcPlane = 0, dstPlane = 0, planes = 0;
+};
+
+struct Decomposition {
+  /// The halo width h = r F (rounded up to the alignment).
+  int64_t halo = 0;
+  bool periodic = false;
+  std::vector<Slab> slabs;
+};
+
+/// Splits `planes` (the outermost size) over `ranks` for a kernel of
+/// outermost radius `radius` and `stepsPerLaunch` steps per launch
+/// (`periodic`: the boundary wraps). Slabs are as even as the alignment
+/// allows. Fails, with a message, for ranks < 1, a negative radius, steps
+/// per launch < 1, alignment < 1, or (with more than one rank) a slab with
+/// fewer own planes than the halo, whose halo would then need planes of a
+/// rank beyond its neighbour.
+bool planDecomposition(int64_t planes, int64_t radius, int64_t stepsPerLaunch,
+                       bool periodic, int ranks, int64_t alignment,
+                       Decomposition &out, std::string &error);
+
+/// The exchange after every launch: for each rank and neighbour, its first
+/// (last) `halo` own planes into the neighbour's upper (lower) halo. In a
+/// fixed order: by rank, the lower neighbour first.
+std::vector<Transfer> getExchangeSchedule(const Decomposition &d);
+
+} // namespace stencil_runtime
+
+#endif // STENCIL_RUNTIME_DECOMPOSITION_H
