@@ -19,38 +19,41 @@ out=${1:?usage: compile-repack.sh OUT_DIR}
 mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+source "$root/bench/common.sh"
 
-# CASE PIPELINE OPTIONS EXAMPLE TYPE
+# CASE PIPELINE CHIP OPTIONS (comma-separated, - for none) EXAMPLE TYPE
 cases=(
-  "sptc-heat2d        lower-to-sptc chip=sm_90                         heat-2d     f16"
-  "sptc-box2d49p      lower-to-sptc chip=sm_90                         box-2d49p   f16"
-  "sptc-heat3d        lower-to-sptc chip=sm_90                         heat-3d     f16"
-  "sptc-1d7p          lower-to-sptc chip=sm_90                         1d7p        f16"
-  "sptc-irregular     lower-to-sptc chip=sm_90                         irregular-2d f16"
-  "sptc-match-box2d9p lower-to-sptc chip=sm_90,layout=matching         box-2d9p    f16"
-  "sptc-match-star13  lower-to-sptc chip=sm_90,layout=matching         star-2d13p  f16"
-  "sptc-wgmma-box225p lower-to-sptc chip=sm_90a,mma=warpgroup          box-2d225p  f16"
-  "tc-box2d25p        lower-to-tc   chip=sm_90                         box-2d25p   f16"
-  "tc-bf16-heat2d     lower-to-tc   chip=sm_90                         heat-2d     bf16"
-  "tc-f64-box2d9p     lower-to-tc   chip=sm_90                         box-2d9p    f64"
-  "tc-f64-heat3d      lower-to-tc   chip=sm_90                         heat-3d     f64"
-  "tc-f64-1d5p        lower-to-tc   chip=sm_90                         1d5p        f64"
-  "tc-f64-box2d49p    lower-to-tc   chip=sm_90                         box-2d49p   f64"
-  "cc-heat2d          lower-to-cuda-core chip=sm_90                    heat-2d     f16"
-  "cc-box2d49p-f64    lower-to-cuda-core chip=sm_90                    box-2d49p   f64"
-  "cc-heat3d-stream   lower-to-cuda-core chip=sm_90,stream=on          heat-3d     f64"
-  "cc-box3d27p-f32    lower-to-cuda-core chip=sm_90                    box-3d27p   f32"
-  "cc-1d7p-fused      lower-to-cuda-core chip=sm_90,fused-steps=2      1d7p        f32"
-  "cc-irregular-f64   lower-to-cuda-core chip=sm_90                    irregular-2d f64"
-  "cc-star13-bf16     lower-to-cuda-core chip=sm_90                    star-2d13p  bf16"
+  "sptc-heat2d        lower-to-sptc      sm_90  -                        heat-2d      f16"
+  "sptc-box2d49p      lower-to-sptc      sm_90  -                        box-2d49p    f16"
+  "sptc-heat3d        lower-to-sptc      sm_90  -                        heat-3d      f16"
+  "sptc-1d7p          lower-to-sptc      sm_90  -                        1d7p         f16"
+  "sptc-irregular     lower-to-sptc      sm_90  -                        irregular-2d f16"
+  "sptc-match-box2d9p lower-to-sptc      sm_90  layout=matching          box-2d9p     f16"
+  "sptc-match-star13  lower-to-sptc      sm_90  layout=matching          star-2d13p   f16"
+  "sptc-wgmma-box225p lower-to-sptc      sm_90a mma=warpgroup            box-2d225p   f16"
+  "tc-box2d25p        lower-to-tc        sm_90  -                        box-2d25p    f16"
+  "tc-bf16-heat2d     lower-to-tc        sm_90  -                        heat-2d      bf16"
+  "tc-f64-box2d9p     lower-to-tc        sm_90  -                        box-2d9p     f64"
+  "tc-f64-heat3d      lower-to-tc        sm_90  -                        heat-3d      f64"
+  "tc-f64-1d5p        lower-to-tc        sm_90  -                        1d5p         f64"
+  "tc-f64-box2d49p    lower-to-tc        sm_90  -                        box-2d49p    f64"
+  "cc-heat2d          lower-to-cuda-core sm_90  -                        heat-2d      f16"
+  "cc-box2d49p-f64    lower-to-cuda-core sm_90  -                        box-2d49p    f64"
+  "cc-heat3d-stream   lower-to-cuda-core sm_90  stream=on                heat-3d      f64"
+  "cc-box3d27p-f32    lower-to-cuda-core sm_90  -                        box-3d27p    f32"
+  "cc-1d7p-fused      lower-to-cuda-core sm_90  fused-steps=2            1d7p         f32"
+  "cc-irregular-f64   lower-to-cuda-core sm_90  -                        irregular-2d f64"
+  "cc-star13-bf16     lower-to-cuda-core sm_90  -                        star-2d13p   bf16"
 )
 for line in "${cases[@]}"; do
-  read -r name pipeline options example type <<< "$line"
+  read -r name pipeline chip options example type <<< "$line"
+  [ "$options" = - ] && options=
+  options=${options//,/ }
   dir=$out/$name
   mkdir -p "$dir"
   for which in a b; do
     python3 - "$root/examples/$example.mlir" "$type" "$name-$which" \
-        "$tmp/$which.mlir" "$dir/$which.weights" <<'PY'
+        "$tmp/src-$which.mlir" "$dir/$which.weights" <<'PY'
 import random, re, sys
 src, etype, seed, dst, wfile = sys.argv[1:]
 text = open(src).read()
@@ -65,21 +68,18 @@ text = text.replace("xf16>", "x" + etype + ">")
 open(dst, "w").write(text)
 open(wfile, "w").write(",".join(repr(x) for x in w) + "\n")
 PY
-    "$build/bin/stencil-opt" "$tmp/$which.mlir" \
-      --"$pipeline"="${options//,/ }" -o "$tmp/$which.out.mlir"
-    "$build/bin/stencil-translate" --to-ptx "$tmp/$which.out.mlir" \
-      -o "$dir/$which.ptx"
-    "$build/bin/stencil-translate" --to-launch "$tmp/$which.out.mlir" \
-      --ptx-file "$which.ptx" -o "$dir/$which.launch"
+    compile_example "$pipeline" "$tmp/src-$which.mlir" "$which" "$name" \
+      "$options" > /dev/null
+    [ -f "$dir/$which.launch" ] || { echo "$name: $which does not compile" >&2; exit 1; }
   done
   rm "$dir/a.weights"
   grep -q '^repack = \|^weights_global = ' "$dir/a.launch" ||
     { echo "$name: no repacking recipe or weights global" >&2; exit 1; }
-  echo "$name: compiled ($pipeline $options, $example, $type)"
+  echo "$name: compiled ($pipeline chip=$chip $options, $example, $type)"
 done
 
 # The cost of reading the weights from the .const array.
-mkdir -p "$out/ab"
+chip=sm_90
 for line in "box-2d49p f64" "box-2d49p f32" "heat-2d f32" "star-2d13p f64" \
             "heat-3d f64 stream=on" "box-3d27p f32" "1d7p f64"; do
   read -r example type options <<< "$line"
@@ -87,13 +87,9 @@ for line in "box-2d49p f64" "box-2d49p f32" "heat-2d f32" "star-2d13p f64" \
   for mode in imm cst; do
     flag=$([ $mode = imm ] && echo false || echo true)
     name=$mode-$example-$type
-    "$build/bin/stencil-opt" "$tmp/ab.mlir" \
-      --lower-to-cuda-core="chip=sm_90 replaceable-weights=$flag $options" \
-      -o "$tmp/ab.out.mlir"
-    "$build/bin/stencil-translate" --to-ptx "$tmp/ab.out.mlir" \
-      -o "$out/ab/$name.ptx"
-    "$build/bin/stencil-translate" --to-launch "$tmp/ab.out.mlir" \
-      --ptx-file "$name.ptx" -o "$out/ab/$name.launch"
+    compile_example lower-to-cuda-core "$tmp/ab.mlir" "$name" ab \
+      "replaceable-weights=$flag${options:+ $options}" > /dev/null
+    [ -f "$out/ab/$name.launch" ] || { echo "ab: $name does not compile" >&2; exit 1; }
   done
   echo "ab: $example $type $options"
 done

@@ -511,12 +511,12 @@ stencil_status stencil_kernel_set_weights(stencil_kernel *kernel,
                 "kernel '" + k.desc.kernel + "' has " +
                     std::to_string(k.desc.weights.size()) +
                     " weights (one per point), not " + std::to_string(count));
+  for (int64_t j = 0; j < count; ++j)
+    if (!std::isfinite(weights[j]))
+      return fail(STENCIL_ERROR_INVALID_ARGUMENT,
+                  "kernel '" + k.desc.kernel + "': weight " +
+                      std::to_string(j) + " is not finite");
   if (!k.desc.weightsGlobal.empty()) {
-    for (int64_t j = 0; j < count; ++j)
-      if (!std::isfinite(weights[j]))
-        return fail(STENCIL_ERROR_INVALID_ARGUMENT,
-                    "kernel '" + k.desc.kernel + "': weight " +
-                        std::to_string(j) + " is not finite");
     std::vector<double> old = k.desc.weights;
     k.desc.weights.assign(weights, weights + count);
     if (k.module) {

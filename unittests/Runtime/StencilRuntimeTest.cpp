@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stencil-runtime/StencilRuntime.h"
-#include "stencil/Support/CoefficientPacking.h"
+#include "../Support/SmallRecipe.h"
 
 #include "gtest/gtest.h"
 
@@ -151,17 +151,9 @@ TEST(StencilRuntime, RunMisuse) {
 
 namespace {
 
-/// A 1-D kernel with a repacking recipe (one sptc kernel row, L = 2) and
-/// the coefficients of `weights`.
+/// A 1-D kernel with the repacking recipe of SmallRecipe.h and the
+/// coefficients of `weights`.
 std::string recipeDescription(const std::vector<double> &weights) {
-  mlir::stencil::RepackRecipe recipe;
-  recipe.numRows = 1;
-  recipe.rowsPerBlock = 2;
-  recipe.indices = {0, 1, 1, 2};
-  recipe.map = {0, 1, 1, 2};
-  std::vector<uint32_t> words;
-  std::string error;
-  EXPECT_TRUE(mlir::stencil::repackCoefficients(recipe, weights, words, error));
   std::string text = "version = 1\nkernel = k_sptc\nptx = k.ptx\nrank = 1\n"
                      "element_type = f16\noffsets = -1;0;1\nweights = ";
   for (size_t i = 0; i < weights.size(); ++i) {
@@ -169,16 +161,9 @@ std::string recipeDescription(const std::vector<double> &weights) {
     std::snprintf(buf, sizeof(buf), "%s%.17g", i ? "," : "", weights[i]);
     text += buf;
   }
-  text += "\nboundary = halo\ntile = 64\nblock = 128,1,1\ncoefficients = ";
-  for (size_t i = 0; i < words.size(); ++i) {
-    char buf[16];
-    std::snprintf(buf, sizeof(buf), "%s%08x", i ? "," : "", words[i]);
-    text += buf;
-  }
-  return text + "\nrepack = sptc\nrepack_type = f16\nrepack_rows = 1\n"
-                "repack_rows_per_block = 2\nrepack_radius = 1\n"
-                "repack_indices = 0112\nrepack_map = 0,1,1,2\n"
-                "args = in,out,coeffs,sizes\n";
+  return text + "\nboundary = halo\ntile = 64\nblock = 128,1,1\n" +
+         mlir::stencil::test::smallRecipeCoefficients(weights) + "\n" +
+         mlir::stencil::test::kSmallRecipeKeys + "args = in,out,coeffs,sizes\n";
 }
 
 TEST(StencilRuntime, PointsAndWeights) {

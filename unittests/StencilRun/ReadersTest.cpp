@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Support/SmallRecipe.h"
 #include "BodyExpr.h"
 #include "HostUtil.h"
 #include "LaunchDescription.h"
@@ -413,34 +414,18 @@ TEST(LaunchTextTest, ParsesAValidDescription) {
   EXPECT_TRUE(contains(r.warnings[0], "unknown key 'future_key' ignored"));
 }
 
-/// A 1-D description whose `coefficients` come from a repacking recipe
-/// (CoefficientPacking.h): one sptc kernel row, L = 2, slots (i, k) holding
-/// weight i + k.
+/// A 1-D description whose `coefficients` come from the repacking recipe
+/// of SmallRecipe.h.
 std::string withRecipe() {
-  mlir::stencil::RepackRecipe recipe;
-  recipe.numRows = 1;
-  recipe.rowsPerBlock = 2;
-  recipe.indices = {0, 1, 1, 2};
-  recipe.map = {0, 1, 1, 2};
-  std::vector<uint32_t> words;
-  std::string error;
-  EXPECT_TRUE(mlir::stencil::repackCoefficients(
-      recipe, std::vector<double>{0.25, -0.5, 0.75}, words, error));
-  std::string hex;
-  for (uint32_t w : words) {
-    char buf[16];
-    std::snprintf(buf, sizeof(buf), "%s%08x", hex.empty() ? "" : ",", w);
-    hex += buf;
-  }
   std::string text = replaceLine(kHeat2d, "rank", "rank = 1");
   text = replaceLine(text, "offsets", "offsets = -1;0;1");
   text = replaceLine(text, "weights", "weights = 0.25,-0.5,0.75");
   text = replaceLine(text, "tile", "tile = 64");
   text = replaceLine(text, "steps_per_launch", "");
-  text = replaceLine(text, "coefficients", "coefficients = " + hex);
-  return text + "repack = sptc\nrepack_type = f16\nrepack_rows = 1\n"
-                "repack_rows_per_block = 2\nrepack_radius = 1\n"
-                "repack_indices = 0112\nrepack_map = 0,1,1,2\n";
+  text = replaceLine(
+      text, "coefficients",
+      mlir::stencil::test::smallRecipeCoefficients({0.25, -0.5, 0.75}));
+  return text + mlir::stencil::test::kSmallRecipeKeys;
 }
 
 TEST(LaunchTextTest, ParsesARepackingRecipe) {

@@ -13,6 +13,8 @@
 
 #include "llvm/ADT/APFloat.h"
 
+#include "HalfBits.h"
+#include "SmallRecipe.h"
 #include "gtest/gtest.h"
 
 #include <cmath>
@@ -21,16 +23,14 @@
 #include <random>
 
 using namespace mlir::stencil;
+using mlir::stencil::test::smallRecipe;
 
 namespace {
 
 uint16_t apfloatBits(double v, OperandType type) {
-  llvm::APFloat f(v);
-  bool losesInfo;
-  f.convert(type == OperandType::bf16 ? llvm::APFloat::BFloat()
-                                      : llvm::APFloat::IEEEhalf(),
-            llvm::APFloat::rmNearestTiesToEven, &losesInfo);
-  return f.bitcastToAPInt().getZExtValue();
+  return test::toBits16(v, type == OperandType::bf16
+                               ? llvm::APFloat::BFloat()
+                               : llvm::APFloat::IEEEhalf());
 }
 
 double fromBits(uint64_t bits) {
@@ -97,19 +97,6 @@ TEST(CoefficientPacking, RoundingMatchesAPFloat) {
   uint16_t nan = roundToOperandBits(std::nan(""), OperandType::f16);
   EXPECT_EQ(nan & 0x7c00, 0x7c00);
   EXPECT_NE(nan & 0x3ff, 0);
-}
-
-/// A small well-formed sptc recipe: one kernel row, L = 2, slots
-/// (i, k) -> weight i + k (of 3), indices (0, 1) and (1, 2).
-RepackRecipe smallRecipe() {
-  RepackRecipe recipe;
-  recipe.kind = RepackKind::sptc;
-  recipe.type = OperandType::f16;
-  recipe.numRows = 1;
-  recipe.rowsPerBlock = 2;
-  recipe.indices = {0, 1, 1, 2};
-  recipe.map = {0, 1, 1, 2};
-  return recipe;
 }
 
 TEST(CoefficientPacking, RepackPlacesTheWeights) {

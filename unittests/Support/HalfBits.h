@@ -16,13 +16,18 @@ namespace mlir {
 namespace stencil {
 namespace test {
 
-/// The f16 bit pattern of `v`, rounded to nearest even.
-inline uint16_t toHalfBits(double v) {
+/// The bit pattern of `v` in the 16-bit format `semantics` (IEEEhalf or
+/// BFloat), rounded to nearest even by APFloat.
+inline uint16_t toBits16(double v, const llvm::fltSemantics &semantics) {
   llvm::APFloat f(v);
   bool losesInfo;
-  f.convert(llvm::APFloat::IEEEhalf(), llvm::APFloat::rmNearestTiesToEven,
-            &losesInfo);
+  f.convert(semantics, llvm::APFloat::rmNearestTiesToEven, &losesInfo);
   return f.bitcastToAPInt().getZExtValue();
+}
+
+/// The f16 bit pattern of `v`, rounded to nearest even.
+inline uint16_t toHalfBits(double v) {
+  return toBits16(v, llvm::APFloat::IEEEhalf());
 }
 
 /// The value of the f16 in the low 16 bits of `bits`.
