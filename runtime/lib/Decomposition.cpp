@@ -94,3 +94,26 @@ stencil_runtime::getExchangeSchedule(const Decomposition &d) {
   }
   return schedule;
 }
+
+RankLaunches stencil_runtime::planRankLaunches(const Decomposition &d, int rank,
+                                               int64_t minPlanes) {
+  RankLaunches plan;
+  const Slab &s = d.slabs[rank];
+  const int64_t h = d.halo;
+  plan.interiorBegin = 0;
+  plan.interiorEnd = s.localPlanes();
+  if (h == 0 || s.ownPlanes() < 2 * h || s.ownPlanes() < minPlanes ||
+      3 * h < minPlanes || (s.haloLow == 0 && s.haloHigh == 0))
+    return plan;
+  plan.overlap = true;
+  if (s.haloLow > 0) {
+    plan.interiorBegin = s.haloLow;
+    plan.windows.push_back({0, 3 * h, h, s.haloLow, h});
+  }
+  if (s.haloHigh > 0) {
+    plan.interiorEnd = s.haloLow + s.ownPlanes();
+    plan.windows.push_back(
+        {s.localPlanes() - 3 * h, 3 * h, h, plan.interiorEnd - h, h});
+  }
+  return plan;
+}

@@ -77,6 +77,45 @@ struct Decomposition {
   std::vector<Slab> slabs;
 };
 
+/// One rank's launches for a launch of the whole grid when the exchange
+/// overlaps the compute (docs/MultiGPU.md, "Overlap"). The exchange comes
+/// first: it refreshes the halos of the input buffer from the neighbours'
+/// own planes, which no launch of this step writes. Meanwhile the interior
+/// launch runs on the local planes [interiorBegin, interiorEnd) as a grid
+/// of its own (the own planes, reaching the local edge where there is no
+/// neighbour), reading no halo plane and writing the output buffer at the
+/// same planes; those within `halo` planes of a cut edge come out wrong.
+/// After the exchange each boundary window, `3 h` planes around a cut edge
+/// (h halo planes, the h own planes next to them, h more), runs as a grid
+/// of its own into a temporary buffer of its planes, where planes [h, 2h)
+/// are exact; they are copied over the wrong ones of the output. A kernel
+/// may write every point of its grid (periodic, Dirichlet, the band kernel
+/// of composed steps): the windows' writes never reach the output buffer.
+struct BoundaryWindow {
+  /// Local planes the window's launch runs on.
+  int64_t begin = 0, planes = 0;
+  /// The temporary's exact planes [copyFrom, copyFrom + copyPlanes) go to
+  /// local planes [copyTo, copyTo + copyPlanes) of the output.
+  int64_t copyFrom = 0, copyTo = 0, copyPlanes = 0;
+};
+
+struct RankLaunches {
+  /// False: no overlap; the exchange runs first and then one launch on the
+  /// whole local grid (a slab too thin for the windows, no halo, or asked
+  /// for).
+  bool overlap = false;
+  int64_t interiorBegin = 0, interiorEnd = 0;
+  /// The lower window (where there is a lower neighbour) first.
+  std::vector<BoundaryWindow> windows;
+};
+
+/// The launches of rank `rank` (see RankLaunches) for a kernel whose grid
+/// needs at least `minPlanes` (2 r + 1) planes along the outermost
+/// dimension. Overlaps when the halo is positive and the slab owns at least
+/// 2 h and `minPlanes` planes; otherwise `overlap` is false.
+RankLaunches planRankLaunches(const Decomposition &d, int rank,
+                              int64_t minPlanes);
+
 /// Splits `planes` (the outermost size) over `ranks` for a kernel of
 /// outermost radius `radius` and `stepsPerLaunch` steps per launch
 /// (`periodic`: the boundary wraps). Slabs are as even as the alignment

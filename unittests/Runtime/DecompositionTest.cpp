@@ -9,7 +9,8 @@
 // gathered at the end must equal the reference on the whole grid bit for
 // bit, for random stencils (rank 1 to 3, radius 0 to 3 along the outermost
 // dimension), boundaries halo, periodic and Dirichlet, 1 to 5 ranks, 1 to 3
-// steps per launch, alignments 1 and 4, f16, f32 and f64.
+// steps per launch, alignments 1 and 4, f16, f32 and f64; with and without
+// the overlap's interior launch and boundary windows (planRankLaunches).
 //
 //===----------------------------------------------------------------------===//
 
@@ -91,12 +92,32 @@ TEST(Decomposition, Errors) {
   EXPECT_NE(error.find("0 planes"), std::string::npos) << error;
 }
 
+/// Runs F steps of `s` on planes [begin, end) of the local grid `in`
+/// (`plane` points each) as a grid of its own.
+std::vector<double> launchOn(const ReferenceStencil &s,
+                             const std::vector<double> &in, size_t plane,
+                             int64_t begin, int64_t end, int64_t steps) {
+  ReferenceStencil sub = s;
+  sub.dims[0] = end - begin;
+  std::vector<double> part(in.begin() + begin * plane,
+                           in.begin() + end * plane);
+  double maxAbs = 0;
+  return runReference(sub, part, int(steps), 1, maxAbs);
+}
+
 /// Runs `launches` launches of `stepsPerLaunch` steps of `s` on `input`
-/// split over `ranks` ranks (CPU simulation; see the file comment).
+/// split over `ranks` ranks (CPU simulation; see the file comment). With
+/// `overlap`, each launch follows planRankLaunches: the exchange into the
+/// input's halos, the interior launch into the output, whose planes within
+/// the halo of a cut edge are then overwritten with garbage (what a kernel
+/// may leave there), the boundary windows into temporaries and their exact
+/// planes copied over the garbage. Without it, each rank runs its whole
+/// local grid after the exchange.
 std::vector<double> simulate(const ReferenceStencil &s,
                              const std::vector<double> &input, int ranks,
                              int64_t stepsPerLaunch, int launches,
-                             int64_t alignment, std::string &error) {
+                             int64_t alignment, bool overlap,
+                             std::string &error, int *overlapped = nullptr) {
   int64_t radius = 0;
   for (const auto &o : s.offsets)
     radius = std::max<int64_t>(radius, std::abs(o[0]));
@@ -108,26 +129,54 @@ std::vector<double> simulate(const ReferenceStencil &s,
   size_t plane = 1;
   for (size_t k = 1; k < s.dims.size(); ++k)
     plane *= size_t(s.dims[k]);
-  std::vector<std::vector<double>> local(ranks);
-  for (int r = 0; r < ranks; ++r)
+  // Two buffers per rank, both starting as the held planes of the input.
+  std::vector<std::vector<double>> local(ranks), other(ranks);
+  for (int r = 0; r < ranks; ++r) {
     for (int64_t i = 0; i < d.slabs[r].localPlanes(); ++i) {
       int64_t g = d.slabs[r].globalPlane(i, s.dims[0]);
       local[r].insert(local[r].end(), input.begin() + g * plane,
                       input.begin() + (g + 1) * plane);
     }
+    other[r] = local[r];
+  }
   std::vector<Transfer> schedule = getExchangeSchedule(d);
+  const int64_t h = d.halo;
   for (int l = 0; l < launches; ++l) {
-    for (int r = 0; r < ranks; ++r) {
-      ReferenceStencil slab = s;
-      slab.dims[0] = d.slabs[r].localPlanes();
-      double maxAbs = 0;
-      local[r] = runReference(slab, local[r], int(stepsPerLaunch), 1, maxAbs);
-    }
     // The transfers read own planes and write halo planes: disjoint.
     for (const Transfer &t : schedule)
       std::copy(local[t.src].begin() + t.srcPlane * plane,
                 local[t.src].begin() + (t.srcPlane + t.planes) * plane,
                 local[t.dst].begin() + t.dstPlane * plane);
+    for (int r = 0; r < ranks; ++r) {
+      const Slab &slab = d.slabs[r];
+      RankLaunches plan = planRankLaunches(d, r, 2 * radius + 1);
+      if (!overlap || !plan.overlap) {
+        other[r] =
+            launchOn(s, local[r], plane, 0, slab.localPlanes(), stepsPerLaunch);
+        continue;
+      }
+      if (overlapped)
+        ++*overlapped;
+      std::vector<double> interior =
+          launchOn(s, local[r], plane, plan.interiorBegin, plan.interiorEnd,
+                   stepsPerLaunch);
+      std::copy(interior.begin(), interior.end(),
+                other[r].begin() + plan.interiorBegin * plane);
+      if (slab.haloLow > 0)
+        std::fill(other[r].begin() + plan.interiorBegin * plane,
+                  other[r].begin() + (plan.interiorBegin + h) * plane, 1e30);
+      if (slab.haloHigh > 0)
+        std::fill(other[r].begin() + (plan.interiorEnd - h) * plane,
+                  other[r].begin() + plan.interiorEnd * plane, -1e30);
+      for (const BoundaryWindow &w : plan.windows) {
+        std::vector<double> temp = launchOn(s, local[r], plane, w.begin,
+                                            w.begin + w.planes, stepsPerLaunch);
+        std::copy(temp.begin() + w.copyFrom * plane,
+                  temp.begin() + (w.copyFrom + w.copyPlanes) * plane,
+                  other[r].begin() + w.copyTo * plane);
+      }
+    }
+    std::swap(local, other);
   }
   std::vector<double> result(input.size());
   for (int r = 0; r < ranks; ++r) {
@@ -139,9 +188,41 @@ std::vector<double> simulate(const ReferenceStencil &s,
   return result;
 }
 
+TEST(Decomposition, OverlapPlan) {
+  Decomposition d;
+  std::string error;
+  // 40 planes, halo 2, 3 ranks: own 13, 13, 14.
+  ASSERT_TRUE(planDecomposition(40, 1, 2, false, 3, 1, d, error)) << error;
+  RankLaunches first = planRankLaunches(d, 0, 3);
+  ASSERT_TRUE(first.overlap);
+  EXPECT_EQ(first.interiorBegin, 0); // the global edge: no window
+  EXPECT_EQ(first.interiorEnd, 13);
+  ASSERT_EQ(first.windows.size(), 1u);
+  EXPECT_EQ(first.windows[0].begin, 15 - 6);
+  EXPECT_EQ(first.windows[0].planes, 6);
+  EXPECT_EQ(first.windows[0].copyFrom, 2);
+  EXPECT_EQ(first.windows[0].copyTo, 11);
+  EXPECT_EQ(first.windows[0].copyPlanes, 2);
+  RankLaunches middle = planRankLaunches(d, 1, 3);
+  ASSERT_TRUE(middle.overlap);
+  EXPECT_EQ(middle.interiorBegin, 2);
+  EXPECT_EQ(middle.interiorEnd, 15);
+  ASSERT_EQ(middle.windows.size(), 2u);
+  EXPECT_EQ(middle.windows[0].begin, 0);
+  EXPECT_EQ(middle.windows[0].copyTo, 2);
+  EXPECT_EQ(middle.windows[1].begin, 17 - 6);
+  EXPECT_EQ(middle.windows[1].copyTo, 13);
+  // A slab thinner than two halos does not overlap.
+  ASSERT_TRUE(planDecomposition(9, 1, 2, false, 3, 1, d, error)) << error;
+  EXPECT_FALSE(planRankLaunches(d, 1, 3).overlap);
+  // Nor does one rank or a halo of 0.
+  ASSERT_TRUE(planDecomposition(9, 0, 2, false, 3, 1, d, error)) << error;
+  EXPECT_FALSE(planRankLaunches(d, 1, 1).overlap);
+}
+
 TEST(Decomposition, SimulatedRanksEqualOneGrid) {
   std::mt19937_64 rng(19);
-  int checked = 0;
+  int checked = 0, overlapped = 0;
   for (int trial = 0; trial < 300; ++trial) {
     ReferenceStencil s;
     s.rank = 1 + trial % 3;
@@ -155,9 +236,10 @@ TEST(Decomposition, SimulatedRanksEqualOneGrid) {
     s.elementType = ElemType(rng() % 3 == 0   ? ElemType::F16
                              : rng() % 2 == 0 ? ElemType::F32
                                               : ElemType::F64);
-    // Enough planes for every rank's halo, some more.
+    // Enough planes for every rank's halo, often for the overlap's two.
     int64_t halo = ((r0 * f + alignment - 1) / alignment) * alignment;
-    s.dims.push_back(std::max<int64_t>(2 * r0 + 1, ranks * (halo + alignment)) +
+    int64_t per = halo + alignment + (rng() % 2 ? 0 : halo + 2 * r0 + 1);
+    s.dims.push_back(std::max<int64_t>(2 * r0 + 1, ranks * per) +
                      int64_t(rng() % 9));
     for (int k = 1; k < s.rank; ++k)
       s.dims.push_back(5 + rng() % 6);
@@ -185,20 +267,25 @@ TEST(Decomposition, SimulatedRanksEqualOneGrid) {
     double maxAbs = 0;
     std::vector<double> expected =
         runReference(s, input, int(f * launches), 1, maxAbs);
-    std::string error;
-    std::vector<double> got =
-        simulate(s, input, ranks, f, launches, alignment, error);
-    ASSERT_TRUE(error.empty()) << error;
-    ASSERT_EQ(got.size(), expected.size());
-    ASSERT_EQ(
-        std::memcmp(got.data(), expected.data(), got.size() * sizeof(double)),
-        0)
-        << "trial " << trial << ": " << ranks << " ranks, rank " << s.rank
-        << " radius " << r0 << ", " << f << " steps per launch, boundary "
-        << int(s.boundary) << ", alignment " << alignment;
-    ++checked;
+    for (bool overlap : {false, true}) {
+      std::string error;
+      std::vector<double> got = simulate(
+          s, input, ranks, f, launches, alignment, overlap, error, &overlapped);
+      ASSERT_TRUE(error.empty()) << error;
+      ASSERT_EQ(got.size(), expected.size());
+      ASSERT_EQ(
+          std::memcmp(got.data(), expected.data(), got.size() * sizeof(double)),
+          0)
+          << "trial " << trial << ": " << ranks << " ranks, rank " << s.rank
+          << " radius " << r0 << ", " << f << " steps per launch, boundary "
+          << int(s.boundary) << ", alignment " << alignment << ", overlap "
+          << overlap;
+      ++checked;
+    }
   }
-  EXPECT_EQ(checked, 300);
+  EXPECT_EQ(checked, 600);
+  // Most multi-rank cases are thick enough to overlap.
+  EXPECT_GT(overlapped, 300);
 }
 
 } // namespace
