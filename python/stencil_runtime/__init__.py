@@ -24,7 +24,7 @@ import shutil
 import subprocess
 import tempfile
 
-__all__ = ["Kernel", "StencilError", "compile", "library_path"]
+__all__ = ["Kernel", "Multi", "StencilError", "compile", "library_path"]
 
 _STATUS = [
     "STENCIL_SUCCESS", "STENCIL_ERROR_INVALID_ARGUMENT", "STENCIL_ERROR_IO",
@@ -313,3 +313,159 @@ def compile(source, pipeline="lower-to-auto", options="", workdir=None):
                                    "%s failed:\n%s" % (os.path.basename(cmd[0]),
                                                        done.stderr.strip()))
         return Kernel(os.path.join(tmp, "k.launch"))
+
+
+_multi_lib = None
+
+
+def _multi_library():
+    """libStencilMultiGpu, next to libStencilRuntime (built with NCCL)."""
+    global _multi_lib
+    if _multi_lib is not None:
+        return _multi_lib
+    _library()  # its symbols first (RTLD_GLOBAL is not needed: RUNPATH)
+    path = os.environ.get("STENCIL_MULTI_GPU_LIBRARY") or os.path.join(
+        os.path.dirname(library_path()), "libStencilMultiGpu.so")
+    if not os.path.exists(path):
+        raise StencilError("STENCIL_ERROR_IO",
+                           "%s not found: libStencilMultiGpu is built only "
+                           "when NCCL is found (docs/MultiGPU.md)" % path)
+    lib = ctypes.CDLL(path)
+    c_multi, i64 = ctypes.c_void_p, ctypes.c_int64
+    p64 = ctypes.POINTER(ctypes.c_int64)
+    sig = {
+        "stencil_multi_last_error": (ctypes.c_char_p, []),
+        "stencil_multi_unique_id": (ctypes.c_int, [ctypes.c_void_p]),
+        "stencil_multi_create": (ctypes.c_int, [
+            ctypes.c_char_p, p64, ctypes.c_int, ctypes.POINTER(ctypes.c_int),
+            ctypes.c_int, i64, ctypes.POINTER(c_multi)]),
+        "stencil_multi_create_rank": (ctypes.c_int, [
+            ctypes.c_char_p, p64, ctypes.c_int, ctypes.c_int,
+            ctypes.c_void_p, ctypes.c_int, ctypes.c_int, i64,
+            ctypes.POINTER(c_multi)]),
+        "stencil_multi_destroy": (None, [c_multi]),
+        "stencil_multi_num_ranks": (ctypes.c_int, [c_multi]),
+        "stencil_multi_halo": (i64, [c_multi]),
+        "stencil_multi_slab": (ctypes.c_int, [c_multi, ctypes.c_int, p64, p64,
+                                              p64, p64]),
+        "stencil_multi_upload": (ctypes.c_int, [c_multi, ctypes.c_void_p,
+                                                i64, i64]),
+        "stencil_multi_download": (ctypes.c_int, [c_multi, ctypes.c_void_p,
+                                                  i64, i64]),
+        "stencil_multi_run": (ctypes.c_int, [c_multi, i64, ctypes.c_uint]),
+        "stencil_multi_synchronize": (ctypes.c_int, [c_multi]),
+    }
+    for name, (res, args) in sig.items():
+        fn = getattr(lib, name)
+        fn.restype, fn.argtypes = res, args
+    _multi_lib = lib
+    return lib
+
+
+def _multi_check(status):
+    if status != 0:
+        message = _multi_library().stencil_multi_last_error().decode()
+        name = _STATUS[status] if 0 <= status < len(_STATUS) else str(status)
+        raise StencilError(name, message)
+
+
+class Multi:
+    """A grid split over several GPUs (libStencilMultiGpu, docs/MultiGPU.md).
+
+    One process, several devices::
+
+        m = Multi("heat.launch", (ny, nx), devices=[0, 1])
+
+    One process per GPU (e.g. under MPI)::
+
+        uid = Multi.unique_id() if rank == 0 else None
+        uid = comm.bcast(uid, root=0)
+        m = Multi("heat.launch", (ny, nx), device=rank, id=uid,
+                  num_ranks=size, rank=rank)
+
+    Host data are bytes-like objects (numpy arrays) of whole planes of the
+    global grid in the kernel's element type.
+    """
+
+    NO_OVERLAP, COMPUTE_ONLY, EXCHANGE_ONLY = 1, 2, 4
+    ID_BYTES = 128
+
+    @staticmethod
+    def unique_id():
+        """A new NCCL id (bytes) for one-process-per-GPU creation."""
+        buf = ctypes.create_string_buffer(Multi.ID_BYTES)
+        _multi_check(_multi_library().stencil_multi_unique_id(buf))
+        return buf.raw
+
+    def __init__(self, launch, sizes, devices=None, *, device=None, id=None,
+                 num_ranks=None, rank=None, alignment=0):
+        lib = _multi_library()
+        self._handle = ctypes.c_void_p()
+        self.sizes = tuple(int(n) for n in sizes)
+        c_sizes = (ctypes.c_int64 * len(self.sizes))(*self.sizes)
+        if id is None:
+            devices = list(devices if devices is not None else [0])
+            c_devices = (ctypes.c_int * len(devices))(*devices)
+            _multi_check(lib.stencil_multi_create(
+                os.fsencode(launch), c_sizes, len(self.sizes), c_devices,
+                len(devices), alignment, ctypes.byref(self._handle)))
+        else:
+            if len(id) != Multi.ID_BYTES:
+                raise ValueError("id must be %d bytes" % Multi.ID_BYTES)
+            c_id = ctypes.create_string_buffer(bytes(id), Multi.ID_BYTES)
+            _multi_check(lib.stencil_multi_create_rank(
+                os.fsencode(launch), c_sizes, len(self.sizes),
+                0 if device is None else device, c_id, num_ranks, rank,
+                alignment, ctypes.byref(self._handle)))
+
+    def __del__(self):
+        if getattr(self, "_handle", None):
+            _multi_library().stencil_multi_destroy(self._handle)
+            self._handle = None
+
+    @property
+    def num_ranks(self):
+        return _multi_library().stencil_multi_num_ranks(self._handle)
+
+    @property
+    def halo(self):
+        return _multi_library().stencil_multi_halo(self._handle)
+
+    def slab(self, rank):
+        """(own_begin, own_end, halo_low, halo_high) of rank ``rank``."""
+        v = [ctypes.c_int64() for _ in range(4)]
+        _multi_check(_multi_library().stencil_multi_slab(
+            self._handle, rank, *[ctypes.byref(x) for x in v]))
+        return tuple(x.value for x in v)
+
+    def _plane_bytes(self, nbytes, planes):
+        if planes <= 0 or nbytes % planes:
+            raise ValueError("a buffer of %d bytes is not %d whole planes"
+                             % (nbytes, planes))
+
+    def upload(self, data, first_plane=0, planes=None):
+        """Copies planes [first_plane, first_plane + planes) from ``data``
+        (all of it by default: planes = its first dimension's size)."""
+        view = memoryview(data).cast("B")
+        if planes is None:
+            planes = len(data) if hasattr(data, "__len__") else self.sizes[0]
+        self._plane_bytes(view.nbytes, planes)
+        buf = (ctypes.c_char * view.nbytes).from_buffer_copy(view)
+        _multi_check(_multi_library().stencil_multi_upload(
+            self._handle, buf, first_plane, planes))
+
+    def download(self, first_plane, planes, plane_bytes):
+        """Planes [first_plane, first_plane + planes) of the result that
+        this process's ranks own, as a bytearray of ``plane_bytes`` each."""
+        out = bytearray(planes * plane_bytes)
+        buf = (ctypes.c_char * len(out)).from_buffer(out)
+        _multi_check(_multi_library().stencil_multi_download(
+            self._handle, buf, first_plane, planes))
+        return out
+
+    def run(self, steps, flags=0):
+        _multi_check(_multi_library().stencil_multi_run(self._handle, steps,
+                                                        flags))
+
+    def synchronize(self):
+        _multi_check(_multi_library().stencil_multi_synchronize(self._handle))

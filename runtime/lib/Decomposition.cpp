@@ -15,10 +15,10 @@ static int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 bool stencil_runtime::planDecomposition(int64_t planes, int64_t radius,
                                         int64_t stepsPerLaunch, bool periodic,
                                         int ranks, int64_t alignment,
-                                        Decomposition &out,
-                                        std::string &error) {
+                                        Decomposition &out, std::string &error,
+                                        int64_t minHalo) {
   if (ranks < 1 || radius < 0 || stepsPerLaunch < 1 || alignment < 1 ||
-      planes < 1) {
+      planes < 1 || minHalo < 0 || minHalo > (int64_t(1) << 40)) {
     error = "bad decomposition arguments: " + std::to_string(planes) +
             " planes, radius " + std::to_string(radius) + ", " +
             std::to_string(stepsPerLaunch) + " steps per launch, " +
@@ -33,7 +33,9 @@ bool stencil_runtime::planDecomposition(int64_t planes, int64_t radius,
   }
   Decomposition d;
   d.periodic = periodic;
-  d.halo = ranks > 1 ? roundUp(radius * stepsPerLaunch, alignment) : 0;
+  d.halo = ranks > 1
+               ? roundUp(std::max(radius * stepsPerLaunch, minHalo), alignment)
+               : 0;
   // Own bounds: rank i starts at round(i N / P) rounded up to the alignment
   // (the first at 0, the last ends at N).
   std::vector<int64_t> bounds(ranks + 1);
@@ -116,4 +118,21 @@ RankLaunches stencil_runtime::planRankLaunches(const Decomposition &d, int rank,
         {s.localPlanes() - 3 * h, 3 * h, h, plan.interiorEnd - h, h});
   }
   return plan;
+}
+
+int64_t
+stencil_runtime::getSlabAlignment(const stencil_run::LaunchDescription &desc) {
+  if (desc.unit.rfind("fma.", 0) == 0)
+    return 1;
+  return desc.tile.empty() ? 1 : std::max<int64_t>(1, desc.tile.back());
+}
+
+int64_t
+stencil_runtime::getSlabMinHalo(const stencil_run::LaunchDescription &desc) {
+  if (desc.fftErrorBound <= 0 || desc.tile.empty())
+    return 0;
+  int64_t r = 0;
+  for (const auto &o : desc.offsets)
+    r = std::max<int64_t>(r, o[0] < 0 ? -o[0] : o[0]);
+  return desc.tile.back() + r * desc.stepsPerLaunch;
 }

@@ -36,6 +36,8 @@
 #ifndef STENCIL_RUNTIME_DECOMPOSITION_H
 #define STENCIL_RUNTIME_DECOMPOSITION_H
 
+#include "LaunchDescription.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -116,16 +118,36 @@ struct RankLaunches {
 RankLaunches planRankLaunches(const Decomposition &d, int rank,
                               int64_t minPlanes);
 
+/// The alignment a kernel's slabs need so that every point is computed
+/// by the same arithmetic as on the single grid: 1 for the CUDA-core
+/// kernels (unit fma.*), whose arithmetic for a point is one fixed
+/// expression of its neighbours wherever it lies; otherwise the tile along
+/// the outermost dimension, because a Tensor Core or FFT kernel's rounding
+/// of a point may depend on its place in the tile (which products share an
+/// MMA or a transform), and aligned slabs keep every point's place.
+int64_t getSlabAlignment(const stencil_run::LaunchDescription &desc);
+
+/// The least halo a kernel's slabs need beyond r F: for an FFT kernel
+/// (fft_error_bound), whose first and last tile along a grid's dimension
+/// take the direct path (lib/Conversion/StencilToFft/FftKernel.cpp) and
+/// whose tiles' valid regions start at the margin F r, V + F r with V its
+/// tile along the outermost dimension: then no own plane lies in a local
+/// grid's first or last tile, and every own plane's tile takes the
+/// transform path it takes on the single grid; 0 for other kernels.
+int64_t getSlabMinHalo(const stencil_run::LaunchDescription &desc);
+
 /// Splits `planes` (the outermost size) over `ranks` for a kernel of
 /// outermost radius `radius` and `stepsPerLaunch` steps per launch
 /// (`periodic`: the boundary wraps). Slabs are as even as the alignment
-/// allows. Fails, with a message, for ranks < 1, a negative radius, steps
+/// allows; the halo is at least `minHalo` (getSlabMinHalo). Fails, with a
+/// message, for ranks < 1, a negative radius, steps
 /// per launch < 1, alignment < 1, or (with more than one rank) a slab with
 /// fewer own planes than the halo, whose halo would then need planes of a
 /// rank beyond its neighbour.
 bool planDecomposition(int64_t planes, int64_t radius, int64_t stepsPerLaunch,
                        bool periodic, int ranks, int64_t alignment,
-                       Decomposition &out, std::string &error);
+                       Decomposition &out, std::string &error,
+                       int64_t minHalo = 0);
 
 /// The exchange after every launch: for each rank and neighbour, its first
 /// (last) `halo` own planes into the neighbour's upper (lower) halo. In a

@@ -263,19 +263,30 @@ std::vector<double> unpackElements(const std::vector<uint8_t> &bytes,
 
 std::vector<double> randomInput(size_t n, ElemType t, uint64_t seed,
                                 unsigned threads) {
+  return randomInputRange(0, n, t, seed, threads);
+}
+
+std::vector<double> randomInputRange(size_t first, size_t count, ElemType t,
+                                     uint64_t seed, unsigned threads) {
   constexpr unsigned kChunkBits = 16;
-  size_t chunks = (n + (size_t(1) << kChunkBits) - 1) >> kChunkBits;
-  std::vector<double> values(n);
+  std::vector<double> values(count);
+  if (count == 0)
+    return values;
+  const size_t last = first + count;
+  const size_t firstChunk = first >> kChunkBits;
+  const size_t chunks = ((last - 1) >> kChunkBits) + 1 - firstChunk;
   parallelRanges(
       chunks, threads,
       [&](size_t begin, size_t end) {
-    for (size_t c = begin; c < end; ++c) {
-      std::mt19937_64 rng(seed + c * 0x9E3779B97F4A7C15ull);
-      size_t last = std::min(n, (c + 1) << kChunkBits);
-      for (size_t i = c << kChunkBits; i < last; ++i)
-        values[i] =
-            roundTo(t, std::ldexp(static_cast<double>(rng() >> 11), -52) - 1.0);
-    }
+        for (size_t c = firstChunk + begin; c < firstChunk + end; ++c) {
+          std::mt19937_64 rng(seed + c * 0x9E3779B97F4A7C15ull);
+          size_t from = std::max(first, c << kChunkBits);
+          rng.discard(from - (c << kChunkBits));
+          size_t to = std::min(last, (c + 1) << kChunkBits);
+          for (size_t i = from; i < to; ++i)
+            values[i - first] = roundTo(
+                t, std::ldexp(static_cast<double>(rng() >> 11), -52) - 1.0);
+        }
       },
       /*minPerThread=*/1);
   return values;

@@ -55,6 +55,11 @@ void parallelRanges(size_t n, unsigned threads,
 std::vector<double> randomInput(size_t n, ElemType t, uint64_t seed,
                                 unsigned threads);
 
+/// Values [first, first + count) of randomInput's grid (of any size beyond
+/// them), without the rest: the planes of a grid too large for the host.
+std::vector<double> randomInputRange(size_t first, size_t count, ElemType t,
+                                     uint64_t seed, unsigned threads);
+
 /// The blocks of a band kernel (docs/LaunchDescription.md, band_kernel):
 /// the tiles of `tile` points (outermost first, like `dims`) that reach
 /// outside the exact region [m_d, N_d - m_d), prod n_d - prod (hi_d - lo_d)

@@ -287,6 +287,8 @@ bool parseLaunchDescriptionText(const std::string &text,
     if (!known.count(e.first))
       warnings.push_back(where(e.first) + "unknown key '" + e.first +
                          "' ignored");
+  if (kv.count("unit"))
+    desc.unit = kv["unit"].first;
 
   for (const char *k : {"version", "kernel", "ptx", "rank", "element_type",
                         "boundary", "tile", "block"})

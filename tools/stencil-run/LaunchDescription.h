@@ -37,6 +37,9 @@ struct LaunchDescription {
   Boundary boundary = Boundary::Halo;
   double dirichletValue = 0; ///< as written (not rounded)
   std::vector<int64_t> tile;   ///< output points per block, innermost first
+  /// The unit doing the arithmetic (`unit`, e.g. fma.f64, mma.sp.f16);
+  /// empty when absent.
+  std::string unit;
   unsigned block[3] = {1, 1, 1};
   unsigned sharedBytes = 0;
   /// Time steps one launch computes (temporal blocking); default 1.

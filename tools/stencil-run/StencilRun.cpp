@@ -17,6 +17,10 @@
 #include "LaunchDescription.h"
 #include "LaunchPlan.h"
 #include "stencil-runtime/StencilRuntime.h"
+#ifdef STENCIL_RUN_HAVE_MULTI_GPU
+#include "MultiRun.h"
+#include "stencil-runtime/StencilMultiGpu.h"
+#endif
 #ifdef STENCIL_RUN_HAVE_ROOFLINE
 #include "Roofline.h"
 #endif
@@ -112,6 +116,21 @@ options:
                        (stencil_kernel_set_weights) and the check uses them;
                        an error for kernels without a repacking recipe
   --verbose            print the PTX JIT log and kernel attributes
+  --gpus N             also run the grid split over GPUs 0 .. N-1 along its
+                       outermost dimension (libStencilMultiGpu, NCCL halo
+                       exchange overlapped with the interior; docs/MultiGPU.md)
+                       and check that its result equals the 1-GPU result bit
+                       for bit; times it with the overlap, without it, and
+                       the compute and the exchange alone ('MULTI' line)
+  --same-device        with --gpus: all ranks on --device (a test of the
+                       decomposition on one GPU; the halos move by device
+                       copies, NCCL refusing two ranks on one GPU)
+  --no-single          with --gpus: skip the 1-GPU run (a grid larger than one
+                       GPU): the random input is made and uploaded in chunks
+                       of planes, and the check compares a separate
+                       --check-steps run with the CPU reference on windows of
+                       planes around every slab boundary, the grid's edges and
+                       a few random planes
   --roofline           measure device bandwidth (1 GiB cuMemcpyDtoD, read +
                        write bytes) and the peak TFLOP/s of mma.sync m16n8k16
                        / mma.sp m16n8k32 f16->f32 (sparse counted
@@ -171,6 +190,9 @@ struct Options {
   unsigned threads = 0;
   int device = 0;
   bool verbose = false;
+  int gpus = 1;
+  bool noSingle = false;
+  bool sameDevice = false;
   bool roofline = false;
   size_t copyBytes = size_t(1) << 30;
   std::string profileOut;
@@ -268,6 +290,12 @@ Options parseArgs(int argc, char **argv) {
       }
     } else if (a == "--ptx") {
       o.ptxOverride = value();
+    } else if (a == "--gpus") {
+      o.gpus = static_cast<int>(parseIntArg(a, value(), 1));
+    } else if (a == "--same-device") {
+      o.sameDevice = true;
+    } else if (a == "--no-single") {
+      o.noSingle = true;
     } else if (a == "--verbose" || a == "-v") {
       o.verbose = true;
     } else if (a == "--roofline") {
@@ -351,13 +379,19 @@ struct CheckResult {
 
 CheckResult compare(const std::vector<int64_t> &dims,
                     const std::vector<double> &cpu,
-                    const std::vector<double> &gpu, CheckResult r);
+                    const std::vector<double> &gpu, CheckResult r,
+                    int64_t planeBegin, int64_t planeEnd);
 
-/// Compares `gpu` with `steps` steps of the CPU reference.
+/// Compares `gpu` with `steps` steps of the CPU reference on the grid
+/// `dims` from `input`; only planes [planeBegin, planeEnd) of the
+/// outermost dimension (all for planeEnd < 0), which `gpu` holds.
 CheckResult check(const LaunchDescription &desc, const Options &opts,
                   const std::vector<int64_t> &dims,
                   const std::vector<double> &input,
-                  const std::vector<double> &gpu, int steps) {
+                  const std::vector<double> &gpu, int steps,
+                  int64_t planeBegin = 0, int64_t planeEnd = -1) {
+  if (planeEnd < 0)
+    planeEnd = dims[0];
   ReferenceStencil ref;
   ref.rank = desc.rank;
   ref.dims = dims;
@@ -381,7 +415,7 @@ CheckResult check(const LaunchDescription &desc, const Options &opts,
     rounding.eta = subnormalSpacing(desc.elementType);
     std::vector<double> cpu = runReference(ref, input, steps, threads,
                                            r.maxAbs, rounding, &r.tol);
-    return compare(dims, cpu, gpu, r);
+    return compare(dims, cpu, gpu, r, planeBegin, planeEnd);
   }
   std::vector<double> cpu = runReference(ref, input, steps, threads, r.maxAbs);
 
@@ -438,14 +472,24 @@ CheckResult check(const LaunchDescription &desc, const Options &opts,
     // rounding, or the direct steps at the grid's edge).
     r.tol = fusedLaunchTolerance(desc.fftErrorBound * r.maxAbs);
   }
-  return compare(dims, cpu, gpu, r);
+  return compare(dims, cpu, gpu, r, planeBegin, planeEnd);
 }
 
-/// Compares `gpu` with the reference `cpu` within `r.tol`; fills the rest of
+/// Compares `gpu` (planes [planeBegin, planeEnd) of the grid) with the
+/// same planes of the reference `cpu` within `r.tol`; fills the rest of
 /// `r`.
-CheckResult compare(const std::vector<int64_t> &dims,
-                    const std::vector<double> &cpu,
-                    const std::vector<double> &gpu, CheckResult r) {
+CheckResult compare(const std::vector<int64_t> &allDims,
+                    const std::vector<double> &allCpu,
+                    const std::vector<double> &gpu, CheckResult r,
+                    int64_t planeBegin, int64_t planeEnd) {
+  std::vector<int64_t> dims = allDims;
+  dims[0] = planeEnd - planeBegin;
+  const size_t plane = allCpu.size() / size_t(allDims[0]);
+  std::vector<double> cpu(allCpu.begin() + planeBegin * plane,
+                          allCpu.begin() + planeEnd * plane);
+  if (gpu.size() != cpu.size())
+    fatal("internal error: comparing " + std::to_string(gpu.size()) +
+          " values with " + std::to_string(cpu.size()));
   bool finite = true;
   for (size_t i = 0; i < cpu.size(); ++i) {
     double e = std::fabs(gpu[i] - cpu[i]);
@@ -470,6 +514,7 @@ CheckResult compare(const std::vector<int64_t> &dims,
       lin /= dims[dIdx];
     }
     std::string at;
+    c[0] += planeBegin;
     for (size_t k = 0; k < c.size(); ++k)
       at += (k ? "," : "") + std::to_string(c[k]);
     std::printf("  worst point (%s): gpu %.9g, cpu %.9g; %zu of %zu points "
@@ -478,6 +523,161 @@ CheckResult compare(const std::vector<int64_t> &dims,
   }
   return r;
 }
+
+#ifdef STENCIL_RUN_HAVE_MULTI_GPU
+/// The four timings of a run over several GPUs (ms).
+struct MultiTimes {
+  double overlap = 0, noOverlap = 0, compute = 0, exchange = 0;
+};
+
+/// Times `steps` steps with the overlap, without it, the compute alone and
+/// the exchange alone (on whatever the buffers hold).
+MultiTimes timeSplit(MultiGpuRun &run, int steps) {
+  MultiTimes t;
+  std::string error;
+  if (!run.run(steps, 0, t.overlap, error) ||
+      !run.run(steps, STENCIL_MULTI_NO_OVERLAP, t.noOverlap, error) ||
+      !run.run(steps, STENCIL_MULTI_COMPUTE_ONLY, t.compute, error) ||
+      !run.run(steps, STENCIL_MULTI_EXCHANGE_ONLY, t.exchange, error))
+    fatal("multi-gpu: " + error);
+  return t;
+}
+
+void printSplit(const MultiTimes &t, int steps, size_t points) {
+  std::printf("multi-gpu time (%d steps): %.4f ms with the overlap (%.3f "
+              "GStencil/s), %.4f ms without; compute alone %.4f ms, exchange "
+              "alone %.4f ms (hidden: %.4f ms)\n",
+              steps, t.overlap, double(steps) * points / (t.overlap * 1e6),
+              t.noOverlap, t.compute, t.exchange,
+              t.compute + t.exchange - t.overlap);
+}
+
+/// stencil-run --gpus N --no-single: the grid is never whole on the host.
+int runMultiOnly(const LaunchDescription &desc, const Options &opts) {
+  const std::vector<int64_t> &dims = opts.grid;
+  const ElemType et = desc.elementType;
+  const unsigned threads = hostThreads(opts);
+  size_t plane = 1;
+  for (size_t k = 1; k < dims.size(); ++k)
+    plane *= size_t(dims[k]);
+  const size_t points = plane * size_t(dims[0]);
+  const size_t planeBytes = plane * elemTypeBytes(et);
+  const int fused = desc.stepsPerLaunch;
+  CU(cuInit(0));
+  int count = 0;
+  CU(cuDeviceGetCount(&count));
+  if (opts.gpus > count && !opts.sameDevice)
+    fatal("--gpus " + std::to_string(opts.gpus) + " but only " +
+          std::to_string(count) + " CUDA device(s)");
+  std::string error;
+  MultiGpuRun run(opts.descPath, dims, opts.gpus,
+                  opts.sameDevice ? opts.device : -1, error);
+  if (!run.ok())
+    fatal("multi-gpu: " + error);
+  std::printf("grid: %s %s (%zu points, %.1f GB per buffer) over %d GPUs, "
+              "halo %lld planes\n%s",
+              gridText(dims).c_str(), elemTypeName(et), points,
+              double(points) * elemTypeBytes(et) / 1e9, opts.gpus,
+              static_cast<long long>(run.halo()), run.describe().c_str());
+  auto planes = [&](int64_t first, int64_t n) {
+    return packElements(randomInputRange(size_t(first) * plane,
+                                         size_t(n) * plane, et, opts.seed,
+                                         threads),
+                        et, threads);
+  };
+  const int64_t chunk =
+      std::max<int64_t>(1, int64_t((size_t(1) << 30) / planeBytes));
+  std::printf("input: random uniform [-1, 1), seed %llu, rounded to %s, "
+              "made and uploaded %lld planes at a time\n",
+              static_cast<unsigned long long>(opts.seed), elemTypeName(et),
+              static_cast<long long>(chunk));
+  if (!run.upload(planes, chunk, error))
+    fatal("multi-gpu: " + error);
+  double ms = 0;
+  int warm = (opts.warmup + fused - 1) / fused * fused;
+  if (warm && !run.run(warm, 0, ms, error))
+    fatal("multi-gpu: " + error);
+  MultiTimes t = timeSplit(run, opts.steps);
+  printSplit(t, opts.steps, points);
+
+  std::string checkWord = "SKIPPED";
+  int exitCode = 0;
+  double worstErr = 0, worstTol = 0;
+  if (opts.check) {
+    // A separate run from the input, checked on windows of planes.
+    const int checkSteps =
+        std::min((opts.checkSteps + fused - 1) / fused * fused, opts.steps);
+    if (!run.upload(planes, chunk, error) || !run.run(checkSteps, 0, ms, error))
+      fatal("multi-gpu: " + error);
+    const int64_t n = dims[0];
+    const int64_t reach =
+        int64_t(checkSteps) * stencil_runtime::getRadii(desc)[0];
+    const int64_t w = std::max<int64_t>(run.halo(), 1) + 2;
+    std::vector<int64_t> centers = run.slabStarts();
+    centers.push_back(n);
+    std::mt19937_64 rng(opts.seed);
+    for (int i = 0; i < 3; ++i)
+      centers.push_back(int64_t(rng() % uint64_t(n)));
+    std::sort(centers.begin(), centers.end());
+    std::vector<std::pair<int64_t, int64_t>> windows;
+    for (int64_t c : centers) {
+      int64_t b = std::max<int64_t>(0, c - w), e = std::min(n, c + w);
+      if (!windows.empty() && b <= windows.back().second)
+        windows.back().second = std::max(windows.back().second, e);
+      else
+        windows.push_back({b, e});
+    }
+    const bool periodic = desc.boundary == Boundary::Periodic;
+    bool pass = true;
+    int64_t checkedPlanes = 0;
+    for (auto [p0, p1] : windows) {
+      // The window's planes and `reach` more on each side (wrapped when
+      // periodic, clipped at the grid's edges, where the semantics is the
+      // grid's): the reference is exact on [p0, p1).
+      int64_t lo = periodic ? reach : std::min(reach, p0);
+      int64_t hi = periodic ? reach : std::min(reach, n - p1);
+      std::vector<double> input;
+      for (int64_t i = p0 - lo; i < p1 + hi; ++i) {
+        int64_t g = ((i % n) + n) % n;
+        std::vector<double> v =
+            randomInputRange(size_t(g) * plane, plane, et, opts.seed, threads);
+        input.insert(input.end(), v.begin(), v.end());
+      }
+      std::vector<uint8_t> bytes;
+      if (!run.download(p0, p1 - p0, bytes, error))
+        fatal("multi-gpu: " + error);
+      std::vector<int64_t> local = dims;
+      local[0] = p1 - p0 + lo + hi;
+      CheckResult r =
+          check(desc, opts, local, input, unpackElements(bytes, et, threads),
+                checkSteps, lo, lo + p1 - p0);
+      std::printf("check: planes [%lld, %lld), %d steps vs f64 CPU reference: "
+                  "max abs error %.6g, tolerance %.6g: %s\n",
+                  static_cast<long long>(p0), static_cast<long long>(p1),
+                  checkSteps, r.maxErr, r.tol, r.pass ? "PASS" : "FAIL");
+      pass &= r.pass;
+      worstErr = std::max(worstErr, r.maxErr);
+      worstTol = std::max(worstTol, r.tol);
+      checkedPlanes += p1 - p0;
+    }
+    std::printf("check: %lld of %lld planes (every slab boundary, the edges, "
+                "3 random) checked: %s\n",
+                static_cast<long long>(checkedPlanes),
+                static_cast<long long>(n), pass ? "PASS" : "FAIL");
+    checkWord = pass ? "PASS" : "FAIL";
+    exitCode = pass ? 0 : 1;
+  }
+  std::printf("MULTI kernel=%s gpus=%d grid=%s type=%s steps=%d ms=%.6f "
+              "ms_no_overlap=%.6f ms_compute=%.6f ms_exchange=%.6f "
+              "gstencil_s=%.6f ms_1gpu=none bitwise=skipped check=%s "
+              "max_err=%.6g tol=%.6g\n",
+              desc.kernel.c_str(), opts.gpus, gridText(dims).c_str(),
+              elemTypeName(et), opts.steps, t.overlap, t.noOverlap, t.compute,
+              t.exchange, double(opts.steps) * points / (t.overlap * 1e6),
+              checkWord.c_str(), worstErr, worstTol);
+  return exitCode;
+}
+#endif
 
 std::string readFile(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
@@ -511,6 +711,22 @@ int main(int argc, char **argv) {
   if (opts.grid.empty())
     usageError("--grid is required");
 
+  if ((opts.noSingle || opts.sameDevice) && opts.gpus < 2)
+    usageError(std::string(opts.noSingle ? "--no-single" : "--same-device") +
+               " needs --gpus 2 or more");
+  if (opts.gpus > 1 && (!opts.ptxOverride.empty() || !opts.weights.empty()))
+    usageError("--gpus runs the description's PTX and weights: no --ptx or "
+               "--weights");
+  if (opts.noSingle && (!opts.input.empty() || !opts.saveInput.empty() ||
+                        !opts.saveOutput.empty()))
+    usageError("--no-single makes its random input in chunks: no --input, "
+               "--save-input or --save-output");
+#ifndef STENCIL_RUN_HAVE_MULTI_GPU
+  if (opts.gpus > 1)
+    fatal("--gpus: this stencil-run was built without NCCL "
+          "(libStencilMultiGpu); rebuild with NCCL found by CMake "
+          "(STENCIL_NCCL_ROOT, or python3's nvidia-nccl-cu13 wheel)");
+#endif
   LaunchDescription desc;
   std::string error;
   std::vector<std::string> warnings;
@@ -532,6 +748,10 @@ int main(int argc, char **argv) {
                " is not a multiple of the kernel's steps_per_launch = " +
                std::to_string(fused) + " (each launch computes " +
                std::to_string(fused) + " steps)");
+#ifdef STENCIL_RUN_HAVE_MULTI_GPU
+  if (opts.noSingle)
+    return runMultiOnly(desc, opts);
+#endif
   const int launches = opts.steps / fused;
   const std::vector<int64_t> &dims = opts.grid;
   size_t points = 1;
@@ -733,6 +953,59 @@ int main(int argc, char **argv) {
     if (!r.pass)
       exitCode = 1;
   }
+#ifdef STENCIL_RUN_HAVE_MULTI_GPU
+  if (opts.gpus > 1) {
+    if (opts.gpus > deviceCount && !opts.sameDevice)
+      fatal("--gpus " + std::to_string(opts.gpus) + " but only " +
+            std::to_string(deviceCount) + " CUDA device(s)");
+    MultiGpuRun run(opts.descPath, dims, opts.gpus,
+                    opts.sameDevice ? opts.device : -1, error);
+    if (!run.ok())
+      fatal("multi-gpu: " + error);
+    std::printf("multi-gpu: %d GPUs, halo %lld planes\n%s", opts.gpus,
+                static_cast<long long>(run.halo()), run.describe().c_str());
+    auto whole = [&](int64_t first, int64_t n) {
+      const size_t planeBytes = g.bytes / size_t(dims[0]);
+      return std::vector<uint8_t>(hostInput.begin() + first * planeBytes,
+                                  hostInput.begin() + (first + n) * planeBytes);
+    };
+    double ms1 = 0;
+    if (!run.upload(whole, dims[0], error) ||
+        (opts.warmup > 0 &&
+         !run.run((opts.warmup + fused - 1) / fused * fused, 0, ms1, error)) ||
+        !run.upload(whole, dims[0], error) ||
+        !run.run(opts.steps, 0, ms1, error))
+      fatal("multi-gpu: " + error);
+    std::vector<uint8_t> multiResult;
+    if (!run.download(0, dims[0], multiResult, error))
+      fatal("multi-gpu: " + error);
+    size_t differ = 0, first = 0;
+    for (size_t i = 0; i < multiResult.size(); ++i)
+      if (multiResult[i] != result[i] && differ++ == 0)
+        first = i;
+    const bool same = differ == 0;
+    std::printf("multi-gpu: result after %d steps %s the 1-GPU result bit for "
+                "bit",
+                opts.steps, same ? "equals" : "DIFFERS FROM");
+    if (!same)
+      std::printf(" (%zu bytes differ, the first at element %zu)", differ,
+                  first / elemTypeBytes(et));
+    std::printf("\n");
+    if (!same)
+      exitCode = 1;
+    MultiTimes t = timeSplit(run, opts.steps);
+    printSplit(t, opts.steps, points);
+    std::printf("MULTI kernel=%s gpus=%d grid=%s type=%s steps=%d ms=%.6f "
+                "ms_no_overlap=%.6f ms_compute=%.6f ms_exchange=%.6f "
+                "gstencil_s=%.6f ms_1gpu=%.6f speedup=%.4f bitwise=%s "
+                "check=%s max_err=%.6g tol=%.6g\n",
+                desc.kernel.c_str(), opts.gpus, gridText(dims).c_str(),
+                elemTypeName(et), opts.steps, t.overlap, t.noOverlap, t.compute,
+                t.exchange, double(opts.steps) * points / (t.overlap * 1e6), ms,
+                ms / t.overlap, same ? "yes" : "NO", checkWord.c_str(), maxErr,
+                tol);
+  }
+#endif
   // One machine-readable line for bench scripts.
   std::printf("RESULT kernel=%s device=\"%s\" grid=%s type=%s steps=%d "
               "ms=%.6f gstencil_s=%.6f check=%s max_err=%.6g tol=%.6g\n",

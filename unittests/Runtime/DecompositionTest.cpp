@@ -71,6 +71,10 @@ TEST(Decomposition, SlabsAndSchedule) {
   for (const Slab &slab : d.slabs)
     EXPECT_EQ((slab.ownBegin - slab.haloLow) % 4, 0);
 
+  // A least halo (an FFT kernel's tile + r F), rounded to the alignment.
+  ASSERT_TRUE(planDecomposition(100, 1, 2, false, 2, 6, d, error, 8)) << error;
+  EXPECT_EQ(d.halo, 12);
+
   // One rank: the whole grid, no halo, nothing to exchange.
   ASSERT_TRUE(planDecomposition(7, 3, 2, true, 1, 1, d, error));
   EXPECT_EQ(d.halo, 0);
@@ -113,18 +117,17 @@ std::vector<double> launchOn(const ReferenceStencil &s,
 /// may leave there), the boundary windows into temporaries and their exact
 /// planes copied over the garbage. Without it, each rank runs its whole
 /// local grid after the exchange.
-std::vector<double> simulate(const ReferenceStencil &s,
-                             const std::vector<double> &input, int ranks,
-                             int64_t stepsPerLaunch, int launches,
-                             int64_t alignment, bool overlap,
-                             std::string &error, int *overlapped = nullptr) {
+std::vector<double>
+simulate(const ReferenceStencil &s, const std::vector<double> &input, int ranks,
+         int64_t stepsPerLaunch, int launches, int64_t alignment, bool overlap,
+         std::string &error, int *overlapped = nullptr, int64_t minHalo = 0) {
   int64_t radius = 0;
   for (const auto &o : s.offsets)
     radius = std::max<int64_t>(radius, std::abs(o[0]));
   Decomposition d;
   if (!planDecomposition(s.dims[0], radius, stepsPerLaunch,
                          s.boundary == Boundary::Periodic, ranks, alignment, d,
-                         error))
+                         error, minHalo))
     return {};
   size_t plane = 1;
   for (size_t k = 1; k < s.dims.size(); ++k)
@@ -236,8 +239,11 @@ TEST(Decomposition, SimulatedRanksEqualOneGrid) {
     s.elementType = ElemType(rng() % 3 == 0   ? ElemType::F16
                              : rng() % 2 == 0 ? ElemType::F32
                                               : ElemType::F64);
-    // Enough planes for every rank's halo, often for the overlap's two.
-    int64_t halo = ((r0 * f + alignment - 1) / alignment) * alignment;
+    // Sometimes a least halo (an FFT kernel's); enough planes for every
+    // rank's halo, often for the overlap's two.
+    int64_t minHalo = rng() % 4 == 0 ? alignment + r0 * f : 0;
+    int64_t halo =
+        ((std::max(r0 * f, minHalo) + alignment - 1) / alignment) * alignment;
     int64_t per = halo + alignment + (rng() % 2 ? 0 : halo + 2 * r0 + 1);
     s.dims.push_back(std::max<int64_t>(2 * r0 + 1, ranks * per) +
                      int64_t(rng() % 9));

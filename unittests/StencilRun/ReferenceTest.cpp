@@ -311,6 +311,15 @@ TEST(HostUtilTest, RoundingAndPacking) {
   std::vector<double> a = randomInput(300001, ElemType::F16, 5, 1);
   EXPECT_EQ(a, randomInput(300001, ElemType::F16, 5, 4));
   EXPECT_NE(a, randomInput(300001, ElemType::F16, 6, 4));
+  // Any range of it alone (the planes of a grid too large for the host).
+  for (size_t first : {size_t(0), size_t(1), size_t(65535), size_t(65536),
+                       size_t(131070), size_t(299990)})
+    for (size_t count : {size_t(0), size_t(1), size_t(10), size_t(70000)}) {
+      size_t n = std::min(count, a.size() - first);
+      EXPECT_EQ(randomInputRange(first, n, ElemType::F16, 5, 3),
+                std::vector<double>(a.begin() + first, a.begin() + first + n))
+          << first << " + " << n;
+    }
   for (double v : a)
     ASSERT_TRUE(v >= -1.0 && v <= 1.0 && roundTo(ElemType::F16, v) == v);
   for (ElemType t : {ElemType::F16, ElemType::BF16, ElemType::F32,

@@ -1,0 +1,56 @@
+//===- MultiRun.h - stencil-run over several GPUs ---------------*- C++ -*-===//
+//
+// stencil-run --gpus N (issue 19): the grid split over N GPUs by
+// libStencilMultiGpu (runtime/include/stencil-runtime/StencilMultiGpu.h),
+// timed with and without the overlap of exchange and compute, and the
+// two apart. Built when NCCL is found (STENCIL_RUN_HAVE_MULTI_GPU).
+//
+//===----------------------------------------------------------------------===//
+#ifndef STENCIL_RUN_MULTIRUN_H
+#define STENCIL_RUN_MULTIRUN_H
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+struct stencil_multi;
+
+namespace stencil_run {
+
+class MultiGpuRun {
+public:
+  /// Splits the grid `dims` of the kernel at `descPath` over `gpus` ranks
+  /// on devices 0 .. gpus - 1, or all on device `oneDevice` when it is not
+  /// negative (a test on one GPU). On failure `error` is set.
+  MultiGpuRun(const std::string &descPath, const std::vector<int64_t> &dims,
+              int gpus, int oneDevice, std::string &error);
+  ~MultiGpuRun();
+  bool ok() const { return multi != nullptr; }
+
+  /// Uploads the whole grid, `chunkPlanes` planes at a time, each chunk
+  /// made by `planes(first, count)` (packed elements).
+  bool
+  upload(const std::function<std::vector<uint8_t>(int64_t, int64_t)> &planes,
+         int64_t chunkPlanes, std::string &error);
+  /// Runs `steps` steps with `flags` (STENCIL_MULTI_*); returns the wall
+  /// time in ms from the first launch queued to the last one done.
+  bool run(int64_t steps, unsigned flags, double &ms, std::string &error);
+  /// Planes [first, first + count) of the result (packed elements).
+  bool download(int64_t first, int64_t count, std::vector<uint8_t> &out,
+                std::string &error);
+  /// One line per rank: its planes, halos and whether it overlaps.
+  std::string describe() const;
+  int64_t halo() const;
+  /// The first own plane of each rank.
+  std::vector<int64_t> slabStarts() const;
+
+private:
+  stencil_multi *multi = nullptr;
+  size_t planeBytes = 0;
+  std::vector<int64_t> dims;
+};
+
+} // namespace stencil_run
+
+#endif
