@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Decomposition.h"
+#include "LaunchPlan.h"
 
 #include <algorithm>
 
@@ -131,8 +132,5 @@ int64_t
 stencil_runtime::getSlabMinHalo(const stencil_run::LaunchDescription &desc) {
   if (desc.fftErrorBound <= 0 || desc.tile.empty())
     return 0;
-  int64_t r = 0;
-  for (const auto &o : desc.offsets)
-    r = std::max<int64_t>(r, o[0] < 0 ? -o[0] : o[0]);
-  return desc.tile.back() + r * desc.stepsPerLaunch;
+  return desc.tile.back() + getRadii(desc)[0] * desc.stepsPerLaunch;
 }

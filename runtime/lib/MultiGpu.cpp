@@ -41,7 +41,6 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -115,16 +114,6 @@ struct LocalRank {
   RankLaunches plan;
 };
 
-bool readWholeFile(const std::string &path, std::string &out) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f)
-    return false;
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  out = ss.str();
-  return bool(f) || f.eof();
-}
-
 } // namespace
 
 struct stencil_multi {
@@ -161,23 +150,22 @@ namespace {
 /// that the kernel runs on the global and every local grid.
 stencil_status plan(stencil_multi &m, const char *launchPath,
                     const int64_t *sizes, int rank, int numRanks,
-                    int64_t alignment, std::string &ptx, std::string &text) {
+                    int64_t alignment) {
   if (!launchPath || !sizes || rank < 1 || rank > 3 || numRanks < 1 ||
       alignment < 0)
     return fail(STENCIL_ERROR_INVALID_ARGUMENT,
                 "stencil_multi: null description path or sizes, a rank "
                 "outside 1..3, no ranks, or a negative alignment");
-  if (!readWholeFile(launchPath, text))
-    return fail(STENCIL_ERROR_IO, std::string("cannot read launch "
+  // Only to tell a missing file from a malformed one: the parser reads it
+  // (within its size bound), as stencil_kernel_load_file does.
+  if (!std::ifstream(launchPath))
+    return fail(STENCIL_ERROR_IO, std::string("cannot read the launch "
                                               "description '") +
                                       launchPath + "'");
   std::string error;
   std::vector<std::string> warnings;
-  if (!parseLaunchDescriptionText(text, launchPath, m.desc, error, warnings))
+  if (!parseLaunchDescription(launchPath, m.desc, error, warnings))
     return fail(STENCIL_ERROR_INVALID_DESCRIPTION, error);
-  if (!readWholeFile(m.desc.ptxPath, ptx))
-    return fail(STENCIL_ERROR_IO,
-                "cannot read the PTX '" + m.desc.ptxPath + "'");
   m.sizes.assign(sizes, sizes + rank);
   LaunchPlan launches;
   if (PlanStatus s = planLaunches(m.desc, m.sizes, 0, launches, error);
@@ -204,14 +192,11 @@ stencil_status plan(stencil_multi &m, const char *launchPath,
 }
 
 /// Context, kernel, streams, events and buffers of `r`.
-stencil_status setUpRank(stencil_multi &m, LocalRank &r,
-                         const std::string &text, const std::string &ptx) {
+stencil_status setUpRank(stencil_multi &m, LocalRank &r) {
   MULTI_CU(cuDeviceGet(&r.dev, r.device));
   MULTI_CU(cuDevicePrimaryCtxRetain(&r.ctx, r.dev));
   MULTI_CU(cuCtxSetCurrent(r.ctx));
-  MULTI_RUNTIME(stencil_kernel_load_memory(text.data(), text.size(), ptx.data(),
-                                           ptx.size(), m.desc.path.c_str(),
-                                           &r.kernel));
+  MULTI_RUNTIME(stencil_kernel_load_file(m.desc.path.c_str(), &r.kernel));
   MULTI_RUNTIME(stencil_kernel_prepare(r.kernel));
   MULTI_CU(cuStreamCreate(&r.compute, CU_STREAM_NON_BLOCKING));
   MULTI_CU(cuStreamCreate(&r.exchange, CU_STREAM_NON_BLOCKING));
@@ -265,9 +250,7 @@ stencil_status create(const char *launchPath, const int64_t *sizes, int rank,
                 "stencil_multi: null result pointer");
   *out = nullptr;
   auto m = std::make_unique<stencil_multi>();
-  std::string ptx, text;
-  if (stencil_status s =
-          plan(*m, launchPath, sizes, rank, numRanks, alignment, ptx, text))
+  if (stencil_status s = plan(*m, launchPath, sizes, rank, numRanks, alignment))
     return s;
   MULTI_CU(cuInit(0));
   int count = 0;
@@ -292,7 +275,7 @@ stencil_status create(const char *launchPath, const int64_t *sizes, int rank,
   for (int i = 0; i < numLocal && !status; ++i) {
     m->ranks[i].rank = firstRank + i;
     m->ranks[i].device = devices[i];
-    status = setUpRank(*m, m->ranks[i], text, ptx);
+    status = setUpRank(*m, m->ranks[i]);
   }
   // NCCL's communicators (none for one rank: nothing to exchange).
   if (!status && numRanks > 1 && !m->oneDevice) {

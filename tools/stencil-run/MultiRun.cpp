@@ -36,17 +36,22 @@ MultiGpuRun::MultiGpuRun(const std::string &descPath,
 
 MultiGpuRun::~MultiGpuRun() { stencil_multi_destroy(multi); }
 
+bool MultiGpuRun::upload(const void *host, int64_t first, int64_t count,
+                         std::string &error) {
+  if (stencil_multi_upload(multi, host, first, count) != STENCIL_SUCCESS) {
+    error = stencil_multi_last_error();
+    return false;
+  }
+  return true;
+}
+
 bool MultiGpuRun::upload(
     const std::function<std::vector<uint8_t>(int64_t, int64_t)> &planes,
     int64_t chunkPlanes, std::string &error) {
   for (int64_t first = 0; first < dims[0]; first += chunkPlanes) {
     int64_t count = std::min(chunkPlanes, dims[0] - first);
-    std::vector<uint8_t> bytes = planes(first, count);
-    if (stencil_multi_upload(multi, bytes.data(), first, count) !=
-        STENCIL_SUCCESS) {
-      error = stencil_multi_last_error();
+    if (!upload(planes(first, count).data(), first, count, error))
       return false;
-    }
   }
   return true;
 }

@@ -28,6 +28,9 @@ public:
   ~MultiGpuRun();
   bool ok() const { return multi != nullptr; }
 
+  /// Uploads planes [first, first + count) from `host` (packed elements).
+  bool upload(const void *host, int64_t first, int64_t count,
+              std::string &error);
   /// Uploads the whole grid, `chunkPlanes` planes at a time, each chunk
   /// made by `planes(first, count)` (packed elements).
   bool

@@ -552,6 +552,27 @@ void printSplit(const MultiTimes &t, int steps, size_t points) {
               t.compute + t.exchange - t.overlap);
 }
 
+/// The machine-readable MULTI line of a run over `opts.gpus` GPUs;
+/// `msOneGpu` < 0 when there was no 1-GPU run (then no speedup, and no
+/// bitwise comparison).
+void printMultiLine(const LaunchDescription &desc, const Options &opts,
+                    size_t points, const MultiTimes &t, double msOneGpu,
+                    const char *bitwise, const std::string &check,
+                    double maxErr, double tol) {
+  char single[64] = "ms_1gpu=none";
+  if (msOneGpu >= 0)
+    std::snprintf(single, sizeof(single), "ms_1gpu=%.6f speedup=%.4f", msOneGpu,
+                  msOneGpu / t.overlap);
+  std::printf("MULTI kernel=%s gpus=%d grid=%s type=%s steps=%d ms=%.6f "
+              "ms_no_overlap=%.6f ms_compute=%.6f ms_exchange=%.6f "
+              "gstencil_s=%.6f %s bitwise=%s check=%s max_err=%.6g tol=%.6g\n",
+              desc.kernel.c_str(), opts.gpus, gridText(opts.grid).c_str(),
+              elemTypeName(desc.elementType), opts.steps, t.overlap,
+              t.noOverlap, t.compute, t.exchange,
+              double(opts.steps) * points / (t.overlap * 1e6), single, bitwise,
+              check.c_str(), maxErr, tol);
+}
+
 /// stencil-run --gpus N --no-single: the grid is never whole on the host.
 int runMultiOnly(const LaunchDescription &desc, const Options &opts) {
   const std::vector<int64_t> &dims = opts.grid;
@@ -667,14 +688,8 @@ int runMultiOnly(const LaunchDescription &desc, const Options &opts) {
     checkWord = pass ? "PASS" : "FAIL";
     exitCode = pass ? 0 : 1;
   }
-  std::printf("MULTI kernel=%s gpus=%d grid=%s type=%s steps=%d ms=%.6f "
-              "ms_no_overlap=%.6f ms_compute=%.6f ms_exchange=%.6f "
-              "gstencil_s=%.6f ms_1gpu=none bitwise=skipped check=%s "
-              "max_err=%.6g tol=%.6g\n",
-              desc.kernel.c_str(), opts.gpus, gridText(dims).c_str(),
-              elemTypeName(et), opts.steps, t.overlap, t.noOverlap, t.compute,
-              t.exchange, double(opts.steps) * points / (t.overlap * 1e6),
-              checkWord.c_str(), worstErr, worstTol);
+  printMultiLine(desc, opts, points, t, -1, "skipped", checkWord, worstErr,
+                 worstTol);
   return exitCode;
 }
 #endif
@@ -964,16 +979,11 @@ int main(int argc, char **argv) {
       fatal("multi-gpu: " + error);
     std::printf("multi-gpu: %d GPUs, halo %lld planes\n%s", opts.gpus,
                 static_cast<long long>(run.halo()), run.describe().c_str());
-    auto whole = [&](int64_t first, int64_t n) {
-      const size_t planeBytes = g.bytes / size_t(dims[0]);
-      return std::vector<uint8_t>(hostInput.begin() + first * planeBytes,
-                                  hostInput.begin() + (first + n) * planeBytes);
-    };
     double ms1 = 0;
-    if (!run.upload(whole, dims[0], error) ||
+    if (!run.upload(hostInput.data(), 0, dims[0], error) ||
         (opts.warmup > 0 &&
          !run.run((opts.warmup + fused - 1) / fused * fused, 0, ms1, error)) ||
-        !run.upload(whole, dims[0], error) ||
+        !run.upload(hostInput.data(), 0, dims[0], error) ||
         !run.run(opts.steps, 0, ms1, error))
       fatal("multi-gpu: " + error);
     std::vector<uint8_t> multiResult;
@@ -995,15 +1005,8 @@ int main(int argc, char **argv) {
       exitCode = 1;
     MultiTimes t = timeSplit(run, opts.steps);
     printSplit(t, opts.steps, points);
-    std::printf("MULTI kernel=%s gpus=%d grid=%s type=%s steps=%d ms=%.6f "
-                "ms_no_overlap=%.6f ms_compute=%.6f ms_exchange=%.6f "
-                "gstencil_s=%.6f ms_1gpu=%.6f speedup=%.4f bitwise=%s "
-                "check=%s max_err=%.6g tol=%.6g\n",
-                desc.kernel.c_str(), opts.gpus, gridText(dims).c_str(),
-                elemTypeName(et), opts.steps, t.overlap, t.noOverlap, t.compute,
-                t.exchange, double(opts.steps) * points / (t.overlap * 1e6), ms,
-                ms / t.overlap, same ? "yes" : "NO", checkWord.c_str(), maxErr,
-                tol);
+    printMultiLine(desc, opts, points, t, ms, same ? "yes" : "NO", checkWord,
+                   maxErr, tol);
   }
 #endif
   // One machine-readable line for bench scripts.
