@@ -19,6 +19,12 @@
 #                                      768^3 against the staged kernels and
 #                                      the Tensor Core ones; f64 Box-3D27P at
 #                                      512^3 against LoRAStencil's box3d1r)
+#   bench/run-fused.sh ART_DIR rows    the row-streamed 2-D CUDA-core kernels
+#                                      of bench/compile-rowstream.sh: checks
+#                                      (full and odd sizes), memcheck, then
+#                                      the f64 table at 10240^2 against the
+#                                      staged and composed kernels (and
+#                                      LoRAStencil's artifact when carried)
 #   bench/run-fused.sh ART_DIR ncu     ncu's speed of light, scheduler and
 #                                      occupancy sections of one launch of
 #                                      each FOLDER/NAME of NCU_KERNELS (the
@@ -28,8 +34,8 @@
 # Logs go to $OUT (or /tmp/fused-out); `table` ends with RESULT lines.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-art=${1:?usage: run-fused.sh ART_DIR check|table|stream|ncu}
-mode=${2:?usage: run-fused.sh ART_DIR check|table|stream|ncu}
+art=${1:?usage: run-fused.sh ART_DIR check|table|stream|rows|ncu}
+mode=${2:?usage: run-fused.sh ART_DIR check|table|stream|rows|ncu}
 out=${OUT:-/tmp/fused-out}
 mkdir -p "$out"
 log=$out/$mode.txt
@@ -124,6 +130,33 @@ if [ "$mode" = stream ]; then
     time_one "$folder" box-3d27p-f64 512,512,512 1000
   done
   elapsed "stream table done"
+  exit 0
+fi
+
+if [ "$mode" = rows ]; then
+  if [ -z "${SKIP_CHECKS:-}" ]; then
+    check_folders "$art" $(cd "$art" && ls -d ${CHECK_FOLDERS:-cuda-core-rows-t* \
+      cuda-core-f64-rows-t* cuda-core-f32-rows-t* cuda-core-rows-boundary-t*})
+    memcheck_and_count "$art"/cuda-core-f64-rows-t3/box-2d49p-f64.launch \
+      "$art"/cuda-core-rows-t4/heat-2d.launch \
+      "$art"/cuda-core-rows-boundary-t2/box-2d9p-f16-periodic.launch \
+      "$art"/cuda-core-rows-boundary-t3/irregular-2d-f64-dirichlet.launch \
+      "$art"/cuda-core-f32-rows-t1/box-2d225p-f32.launch
+  fi
+  [ -n "${SKIP_TABLE:-}" ] && exit 0
+  "$run" --roofline 2>&1 | grep ROOFLINE | tee -a "$log"
+  if [ -d "$root/baselines/LoRAStencil" ] && [ -z "${SKIP_LORA:-}" ]; then
+    OUT=$out/lora LORA_SHAPES="${LORA_SHAPES:-box2d1r star2d1r box2d3r star2d3r}" \
+      bash "$root/bench/run-lorastencil.sh" 2>&1 | grep -E '^LORA' | tee -a "$log"
+    elapsed lorastencil
+  fi
+  for name in ${TABLE_NAMES:-box-2d9p heat-2d box-2d49p star-2d13p}; do
+    for folder in $(cd "$art" && ls -d tc-f64-t* cuda-core-f64-t* \
+        cuda-core-f64-rows-t* cuda-core-f64-rows-tune-* 2>/dev/null); do
+      time_one "$folder" "$name-f64" 10240,10240 "${TABLE_STEPS_2D:-1000}"
+    done
+  done
+  elapsed "rows table done"
   exit 0
 fi
 

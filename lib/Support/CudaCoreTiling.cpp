@@ -10,9 +10,20 @@ CudaCoreTiling::CudaCoreTiling(llvm::ArrayRef<int64_t> radii, int64_t threadsX,
                                int64_t threadsY, int64_t outputs, int64_t steps,
                                int64_t planes, bool stream)
     : rank(radii.size()), threadsX(threadsX), threadsY(threadsY),
-      outputs(outputs), planes(radii.size() == 3 ? planes : 1),
-      stream(stream && radii.size() == 3), steps(steps), radii(radii) {
+      outputs(outputs),
+      planes(radii.size() == 3 || (stream && radii.size() == 2) ? planes : 1),
+      stream(stream && radii.size() >= 2), steps(steps), radii(radii) {
   tile.assign(rank, 1);
+  if (rowStream()) {
+    // One row of threads; may be < 1 (the pass rejects that tiling).
+    this->outputs = 1;
+    tile = {this->planes, threads() - 2 * steps * radii[1]};
+    halo = {steps * radii[0], steps * radii[1]};
+    smemShape = {2 * steps, rowLength()};
+    smemStrides = {rowLength(), 1};
+    smemSize = sharedElements();
+    return;
+  }
   if (rank == 1) {
     tile[0] = threads() * outputs;
   } else {
@@ -97,6 +108,9 @@ llvm::SmallVector<int64_t> CudaCoreTiling::outputPosition(int64_t thread,
 }
 
 double CudaCoreTiling::computedPointsPerOutput() const {
+  if (rowStream())
+    return static_cast<double>(threads() * rowStreamIterations(planes)) /
+           (planes * tile[1]);
   int64_t tilePoints = 1;
   for (int64_t t : tile)
     tilePoints *= t;

@@ -497,8 +497,8 @@ TEST(CudaCoreTiling, StreamingGeometry) {
   EXPECT_DOUBLE_EQ(
       tiling.computedPointsPerOutput(),
       CudaCoreTiling({1, 1, 1}, 32, 8, 4, 2, 32).computedPointsPerOutput());
-  // Streaming is for 3-D only.
-  EXPECT_FALSE(CudaCoreTiling({1, 1}, 32, 8, 4, 1, 1, true).stream);
+  // In 2-D streaming is the row sweep (RowStreamTest.cpp).
+  EXPECT_TRUE(CudaCoreTiling({1, 1}, 32, 8, 4, 1, 1, true).rowStream());
 }
 
 TEST(CudaCoreTiling, PlanesGeometry) {

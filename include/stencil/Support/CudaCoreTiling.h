@@ -59,6 +59,21 @@ namespace stencil {
 /// barrier between, keeps 2 r_z + 2 (the plane it overwrites was last read
 /// an iteration before). Each input plane is staged once per block, the
 /// halo planes twice per chunk boundary.
+///
+/// Row streaming (`stream` in 2-D, linear stencils; rowStream()): AN5D's
+/// register streaming. The block is one row of threads() threads, thread c
+/// owning local column c of a virtual tile of `planes` (C) rows of outputs
+/// and T_x = threads() - 2 steps r_x columns, grown by the halo steps r_d per
+/// side. The block sweeps along y: iteration i (0 <= i <
+/// rowStreamIterations()) stages local input row i (level 0), and level s
+/// (1 <= s <= steps) receives the row level s - 1 completed in iteration
+/// i - 1, adds it to the 2 r_y + 1 partial sums of the outputs it feeds
+/// (rowStreamSlots(); the neighbours along x from level s - 1's row in
+/// shared memory, the rest in registers), and completes local row
+/// streamRow(s, i) = i - s (r_y + 1). Shared memory holds, per parity of i,
+/// one row of rowLength() elements per level 0 .. steps - 1 (rowSlot), so
+/// one barrier per iteration separates every write from its readers. Each
+/// thread loads its input rowStreamUnroll() rows ahead.
 struct CudaCoreTiling {
   CudaCoreTiling(llvm::ArrayRef<int64_t> radii, int64_t threadsX,
                  int64_t threadsY, int64_t outputs, int64_t steps,
@@ -68,8 +83,10 @@ struct CudaCoreTiling {
   int64_t threadsX = 0, threadsY = 0, outputs = 0;
   /// Output planes along z per block (3-D; 1 otherwise).
   int64_t planes = 1;
-  /// Whether the block streams its planes through a ring (3-D only).
+  /// Whether the block sweeps along the outermost dimension: through rings
+  /// of planes (3-D), or with a register window of rows (2-D, rowStream()).
   bool stream = false;
+  bool rowStream() const { return stream && rank == 2; }
   /// Time steps per launch.
   int64_t steps = 1;
   /// Radius r_d of the stencil along each dimension.
@@ -93,7 +110,34 @@ struct CudaCoreTiling {
   /// Elements of the kernel's workgroup memory: the buffers, or (streaming)
   /// `steps` rings of ringSlots() planes.
   int64_t sharedElements() const {
+    if (rowStream())
+      return 2 * steps * rowLength();
     return stream ? steps * ringSlots() * planeSize() : numBuffers() * smemSize;
+  }
+
+  /// Row streaming: a shared row (the block's threads and r_x on each side),
+  /// the first element of the row of `level` (< steps) for `parity` (i mod
+  /// 2), the partial sums per level (2 r_y + 1, also the unrolling of the
+  /// sweep), the local row `level` completes in iteration `i`, and the
+  /// iterations of a block of `rows` output rows (whole unrolled groups).
+  int64_t rowLength() const { return threads() + 2 * radii[rank - 1]; }
+  int64_t rowSlot(int64_t parity, int64_t level) const {
+    return (parity * steps + level) * rowLength();
+  }
+  int64_t rowStreamSlots() const { return 2 * radii[0] + 1; }
+  /// Row streaming: the sweep's unrolling, a multiple of the partial sums'
+  /// slots of at least 4 iterations, which is also how many rows ahead each
+  /// thread loads its input (a register per row): one row ahead left the
+  /// global load's latency uncovered by the iteration before it.
+  int64_t rowStreamUnroll() const {
+    return (4 + rowStreamSlots() - 1) / rowStreamSlots() * rowStreamSlots();
+  }
+  int64_t streamRow(int64_t level, int64_t i) const {
+    return i - level * (radii[0] + 1);
+  }
+  int64_t rowStreamIterations(int64_t rows) const {
+    int64_t n = rows + 2 * halo[0] + steps;
+    return (n + rowStreamUnroll() - 1) / rowStreamUnroll() * rowStreamUnroll();
   }
 
   /// Streaming: elements of one (y, x) plane of a ring, the planes of a

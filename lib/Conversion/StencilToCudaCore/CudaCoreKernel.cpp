@@ -73,6 +73,11 @@ gpu::GPUFuncOp CudaCoreKernelBuilder::build(OpBuilder &moduleBuilder,
   ty = arith::DivUIOp::create(*b, tid, cst(geo.threadsX));
   origin = spec.bandMargins.empty() ? getBlockOrigin(*b, geo.tile)
                                     : bandBlockOrigin();
+  if (geo.rowStream()) {
+    buildRowStream();
+    gpu::ReturnOp::create(*b);
+    return kernel.func;
+  }
   if (geo.stream) {
     buildStream();
     gpu::ReturnOp::create(*b);
@@ -503,18 +508,7 @@ SmallVector<Value> CudaCoreKernelBuilder::computeLinear(int64_t count,
   auto extend = [&](Value v) -> Value {
     return v.getType() == accType ? v : arith::ExtFOp::create(*b, accType, v);
   };
-  // A weight: point i's entry of the weights global (spec.weightsGlobal),
-  // or the immediate w (also for i < 0, a sum of duplicate points).
-  auto weight = [&](int64_t i, double w) -> Value {
-    if (spec.weightsGlobal.empty() || i < 0)
-      return arith::ConstantOp::create(*b, b->getFloatAttr(accType, w));
-    auto pointer =
-        LLVM::LLVMPointerType::get(b->getContext(), kConstantAddressSpace);
-    Value base = LLVM::AddressOfOp::create(*b, pointer, spec.weightsGlobal);
-    Value address = LLVM::GEPOp::create(*b, pointer, accType, base,
-                                        ArrayRef<LLVM::GEPArg>{int32_t(i)});
-    return LLVM::LoadOp::create(*b, accType, address);
-  };
+  auto weight = [&](int64_t i, double w) { return weightValue(i, w); };
   auto fma = [&](Value weight, Value v, Value a) -> Value {
     // llvm.intr.fma: fma.rn in PTX, without libdevice (math.fma becomes a
     // call to __nv_fmaf).
@@ -565,6 +559,24 @@ SmallVector<Value> CudaCoreKernelBuilder::computeLinear(int64_t count,
     emitOrderingFence(acc);
   }
   return acc;
+}
+
+Value CudaCoreKernelBuilder::weightValue(int64_t i, double w) {
+  if (spec.weightsGlobal.empty() || i < 0)
+    return arith::ConstantOp::create(*b, b->getFloatAttr(accType, w));
+  auto pointer =
+      LLVM::LLVMPointerType::get(b->getContext(), kConstantAddressSpace);
+  Value base = LLVM::AddressOfOp::create(*b, pointer, spec.weightsGlobal);
+  if (weightIndexOffset) {
+    Value index = arith::IndexCastOp::create(*b, b->getI64Type(),
+                                             addConst(weightIndexOffset, i));
+    Value address = LLVM::GEPOp::create(*b, pointer, accType, base,
+                                        ArrayRef<LLVM::GEPArg>{index});
+    return LLVM::LoadOp::create(*b, accType, address);
+  }
+  Value address = LLVM::GEPOp::create(*b, pointer, accType, base,
+                                      ArrayRef<LLVM::GEPArg>{int32_t(i)});
+  return LLVM::LoadOp::create(*b, accType, address);
 }
 
 /// LLVM's instruction selection for NVPTX (at -O1 and above) would sink the
@@ -670,6 +682,10 @@ mlir::stencil::chooseCudaCoreTiling(ArrayRef<int64_t> radii, int64_t threadsX,
                                     int64_t threadsY, int64_t outputsPerThread,
                                     int64_t steps, int64_t planes,
                                     Type elementType, bool stream) {
+  if (stream && radii.size() == 2)
+    return CudaCoreTiling(radii, threadsX, threadsY, /*outputs=*/1, steps,
+                          planes == 0 ? kDefaultRowStreamRows : planes,
+                          /*stream=*/true);
   stream = stream && radii.size() == 3;
   auto fits = [&](int64_t outputs, int64_t tilePlanes) {
     return getCudaCoreSharedBytes(CudaCoreTiling(radii, threadsX, threadsY,

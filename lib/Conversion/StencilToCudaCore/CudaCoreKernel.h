@@ -30,6 +30,11 @@ inline constexpr int64_t kMaxCudaCoreSharedBytes = 48 * 1024;
 /// grid still has 512 blocks of 32 x 32 outputs.
 inline constexpr int64_t kDefaultStreamPlanes = 32;
 
+/// The output rows a row-streamed 2-D block sweeps when `planes` is 0: the
+/// 2 t r_y + t rows of its pipeline's fill and drain cost (2 t r_y + t) /
+/// 128 of its work, and a 4096^2 grid still has 32 rows of blocks.
+inline constexpr int64_t kDefaultRowStreamRows = 128;
+
 /// What one CUDA-core kernel computes.
 struct CudaCoreKernelSpec {
   explicit CudaCoreKernelSpec(Location loc) : loc(loc) {}

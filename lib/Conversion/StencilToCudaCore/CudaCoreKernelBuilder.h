@@ -99,6 +99,10 @@ private:
   /// position under `periodic`, whose old value is then not read).
   Value nextStepValue(Value value, ArrayRef<Value> local,
                       function_ref<Value()> oldIndex);
+  /// Weight `w` of point `i` of a linear stencil in the accumulation type:
+  /// a load of entry i of spec.weightsGlobal, or the immediate w (also for
+  /// i < 0, a sum of duplicate points).
+  Value weightValue(int64_t i, double w);
   /// An empty `asm volatile` reading `values` (see computeLinear).
   void emitOrderingFence(ValueRange values);
 
@@ -123,6 +127,10 @@ private:
   /// outputs there.
   void streamLastStep(Value localZ);
 
+  // The row streaming schedule of 2-D linear stencils
+  // (CudaCoreRowStream.cpp).
+  void buildRowStream();
+
   const CudaCoreKernelSpec &spec;
   /// The weights of a linear stencil (none for a general body).
   const std::optional<LinearStencil> &linear;
@@ -137,6 +145,13 @@ private:
   /// step computes is then in the grid's interior along y and x (halo) or
   /// in the grid (the others), so those checks are left out.
   bool interiorYX = false;
+
+  /// When set, an index that is 0 but that LLVM cannot see through (the row
+  /// sweep's loop derives it from its induction variable): weightValue adds
+  /// it to the weights' index, so that LICM keeps their loads in the loop and
+  /// ptxas, which sees the 0, folds them into constant-bank FMA operands
+  /// instead of holding every weight in registers across the loop.
+  Value weightIndexOffset;
 
   std::optional<ImplicitLocOpBuilder> b;
   Value in, out, smem;

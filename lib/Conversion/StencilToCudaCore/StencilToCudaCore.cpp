@@ -187,16 +187,25 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
   if (fusedSteps < 1 || fusedSteps > kMaxFusedSteps)
     return op->emitOpError("needs 1 <= fused-steps <= ")
            << kMaxFusedSteps << " (each fused step is unrolled in the kernel)";
-  if (planes < 0 || (planes > 1 && rank != 3))
-    return op->emitOpError("needs planes >= 0 (0: automatic), and 1 or 0 "
-                           "for a ")
-           << rank << "-D stencil (planes are z planes of a 3-D tile)";
   if (stream != "on" && stream != "off" && stream != "auto")
     return op->emitOpError("needs stream=on, off or auto, not '")
            << stream.getValue() << "'";
-  if (stream == "on" && rank != 3)
-    return op->emitOpError("cannot stream a ")
-           << rank << "-D stencil: stream sweeps the z planes of a 3-D grid";
+  if (stream == "on" && rank == 1)
+    return op->emitOpError("cannot stream a 1-D stencil: stream sweeps the "
+                           "outermost dimension of a 2-D or 3-D grid");
+  if (stream == "on" && rank == 2 && !isa<LinearOp>(op))
+    return op->emitOpError("cannot stream a 2-D stencil.apply: the row "
+                           "sweep keeps partial sums of a linear stencil's "
+                           "weighted rows (use stencil.linear, or "
+                           "stream=off)");
+  // A 2-D sweep's planes are its output rows.
+  bool rowStream = stream == "on" && rank == 2;
+  if (planes < 0 || (planes > 1 && rank != 3 && !rowStream))
+    return op->emitOpError("needs planes >= 0 (0: automatic), and 1 or 0 "
+                           "for a ")
+           << rank
+           << "-D stencil (planes are z planes of a 3-D tile, or the rows "
+              "of a streamed 2-D block)";
   Type elementType = gridType.getElementType();
   // Bound the radius before any tile arithmetic (which would overflow for a
   // radius near 2^31): along each dimension the staged tile spans at least
@@ -213,15 +222,29 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
            << " bytes of shared memory";
   // stream=auto: the streamed tiling of a 3-D stencil where its rings fit,
   // else the staged one.
-  CudaCoreTiling tiling =
-      chooseCudaCoreTiling(radii, threadsX, threadsY, outputsPerThread,
-                           fusedSteps, planes, elementType,
-                           /*stream=*/stream != "off" && rank == 3);
+  CudaCoreTiling tiling = chooseCudaCoreTiling(
+      radii, threadsX, threadsY, outputsPerThread, fusedSteps, planes,
+      elementType,
+      /*stream=*/(stream != "off" && rank == 3) || rowStream);
+  if (tiling.rowStream() && tiling.tile[1] < 1)
+    return op->emitOpError("cannot stream with ")
+           << tiling.threads() << " threads per block: a row of the block "
+           << "keeps " << 2 * tiling.halo[1] << " columns for the halo of "
+           << fusedSteps.getValue() << " fused step(s) of radius " << radii[1]
+           << " along x and needs at least one column of outputs (use more "
+              "threads-x * threads-y, or fewer fused-steps)";
   if (stream == "auto" && tiling.stream &&
       getCudaCoreSharedBytes(tiling, elementType) > kMaxCudaCoreSharedBytes)
     tiling = chooseCudaCoreTiling(radii, threadsX, threadsY, outputsPerThread,
                                   fusedSteps, planes, elementType);
   int64_t bytes = getCudaCoreSharedBytes(tiling, elementType);
+  if (bytes > kMaxCudaCoreSharedBytes && tiling.rowStream())
+    return op->emitOpError("needs ")
+           << bytes << " bytes of shared memory for its row sweep (two rows "
+           << "of " << tiling.rowLength() << " elements for each of "
+           << fusedSteps.getValue() << " fused step(s)), more than "
+           << kMaxCudaCoreSharedBytes
+           << ": use a smaller fused-steps, or fewer threads";
   if (bytes > kMaxCudaCoreSharedBytes && tiling.stream)
     return op->emitOpError("needs ")
            << bytes << " bytes of shared memory for its streamed tile ("

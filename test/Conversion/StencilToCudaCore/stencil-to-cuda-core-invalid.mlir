@@ -32,7 +32,7 @@ func.func @no_reference(%in: memref<?xf32>, %out: memref<?xf32>) {
 // -----
 
 // Planes only exist in 3-D (RUN line PLANES).
-// PLANES: stencil-to-cuda-core-invalid.mlir:{{[0-9]+}}:3: error: 'stencil.linear' op needs planes >= 0 (0: automatic), and 1 or 0 for a 2-D stencil (planes are z planes of a 3-D tile)
+// PLANES: stencil-to-cuda-core-invalid.mlir:{{[0-9]+}}:3: error: 'stencil.linear' op needs planes >= 0 (0: automatic), and 1 or 0 for a 2-D stencil (planes are z planes of a 3-D tile, or the rows of a streamed 2-D block)
 func.func @planes_2d(%in: memref<?x?xf32>, %out: memref<?x?xf32>) {
   stencil.linear %in -> %out pattern <star, rank = 2, radius = 1>
       weights [1., 2., 3., 4., 5.] : memref<?x?xf32>

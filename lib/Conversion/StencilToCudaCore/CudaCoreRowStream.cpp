@@ -1,0 +1,306 @@
+//===- CudaCoreRowStream.cpp - Register streaming of 2-D stencils ---------===//
+//
+// The row sweep of a 2-D linear CUDA-core kernel (`stream=on` in 2-D; the
+// geometry is CudaCoreTiling::rowStream(), Support/CudaCoreTiling.h, and the
+// unit tests run the schedule on the CPU). AN5D (Matsumura et al., CGO 2020,
+// sections 3.1-3.3: "register-based streaming" along the outermost
+// dimension, the inner dimensions' neighbours through shared memory, one
+// diagonal wavefront of the fused steps per iteration) and seed 001's fused
+// CUDA-core kernels (section 3.2.2).
+//
+// The block is one row of W threads; thread c owns local column c (grid x
+// = x0 - t r_x + c) and sweeps the block's C output rows plus the halo. For
+// a linear stencil with weights w(dy, dx) each level s (1 <= s <= t, the
+// fused steps) keeps P = 2 r_y + 1 partial sums in registers: when the row q
+// of level s - 1 arrives, for every dy
+//
+//   acc_s[q - dy] += sum_dx w(dy, dx) v_{s-1}[q][c + dx]       (dx ascending)
+//
+// (v_{s-1}[q][c + dx] from level s - 1's row in shared memory, the centre
+// dx = 0 from a register), after which output row q - r_y has received its
+// 2 r_y + 1 rows and is complete. Each output's sum thus runs over its
+// points in (dy, dx) order, one FMA each, starting from 0: shared memory
+// serves only the horizontal neighbours, 2 r_x loads per point and step
+// instead of one per point of the stencil, and only one row per level and
+// parity lives there.
+//
+// Iteration i (the loop is unrolled by a multiple U >= 4 of P, so that the
+// partial sums' slots, q mod P, and the rows loaded ahead are static):
+//   level 0: the input row i (loaded U iterations ahead) -> shared
+//   level s: receives level s - 1's row of iteration i - 1 (shared memory of
+//            the other parity, centre from a register), completes local row
+//            i - s (r_y + 1) -> shared (s < t) or `out` (s = t)
+//   barrier
+// A completed point the boundary does not compute keeps its value: halo:
+// the input's (it is never computed at any level; loaded again from `in`,
+// which only blocks at the grid's edges do), Dirichlet: the boundary value
+// outside the grid. Rows and columns a level computes from values that are
+// not yet (or no longer) valid only reach points no valid output depends on
+// (the trapezoid of each fused step shrinks by r per side), and the block
+// stores only its C x T_x outputs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaCoreKernelBuilder.h"
+#include "stencil/Conversion/StencilGPUCommon/KernelABI.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::stencil;
+using namespace mlir::stencil::detail;
+
+namespace {
+/// A point of the stencil with its summed weight (point index -1 where
+/// duplicate offsets were summed).
+struct RowPoint {
+  int64_t dy, dx;
+  double weight;
+  int64_t index;
+};
+} // namespace
+
+void CudaCoreKernelBuilder::buildRowStream() {
+  assert(linear && geo.rowStream() && "row streaming of a linear 2-D stencil");
+  int64_t steps = geo.steps, ry = geo.radii[0], rx = geo.radii[1];
+  int64_t slots = geo.rowStreamSlots(), rowLength = geo.rowLength();
+  int64_t threads = geo.threads();
+
+  // The points in (dy, dx) order, duplicates summed.
+  std::map<std::pair<int64_t, int64_t>, std::pair<double, int64_t>> byOffset;
+  for (unsigned i = 0; i < linear->getNumPoints(); ++i) {
+    ArrayRef<int64_t> p = linear->getPoint(i);
+    auto [it, inserted] =
+        byOffset.try_emplace({p[0], p[1]}, linear->weights[i], int64_t(i));
+    if (!inserted) {
+      it->second.first += linear->weights[i];
+      it->second.second = -1;
+    }
+  }
+  SmallVector<RowPoint> points;
+  for (const auto &[offset, weight] : byOffset)
+    points.push_back(
+        {offset.first, offset.second, weight.first, weight.second});
+
+  auto cmp = [&](arith::CmpIPredicate predicate, Value x, Value y) -> Value {
+    return arith::CmpIOp::create(*b, predicate, x, y);
+  };
+  auto andOf = [&](Value x, Value y) -> Value {
+    return !x ? y : !y ? x : arith::AndIOp::create(*b, x, y).getResult();
+  };
+  Value zeroAcc = arith::ConstantOp::create(*b, b->getZeroAttr(accType));
+  Value zeroElement =
+      arith::ConstantOp::create(*b, b->getZeroAttr(elementType));
+
+  // Shared memory starts at zero, so that the first iterations' reads of
+  // rows no level has written yet (they feed only points no output depends
+  // on) and the r_x pads of each row read defined values.
+  int64_t total = geo.sharedElements();
+  for (int64_t first = 0; first < total; first += threads) {
+    Value e = addConst(tid, first);
+    if (first + threads <= total) {
+      memref::StoreOp::create(*b, zeroElement, smem, ValueRange{e});
+      continue;
+    }
+    scf::IfOp::create(*b, cmp(arith::CmpIPredicate::ult, e, cst(total)),
+                      [&](OpBuilder &then, Location loc) {
+                        memref::StoreOp::create(then, loc, zeroElement, smem,
+                                                ValueRange{e});
+                        scf::YieldOp::create(then, loc);
+                      });
+  }
+  gpu::BarrierOp::create(*b);
+
+  // The thread's column: its staging coordinate (wrapped under periodic)
+  // and whether it is in the grid; the raw grid x for the predicates.
+  Value sizeY = sizes[0], sizeX = sizes[1];
+  Value trueValue = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
+  Value insideX = trueValue;
+  Value stageX = stagingCoord(1, tid, insideX);
+  Value gridX =
+      arith::SubIOp::create(*b, add(origin[1], tid), cst(geo.halo[1]));
+  Value columnInGrid = isWithin(*b, gridX, sizeX, /*margin=*/0);
+  // Whether the boundary computes points of this column (null: always).
+  Value columnWritten;
+  if (boundary == BoundaryKind::halo)
+    columnWritten = isWithin(*b, gridX, sizeX, rx);
+  else if (boundary == BoundaryKind::dirichlet)
+    columnWritten = columnInGrid;
+  // The block's own columns: local [t r_x, t r_x + T_x), in the grid.
+  Value columnStored =
+      andOf(andOf(cmp(arith::CmpIPredicate::uge, tid, cst(geo.halo[1])),
+                  cmp(arith::CmpIPredicate::ult, tid,
+                      cst(geo.halo[1] + geo.tile[1]))),
+            andOf(cmp(arith::CmpIPredicate::slt, gridX, sizeX), columnWritten));
+
+  // The block's rows: C, fewer in the last block along y.
+  Value rows = arith::MinUIOp::create(
+      *b, arith::SubIOp::create(*b, sizeY, origin[0]), cst(geo.planes));
+  int64_t unroll = geo.rowStreamUnroll();
+  Value iterations =
+      addConst(rows, 2 * geo.halo[0] + steps + unroll - 1); // then / unroll
+  Value groups = arith::DivUIOp::create(*b, iterations, cst(unroll));
+  // Grid y of local row `local`.
+  auto gridY = [&](Value local) -> Value {
+    return arith::SubIOp::create(*b, add(origin[0], local), cst(geo.halo[0]));
+  };
+  // The level-0 value of local row `local` in this column.
+  auto loadRow = [&](Value local) -> Value {
+    Value inside = insideX;
+    Value y = stagingCoord(0, local, inside);
+    Value linearIndex = add(mul(y, sizeX), stageX);
+    return loadElement(linearIndex, inside, /*valid=*/{});
+  };
+  int64_t ownSlot = rx; // the thread's element in a shared row: rx + tid
+  Value column = addConst(tid, ownSlot);
+
+  // Loop-carried: the parity's shared offsets (written, read), the input
+  // rows loaded ahead (row i in slot i mod unroll), the partial sums
+  // (level-major), and each level's value of the previous iteration (levels
+  // 0 .. t - 1; the centre of the next level's row).
+  SmallVector<Value> inits;
+  inits.push_back(cst(geo.rowSlot(0, 0)));
+  inits.push_back(cst(geo.rowSlot(1, 0)));
+  for (int64_t k = 0; k < unroll; ++k)
+    inits.push_back(loadRow(cst(k)));
+  for (int64_t k = 0; k < steps * slots; ++k)
+    inits.push_back(zeroAcc);
+  for (int64_t level = 0; level < steps; ++level)
+    inits.push_back(zeroElement);
+  auto loop = scf::ForOp::create(*b, cst(0), groups, cst(1), inits);
+  OpBuilder::InsertionGuard guard(*b);
+  b->setInsertionPointToStart(loop.getBody());
+  SmallVector<Value> state(loop.getRegionIterArgs());
+  Value writeOffset = state[0], readOffset = state[1];
+  SmallVector<Value> ahead(state.begin() + 2, state.begin() + 2 + unroll);
+  SmallVector<Value> acc(state.begin() + 2 + unroll,
+                         state.begin() + 2 + unroll + steps * slots);
+  SmallVector<Value> previous(state.begin() + 2 + unroll + steps * slots,
+                              state.end());
+  // The induction variable through an opaque move: the addresses derived
+  // from it are recomputed from one base instead of each carried in
+  // registers by loop strength reduction.
+  Value groupFirst =
+      mul(hideFromOptimizer(*b, loop.getInductionVar()), cst(unroll));
+  // A 0 that LLVM cannot see (a volatile PTX move, which ptxas folds),
+  // made anew for each level of each iteration (weightIndexOffset): the
+  // weights' loads then stay where they are used, instead of being hoisted
+  // out of the loop or shared by the unrolled iterations and levels, which
+  // held 2 x 49 registers for a 7 x 7 box in f64.
+  auto opaqueZero = [&]() -> Value {
+    auto asmOp = LLVM::InlineAsmOp::create(
+        *b, b->getI64Type(), ValueRange{}, "mov.b64 $0, 0;", "=l",
+        /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
+    return arith::IndexCastOp::create(*b, b->getIndexType(),
+                                      asmOp.getResult(0));
+  };
+  auto mod = [&](int64_t x) { return ((x % slots) + slots) % slots; };
+
+  for (int64_t u = 0; u < unroll; ++u) {
+    Value i = addConst(groupFirst, u);
+    // Level 0: row i into shared memory; row i + unroll loaded ahead.
+    Value current = ahead[u];
+    ahead[u] = loadRow(addConst(i, unroll));
+    memref::StoreOp::create(*b, current, smem,
+                            ValueRange{add(writeOffset, column)});
+    SmallVector<Value> values = {current};
+    for (int64_t level = 1; level <= steps; ++level) {
+      // The row q this level receives (local row of level - 1, completed in
+      // iteration i - 1), and its static slot q mod P.
+      int64_t q = u - 1 - (level - 1) * (ry + 1);
+      Value rowBase =
+          add(addConst(readOffset, (level - 1) * rowLength), column);
+      Value center = previous[level - 1];
+      Value *sums = &acc[(level - 1) * slots];
+      if (!spec.weightsGlobal.empty())
+        weightIndexOffset = opaqueZero();
+      for (const RowPoint &point : points) {
+        Value v = point.dx == 0
+                      ? center
+                      : memref::LoadOp::create(
+                            *b, smem, ValueRange{addConst(rowBase, point.dx)})
+                            .getResult();
+        if (v.getType() != accType)
+          v = arith::ExtFOp::create(*b, accType, v);
+        Value &sum = sums[mod(q - point.dy)];
+        sum = LLVM::FMAOp::create(*b, weightValue(point.index, point.weight), v,
+                                  sum);
+      }
+      // Output row q - r_y is complete; its slot restarts at zero.
+      Value &done = sums[mod(q - ry)];
+      Value value = toElementType(done);
+      done = zeroAcc;
+      Value local = addConst(i, -level * (ry + 1));
+      Value y = gridY(local);
+      Value rowWritten;
+      if (boundary == BoundaryKind::halo)
+        rowWritten = isWithin(*b, y, sizeY, ry);
+      else if (boundary == BoundaryKind::dirichlet)
+        rowWritten = isWithin(*b, y, sizeY, /*margin=*/0);
+      Value written = andOf(rowWritten, columnWritten);
+      if (written) {
+        Value kept;
+        if (boundary == BoundaryKind::dirichlet) {
+          kept = arith::ConstantOp::create(
+              *b, b->getFloatAttr(elementType, boundaryValue));
+        } else {
+          // Halo: the input's value where in the grid (the branch is taken
+          // only by points at the grid's edges).
+          Value inGrid =
+              andOf(isWithin(*b, y, sizeY, /*margin=*/0), columnInGrid);
+          Value notWritten = arith::XOrIOp::create(*b, written, trueValue);
+          Value load = arith::AndIOp::create(*b, notWritten, inGrid);
+          auto ifOp = scf::IfOp::create(
+              *b, load,
+              [&](OpBuilder &then, Location loc) {
+                Value linearIndex = arith::AddIOp::create(
+                    then, loc, arith::MulIOp::create(then, loc, y, sizeX),
+                    gridX);
+                Value v = memref::LoadOp::create(then, loc, in,
+                                                 ValueRange{linearIndex});
+                scf::YieldOp::create(then, loc, v);
+              },
+              [&](OpBuilder &otherwise, Location loc) {
+                scf::YieldOp::create(otherwise, loc, zeroElement);
+              });
+          kept = ifOp.getResult(0);
+        }
+        value = arith::SelectOp::create(*b, written, value, kept);
+      }
+      if (level < steps) {
+        memref::StoreOp::create(
+            *b, value, smem,
+            ValueRange{add(addConst(writeOffset, level * rowLength), column)});
+        values.push_back(value);
+        continue;
+      }
+      // The last level: the block's own rows [t r_y, t r_y + rows).
+      Value stored =
+          andOf(andOf(cmp(arith::CmpIPredicate::sge, local, cst(geo.halo[0])),
+                      cmp(arith::CmpIPredicate::slt, local,
+                          addConst(rows, geo.halo[0]))),
+                andOf(columnStored, rowWritten));
+      scf::IfOp::create(*b, stored, [&](OpBuilder &then, Location loc) {
+        Value linearIndex = arith::AddIOp::create(
+            then, loc, arith::MulIOp::create(then, loc, y, sizeX), gridX);
+        memref::StoreOp::create(then, loc, value, out, ValueRange{linearIndex});
+        scf::YieldOp::create(then, loc);
+      });
+    }
+    gpu::BarrierOp::create(*b);
+    previous = values;
+    std::swap(writeOffset, readOffset);
+  }
+  weightIndexOffset = {};
+  SmallVector<Value> yields = {writeOffset, readOffset};
+  yields.append(ahead.begin(), ahead.end());
+  yields.append(acc.begin(), acc.end());
+  yields.append(previous.begin(), previous.end());
+  scf::YieldOp::create(*b, yields);
+}

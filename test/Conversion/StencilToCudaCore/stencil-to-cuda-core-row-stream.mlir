@@ -1,0 +1,49 @@
+// RUN: stencil-opt %s --split-input-file --convert-stencil-to-cuda-core="threads-x=8 threads-y=1 planes=5 stream=on fused-steps=2" | FileCheck %s --check-prefix=FUSED
+// RUN: stencil-opt %s --split-input-file --convert-stencil-to-cuda-core="stream=on" | FileCheck %s --check-prefix=DEFAULT
+
+// A row-streamed 2-D block (stream=on in 2-D) is one row of threads: 8
+// threads keep 2 t r_x = 4 columns for the halo of 2 fused steps, so the
+// tile (innermost first) is 4 x 5 rows. Shared memory holds one row of
+// 8 + 2 r_x = 10 elements per parity and per level 0 .. t - 1: 40. The
+// block first zeroes it (5 stores per thread) and then sweeps
+// min(5, N_y - y0) + 2 t r_y + t = rows + 6 iterations in groups of 6 (3
+// partial sums per level, at least 4 rows loaded ahead; rounded up: the
+// addend 11 is 6 + 6 - 1), the loop carrying the
+// two parities' offsets, the 6 rows loaded ahead, 2 x 3 partial sums and
+// the previous values of levels 0 and 1. Each iteration does 2 x 5 FMAs,
+// stores the last level's row to %arg1 and ends with a barrier.
+// FUSED:         steps_per_launch = 2 : i64, tile = array<i64: 4, 5>
+// FUSED:         gpu.func @heat_cuda_core(
+// FUSED-SAME:      workgroup(%{{.*}} : memref<40xf32, #gpu.address_space<workgroup>>)
+// FUSED-COUNT-5:   memref.store %{{.*}}, %{{.*}} : memref<40xf32, #gpu.address_space<workgroup>>
+// FUSED-NEXT:      gpu.barrier
+// FUSED:           %[[ROWS:.*]] = arith.minui %{{.*}}, %c5
+// FUSED:           %[[ITER:.*]] = arith.addi %[[ROWS]], %c11
+// FUSED:           %[[GROUPS:.*]] = arith.divui %[[ITER]], %c6
+// FUSED:           scf.for %{{.*}} = %{{.*}} to %[[GROUPS]] step %{{.*}} iter_args(
+// FUSED-SAME:        -> (index, index, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
+// FUSED-COUNT-10:    llvm.intr.fma
+// FUSED:             memref.store %{{.*}}, %arg1[
+// FUSED:             gpu.barrier
+// FUSED-COUNT-50:    llvm.intr.fma
+// FUSED-NOT:         llvm.intr.fma
+// FUSED:             scf.yield %{{.*}} : index, index, f32,
+// FUSED:           gpu.return
+// The one-step tail kernel sweeps too: 40 iterations' worth of rows in
+// groups of 6, one row per level.
+// FUSED:         gpu.func @heat_cuda_core_tail(
+// FUSED-SAME:      workgroup(%{{.*}} : memref<20xf32, #gpu.address_space<workgroup>>)
+// FUSED-COUNT-30:  llvm.intr.fma
+// FUSED-NOT:       llvm.intr.fma
+// FUSED:           gpu.return
+
+// The defaults: 32 x 8 = 256 threads in one row, 128 rows per block; one
+// step of radius 1 keeps 2 columns: a 254 x 128 tile, shared rows of 258.
+// DEFAULT:       tile = array<i64: 254, 128>
+// DEFAULT:       gpu.func @heat_cuda_core(
+// DEFAULT-SAME:    workgroup(%{{.*}} : memref<516xf32, #gpu.address_space<workgroup>>)
+func.func @heat(%in: memref<?x?xf32>, %out: memref<?x?xf32>) {
+  stencil.linear %in -> %out pattern <star, rank = 2, radius = 1>
+      weights [0.1, 0.2, 0.4, 0.2, 0.1] : memref<?x?xf32>
+  return
+}

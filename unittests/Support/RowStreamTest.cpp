@@ -1,0 +1,331 @@
+//===- RowStreamTest.cpp - The 2-D row sweep on the CPU -------------------===//
+//
+// Runs the row-streaming schedule of CudaCoreTiling (rowStream(): AN5D's
+// register streaming of 2-D linear stencils, built by
+// lib/Conversion/StencilToCudaCore/CudaCoreRowStream.cpp) thread by thread
+// and iteration by iteration on the CPU, as the kernel does: the level-0
+// rows loaded rowStreamUnroll() iterations ahead, per level 2 r_y + 1 partial
+// sums in (dy, dx) order with the centre from a register and the x neighbours
+// from the other parity's shared row, the completed row's boundary rule, and
+// the block's stores. `steps` steps (launches of t fused steps, then one of S
+// mod t) must equal S one-step launches bit for bit under the halo, Dirichlet
+// and periodic boundaries. The data are small integers and the weights
+// multiples of 1/8, so that every sum is exact in f64 whatever its order: what
+// is compared is which values each output combines. Grids not multiples of the
+// block, smaller than it, without interior; r_y != r_x, r_y = 0, r_x = 0,
+// irregular random patterns.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stencil/Support/CudaCoreTiling.h"
+
+#include "gtest/gtest.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <random>
+#include <vector>
+
+using namespace mlir::stencil;
+
+namespace {
+
+enum class Boundary { halo, dirichlet, periodic };
+
+/// A 2-D stencil: offsets (dy, dx) and weights.
+struct Stencil {
+  std::vector<std::pair<int64_t, int64_t>> offsets;
+  std::vector<double> weights;
+
+  llvm::SmallVector<int64_t> radii() const {
+    llvm::SmallVector<int64_t> r = {0, 0};
+    for (auto [dy, dx] : offsets) {
+      r[0] = std::max<int64_t>(r[0], std::abs(dy));
+      r[1] = std::max<int64_t>(r[1], std::abs(dx));
+    }
+    return r;
+  }
+};
+
+struct Grid {
+  int64_t ny, nx;
+  std::vector<double> values;
+  double &at(int64_t y, int64_t x) { return values[y * nx + x]; }
+  double at(int64_t y, int64_t x) const { return values[y * nx + x]; }
+  bool contains(int64_t y, int64_t x) const {
+    return y >= 0 && y < ny && x >= 0 && x < nx;
+  }
+};
+
+int64_t wrap(int64_t c, int64_t n) { return ((c % n) + n) % n; }
+
+/// The value a launch reads at (y, x), possibly outside the grid.
+double readAt(const Grid &g, int64_t y, int64_t x, Boundary boundary,
+              double boundaryValue) {
+  if (boundary == Boundary::periodic)
+    return g.at(wrap(y, g.ny), wrap(x, g.nx));
+  if (g.contains(y, x))
+    return g.at(y, x);
+  return boundary == Boundary::dirichlet ? boundaryValue : 0.0;
+}
+
+/// One time step as one launch computes it (the runner's reference).
+void referenceStep(const Stencil &s, const Grid &in, Grid &out,
+                   Boundary boundary, double boundaryValue) {
+  llvm::SmallVector<int64_t> r = s.radii();
+  for (int64_t y = 0; y < in.ny; ++y)
+    for (int64_t x = 0; x < in.nx; ++x) {
+      if (boundary == Boundary::halo &&
+          (y < r[0] || y >= in.ny - r[0] || x < r[1] || x >= in.nx - r[1]))
+        continue;
+      double sum = 0;
+      for (size_t i = 0; i < s.offsets.size(); ++i)
+        sum += s.weights[i] * readAt(in, y + s.offsets[i].first,
+                                     x + s.offsets[i].second, boundary,
+                                     boundaryValue);
+      out.at(y, x) = sum;
+    }
+}
+
+/// One launch of the row-streamed kernel of `tiling`.
+void rowStreamLaunch(const Stencil &s, const CudaCoreTiling &tiling,
+                     const Grid &in, Grid &out, Boundary boundary,
+                     double boundaryValue) {
+  ASSERT_TRUE(tiling.rowStream());
+  int64_t steps = tiling.steps, ry = tiling.radii[0], rx = tiling.radii[1];
+  int64_t slots = tiling.rowStreamSlots(), threads = tiling.threads();
+  ASSERT_EQ(tiling.tile[1], threads - 2 * steps * rx);
+  ASSERT_GE(tiling.tile[1], 1);
+  // The points in (dy, dx) order, as the kernel sums them.
+  std::map<std::pair<int64_t, int64_t>, double> points;
+  for (size_t i = 0; i < s.offsets.size(); ++i)
+    points[s.offsets[i]] += s.weights[i];
+  auto mod = [&](int64_t x) { return ((x % slots) + slots) % slots; };
+
+  for (int64_t y0 = 0; y0 < in.ny; y0 += tiling.tile[0])
+    for (int64_t x0 = 0; x0 < in.nx; x0 += tiling.tile[1]) {
+      int64_t rows = std::min(tiling.tile[0], in.ny - y0);
+      // Shared memory, and the iteration that last wrote each element (a
+      // read of an element written in the same iteration is a race).
+      std::vector<double> smem(tiling.sharedElements(), 0.0);
+      std::vector<int64_t> writtenIn(smem.size(), -1);
+      auto gridX = [&](int64_t c) { return x0 - tiling.halo[1] + c; };
+      auto gridY = [&](int64_t local) { return y0 - tiling.halo[0] + local; };
+      auto loadRow = [&](int64_t c, int64_t local) {
+        return readAt(in, gridY(local), gridX(c), boundary, boundaryValue);
+      };
+      // Per thread: the partial sums, the levels' previous values, the
+      // prefetched input.
+      std::vector<std::vector<double>> acc(
+          threads, std::vector<double>(steps * slots, 0.0));
+      std::vector<std::vector<double>> previous(
+          threads, std::vector<double>(steps, 0.0));
+      // Rows loaded ahead: row i in slot i mod unroll.
+      int64_t unroll = tiling.rowStreamUnroll();
+      ASSERT_EQ(unroll % slots, 0);
+      ASSERT_GE(unroll, 4);
+      std::vector<std::vector<double>> ahead(threads,
+                                             std::vector<double>(unroll));
+      for (int64_t c = 0; c < threads; ++c)
+        for (int64_t k = 0; k < unroll; ++k)
+          ahead[c][k] = loadRow(c, k);
+      int64_t iterations = tiling.rowStreamIterations(rows);
+      ASSERT_EQ(iterations % unroll, 0);
+      ASSERT_GE(iterations, rows + 2 * tiling.halo[0] + steps);
+      for (int64_t i = 0; i < iterations; ++i) {
+        std::vector<std::vector<double>> values(threads);
+        for (int64_t c = 0; c < threads; ++c) {
+          double current = ahead[c][i % unroll];
+          ahead[c][i % unroll] = loadRow(c, i + unroll);
+          auto write = [&](int64_t level, double v) {
+            int64_t e = tiling.rowSlot(i % 2, level) + rx + c;
+            smem.at(e) = v;
+            writtenIn[e] = i;
+          };
+          write(0, current);
+          values[c].push_back(current);
+          for (int64_t level = 1; level <= steps; ++level) {
+            int64_t q = i - 1 - (level - 1) * (ry + 1);
+            double *sums = &acc[c][(level - 1) * slots];
+            for (const auto &[offset, w] : points) {
+              auto [dy, dx] = offset;
+              double v = previous[c][level - 1];
+              if (dx != 0) {
+                int64_t e =
+                    tiling.rowSlot((i + 1) % 2, level - 1) + rx + c + dx;
+                ASSERT_GE(e, tiling.rowSlot((i + 1) % 2, level - 1));
+                ASSERT_LT(e, tiling.rowSlot((i + 1) % 2, level - 1) +
+                                 tiling.rowLength());
+                EXPECT_NE(writtenIn[e], i) << "race";
+                v = smem.at(e);
+              }
+              double &sum = sums[mod(q - dy)];
+              sum = std::fma(w, v, sum);
+            }
+            int64_t local = q - ry;
+            ASSERT_EQ(local, tiling.streamRow(level, i));
+            double value = sums[mod(local)];
+            sums[mod(local)] = 0.0;
+            int64_t y = gridY(local), x = gridX(c);
+            bool written =
+                boundary == Boundary::periodic ||
+                (boundary == Boundary::dirichlet && in.contains(y, x)) ||
+                (boundary == Boundary::halo && y >= ry && y < in.ny - ry &&
+                 x >= rx && x < in.nx - rx);
+            if (!written)
+              value = boundary == Boundary::dirichlet ? boundaryValue
+                      : in.contains(y, x)             ? in.at(y, x)
+                                                      : 0.0;
+            if (level < steps) {
+              write(level, value);
+              values[c].push_back(value);
+              continue;
+            }
+            if (local >= tiling.halo[0] && local < tiling.halo[0] + rows &&
+                c >= tiling.halo[1] && c < tiling.halo[1] + tiling.tile[1] &&
+                x < in.nx && written)
+              out.at(y, x) = value;
+          }
+        }
+        // The barrier: every thread's values become the previous ones.
+        for (int64_t c = 0; c < threads; ++c)
+          previous[c] = values[c];
+      }
+    }
+}
+
+void expectSameAsOneStepLaunches(const Stencil &s, int64_t ny, int64_t nx,
+                                 int64_t fused, int64_t steps, int64_t rows,
+                                 Boundary boundary, int64_t threadsX = 8,
+                                 int64_t threadsY = 2) {
+  SCOPED_TRACE(::testing::Message()
+               << "grid " << ny << " x " << nx << ", fused " << fused
+               << ", steps " << steps << ", rows " << rows << ", boundary "
+               << int(boundary) << ", threads " << threadsX * threadsY);
+  const double boundaryValue = 0.5;
+  std::mt19937 random(ny * 1000 + nx);
+  Grid input{ny, nx, {}};
+  for (int64_t i = 0; i < ny * nx; ++i)
+    input.values.push_back(double(int64_t(random() % 9) - 4));
+  Grid a = input, b = input;
+  for (int64_t t = 0; t < steps; ++t) {
+    referenceStep(s, a, b, boundary, boundaryValue);
+    std::swap(a, b);
+  }
+  CudaCoreTiling full(s.radii(), threadsX, threadsY, 1, fused, rows,
+                      /*stream=*/true);
+  CudaCoreTiling tail(s.radii(), threadsX, threadsY, 1,
+                      std::max<int64_t>(steps % fused, 1), rows, true);
+  Grid x = input, y = input;
+  for (int64_t l = 0; l < steps / fused; ++l) {
+    rowStreamLaunch(s, full, x, y, boundary, boundaryValue);
+    std::swap(x, y);
+  }
+  if (steps % fused) {
+    rowStreamLaunch(s, tail, x, y, boundary, boundaryValue);
+    std::swap(x, y);
+  }
+  for (size_t i = 0; i < a.values.size(); ++i)
+    ASSERT_EQ(x.values[i], a.values[i])
+        << "at (" << i / nx << ", " << i % nx << ")";
+}
+
+// r_y = 2, r_x = 1, weights multiples of 1/8 (exact sums).
+const Stencil kAsymmetric = {{{-2, 0}, {-1, 1}, {0, -1}, {0, 0}, {1, 0}},
+                             {0.125, 0.25, -0.125, 0.5, 0.375}};
+const Stencil kBox = {
+    {{-1, -1},
+     {-1, 0},
+     {-1, 1},
+     {0, -1},
+     {0, 0},
+     {0, 1},
+     {1, -1},
+     {1, 0},
+     {1, 1}},
+    {0.125, 0.25, -0.125, 0.125, 0.5, 0.125, -0.25, 0.125, 0.125}};
+// No y offsets (one partial sum), no x offsets (no shared reads).
+const Stencil kRowOnly = {{{0, -2}, {0, 0}, {0, 1}}, {0.25, 0.5, 0.25}};
+const Stencil kColumnOnly = {{{-1, 0}, {0, 0}, {3, 0}}, {0.25, 0.5, 0.25}};
+
+const Boundary kBoundaries[] = {Boundary::halo, Boundary::dirichlet,
+                                Boundary::periodic};
+
+TEST(RowStream, Geometry) {
+  // Box-2D9P in f64 with 4 fused steps: 256 threads leave 248 columns of
+  // outputs; 3 partial sums per level; 128 rows take 128 + 8 + 4 = 140
+  // iterations, 144 in whole groups of 6 (3 partial sums, 6 rows ahead).
+  CudaCoreTiling tiling({1, 1}, 32, 8, 1, 4, 128, /*stream=*/true);
+  EXPECT_TRUE(tiling.rowStream());
+  EXPECT_EQ(tiling.tile, (llvm::SmallVector<int64_t>{128, 248}));
+  EXPECT_EQ(tiling.halo, (llvm::SmallVector<int64_t>{4, 4}));
+  EXPECT_EQ(tiling.rowLength(), 258);
+  EXPECT_EQ(tiling.sharedElements(), 2 * 4 * 258);
+  EXPECT_EQ(tiling.rowSlot(1, 2), (4 + 2) * 258);
+  EXPECT_EQ(tiling.rowStreamSlots(), 3);
+  EXPECT_EQ(tiling.streamRow(3, 20), 20 - 3 * 2);
+  EXPECT_EQ(tiling.rowStreamUnroll(), 6);
+  EXPECT_EQ(tiling.rowStreamIterations(128), 144);
+  EXPECT_DOUBLE_EQ(tiling.computedPointsPerOutput(), 256.0 * 144 / (128 * 248));
+  EXPECT_EQ(CudaCoreTiling({3, 3}, 32, 8, 1, 1, 128, true).rowStreamUnroll(),
+            7);
+  EXPECT_EQ(CudaCoreTiling({0, 3}, 32, 8, 1, 1, 128, true).rowStreamUnroll(),
+            4);
+  // 3-D streams through rings, 1-D does not stream.
+  EXPECT_FALSE(CudaCoreTiling({1, 1, 1}, 32, 8, 4, 1, 32, true).rowStream());
+  EXPECT_FALSE(CudaCoreTiling({1}, 32, 8, 4, 1, 1, true).stream);
+}
+
+TEST(RowStream, FusedSteps) {
+  for (const Stencil *s : {&kAsymmetric, &kBox, &kRowOnly, &kColumnOnly})
+    for (Boundary boundary : kBoundaries)
+      for (auto [ny, nx] : {std::pair<int64_t, int64_t>{1, 1},
+                            {3, 5},
+                            {9, 4},
+                            {23, 31},
+                            {40, 17}})
+        for (int64_t fused = 1; fused <= 3; ++fused)
+          for (int64_t steps : {1, 4, 5})
+            for (int64_t rows : {1, 5, 16})
+              expectSameAsOneStepLaunches(*s, ny, nx, fused, steps, rows,
+                                          boundary);
+}
+
+// More steps than the tile is wide leaves few columns of outputs per block:
+// 4 steps of r_x = 1 with 12 threads keep 4.
+TEST(RowStream, NarrowTiles) {
+  for (Boundary boundary : kBoundaries)
+    expectSameAsOneStepLaunches(kBox, 19, 21, 4, 8, 7, boundary,
+                                /*threadsX=*/4, /*threadsY=*/3);
+}
+
+// Random irregular patterns of radius up to 3 (r_y and r_x apart), dyadic
+// weights, odd grids.
+TEST(RowStream, RandomPatterns) {
+  std::mt19937 random(2026);
+  for (int trial = 0; trial < 24; ++trial) {
+    Stencil s;
+    int64_t ry = random() % 4, rx = random() % 4;
+    std::map<std::pair<int64_t, int64_t>, double> chosen;
+    int64_t count = 1 + random() % 8;
+    for (int64_t k = 0; k < count; ++k) {
+      int64_t dy = ry ? int64_t(random() % (2 * ry + 1)) - ry : 0;
+      int64_t dx = rx ? int64_t(random() % (2 * rx + 1)) - rx : 0;
+      chosen[{dy, dx}] = (int64_t(random() % 9) - 4) / 8.0;
+    }
+    for (auto [offset, w] : chosen) {
+      s.offsets.push_back(offset);
+      s.weights.push_back(w);
+    }
+    int64_t ny = 5 + random() % 30, nx = 3 + random() % 30;
+    int64_t fused = 1 + random() % 3, rows = 1 + random() % 12;
+    Boundary boundary = kBoundaries[random() % 3];
+    // Enough threads for the halo: 2 t r_x + 1 at least.
+    int64_t threadsX = 2 * fused * s.radii()[1] + 1 + random() % 6;
+    expectSameAsOneStepLaunches(s, ny, nx, fused, 2 * fused + 1, rows, boundary,
+                                threadsX, /*threadsY=*/1);
+  }
+}
+
+} // namespace
