@@ -291,6 +291,23 @@ def ConvertStencilToCudaCore
     stencil whose rings fit and stages the others; `on` makes a ring that
     does not fit, or a stencil that is not 3-D, an error.
 
+    Row streaming (`stream=on` for a 2-D `stencil.linear`; AN5D's register
+    streaming, sections 3.1-3.3, kernel in CudaCoreRowStream.cpp): the block
+    is one row of `threads-x * threads-y` = W threads, each owning a column
+    of a tile of `planes` rows (default 128) and W - 2 t r_x columns. It
+    sweeps along y; per iteration each thread stages its input row (loaded
+    at least 4 rows ahead) in shared memory, and fused step s receives the
+    row step s - 1 completed in the previous iteration, adds sum_dx w(dy,
+    dx) v[q][x + dx] into the partial sum of output row q - dy for each dy
+    (2 r_y + 1 sums in registers; the x neighbours from that step's shared
+    row, the centre from a register), and completes output row q - r_y,
+    stored in shared memory for step s + 1 or, for the last step, in `out`;
+    one barrier per row. Shared memory is two rows per step (W + 2 r_x
+    elements each). Each output sums its points in (dy, dx) order with one
+    FMA each, so results differ from the staged kernel's (dx-major) order
+    by rounding only. A general body, a 1-D stencil, or a row of threads
+    too narrow for the halo (W <= 2 t r_x) is a located error.
+
     The op's `steps` S stay exact: the host code launches the t-step kernel
     `floor(S / t)` times, then a kernel of the `S mod t` remaining steps
     (`<name>_tail`, same tiling) once. The launch record describes the
@@ -311,12 +328,15 @@ def ConvertStencilToCudaCore
            "Time steps computed per launch (temporal blocking), 1 to 64">,
     Option<"planes", "planes", "int64_t", /*default=*/"0",
            "Output z planes per block of a 3-D stencil (0: the most of 8, 4, "
-           "2, 1 whose tile fits in 48 KiB of shared memory; streamed: 32)">,
+           "2, 1 whose tile fits in 48 KiB of shared memory; streamed: 32), "
+           "or output rows of a streamed 2-D block (0: 128)">,
     Option<"stream", "stream", "std::string", /*default=*/"\"off\"",
            "3-D: each block sweeps its planes along z through rings of "
            "2 r_z + 1 planes per fused step (AN5D), loading each input "
-           "plane once: on, off, or auto (3-D stencils whose rings fit in "
-           "48 KiB; the others staged)">,
+           "plane once; 2-D stencil.linear: one row of threads sweeps along "
+           "y with 2 r_y + 1 partial sums per fused step in registers "
+           "(AN5D's register streaming). on, off, or auto (3-D stencils "
+           "whose rings fit in 48 KiB; the others, and 2-D, staged)">,
     Option<"replaceableWeights", "replaceable-weights", "bool",
            /*default=*/"true",
            "Read a linear stencil's weights from a .const array "

@@ -271,14 +271,18 @@ struct LowerToCudaCoreOptions
       *this, "planes",
       llvm::cl::desc("Output z planes per block of a 3-D stencil (0: the "
                      "most of 8, 4, 2, 1 that fits in shared memory; "
-                     "streamed: 32)"),
+                     "streamed: 32), or output rows of a streamed 2-D block "
+                     "(0: 128)"),
       llvm::cl::init(0)};
   PassOptions::Option<std::string> stream{
       *this, "stream",
       llvm::cl::desc("3-D: sweep each block's planes along z through rings "
                      "of 2 r_z + 1 planes per fused step (AN5D), loading "
-                     "each input plane once: on, off, or auto (3-D stencils "
-                     "whose rings fit in shared memory)"),
+                     "each input plane once; 2-D linear stencils: sweep "
+                     "rows with 2 r_y + 1 partial sums per step in "
+                     "registers (AN5D's register streaming). on, off, or "
+                     "auto (3-D stencils whose rings fit in shared memory; "
+                     "2-D stays staged)"),
       llvm::cl::init("auto")};
 };
 
