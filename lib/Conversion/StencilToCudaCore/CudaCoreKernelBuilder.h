@@ -101,8 +101,12 @@ private:
                       function_ref<Value()> oldIndex);
   /// Weight `w` of point `i` of a linear stencil in the accumulation type:
   /// a load of entry i of spec.weightsGlobal, or the immediate w (also for
-  /// i < 0, a sum of duplicate points).
-  Value weightValue(int64_t i, double w);
+  /// i < 0, a sum of duplicate points). `zero`, when given, is an index that
+  /// is 0 but that LLVM cannot see through, added to the load's index: the
+  /// row sweep makes one per step and row, so that LICM keeps the weights'
+  /// loads in its loop (and does not share them between the unrolled rows)
+  /// and ptxas, which sees the 0, can fold them into constant-bank operands.
+  Value weightValue(int64_t i, double w, Value zero = {});
   /// An empty `asm volatile` reading `values` (see computeLinear).
   void emitOrderingFence(ValueRange values);
 
@@ -145,13 +149,6 @@ private:
   /// step computes is then in the grid's interior along y and x (halo) or
   /// in the grid (the others), so those checks are left out.
   bool interiorYX = false;
-
-  /// When set, an index that is 0 but that LLVM cannot see through (the row
-  /// sweep's loop derives it from its induction variable): weightValue adds
-  /// it to the weights' index, so that LICM keeps their loads in the loop and
-  /// ptxas, which sees the 0, folds them into constant-bank FMA operands
-  /// instead of holding every weight in registers across the loop.
-  Value weightIndexOffset;
 
   std::optional<ImplicitLocOpBuilder> b;
   Value in, out, smem;

@@ -188,7 +188,7 @@ void CudaCoreKernelBuilder::buildRowStream() {
   Value groupFirst =
       mul(hideFromOptimizer(*b, loop.getInductionVar()), cst(unroll));
   // A 0 that LLVM cannot see (a volatile PTX move, which ptxas folds),
-  // made anew for each level of each iteration (weightIndexOffset): the
+  // made anew for each level of each iteration (weightValue's `zero`): the
   // weights' loads then stay where they are used, instead of being hoisted
   // out of the loop or shared by the unrolled iterations and levels, which
   // held 2 x 49 registers for a 7 x 7 box in f64.
@@ -218,8 +218,7 @@ void CudaCoreKernelBuilder::buildRowStream() {
           add(addConst(readOffset, (level - 1) * rowLength), column);
       Value center = previous[level - 1];
       Value *sums = &acc[(level - 1) * slots];
-      if (!spec.weightsGlobal.empty())
-        weightIndexOffset = opaqueZero();
+      Value zero = spec.weightsGlobal.empty() ? Value() : opaqueZero();
       for (const RowPoint &point : points) {
         Value v = point.dx == 0
                       ? center
@@ -229,8 +228,8 @@ void CudaCoreKernelBuilder::buildRowStream() {
         if (v.getType() != accType)
           v = arith::ExtFOp::create(*b, accType, v);
         Value &sum = sums[mod(q - point.dy)];
-        sum = LLVM::FMAOp::create(*b, weightValue(point.index, point.weight), v,
-                                  sum);
+        sum = LLVM::FMAOp::create(
+            *b, weightValue(point.index, point.weight, zero), v, sum);
       }
       // Output row q - r_y is complete; its slot restarts at zero.
       Value &done = sums[mod(q - ry)];
@@ -297,7 +296,6 @@ void CudaCoreKernelBuilder::buildRowStream() {
     previous = values;
     std::swap(writeOffset, readOffset);
   }
-  weightIndexOffset = {};
   SmallVector<Value> yields = {writeOffset, readOffset};
   yields.append(ahead.begin(), ahead.end());
   yields.append(acc.begin(), acc.end());
