@@ -10,7 +10,10 @@
 #   cuda-core-rows-boundary-t<k>  f16 and f64 with `boundary periodic` and
 #                                 `boundary dirichlet(0.5)`
 #   cuda-core-f64-rows-tune-*     f64 tilings for the table (threads, rows
-#                                 per block, more fused steps)
+#                                 per block, more fused steps; env
+#                                 TUNE_TILINGS, one per line, TUNE_STEPS,
+#                                 TUNE_NAMES; TUNE_ONLY=1 compiles only
+#                                 these, without the staged and TC peers)
 #   cuda-core-f64-t<k>, tc-f64-t<k>  the staged CUDA-core kernels and the
 #                                 composed Tensor Core ones of those shapes
 #                                 (as bench/compile-fused.sh), to compare
@@ -26,6 +29,12 @@ source "$root/bench/common.sh"
 
 for example in "$root"/examples/*.mlir; do
   grep -q "stencil.linear" "$example" || continue
+  # TUNE_ONLY=1: only the f64 tilings below (their sources are made here).
+  if [ -n "${TUNE_ONLY:-}" ]; then
+    name=$(basename "$example" .mlir)
+    sed "s/f16/f64/g" "$example" > "$tmp/$name-f64.src.mlir"
+    continue
+  fi
   grep -q 'memref<?x?xf16>' "$example" || continue
   name=$(basename "$example" .mlir)
   sed "s/f16/f64/g" "$example" > "$tmp/$name-f64.src.mlir"
@@ -55,18 +64,26 @@ done
 
 # Tilings of the f64 table shapes (LoRAStencil's box2d1r, star2d1r, box2d3r,
 # star2d3r): rows per block, threads per block, and more fused steps.
-for name in box-2d9p heat-2d box-2d49p star-2d13p; do
-  for t in 1 2 3 4 6 8; do
-    case $name in box-2d49p|star-2d13p) [ "$t" -le 4 ] || continue ;; esac
-    compile_example lower-to-cuda-core "$tmp/$name-f64.src.mlir" "$name-f64" \
-      "cuda-core-f64-t$t" "fused-steps=$t"
-    compile_example lower-to-tc "$tmp/$name-f64.src.mlir" "$name-f64" \
-      "tc-f64-t$t" "fused-steps=$t"
-    for tiling in "planes=128" "planes=256" "planes=64" \
-        "threads-y=4 planes=128" "threads-y=16 planes=128"; do
+# TUNE_STEPS and TUNE_TILINGS (one tiling per line) replace the defaults.
+tilings=${TUNE_TILINGS:-"planes=128
+planes=256
+planes=64
+threads-y=4 planes=128
+threads-y=16 planes=128"}
+for name in ${TUNE_NAMES:-box-2d9p heat-2d box-2d49p star-2d13p}; do
+  for t in ${TUNE_STEPS:-1 2 3 4 6 8}; do
+    case $name in box-2d49p|star-2d13p)
+      [ -n "${TUNE_NAMES:-}" ] || [ "$t" -le 4 ] || continue ;; esac
+    if [ -z "${TUNE_ONLY:-}" ]; then
+      compile_example lower-to-cuda-core "$tmp/$name-f64.src.mlir" \
+        "$name-f64" "cuda-core-f64-t$t" "fused-steps=$t"
+      compile_example lower-to-tc "$tmp/$name-f64.src.mlir" "$name-f64" \
+        "tc-f64-t$t" "fused-steps=$t"
+    fi
+    while IFS= read -r tiling; do
       tag=$(echo "$tiling" | tr -d ' =' | sed 's/threads-y/ty/;s/planes/p/')
       compile_example lower-to-cuda-core "$tmp/$name-f64.src.mlir" "$name-f64" \
         "cuda-core-f64-rows-tune-$tag-t$t" "fused-steps=$t stream=on $tiling"
-    done
+    done <<< "$tilings"
   done
 done

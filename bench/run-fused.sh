@@ -24,7 +24,8 @@
 #                                      (full and odd sizes), memcheck, then
 #                                      the f64 table at 10240^2 against the
 #                                      staged and composed kernels (and
-#                                      LoRAStencil's artifact when carried)
+#                                      LoRAStencil's artifact when carried;
+#                                      TABLE_NAMES, TABLE_FOLDERS select)
 #   bench/run-fused.sh ART_DIR ncu     ncu's speed of light, scheduler and
 #                                      occupancy sections of one launch of
 #                                      each FOLDER/NAME of NCU_KERNELS (the
@@ -52,14 +53,15 @@ memcheck_and_count() {
   for desc in "$@"; do
     [ -f "$desc" ] || continue
     rank=$(sed -n 's/^rank = //p' "$desc")
-    case $rank in 1) grid=100003 ;; 2) grid=523,389 ;; 3) grid=61,37,53 ;; esac
+    case $rank in 1) grid=100003 ;; 2) grid=${MEMCHECK_GRID_2D:-523,389} ;;
+      3) grid=61,37,53 ;; esac
     steps=$((2 * $(steps_per_launch "$desc")))
     compute-sanitizer --tool memcheck --error-exitcode 9 "$run" "$desc" \
       --grid "$grid" --steps "$steps" --warmup 0 > "$out/memcheck.txt" 2>&1
     echo "memcheck $(basename "$(dirname "$desc")")/$(basename "$desc" .launch): rc=$? $(grep -m1 'ERROR SUMMARY' "$out/memcheck.txt")" | tee -a "$log"
   done
   elapsed "$mode checks done"
-  echo "== $(grep -c 'check=PASS' "$log") PASS, $(grep -c 'FAIL' "$log") FAIL" | tee -a "$log"
+  echo "== $(grep -c 'check=PASS' "$log") PASS, $(grep -v '^==' "$log" | grep -c 'FAIL') FAIL" | tee -a "$log"
 }
 
 if [ "$mode" = check ]; then
@@ -142,6 +144,12 @@ if [ "$mode" = rows ]; then
       "$art"/cuda-core-rows-boundary-t2/box-2d9p-f16-periodic.launch \
       "$art"/cuda-core-rows-boundary-t3/irregular-2d-f64-dirichlet.launch \
       "$art"/cuda-core-f32-rows-t1/box-2d225p-f32.launch
+    # A grid with interior blocks (their sweep skips the bounds checks)
+    # beside edge blocks of every kind.
+    MEMCHECK_GRID_2D=1031,1543 memcheck_and_count \
+      "$art"/cuda-core-f64-rows-t3/box-2d9p-f64.launch \
+      "$art"/cuda-core-rows-boundary-t2/heat-2d-f64-periodic.launch \
+      "$art"/cuda-core-f64-rows-tune-ty4p256-t8/heat-2d-f64.launch
   fi
   [ -n "${SKIP_TABLE:-}" ] && exit 0
   "$run" --roofline 2>&1 | grep ROOFLINE | tee -a "$log"
@@ -151,8 +159,9 @@ if [ "$mode" = rows ]; then
     elapsed lorastencil
   fi
   for name in ${TABLE_NAMES:-box-2d9p heat-2d box-2d49p star-2d13p}; do
-    for folder in $(cd "$art" && ls -d tc-f64-t* cuda-core-f64-t* \
-        cuda-core-f64-rows-t* cuda-core-f64-rows-tune-* 2>/dev/null); do
+    for folder in $(cd "$art" && ls -d ${TABLE_FOLDERS:-tc-f64-t* \
+        cuda-core-f64-t* cuda-core-f64-rows-t* cuda-core-f64-rows-tune-*} \
+        2>/dev/null); do
       time_one "$folder" "$name-f64" 10240,10240 "${TABLE_STEPS_2D:-1000}"
     done
   done

@@ -88,6 +88,9 @@ void referenceStep(const Stencil &s, const Grid &in, Grid &out,
     }
 }
 
+/// Blocks that took the interior sweep, over all launches of a test.
+int64_t interiorBlocks = 0;
+
 /// One launch of the row-streamed kernel of `tiling`.
 void rowStreamLaunch(const Stencil &s, const CudaCoreTiling &tiling,
                      const Grid &in, Grid &out, Boundary boundary,
@@ -112,7 +115,24 @@ void rowStreamLaunch(const Stencil &s, const CudaCoreTiling &tiling,
       std::vector<int64_t> writtenIn(smem.size(), -1);
       auto gridX = [&](int64_t c) { return x0 - tiling.halo[1] + c; };
       auto gridY = [&](int64_t local) { return y0 - tiling.halo[0] + local; };
+      // The kernel's interior sweep: the block's rows (with the rows loaded
+      // ahead past the last iteration) and columns all lie r or more from
+      // the grid's edges. It has C rows, reads `in` unchecked and computes
+      // every point: asserted here where the general sweep checks.
+      int64_t swept =
+          tiling.rowStreamIterations(tiling.tile[0]) + tiling.rowStreamUnroll();
+      bool interior = gridY(0) >= ry && gridY(swept - 1) < in.ny - ry &&
+                      gridX(0) >= rx && gridX(threads - 1) < in.nx - rx;
+      if (interior) {
+        ++interiorBlocks;
+        ASSERT_EQ(rows, tiling.tile[0]);
+      }
       auto loadRow = [&](int64_t c, int64_t local) {
+        if (interior) {
+          EXPECT_LT(local, swept);
+          EXPECT_TRUE(in.contains(gridY(local), gridX(c)));
+          return in.at(gridY(local), gridX(c));
+        }
         return readAt(in, gridY(local), gridX(c), boundary, boundaryValue);
       };
       // Per thread: the partial sums, the levels' previous values, the
@@ -168,11 +188,16 @@ void rowStreamLaunch(const Stencil &s, const CudaCoreTiling &tiling,
             double value = sums[mod(local)];
             sums[mod(local)] = 0.0;
             int64_t y = gridY(local), x = gridX(c);
-            bool written =
+            bool computed =
                 boundary == Boundary::periodic ||
                 (boundary == Boundary::dirichlet && in.contains(y, x)) ||
                 (boundary == Boundary::halo && y >= ry && y < in.ny - ry &&
                  x >= rx && x < in.nx - rx);
+            // The interior sweep computes every row, the warm-up rows before
+            // local row 0 too (they feed no output).
+            if (interior && local >= 0)
+              EXPECT_TRUE(computed) << "interior block, row " << y;
+            bool written = interior || computed;
             if (!written)
               value = boundary == Boundary::dirichlet ? boundaryValue
                       : in.contains(y, x)             ? in.at(y, x)
@@ -290,6 +315,18 @@ TEST(RowStream, FusedSteps) {
             for (int64_t rows : {1, 5, 16})
               expectSameAsOneStepLaunches(*s, ny, nx, fused, steps, rows,
                                           boundary);
+}
+
+// Grids large enough for interior blocks (every row and column of the
+// sweep r from the edges), which skip the boundary's checks, beside the
+// edge blocks that do not.
+TEST(RowStream, InteriorBlocks) {
+  interiorBlocks = 0;
+  for (const Stencil *s : {&kAsymmetric, &kBox, &kRowOnly, &kColumnOnly})
+    for (Boundary boundary : kBoundaries)
+      for (int64_t fused = 1; fused <= 3; ++fused)
+        expectSameAsOneStepLaunches(*s, 97, 61, fused, 5, 7, boundary);
+  EXPECT_GT(interiorBlocks, 100);
 }
 
 // More steps than the tile is wide leaves few columns of outputs per block:

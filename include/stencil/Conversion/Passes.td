@@ -306,7 +306,13 @@ def ConvertStencilToCudaCore
     elements each). Each output sums its points in (dy, dx) order with one
     FMA each, so results differ from the staged kernel's (dx-major) order
     by rounding only. A general body, a 1-D stencil, or a row of threads
-    too narrow for the halo (W <= 2 t r_x) is a located error.
+    too narrow for the halo (W <= 2 t r_x) is a located error. The sweep is
+    built twice, one picked per block by a uniform branch: blocks whose
+    rows (with the rows loaded ahead past the last) and columns all lie r
+    or more from the grid's edges skip the boundary's checks and selects.
+    `stream=auto` sweeps the rows of a 2-D `stencil.linear` with t >= 2
+    fused steps (where the sweep fits; the staged tiling otherwise) and
+    stages it with one step, the faster kernel there.
 
     The op's `steps` S stay exact: the host code launches the t-step kernel
     `floor(S / t)` times, then a kernel of the `S mod t` remaining steps
@@ -336,7 +342,8 @@ def ConvertStencilToCudaCore
            "plane once; 2-D stencil.linear: one row of threads sweeps along "
            "y with 2 r_y + 1 partial sums per fused step in registers "
            "(AN5D's register streaming). on, off, or auto (3-D stencils "
-           "whose rings fit in 48 KiB; the others, and 2-D, staged)">,
+           "whose rings fit in 48 KiB, 2-D stencil.linear with fused-steps "
+           ">= 2 whose rows fit; the others staged)">,
     Option<"replaceableWeights", "replaceable-weights", "bool",
            /*default=*/"true",
            "Read a linear stencil's weights from a .const array "

@@ -281,8 +281,9 @@ struct LowerToCudaCoreOptions
                      "each input plane once; 2-D linear stencils: sweep "
                      "rows with 2 r_y + 1 partial sums per step in "
                      "registers (AN5D's register streaming). on, off, or "
-                     "auto (3-D stencils whose rings fit in shared memory; "
-                     "2-D stays staged)"),
+                     "auto (3-D stencils whose rings fit in shared memory, "
+                     "2-D linear stencils with fused-steps >= 2 whose rows "
+                     "fit; the others staged)"),
       llvm::cl::init("auto")};
 };
 

@@ -561,18 +561,14 @@ SmallVector<Value> CudaCoreKernelBuilder::computeLinear(int64_t count,
   return acc;
 }
 
-Value CudaCoreKernelBuilder::weightValue(int64_t i, double w, Value zero) {
+Value CudaCoreKernelBuilder::weightValue(int64_t i, double w) {
   if (spec.weightsGlobal.empty() || i < 0)
     return arith::ConstantOp::create(*b, b->getFloatAttr(accType, w));
   auto pointer =
       LLVM::LLVMPointerType::get(b->getContext(), kConstantAddressSpace);
   Value base = LLVM::AddressOfOp::create(*b, pointer, spec.weightsGlobal);
-  LLVM::GEPArg index = int32_t(i);
-  if (zero)
-    index = arith::IndexCastOp::create(*b, b->getI64Type(), addConst(zero, i))
-                .getResult();
   Value address = LLVM::GEPOp::create(*b, pointer, accType, base,
-                                      ArrayRef<LLVM::GEPArg>{index});
+                                      ArrayRef<LLVM::GEPArg>{int32_t(i)});
   return LLVM::LoadOp::create(*b, accType, address);
 }
 

@@ -101,12 +101,10 @@ private:
                       function_ref<Value()> oldIndex);
   /// Weight `w` of point `i` of a linear stencil in the accumulation type:
   /// a load of entry i of spec.weightsGlobal, or the immediate w (also for
-  /// i < 0, a sum of duplicate points). `zero`, when given, is an index that
-  /// is 0 but that LLVM cannot see through, added to the load's index: the
-  /// row sweep makes one per step and row, so that LICM keeps the weights'
-  /// loads in its loop (and does not share them between the unrolled rows)
-  /// and ptxas, which sees the 0, can fold them into constant-bank operands.
-  Value weightValue(int64_t i, double w, Value zero = {});
+  /// i < 0, a sum of duplicate points). LLVM may hoist the loads out of a
+  /// loop; ptxas folds them into constant-bank operands of the FMAs all the
+  /// same (the row sweep's cubin is identical either way).
+  Value weightValue(int64_t i, double w);
   /// An empty `asm volatile` reading `values` (see computeLinear).
   void emitOrderingFence(ValueRange values);
 

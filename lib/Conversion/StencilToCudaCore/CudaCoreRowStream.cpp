@@ -39,6 +39,14 @@
 // (the trapezoid of each fused step shrinks by r per side), and the block
 // stores only its C x T_x outputs.
 //
+// Two sweeps, chosen per block by a uniform branch: a block whose rows (the
+// rows loaded ahead past its last iteration too) and columns all lie r or
+// more from the grid's edges computes every point it holds and loads only
+// inside the grid, so its sweep has no bounds checks, selects or reloads of
+// kept values; the other blocks take the general one. Each level's FMAs end
+// at an ordering fence (emitOrderingFence), which keeps LLVM from sinking
+// them to the row that completes each partial sum.
+//
 //===----------------------------------------------------------------------===//
 
 #include "CudaCoreKernelBuilder.h"
@@ -132,173 +140,199 @@ void CudaCoreKernelBuilder::buildRowStream() {
   else if (boundary == BoundaryKind::dirichlet)
     columnWritten = columnInGrid;
   // The block's own columns: local [t r_x, t r_x + T_x), in the grid.
+  Value ownColumn = andOf(
+      cmp(arith::CmpIPredicate::uge, tid, cst(geo.halo[1])),
+      cmp(arith::CmpIPredicate::ult, tid, cst(geo.halo[1] + geo.tile[1])));
   Value columnStored =
-      andOf(andOf(cmp(arith::CmpIPredicate::uge, tid, cst(geo.halo[1])),
-                  cmp(arith::CmpIPredicate::ult, tid,
-                      cst(geo.halo[1] + geo.tile[1]))),
+      andOf(ownColumn,
             andOf(cmp(arith::CmpIPredicate::slt, gridX, sizeX), columnWritten));
 
-  // The block's rows: C, fewer in the last block along y.
-  Value rows = arith::MinUIOp::create(
-      *b, arith::SubIOp::create(*b, sizeY, origin[0]), cst(geo.planes));
   int64_t unroll = geo.rowStreamUnroll();
-  Value iterations =
-      addConst(rows, 2 * geo.halo[0] + steps + unroll - 1); // then / unroll
-  Value groups = arith::DivUIOp::create(*b, iterations, cst(unroll));
   // Grid y of local row `local`.
   auto gridY = [&](Value local) -> Value {
     return arith::SubIOp::create(*b, add(origin[0], local), cst(geo.halo[0]));
   };
-  // The level-0 value of local row `local` in this column.
-  auto loadRow = [&](Value local) -> Value {
-    Value inside = insideX;
-    Value y = stagingCoord(0, local, inside);
-    Value linearIndex = add(mul(y, sizeX), stageX);
-    return loadElement(linearIndex, inside, /*valid=*/{});
-  };
   int64_t ownSlot = rx; // the thread's element in a shared row: rx + tid
   Value column = addConst(tid, ownSlot);
-
-  // Loop-carried: the parity's shared offsets (written, read), the input
-  // rows loaded ahead (row i in slot i mod unroll), the partial sums
-  // (level-major), and each level's value of the previous iteration (levels
-  // 0 .. t - 1; the centre of the next level's row).
-  SmallVector<Value> inits;
-  inits.push_back(cst(geo.rowSlot(0, 0)));
-  inits.push_back(cst(geo.rowSlot(1, 0)));
-  for (int64_t k = 0; k < unroll; ++k)
-    inits.push_back(loadRow(cst(k)));
-  for (int64_t k = 0; k < steps * slots; ++k)
-    inits.push_back(zeroAcc);
-  for (int64_t level = 0; level < steps; ++level)
-    inits.push_back(zeroElement);
-  auto loop = scf::ForOp::create(*b, cst(0), groups, cst(1), inits);
-  OpBuilder::InsertionGuard guard(*b);
-  b->setInsertionPointToStart(loop.getBody());
-  SmallVector<Value> state(loop.getRegionIterArgs());
-  Value writeOffset = state[0], readOffset = state[1];
-  SmallVector<Value> ahead(state.begin() + 2, state.begin() + 2 + unroll);
-  SmallVector<Value> acc(state.begin() + 2 + unroll,
-                         state.begin() + 2 + unroll + steps * slots);
-  SmallVector<Value> previous(state.begin() + 2 + unroll + steps * slots,
-                              state.end());
-  // The induction variable through an opaque move: the addresses derived
-  // from it are recomputed from one base instead of each carried in
-  // registers by loop strength reduction.
-  Value groupFirst =
-      mul(hideFromOptimizer(*b, loop.getInductionVar()), cst(unroll));
-  // A 0 that LLVM cannot see (a volatile PTX move, which ptxas folds),
-  // made anew for each level of each iteration (weightValue's `zero`): the
-  // weights' loads then stay where they are used, instead of being hoisted
-  // out of the loop or shared by the unrolled iterations and levels, which
-  // held 2 x 49 registers for a 7 x 7 box in f64.
-  auto opaqueZero = [&]() -> Value {
-    auto asmOp = LLVM::InlineAsmOp::create(
-        *b, b->getI64Type(), ValueRange{}, "mov.b64 $0, 0;", "=l",
-        /*has_side_effects=*/true, /*is_align_stack=*/false,
-        LLVM::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
-    return arith::IndexCastOp::create(*b, b->getIndexType(),
-                                      asmOp.getResult(0));
-  };
   auto mod = [&](int64_t x) { return ((x % slots) + slots) % slots; };
 
-  for (int64_t u = 0; u < unroll; ++u) {
-    Value i = addConst(groupFirst, u);
-    // Level 0: row i into shared memory; row i + unroll loaded ahead.
-    Value current = ahead[u];
-    ahead[u] = loadRow(addConst(i, unroll));
-    memref::StoreOp::create(*b, current, smem,
-                            ValueRange{add(writeOffset, column)});
-    SmallVector<Value> values = {current};
-    for (int64_t level = 1; level <= steps; ++level) {
-      // The row q this level receives (local row of level - 1, completed in
-      // iteration i - 1), and its static slot q mod P.
-      int64_t q = u - 1 - (level - 1) * (ry + 1);
-      Value rowBase =
-          add(addConst(readOffset, (level - 1) * rowLength), column);
-      Value center = previous[level - 1];
-      Value *sums = &acc[(level - 1) * slots];
-      Value zero = spec.weightsGlobal.empty() ? Value() : opaqueZero();
-      for (const RowPoint &point : points) {
-        Value v = point.dx == 0
-                      ? center
-                      : memref::LoadOp::create(
-                            *b, smem, ValueRange{addConst(rowBase, point.dx)})
-                            .getResult();
-        if (v.getType() != accType)
-          v = arith::ExtFOp::create(*b, accType, v);
-        Value &sum = sums[mod(q - point.dy)];
-        sum = LLVM::FMAOp::create(
-            *b, weightValue(point.index, point.weight, zero), v, sum);
-      }
-      // Output row q - r_y is complete; its slot restarts at zero.
-      Value &done = sums[mod(q - ry)];
-      Value value = toElementType(done);
-      done = zeroAcc;
-      Value local = addConst(i, -level * (ry + 1));
-      Value y = gridY(local);
-      Value rowWritten;
-      if (boundary == BoundaryKind::halo)
-        rowWritten = isWithin(*b, y, sizeY, ry);
-      else if (boundary == BoundaryKind::dirichlet)
-        rowWritten = isWithin(*b, y, sizeY, /*margin=*/0);
-      Value written = andOf(rowWritten, columnWritten);
-      if (written) {
-        Value kept;
-        if (boundary == BoundaryKind::dirichlet) {
-          kept = arith::ConstantOp::create(
-              *b, b->getFloatAttr(elementType, boundaryValue));
-        } else {
-          // Halo: the input's value where in the grid (the branch is taken
-          // only by points at the grid's edges).
-          Value inGrid =
-              andOf(isWithin(*b, y, sizeY, /*margin=*/0), columnInGrid);
-          Value notWritten = arith::XOrIOp::create(*b, written, trueValue);
-          Value load = arith::AndIOp::create(*b, notWritten, inGrid);
-          auto ifOp = scf::IfOp::create(
-              *b, load,
-              [&](OpBuilder &then, Location loc) {
-                Value linearIndex = arith::AddIOp::create(
-                    then, loc, arith::MulIOp::create(then, loc, y, sizeX),
-                    gridX);
-                Value v = memref::LoadOp::create(then, loc, in,
-                                                 ValueRange{linearIndex});
-                scf::YieldOp::create(then, loc, v);
-              },
-              [&](OpBuilder &otherwise, Location loc) {
-                scf::YieldOp::create(otherwise, loc, zeroElement);
-              });
-          kept = ifOp.getResult(0);
+  // The sweep. `interior`: the block's every row and column, its halo's and
+  // the rows it loads ahead past its last too, lie r or more from the
+  // grid's edges, so every level computes every point it holds, every load
+  // is in the grid and the block has C rows: that sweep skips the
+  // boundary's predicates, selects and loads, which took more issue slots
+  // per row than the FMAs.
+  auto sweep = [&](bool interior) {
+    // The block's rows: C, fewer in the last block along y.
+    Value rows = interior ? cst(geo.planes)
+                          : arith::MinUIOp::create(
+                                *b, arith::SubIOp::create(*b, sizeY, origin[0]),
+                                cst(geo.planes))
+                                .getResult();
+    Value groups =
+        interior ? cst(geo.rowStreamIterations(geo.planes) / unroll)
+                 : arith::DivUIOp::create(
+                       *b, addConst(rows, 2 * geo.halo[0] + steps + unroll - 1),
+                       cst(unroll))
+                       .getResult();
+    Value writtenColumn = interior ? Value() : columnWritten;
+    Value storedColumn = interior ? ownColumn : columnStored;
+    // The level-0 value of local row `local` in this column.
+    auto loadRow = [&](Value local) -> Value {
+      if (interior)
+        return memref::LoadOp::create(
+            *b, in, ValueRange{add(mul(gridY(local), sizeX), gridX)});
+      Value inside = insideX;
+      Value y = stagingCoord(0, local, inside);
+      Value linearIndex = add(mul(y, sizeX), stageX);
+      return loadElement(linearIndex, inside, /*valid=*/{});
+    };
+
+    // Loop-carried: the parity's shared offsets (written, read), the input
+    // rows loaded ahead (row i in slot i mod unroll), the partial sums
+    // (level-major), and each level's value of the previous iteration (levels
+    // 0 .. t - 1; the centre of the next level's row).
+    SmallVector<Value> inits;
+    inits.push_back(cst(geo.rowSlot(0, 0)));
+    inits.push_back(cst(geo.rowSlot(1, 0)));
+    for (int64_t k = 0; k < unroll; ++k)
+      inits.push_back(loadRow(cst(k)));
+    for (int64_t k = 0; k < steps * slots; ++k)
+      inits.push_back(zeroAcc);
+    for (int64_t level = 0; level < steps; ++level)
+      inits.push_back(zeroElement);
+    auto loop = scf::ForOp::create(*b, cst(0), groups, cst(1), inits);
+    OpBuilder::InsertionGuard guard(*b);
+    b->setInsertionPointToStart(loop.getBody());
+    SmallVector<Value> state(loop.getRegionIterArgs());
+    Value writeOffset = state[0], readOffset = state[1];
+    SmallVector<Value> ahead(state.begin() + 2, state.begin() + 2 + unroll);
+    SmallVector<Value> acc(state.begin() + 2 + unroll,
+                           state.begin() + 2 + unroll + steps * slots);
+    SmallVector<Value> previous(state.begin() + 2 + unroll + steps * slots,
+                                state.end());
+    // The induction variable through an opaque move: the addresses derived
+    // from it are recomputed from one base instead of each carried in
+    // registers by loop strength reduction.
+    Value groupFirst =
+        mul(hideFromOptimizer(*b, loop.getInductionVar()), cst(unroll));
+
+    for (int64_t u = 0; u < unroll; ++u) {
+      Value i = addConst(groupFirst, u);
+      // Level 0: row i into shared memory; row i + unroll loaded ahead.
+      Value current = ahead[u];
+      ahead[u] = loadRow(addConst(i, unroll));
+      memref::StoreOp::create(*b, current, smem,
+                              ValueRange{add(writeOffset, column)});
+      SmallVector<Value> values = {current};
+      for (int64_t level = 1; level <= steps; ++level) {
+        // The row q this level receives (local row of level - 1, completed in
+        // iteration i - 1), and its static slot q mod P.
+        int64_t q = u - 1 - (level - 1) * (ry + 1);
+        Value rowBase =
+            add(addConst(readOffset, (level - 1) * rowLength), column);
+        Value center = previous[level - 1];
+        Value *sums = &acc[(level - 1) * slots];
+        for (const RowPoint &point : points) {
+          Value v = point.dx == 0
+                        ? center
+                        : memref::LoadOp::create(
+                              *b, smem, ValueRange{addConst(rowBase, point.dx)})
+                              .getResult();
+          if (v.getType() != accType)
+            v = arith::ExtFOp::create(*b, accType, v);
+          Value &sum = sums[mod(q - point.dy)];
+          sum = LLVM::FMAOp::create(*b, weightValue(point.index, point.weight),
+                                    v, sum);
         }
-        value = arith::SelectOp::create(*b, written, value, kept);
+        // The level's FMAs before anything that follows: without the fence
+        // LLVM's NVPTX instruction selection sinks each slot's FMAs down to
+        // the row that completes it, so that up to P rows of x neighbours
+        // stay live (7 x 7 in f64: 166 registers; emitOrderingFence).
+        emitOrderingFence(ArrayRef<Value>(sums, slots));
+        // Output row q - r_y is complete; its slot restarts at zero.
+        Value &done = sums[mod(q - ry)];
+        Value value = toElementType(done);
+        done = zeroAcc;
+        Value local = addConst(i, -level * (ry + 1));
+        Value y = gridY(local);
+        Value rowWritten;
+        if (!interior && boundary == BoundaryKind::halo)
+          rowWritten = isWithin(*b, y, sizeY, ry);
+        else if (!interior && boundary == BoundaryKind::dirichlet)
+          rowWritten = isWithin(*b, y, sizeY, /*margin=*/0);
+        Value written = andOf(rowWritten, writtenColumn);
+        if (written) {
+          Value kept;
+          if (boundary == BoundaryKind::dirichlet) {
+            kept = arith::ConstantOp::create(
+                *b, b->getFloatAttr(elementType, boundaryValue));
+          } else {
+            // Halo: the input's value where in the grid (the branch is taken
+            // only by points at the grid's edges).
+            Value inGrid =
+                andOf(isWithin(*b, y, sizeY, /*margin=*/0), columnInGrid);
+            Value notWritten = arith::XOrIOp::create(*b, written, trueValue);
+            Value load = arith::AndIOp::create(*b, notWritten, inGrid);
+            auto ifOp = scf::IfOp::create(
+                *b, load,
+                [&](OpBuilder &then, Location loc) {
+                  Value linearIndex = arith::AddIOp::create(
+                      then, loc, arith::MulIOp::create(then, loc, y, sizeX),
+                      gridX);
+                  Value v = memref::LoadOp::create(then, loc, in,
+                                                   ValueRange{linearIndex});
+                  scf::YieldOp::create(then, loc, v);
+                },
+                [&](OpBuilder &otherwise, Location loc) {
+                  scf::YieldOp::create(otherwise, loc, zeroElement);
+                });
+            kept = ifOp.getResult(0);
+          }
+          value = arith::SelectOp::create(*b, written, value, kept);
+        }
+        if (level < steps) {
+          memref::StoreOp::create(
+              *b, value, smem,
+              ValueRange{
+                  add(addConst(writeOffset, level * rowLength), column)});
+          values.push_back(value);
+          continue;
+        }
+        // The last level: the block's own rows [t r_y, t r_y + rows).
+        Value stored =
+            andOf(andOf(cmp(arith::CmpIPredicate::sge, local, cst(geo.halo[0])),
+                        cmp(arith::CmpIPredicate::slt, local,
+                            addConst(rows, geo.halo[0]))),
+                  andOf(storedColumn, rowWritten));
+        scf::IfOp::create(*b, stored, [&](OpBuilder &then, Location loc) {
+          Value linearIndex = arith::AddIOp::create(
+              then, loc, arith::MulIOp::create(then, loc, y, sizeX), gridX);
+          memref::StoreOp::create(then, loc, value, out,
+                                  ValueRange{linearIndex});
+          scf::YieldOp::create(then, loc);
+        });
       }
-      if (level < steps) {
-        memref::StoreOp::create(
-            *b, value, smem,
-            ValueRange{add(addConst(writeOffset, level * rowLength), column)});
-        values.push_back(value);
-        continue;
-      }
-      // The last level: the block's own rows [t r_y, t r_y + rows).
-      Value stored =
-          andOf(andOf(cmp(arith::CmpIPredicate::sge, local, cst(geo.halo[0])),
-                      cmp(arith::CmpIPredicate::slt, local,
-                          addConst(rows, geo.halo[0]))),
-                andOf(columnStored, rowWritten));
-      scf::IfOp::create(*b, stored, [&](OpBuilder &then, Location loc) {
-        Value linearIndex = arith::AddIOp::create(
-            then, loc, arith::MulIOp::create(then, loc, y, sizeX), gridX);
-        memref::StoreOp::create(then, loc, value, out, ValueRange{linearIndex});
-        scf::YieldOp::create(then, loc);
-      });
+      gpu::BarrierOp::create(*b);
+      previous = values;
+      std::swap(writeOffset, readOffset);
     }
-    gpu::BarrierOp::create(*b);
-    previous = values;
-    std::swap(writeOffset, readOffset);
-  }
-  SmallVector<Value> yields = {writeOffset, readOffset};
-  yields.append(ahead.begin(), ahead.end());
-  yields.append(acc.begin(), acc.end());
-  yields.append(previous.begin(), previous.end());
-  scf::YieldOp::create(*b, yields);
+    SmallVector<Value> yields = {writeOffset, readOffset};
+    yields.append(ahead.begin(), ahead.end());
+    yields.append(acc.begin(), acc.end());
+    yields.append(previous.begin(), previous.end());
+    scf::YieldOp::create(*b, yields);
+  };
+
+  Value interior =
+      andOf(isWithin(*b, addConst(origin[0], -geo.halo[0]), sizeY, ry,
+                     /*extent=*/geo.rowStreamIterations(geo.planes) + unroll),
+            isWithin(*b, addConst(origin[1], -geo.halo[1]), sizeX, rx,
+                     /*extent=*/threads));
+  auto ifInterior = scf::IfOp::create(*b, interior, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(*b);
+  b->setInsertionPointToStart(ifInterior.thenBlock());
+  sweep(/*interior=*/true);
+  b->setInsertionPointToStart(ifInterior.elseBlock());
+  sweep(/*interior=*/false);
 }

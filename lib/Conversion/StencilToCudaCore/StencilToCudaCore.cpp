@@ -198,8 +198,16 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
                            "sweep keeps partial sums of a linear stencil's "
                            "weighted rows (use stencil.linear, or "
                            "stream=off)");
-  // A 2-D sweep's planes are its output rows.
-  bool rowStream = stream == "on" && rank == 2;
+  // A 2-D sweep's planes are its output rows. stream=auto sweeps the rows of
+  // a linear 2-D stencil that fuses steps (with one step the staged kernel
+  // is faster; bench/NOTES.md, "the interior sweep"), of r_y <= 3 (the
+  // 2 r_y + 1 partial sums per step are registers: ptxas spills the 15 of
+  // a 15 x 15 box), unless outputs-per-thread asks for the staged tiling;
+  // where the sweep does not fit it falls back to that tiling, unless
+  // `planes` asks for the sweep.
+  bool autoRows = stream == "auto" && rank == 2 && isa<LinearOp>(op) &&
+                  fusedSteps > 1 && outputsPerThread == 0 && radii[0] <= 3;
+  bool rowStream = (stream == "on" && rank == 2) || autoRows;
   if (planes < 0 || (planes > 1 && rank != 3 && !rowStream))
     return op->emitOpError("needs planes >= 0 (0: automatic), and 1 or 0 "
                            "for a ")
@@ -226,6 +234,11 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
       radii, threadsX, threadsY, outputsPerThread, fusedSteps, planes,
       elementType,
       /*stream=*/(stream != "off" && rank == 3) || rowStream);
+  if (autoRows && planes <= 1 &&
+      (tiling.tile[1] < 1 ||
+       getCudaCoreSharedBytes(tiling, elementType) > kMaxCudaCoreSharedBytes))
+    tiling = chooseCudaCoreTiling(radii, threadsX, threadsY, outputsPerThread,
+                                  fusedSteps, planes, elementType);
   if (tiling.rowStream() && tiling.tile[1] < 1)
     return op->emitOpError("cannot stream with ")
            << tiling.threads() << " threads per block: a row of the block "

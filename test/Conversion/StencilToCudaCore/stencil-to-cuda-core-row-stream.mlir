@@ -17,22 +17,47 @@
 // FUSED-SAME:      workgroup(%{{.*}} : memref<40xf32, #gpu.address_space<workgroup>>)
 // FUSED-COUNT-5:   memref.store %{{.*}}, %{{.*}} : memref<40xf32, #gpu.address_space<workgroup>>
 // FUSED-NEXT:      gpu.barrier
+// A block whose rows (the 12 iterations and the 6 rows loaded past them)
+// and columns all lie r or more from the grid's edges takes the interior
+// sweep (a uniform branch): C = 5 rows, 2 groups, its loads unpredicated
+// and no select of a kept value.
+// FUSED:           scf.if %{{.*}} {
+// FUSED-COUNT-6:     memref.load %arg0[
+// FUSED-NOT:         arith.select
+// FUSED:             scf.for %{{.*}} = %{{.*}} to %c2{{.*}} step %{{.*}} iter_args(
+// FUSED-SAME:          -> (index, index, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
+// FUSED-NOT:           scf.if %{{.*}} -> (f32)
+// FUSED-NOT:           arith.select
+// FUSED-COUNT-10:      llvm.intr.fma
+// FUSED-NOT:           arith.select
+// FUSED:               memref.store %{{.*}}, %arg1[
+// FUSED:               gpu.barrier
+// FUSED-COUNT-50:      llvm.intr.fma
+// FUSED-NOT:           llvm.intr.fma
+// FUSED-NOT:           arith.select
+// FUSED:               scf.yield %{{.*}} : index, index, f32,
+// The other blocks sweep min(5, N_y - y0) rows with the boundary's checks.
+// FUSED:           } else {
 // FUSED:           %[[ROWS:.*]] = arith.minui %{{.*}}, %c5
 // FUSED:           %[[ITER:.*]] = arith.addi %[[ROWS]], %c11
 // FUSED:           %[[GROUPS:.*]] = arith.divui %[[ITER]], %c6
 // FUSED:           scf.for %{{.*}} = %{{.*}} to %[[GROUPS]] step %{{.*}} iter_args(
 // FUSED-SAME:        -> (index, index, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
 // FUSED-COUNT-10:    llvm.intr.fma
+// FUSED:             arith.select
 // FUSED:             memref.store %{{.*}}, %arg1[
 // FUSED:             gpu.barrier
 // FUSED-COUNT-50:    llvm.intr.fma
 // FUSED-NOT:         llvm.intr.fma
 // FUSED:             scf.yield %{{.*}} : index, index, f32,
 // FUSED:           gpu.return
-// The one-step tail kernel sweeps too: 40 iterations' worth of rows in
-// groups of 6, one row per level.
+// The one-step tail kernel sweeps too: 6 iterations of one row per level in
+// each of its two sweeps.
 // FUSED:         gpu.func @heat_cuda_core_tail(
 // FUSED-SAME:      workgroup(%{{.*}} : memref<20xf32, #gpu.address_space<workgroup>>)
+// FUSED:           scf.if
+// FUSED-COUNT-30:  llvm.intr.fma
+// FUSED:           } else {
 // FUSED-COUNT-30:  llvm.intr.fma
 // FUSED-NOT:       llvm.intr.fma
 // FUSED:           gpu.return
