@@ -100,18 +100,27 @@ def _library():
             ctypes.POINTER(ctypes.c_int64), ctypes.c_int, ctypes.c_int64,
             ctypes.c_void_p, ctypes.c_uint, ctypes.POINTER(ctypes.c_uint64)]),
     }
-    for name, (res, args) in sig.items():
-        fn = getattr(lib, name)
-        fn.restype, fn.argtypes = res, args
-    _lib = lib
+    _lib = _bind(lib, sig)
     return lib
 
 
-def _check(status):
+def _bind(lib, signatures):
+    """Sets the result and argument types of each C function named."""
+    for name, (res, args) in signatures.items():
+        fn = getattr(lib, name)
+        fn.restype, fn.argtypes = res, args
+    return lib
+
+
+def _raise_on(status, last_error):
+    """Raises StencilError for a failed status, with last_error()'s text."""
     if status != 0:
-        message = _library().stencil_last_error().decode()
         name = _STATUS[status] if 0 <= status < len(_STATUS) else str(status)
-        raise StencilError(name, message)
+        raise StencilError(name, last_error().decode())
+
+
+def _check(status):
+    _raise_on(status, lambda: _library().stencil_last_error())
 
 
 # DLPack (dlpack.h, v0.8): DLManagedTensor { DLTensor; manager; deleter }.
@@ -355,18 +364,12 @@ def _multi_library():
         "stencil_multi_run": (ctypes.c_int, [c_multi, i64, ctypes.c_uint]),
         "stencil_multi_synchronize": (ctypes.c_int, [c_multi]),
     }
-    for name, (res, args) in sig.items():
-        fn = getattr(lib, name)
-        fn.restype, fn.argtypes = res, args
-    _multi_lib = lib
+    _multi_lib = _bind(lib, sig)
     return lib
 
 
 def _multi_check(status):
-    if status != 0:
-        message = _multi_library().stencil_multi_last_error().decode()
-        name = _STATUS[status] if 0 <= status < len(_STATUS) else str(status)
-        raise StencilError(name, message)
+    _raise_on(status, lambda: _multi_library().stencil_multi_last_error())
 
 
 class Multi:

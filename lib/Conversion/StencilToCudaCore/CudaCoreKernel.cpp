@@ -527,15 +527,10 @@ SmallVector<Value> CudaCoreKernelBuilder::computeLinear(int64_t count,
   // point, -1 where several points share the offset and their weights add).
   std::map<SmallVector<int64_t>, std::map<int64_t, std::pair<double, int64_t>>>
       columns;
-  for (unsigned i = 0; i < pattern.getNumPoints(); ++i) {
-    SmallVector<int64_t> column(pattern.getPoint(i));
-    int64_t dy = column[rank - 2];
+  for (const auto &[offset, weight] : summedPoints()) {
+    SmallVector<int64_t> column(offset);
     column[rank - 2] = 0;
-    auto [it, inserted] = columns[column].try_emplace(dy, weights[i], i);
-    if (!inserted) {
-      it->second.first += weights[i];
-      it->second.second = -1;
-    }
+    columns[column][offset[rank - 2]] = weight;
   }
   for (const auto &[column, rows] : columns) {
     int64_t dyMin = rows.begin()->first, dyMax = rows.rbegin()->first;
@@ -559,6 +554,20 @@ SmallVector<Value> CudaCoreKernelBuilder::computeLinear(int64_t count,
     emitOrderingFence(acc);
   }
   return acc;
+}
+
+std::map<SmallVector<int64_t>, std::pair<double, int64_t>>
+CudaCoreKernelBuilder::summedPoints() const {
+  std::map<SmallVector<int64_t>, std::pair<double, int64_t>> points;
+  for (unsigned i = 0; i < linear->getNumPoints(); ++i) {
+    auto [it, inserted] = points.try_emplace(
+        SmallVector<int64_t>(linear->getPoint(i)), linear->weights[i], i);
+    if (!inserted) {
+      it->second.first += linear->weights[i];
+      it->second.second = -1;
+    }
+  }
+  return points;
 }
 
 Value CudaCoreKernelBuilder::weightValue(int64_t i, double w) {

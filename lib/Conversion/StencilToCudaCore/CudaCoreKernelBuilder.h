@@ -15,6 +15,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
+#include <map>
+
 namespace mlir {
 namespace stencil {
 namespace detail {
@@ -105,6 +107,11 @@ private:
   /// loop; ptxas folds them into constant-bank operands of the FMAs all the
   /// same (the row sweep's cubin is identical either way).
   Value weightValue(int64_t i, double w);
+  /// The linear stencil's points by offset (lexicographic, outermost
+  /// first), each with its weight and point index; points sharing an
+  /// offset are one entry, their weights added in point order, index -1.
+  std::map<SmallVector<int64_t>, std::pair<double, int64_t>>
+  summedPoints() const;
   /// An empty `asm volatile` reading `values` (see computeLinear).
   void emitOrderingFence(ValueRange values);
 

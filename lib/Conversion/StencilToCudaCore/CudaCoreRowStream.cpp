@@ -57,8 +57,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
-#include <map>
-
 using namespace mlir;
 using namespace mlir::stencil;
 using namespace mlir::stencil::detail;
@@ -80,20 +78,9 @@ void CudaCoreKernelBuilder::buildRowStream() {
   int64_t threads = geo.threads();
 
   // The points in (dy, dx) order, duplicates summed.
-  std::map<std::pair<int64_t, int64_t>, std::pair<double, int64_t>> byOffset;
-  for (unsigned i = 0; i < linear->getNumPoints(); ++i) {
-    ArrayRef<int64_t> p = linear->getPoint(i);
-    auto [it, inserted] =
-        byOffset.try_emplace({p[0], p[1]}, linear->weights[i], int64_t(i));
-    if (!inserted) {
-      it->second.first += linear->weights[i];
-      it->second.second = -1;
-    }
-  }
   SmallVector<RowPoint> points;
-  for (const auto &[offset, weight] : byOffset)
-    points.push_back(
-        {offset.first, offset.second, weight.first, weight.second});
+  for (const auto &[offset, weight] : summedPoints())
+    points.push_back({offset[0], offset[1], weight.first, weight.second});
 
   auto cmp = [&](arith::CmpIPredicate predicate, Value x, Value y) -> Value {
     return arith::CmpIOp::create(*b, predicate, x, y);
