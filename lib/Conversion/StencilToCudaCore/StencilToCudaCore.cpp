@@ -228,15 +228,18 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
            << (fusedSteps > 1 ? " (fused steps widen the halo)" : "")
            << ", more than fits in " << kMaxCudaCoreSharedBytes
            << " bytes of shared memory";
-  // stream=auto: the streamed tiling of a 3-D stencil where its rings fit,
-  // else the staged one.
+  // stream=auto: the streamed tiling where it fits (a 3-D stencil's rings,
+  // a 2-D sweep's rows unless `planes` asks for the sweep), else the staged
+  // one.
   CudaCoreTiling tiling = chooseCudaCoreTiling(
       radii, threadsX, threadsY, outputsPerThread, fusedSteps, planes,
       elementType,
       /*stream=*/(stream != "off" && rank == 3) || rowStream);
-  if (autoRows && planes <= 1 &&
-      (tiling.tile[1] < 1 ||
-       getCudaCoreSharedBytes(tiling, elementType) > kMaxCudaCoreSharedBytes))
+  bool streamFits =
+      (!tiling.rowStream() || tiling.tile[1] >= 1) &&
+      getCudaCoreSharedBytes(tiling, elementType) <= kMaxCudaCoreSharedBytes;
+  if (stream == "auto" && tiling.stream && !(autoRows && planes > 1) &&
+      !streamFits)
     tiling = chooseCudaCoreTiling(radii, threadsX, threadsY, outputsPerThread,
                                   fusedSteps, planes, elementType);
   if (tiling.rowStream() && tiling.tile[1] < 1)
@@ -246,10 +249,6 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
            << fusedSteps.getValue() << " fused step(s) of radius " << radii[1]
            << " along x and needs at least one column of outputs (use more "
               "threads-x * threads-y, or fewer fused-steps)";
-  if (stream == "auto" && tiling.stream &&
-      getCudaCoreSharedBytes(tiling, elementType) > kMaxCudaCoreSharedBytes)
-    tiling = chooseCudaCoreTiling(radii, threadsX, threadsY, outputsPerThread,
-                                  fusedSteps, planes, elementType);
   int64_t bytes = getCudaCoreSharedBytes(tiling, elementType);
   if (bytes > kMaxCudaCoreSharedBytes && tiling.rowStream())
     return op->emitOpError("needs ")
