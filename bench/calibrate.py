@@ -10,7 +10,11 @@ bench/run-auto.sh (RESULT lines "CASE SLUG seed: RESULT ... gstencil_s=X",
 one device). The device profile is the one the run measured (LOG's folder
 profile.txt, or --profile FILE).
 
-fit     fits the constants of Analysis/CostModel.h,
+fit     (with --only REGEX: only the families it matches, by rank and
+        element size, the globals of --globals, the other families'
+        constants from lib/Analysis/ModelConstants.cpp; it prints the
+        leave-one-stencil-out and in-sample choices and the new entries)
+        fits the constants of Analysis/CostModel.h,
             1 / G = max(t_mem, t_unit) + gamma min(t_mem, t_unit) + t_edge,
             t_mem = M_eff / (eta_mem B), M_eff = max(2 D / t, M' / rho),
             M' = D (1 + A) / t (A: inputs read per output, halo included),
@@ -70,10 +74,23 @@ def read_profile(path):
     return float(kv["bandwidth_gbs"]), peaks, kv.get("name", "?")
 
 
-def family(slug):
+def family(slug, desc):
     """The model's pipeline name (getModelConstants): the slug, whose -fT
-    names the fused steps of the CUDA-core and FFT candidates."""
+    names the fused steps of the CUDA-core and FFT candidates; the CUDA-core
+    row sweep (`schedule = rows`) is "cuda-core-rows-fT"."""
+    if desc.get("schedule") == "rows" and slug.startswith("cuda-core"):
+        return "cuda-core-rows" + slug[len("cuda-core"):]
     return slug
+
+
+def read_table(path):
+    """{(pipeline, rank, bytes): (eta_mem, eta_unit, gamma)} of the table in
+    lib/Analysis/ModelConstants.cpp."""
+    pat = re.compile(r'\{"([^"]+)", (\d+), (\d+), \{([0-9.]+), ([0-9.]+), '
+                     r'([0-9.]+)\}\}')
+    return {(m.group(1), int(m.group(2)), int(m.group(3))):
+            (float(m.group(4)), float(m.group(5)), float(m.group(6)))
+            for m in pat.finditer(open(path).read())}
 
 
 def read_results(logs):
@@ -131,7 +148,7 @@ class Kernel:
     def __init__(self, art, case, slug, gs, grid, profile):
         base = os.path.join(art, "k", case, slug)
         d = read_kv(base + ".launch")
-        self.case, self.slug, self.family = case, slug, family(slug)
+        self.case, self.slug, self.family = case, slug, family(slug, d)
         self.stencil = case.rsplit("-", 1)[0]
         self.rank = int(d["rank"])
         self.bytes = ELEMENT_BYTES[d["element_type"]]
@@ -246,6 +263,12 @@ def lookup(constants, k):
         key = (re.sub(r"-f\d+$", "", key[0]),) + key[1:]
         if key in constants:
             return constants[key]
+    # The row sweep without constants takes the CUDA-core kernels'.
+    if k.family.startswith("cuda-core-rows"):
+        for key in (k.key("rank"), k.key("bytes"), k.key("pipeline")):
+            key = (key[0].replace("cuda-core-rows", "cuda-core"),) + key[1:]
+            if key in constants:
+                return constants[key]
     return (1.0, 1.0, 0.0)
 
 
@@ -296,9 +319,61 @@ def fit_score(picks, kernels, constants):
             -statistics.median(errs))
 
 
+def cmd_fit_only(args, by_case, sets, kernels):
+    """fit --only: the families matching the regex, grouped by rank and
+    element size, with the globals of --globals; every other family keeps
+    the constants of --table."""
+    g = tuple(float(v) for v in args.globals.split(","))
+    g = (g[0], int(g[1]), g[2])
+    for k in kernels:
+        k.set_globals(g)
+    table = read_table(args.table)
+    only = re.compile(args.only)
+    mine = [k for k in kernels if only.search(k.family)]
+    if not mine:
+        sys.exit("calibrate.py: no kernel of a family matching " + args.only)
+    print("globals: rho %.2f, W_sat %d, eta_edge %.2f (--globals); %d kernels "
+          "of %s" % (g + (len(mine), sorted({k.family for k in mine}))))
+    summary("before (--table)", evaluate(by_case, lambda c: table))
+    constants = dict(table)
+    constants.update(fit(mine, "rank"))
+    cache = {}
+    def constants_for(case):
+        stencil = case.rsplit("-", 1)[0]
+        if stencil not in cache:
+            cache[stencil] = dict(table)
+            cache[stencil].update(fit([k for k in mine
+                                       if k.stencil != stencil], "rank"))
+        return cache[stencil]
+    picks = evaluate(by_case, constants_for)
+    summary("leave-one-stencil-out", picks)
+    for case, (c, b) in sorted(picks.items()):
+        if c.measured < 0.95 * b.measured:
+            print("  left out, missed: %s: %s %.1f, best %s %.1f (%.2f)" %
+                  (case, c.slug, c.measured, b.slug, b.measured,
+                   c.measured / b.measured))
+    summary("in-sample", evaluate(by_case, lambda c: constants))
+    for label, ks in (("fitted families", mine), ("all", kernels)):
+        errs = [abs(predict(k, lookup(constants, k)) / k.measured - 1)
+                for k in ks]
+        print("in-sample prediction error, %s (%d kernels): median %.1f%%, "
+              "90th percentile %.1f%%" %
+              (label, len(errs), 100 * statistics.median(errs),
+               100 * sorted(errs)[int(0.9 * (len(errs) - 1))]))
+    print("\n// new entries of lib/Analysis/ModelConstants.cpp")
+    for key in sorted(set(constants) - set(table) |
+                      {key for key in constants if only.search(key[0])}):
+        em, eu, gm = constants[key]
+        print('    {"%s", %d, %d, {%.2f, %.2f, %.1f}},' % (key + (em, eu, gm)))
+
+
 def cmd_fit(args):
     by_case, sets, device = load(args.art, args.logs, args.profile)
     kernels = [k for ks in by_case.values() for k in ks]
+    if args.only:
+        print("device: %s; %d cases (%d kernels)" % (device, len(by_case),
+                                                    len(kernels)))
+        return cmd_fit_only(args, by_case, sets, kernels)
     print("device: %s; %d cases (%d kernels)" % (device, len(by_case),
                                                 len(kernels)))
     # The globals: the in-sample fit of the finest grouping on each.
@@ -421,6 +496,16 @@ def main():
     ap.add_argument("logs", nargs="+")
     ap.add_argument("--profile", help="device profile of the run (default: "
                     "profile.txt beside the first LOG)")
+    ap.add_argument("--only", help="fit: only the families matching this "
+                    "regex (e.g. cuda-core-rows), by rank and element size; "
+                    "the others keep the constants of --table")
+    ap.add_argument("--globals", default="1.5,12,0.1",
+                    help="fit --only: rho,W_sat,eta_edge (default: those of "
+                    "getModelGlobals)")
+    ap.add_argument("--table", default=os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "lib", "Analysis",
+        "ModelConstants.cpp"), help="fit --only: the constants of the other "
+                    "families (default: lib/Analysis/ModelConstants.cpp)")
     args = ap.parse_args()
     if not args.profile:
         args.profile = os.path.join(os.path.dirname(args.logs[0]),

@@ -101,6 +101,8 @@ FailureOr<KernelWork> mlir::stencil::getKernelWork(DictionaryAttr record) {
   work.unit = unit.getValue().str();
   work.unitFlopsPerPoint = flops.getValueAsDouble();
   work.sharedBytes = getInt("shared_bytes", 0);
+  if (auto schedule = record.getAs<StringAttr>("schedule"))
+    work.schedule = schedule.getValue().str();
   if (auto edge = record.getAs<FloatAttr>("edge_flops_per_point")) {
     work.edgeFlopsPerPoint = edge.getValueAsDouble();
     if (auto edgeUnit = record.getAs<StringAttr>("edge_unit"))

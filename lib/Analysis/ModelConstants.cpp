@@ -13,7 +13,8 @@ using namespace mlir::stencil;
 
 namespace {
 struct ModelEntry {
-  /// The pipeline ("sptc", "tc", "tc-lowrank", "cuda-core", "fft").
+  /// The pipeline ("sptc", "tc", "tc-lowrank", "cuda-core", "fft"; the
+  /// row sweep "cuda-core-rows"), with "-fT" for T fused steps.
   StringRef pipeline;
   /// 0: any rank / element size.
   int64_t rank;
@@ -62,6 +63,22 @@ static const ModelEntry kEntries[] = {
     {"cuda-core-f4", 2, 4, {0.69, 0.14, 0.9}},
     {"cuda-core-f4", 2, 8, {0.66, 0.40, 0.8}},
     {"cuda-core-f4", 3, 2, {0.18, 0.27, 1.0}},
+    // The row sweep of 2-D linear stencils (schedule = rows: stream=auto
+    // with 2 or more fused steps), fitted by `bench/calibrate.py fit
+    // --only cuda-core-rows` with the globals below and the other entries
+    // fixed, on the 18 two-dimensional cases of bench/auto_cases.py whose
+    // fused CUDA-core candidates sweep rows (183 kernels, 48 of them row
+    // sweeps), measured on an NVIDIA H100 80GB HBM3, 2026-11-25, one device
+    // call: bench/results/2026-11-25-h100-auto-rows-table.txt. Auto within
+    // 5% of the best candidate on 16 of those 18 cases (10 with the staged
+    // kernels' constants), 14 leaving each stencil out (bench/NOTES.md,
+    // "The row sweep in the model").
+    {"cuda-core-rows-f2", 2, 2, {0.71, 0.77, 1.0}},
+    {"cuda-core-rows-f2", 2, 8, {0.92, 1.00, 0.5}},
+    {"cuda-core-rows-f3", 2, 2, {0.64, 0.67, 1.0}},
+    {"cuda-core-rows-f3", 2, 8, {0.85, 1.00, 0.5}},
+    {"cuda-core-rows-f4", 2, 2, {0.53, 0.64, 1.0}},
+    {"cuda-core-rows-f4", 2, 8, {0.87, 1.00, 0.8}},
     {"fft-f1", 1, 8, {0.67, 0.12, 0.2}},
     {"fft-f1", 2, 8, {0.45, 0.49, 0.0}},
     {"fft-f1", 3, 8, {0.22, 0.44, 0.0}},
@@ -104,34 +121,48 @@ static const ModelEntry kEntries[] = {
     {"tc-lowrank", 2, 2, {0.91, 0.63, 0.5}},
 };
 
-ModelConstants mlir::stencil::getModelConstants(StringRef pipeline,
-                                                int64_t rank,
-                                                int64_t elementBytes) {
-  // The most specific entry: the pipeline before the rank before the
-  // element size; then the pipeline without its fused steps.
+/// The most specific entry of `pipeline` for `rank` and `elementBytes`;
+/// null when none matches.
+static const ModelEntry *findEntry(StringRef pipeline, int64_t rank,
+                                   int64_t elementBytes) {
   const ModelEntry *best = nullptr;
   int bestScore = -1;
   for (const ModelEntry &entry : kEntries) {
-    if ((!entry.pipeline.empty() && entry.pipeline != pipeline) ||
-        (entry.rank != 0 && entry.rank != rank) ||
+    if (entry.pipeline != pipeline || (entry.rank != 0 && entry.rank != rank) ||
         (entry.elementBytes != 0 && entry.elementBytes != elementBytes))
       continue;
-    int score = (entry.pipeline.empty() ? 0 : 4) + (entry.rank ? 2 : 0) +
-                (entry.elementBytes ? 1 : 0);
+    int score = (entry.rank ? 2 : 0) + (entry.elementBytes ? 1 : 0);
     if (score > bestScore) {
       best = &entry;
       bestScore = score;
     }
   }
-  // A fused depth without entries takes those of the next smaller one
-  // measured, then of the pipeline without fused steps.
+  return best;
+}
+
+ModelConstants mlir::stencil::getModelConstants(StringRef pipeline,
+                                                int64_t rank,
+                                                int64_t elementBytes) {
+  // The pipeline's own entry; a fused depth without entries takes those of
+  // the next smaller one measured, then of the pipeline without fused steps.
   auto [base, depth] = pipeline.rsplit("-f");
   int64_t t = 0;
-  if ((!best || best->pipeline.empty()) && !depth.getAsInteger(10, t) && t > 0)
-    return getModelConstants(t > 1 ? (base + "-f" + std::to_string(t - 1)).str()
-                                   : base.str(),
-                             rank, elementBytes);
-  return best ? best->constants : ModelConstants();
+  bool fused = !depth.getAsInteger(10, t) && t > 0;
+  if (const ModelEntry *entry = findEntry(pipeline, rank, elementBytes))
+    return entry->constants;
+  for (int64_t d = fused ? t - 1 : 0; d >= 1; --d)
+    if (const ModelEntry *entry = findEntry(
+            (base + "-f" + std::to_string(d)).str(), rank, elementBytes))
+      return entry->constants;
+  if (fused)
+    if (const ModelEntry *entry = findEntry(base, rank, elementBytes))
+      return entry->constants;
+  // The row sweep without entries of its own: the CUDA-core kernels' of
+  // the same depth.
+  if (pipeline.consume_front("cuda-core-rows-"))
+    return getModelConstants(("cuda-core-" + pipeline).str(), rank,
+                             elementBytes);
+  return ModelConstants();
 }
 
 // {rho, W_sat, eta_edge}, fitted with the table above (bench/calibrate.py

@@ -181,11 +181,13 @@ StencilSelectPipelinePass::evaluate(const PipelineCandidate &candidate,
                     "(measured; not modelled)";
       return e;
     }
-    // The CUDA-core and FFT kernels have constants per fused depth; composed
-    // Tensor Core kernels take those of their depth where measured, else of
-    // one step (getModelConstants).
+    // The CUDA-core and FFT kernels have constants per fused depth, the
+    // CUDA-core row sweep its own; composed Tensor Core kernels take those of
+    // their depth where measured, else of one step (getModelConstants).
     std::string key = candidate.family;
-    if (key == "cuda-core" || key == "fft" ||
+    if (key == "cuda-core" && work->schedule == "rows")
+      key = "cuda-core-rows";
+    if (key == "cuda-core" || key == "cuda-core-rows" || key == "fft" ||
         ((key == "tc" || key == "sptc") && work->stepsPerLaunch > 1))
       key += "-f" + std::to_string(work->stepsPerLaunch);
     ModelConstants constants =

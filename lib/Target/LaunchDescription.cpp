@@ -133,6 +133,8 @@ mlir::stencil::emitLaunchDescription(Operation *module, raw_ostream &os,
       os << "unit_flops_per_point = "
          << llvm::format("%.17g", flops.getValueAsDouble()) << "\n";
   }
+  if (auto schedule = record.getAs<StringAttr>("schedule"))
+    os << "schedule = " << schedule.getValue() << "\n";
   if (auto edge = record.getAs<FloatAttr>("edge_flops_per_point"))
     os << "edge_unit = " << getString("edge_unit")
        << "\nedge_flops_per_point = "

@@ -38,32 +38,28 @@ func.func @heat2d(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
 
 // -----
 
-// Heat-2D in f64 over 120 steps: on the H100 the Tensor Cores fusing four
-// steps by composition (measured there in one run, 10240^2: 446 GStencil/s,
-// against 418 and 414 of the CUDA cores fusing four and three,
-// bench/results/2026-11-25-h100-final-table.txt; the model predicts 448, 357
-// and 362), ahead of the FFT kernel fusing four (392 in the calibration run,
-// bench/results/2026-11-25-h100-auto3-table2.txt). With
-// f64 Tensor Cores 1000x slower, the CUDA cores fusing three steps. Without
-// fusion, the f64 CUDA-core kernel, which reaches the bandwidth where the
-// f64 Tensor Core kernel does not. (The CUDA-core candidates fusing steps
-// are row sweeps now, stream=auto's choice; the model rates them with the
-// staged kernels' constants, 366 and 363 for three and four steps, where
-// the sweep ran at 472 and 532 on the H100,
-// bench/results/2026-11-25-h100-interior-check-table.txt: a known gap.)
-// H100: module attributes {stencil.pipeline = "lower-to-tc{chip=sm_90 fused-steps=4}"}
-// SLOWDMMA: module attributes {stencil.pipeline = "lower-to-cuda-core{chip=sm_90 fused-steps=3}"}
+// Heat-2D in f64 over 120 steps: on the H100 the CUDA cores sweeping rows
+// with four fused steps (measured there in one run, 10240^2: 533
+// GStencil/s, against 449 for the Tensor Cores fusing four by composition
+// and 392 for the FFT kernel fusing four,
+// bench/results/2026-11-25-h100-auto-rows-table.txt; the model, with the
+// row sweep's constants, predicts 548, 448 and 388). With f64 Tensor Cores
+// 1000x slower, the same. Without fusion, the f64 CUDA-core kernel, which
+// reaches the bandwidth where the f64 Tensor Core kernel does not.
+// H100: module attributes {stencil.pipeline = "lower-to-cuda-core{chip=sm_90 fused-steps=4}"}
+// SLOWDMMA: module attributes {stencil.pipeline = "lower-to-cuda-core{chip=sm_90 fused-steps=4}"}
 // ONE: module attributes {stencil.pipeline = "lower-to-cuda-core{chip=sm_90 fused-steps=1}"}
 // EXPLAIN: remark: candidates on NVIDIA H100
-// EXPLAIN: 1 lower-to-tc{chip=sm_90 fused-steps=4} mma.f64.m16n8k4 72.0 5.188 752.8 941.7 bandwidth - 447.8
-// EXPLAIN-NEXT: 2 lower-to-tc{chip=sm_90 fused-steps=3} mma.f64.m16n8k4 74.7 6.505 564.6 908.0 bandwidth - 412.2
-// EXPLAIN-NEXT: 3 lower-to-fft{chip=sm_90 fused-steps=4} mma.f64.m16n8k4 83.6 4.449 752.8 811.1 bandwidth - 387.8
-// EXPLAIN-NEXT: 4 lower-to-cuda-core{chip=sm_90 fused-steps=3} fma.f64 11.0 5.525 564.6 2826.1 bandwidth - 365.9
+// EXPLAIN: 1 lower-to-cuda-core{chip=sm_90 fused-steps=4} fma.f64 11.6 4.194 752.8 2686.7 bandwidth - 548.1
+// EXPLAIN-NEXT: 2 lower-to-tc{chip=sm_90 fused-steps=4} mma.f64.m16n8k4 72.0 5.188 752.8 941.7 bandwidth - 447.8
+// EXPLAIN-NEXT: 3 lower-to-cuda-core{chip=sm_90 fused-steps=3} fma.f64 11.0 5.525 564.6 2826.1 bandwidth - 442.4
+// EXPLAIN-NEXT: 4 lower-to-tc{chip=sm_90 fused-steps=3} mma.f64.m16n8k4 74.7 6.505 564.6 908.0 bandwidth - 412.2
+// EXPLAIN-NEXT: 5 lower-to-fft{chip=sm_90 fused-steps=4} mma.f64.m16n8k4 83.6 4.449 752.8 811.1 bandwidth - 387.8
 // EXPLAIN: lower-to-tc{chip=sm_90} mma.f64.m16n8k4
 // EXPLAIN: - lower-to-sptc{chip=sm_90} (and 3 more with other options): rejected: 'stencil.sparse_row_gemm' op has element type 'f64'
-// EXPLAIN: chosen: lower-to-tc{chip=sm_90 fused-steps=4}
-// LOWER: stencil.pipeline = "lower-to-tc{chip=sm_90 fused-steps=4}"
-// LOWER: gpu.binary @stencil_tc
+// EXPLAIN: chosen: lower-to-cuda-core{chip=sm_90 fused-steps=4}
+// LOWER: stencil.pipeline = "lower-to-cuda-core{chip=sm_90 fused-steps=4}"
+// LOWER: gpu.binary @stencil_cuda_core
 func.func @heat2d(%in: memref<?x?xf64>, %out: memref<?x?xf64>) {
   stencil.linear %in -> %out pattern <star, rank = 2, radius = 1> weights [0.2, 0.3, 0.1, 0.1, 0.3] steps 120 : memref<?x?xf64>
   return

@@ -37,13 +37,18 @@
 // A kernel fusing time steps (temporal blocking) says how many one launch
 // computes; the runner counts each launch as that many steps. (The pipeline
 // sweeps a linear 2-D stencil that fuses steps by rows: one row of 256
-// threads, 252 x 128 outputs.)
+// threads, 252 x 128 outputs; `schedule` says so, for the benchmark
+// scripts.)
 // FUSED:      kernel = heat_cuda_core
 // FUSED:      boundary = halo
 // FUSED-NEXT: # time steps in the source op: 3
 // FUSED-NEXT: steps_per_launch = 2
 // FUSED-NEXT: tile = 252,128
 // FUSED-NEXT: block = 256,1,1
+// FUSED-NEXT: shared_bytes = 0
+// FUSED-NEXT: unit = fma.f32
+// FUSED-NEXT: unit_flops_per_point =
+// FUSED-NEXT: schedule = rows
 
 // NOPTX: error: no gpu.binary with PTX (format = isa) in the module; lower it with a GPU pipeline first
 // NOLAUNCH: error: no 'stencil.launches' attribute: the module was not lowered by a stencil GPU pipeline

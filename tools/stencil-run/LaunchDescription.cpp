@@ -282,7 +282,8 @@ bool parseLaunchDescriptionText(const std::string &text,
       "repack_indices", "repack_map", "repack_unsupported", "weights_global",
       // Read by the benchmark scripts (bench/table.py, bench/calibrate.py),
       // not by the runner.
-      "unit", "unit_flops_per_point", "edge_unit", "edge_flops_per_point"};
+      "unit", "unit_flops_per_point", "edge_unit", "edge_flops_per_point",
+      "schedule"};
   for (const auto &e : kv)
     if (!known.count(e.first))
       warnings.push_back(where(e.first) + "unknown key '" + e.first +

@@ -194,14 +194,30 @@ TEST(CostModelTest, ConstantsLookup) {
   EXPECT_EQ(nine.memoryEfficiency, four.memoryEfficiency);
   EXPECT_EQ(nine.unitEfficiency, four.unitEfficiency);
   EXPECT_EQ(nine.overlap, four.overlap);
+  // The row sweep has entries of its own in 2-D f16 and f64; elsewhere (f32,
+  // a depth of its own missing) the next smaller depth, then the staged
+  // CUDA-core kernels' of the same depth.
+  auto same = [](ModelConstants a, ModelConstants b) {
+    return a.memoryEfficiency == b.memoryEfficiency &&
+           a.unitEfficiency == b.unitEfficiency && a.overlap == b.overlap;
+  };
+  EXPECT_FALSE(same(getModelConstants("cuda-core-rows-f2", 2, 8),
+                    getModelConstants("cuda-core-f2", 2, 8)));
+  EXPECT_TRUE(same(getModelConstants("cuda-core-rows-f6", 2, 8),
+                   getModelConstants("cuda-core-rows-f4", 2, 8)));
+  EXPECT_TRUE(same(getModelConstants("cuda-core-rows-f3", 2, 4),
+                   getModelConstants("cuda-core-f3", 2, 4)));
+  EXPECT_TRUE(same(getModelConstants("cuda-core-rows-f3", 3, 8),
+                   getModelConstants("cuda-core-f3", 3, 8)));
   // A pipeline the table does not know: the roofline itself.
   ModelConstants none = getModelConstants("no-such-pipeline", 2, 2);
   EXPECT_EQ(none.memoryEfficiency, 1.0);
   EXPECT_EQ(none.unitEfficiency, 1.0);
   EXPECT_EQ(none.overlap, 0.0);
   // Every constant is an efficiency and an overlap.
-  for (StringRef pipeline : {"sptc", "tc", "tc-lowrank", "cuda-core-f1",
-                             "cuda-core-f4", "fft-f1", "fft-f4"})
+  for (StringRef pipeline :
+       {"sptc", "tc", "tc-lowrank", "cuda-core-f1", "cuda-core-f4",
+        "cuda-core-rows-f2", "cuda-core-rows-f4", "fft-f1", "fft-f4"})
     for (int64_t rank : {1, 2, 3})
       for (int64_t bytes : {2, 4, 8}) {
         ModelConstants c = getModelConstants(pipeline, rank, bytes);

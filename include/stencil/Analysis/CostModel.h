@@ -167,6 +167,9 @@ struct KernelWork {
   /// step (dense-equivalent for mma.sp).
   std::string unit;
   double unitFlopsPerPoint = 0;
+  /// The CUDA-core kernels' schedule ("staged", "streamed", "rows"; empty
+  /// for the other pipelines): the row sweep has constants of its own.
+  std::string schedule;
   /// C = 2 K, the useful flops per point and step; 0 for a general body.
   double stencilFlopsPerPoint = 0;
   int64_t sharedBytes = 0;
@@ -209,10 +212,12 @@ struct ModelConstants {
 };
 
 /// The constants of `pipeline` ("sptc", "tc", "tc-lowrank", "cuda-core-fT",
-/// "fft-fT" for T fused steps) on rank-`rank` grids of `elementBytes`-byte
-/// elements: the most specific entry of lib/Analysis/ModelConstants.cpp,
-/// then those of the pipeline without "-fT"; the roofline (1, 1, 0) for a
-/// pipeline it has no entry for.
+/// "cuda-core-rows-fT" for the row sweep, "fft-fT" for T fused steps) on
+/// rank-`rank` grids of `elementBytes`-byte elements: the most specific
+/// entry of lib/Analysis/ModelConstants.cpp, then those of the next smaller
+/// fused depth measured, then of the pipeline without "-fT"; the row sweep
+/// without entries takes those of "cuda-core-fT"; the roofline (1, 1, 0)
+/// for a pipeline with no entry.
 ModelConstants getModelConstants(StringRef pipeline, int64_t rank,
                                  int64_t elementBytes);
 

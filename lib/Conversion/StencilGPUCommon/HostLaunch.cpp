@@ -200,6 +200,9 @@ void mlir::stencil::emitHostLaunches(Operation *op, Value in, Value out,
     record.push_back(b.getNamedAttr(
         "unit_flops_per_point", b.getF64FloatAttr(launch.unitFlopsPerPoint)));
   }
+  if (!launch.schedule.empty())
+    record.push_back(
+        b.getNamedAttr("schedule", b.getStringAttr(launch.schedule)));
   if (launch.fftErrorBound > 0)
     record.push_back(b.getNamedAttr("fft_error_bound",
                                     b.getF64FloatAttr(launch.fftErrorBound)));

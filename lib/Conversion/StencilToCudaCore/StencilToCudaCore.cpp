@@ -350,6 +350,9 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
                          : elementType.isBF16() ? "bf16"
                                                 : "f16";
   launch.unit = elementType.isF64() ? "fma.f64" : "fma.f32";
+  launch.schedule = tiling.rowStream() ? "rows"
+                    : tiling.stream    ? "streamed"
+                                       : "staged";
   // Per output and time step, the fused steps' recomputed halo included.
   launch.unitFlopsPerPoint =
       countFlopsPerPoint(op) * tiling.computedPointsPerOutput();

@@ -5,7 +5,9 @@
 
 // stream=auto sweeps the rows of a linear 2-D stencil that fuses steps: one
 // row of 256 threads keeping 2 t r_x = 4 columns for the halo, 252 x 128
-// outputs per block.
+// outputs per block; the launch record names the schedule for the cost
+// model, which has constants of its own for the row sweep.
+// ROWS:   schedule = "rows"
 // ROWS:   tile = array<i64: 252, 128>
 // ROWS:   gpu.func @heat_cuda_core(
 // ROWS-SAME: known_block_size = array<i32: 256, 1, 1>
@@ -13,6 +15,7 @@
 // it does where outputs-per-thread asks for the staged tiling, or where the
 // row of threads is too narrow for the halo (2 threads, 2 fused steps of
 // radius 1) ...
+// ONE:    schedule = "staged"
 // ONE:    tile = array<i64: 32, 32>
 // OPT:    tile = array<i64: 32, 16>
 // NARROW: tile = array<i64: 2, 4>

@@ -5,6 +5,7 @@
 // stream=auto (the default of --lower-to-cuda-core) streams a 3-D stencil
 // whose rings fit in 48 KiB: Heat-3D gets 32 planes per block and one ring
 // of 4 planes of 34 x 34.
+// CHECK:       schedule = "streamed"
 // CHECK:       tile = array<i64: 32, 32, 32>
 // CHECK:       gpu.func @heat_cuda_core(
 // CHECK-SAME:    workgroup(%{{.*}} : memref<4624xf16, #gpu.address_space<workgroup>>)
