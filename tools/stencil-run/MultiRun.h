@@ -54,6 +54,26 @@ private:
   std::vector<int64_t> dims;
 };
 
+struct LaunchDescription;
+struct Options;
+
+/// stencil-run --gpus N --no-single: the grid is never whole on the host.
+/// The input is made and uploaded in chunks of planes; a separate run is
+/// checked against the f64 reference on windows of planes (every slab
+/// boundary, the grid's edges, 3 random planes). Returns the exit code.
+int runMultiOnly(const LaunchDescription &desc, const Options &opts);
+
+/// stencil-run --gpus N after the 1-GPU run of `hostInput` (packed
+/// elements), whose packed `result` took `ms` and whose check gave
+/// `checkWord`, `maxErr` and `tol`: the same input over N GPUs, compared
+/// bit for bit with `result`, then the time split and the MULTI line.
+/// Returns 1 when the results differ, else 0.
+int runMultiAfterSingle(const LaunchDescription &desc, const Options &opts,
+                        int deviceCount, const std::vector<uint8_t> &hostInput,
+                        const std::vector<uint8_t> &result, double ms,
+                        const std::string &checkWord, double maxErr,
+                        double tol);
+
 } // namespace stencil_run
 
 #endif

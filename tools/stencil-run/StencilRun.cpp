@@ -16,10 +16,10 @@
 #include "HostUtil.h"
 #include "LaunchDescription.h"
 #include "LaunchPlan.h"
+#include "RunDriver.h"
 #include "stencil-runtime/StencilRuntime.h"
 #ifdef STENCIL_RUN_HAVE_MULTI_GPU
 #include "MultiRun.h"
-#include "stencil-runtime/StencilMultiGpu.h"
 #endif
 #ifdef STENCIL_RUN_HAVE_ROOFLINE
 #include "Roofline.h"
@@ -43,20 +43,15 @@
 
 using namespace stencil_run;
 
-namespace {
+// The helpers RunDriver.h declares.
 
-[[noreturn]] void usageError(const std::string &msg) {
-  std::fprintf(stderr, "stencil-run: error: %s\n(see stencil-run --help)\n",
-               msg.c_str());
-  std::exit(2);
-}
-
-[[noreturn]] void fatal(const std::string &msg) {
+[[noreturn]] void stencil_run::fatal(const std::string &msg) {
   std::fprintf(stderr, "stencil-run: error: %s\n", msg.c_str());
   std::exit(2);
 }
 
-void checkCu(CUresult res, const char *expr, const char *file, int line) {
+void stencil_run::checkCu(CUresult res, const char *expr, const char *file,
+                          int line) {
   if (res == CUDA_SUCCESS)
     return;
   const char *name = nullptr, *str = nullptr;
@@ -70,7 +65,28 @@ void checkCu(CUresult res, const char *expr, const char *file, int line) {
                expr, name, static_cast<int>(res), str, file, line);
   std::exit(2);
 }
-#define CU(expr) checkCu((expr), #expr, __FILE__, __LINE__)
+
+std::string stencil_run::gridText(const std::vector<int64_t> &g) {
+  std::string s;
+  for (size_t i = 0; i < g.size(); ++i)
+    s += (i ? "x" : "") + std::to_string(g[i]);
+  return s;
+}
+
+/// Threads of the host work (input, packing, the reference): --threads, or
+/// all.
+unsigned stencil_run::hostThreads(const Options &opts) {
+  return opts.threads ? opts.threads
+                      : std::max(1u, std::thread::hardware_concurrency());
+}
+
+namespace {
+
+[[noreturn]] void usageError(const std::string &msg) {
+  std::fprintf(stderr, "stencil-run: error: %s\n(see stencil-run --help)\n",
+               msg.c_str());
+  std::exit(2);
+}
 
 const char *kHelp = R"(usage:
   stencil-run DESC.launch --grid N0,N1[,N2] [options]
@@ -174,29 +190,6 @@ PASS when every point's |gpu - cpu| <= tol_T (NaN/Inf fails).
 
 exit status: 0 ok/PASS, 1 check FAIL, 2 usage, file or CUDA error.
 )";
-
-struct Options {
-  std::string descPath;
-  std::vector<int64_t> grid;
-  int steps = 10;
-  bool stepsGiven = false;
-  int warmup = 1;
-  std::string input, saveInput, saveOutput, ptxOverride;
-  std::vector<double> weights; ///< --weights; empty: the compiled ones
-  uint64_t seed = 1;
-  bool check = true;
-  int checkSteps = 2;
-  double checkLimit = 2e10;
-  unsigned threads = 0;
-  int device = 0;
-  bool verbose = false;
-  int gpus = 1;
-  bool noSingle = false;
-  bool sameDevice = false;
-  bool roofline = false;
-  size_t copyBytes = size_t(1) << 30;
-  std::string profileOut;
-};
 
 long long parseIntArg(const std::string &opt, const std::string &v,
                       long long min) {
@@ -316,13 +309,6 @@ Options parseArgs(int argc, char **argv) {
   return o;
 }
 
-std::string gridText(const std::vector<int64_t> &g) {
-  std::string s;
-  for (size_t i = 0; i < g.size(); ++i)
-    s += (i ? "x" : "") + std::to_string(g[i]);
-  return s;
-}
-
 /// The kernel (libStencilRuntime) and the two grid buffers of a run.
 struct GpuStencil {
   stencil_kernel *kernel = nullptr;
@@ -361,35 +347,22 @@ struct GpuStencil {
   }
 };
 
-/// Threads of the host work (input, packing, the reference): --threads, or
-/// all.
-unsigned hostThreads(const Options &opts) {
-  return opts.threads ? opts.threads
-                      : std::max(1u, std::thread::hardware_concurrency());
-}
-
-struct CheckResult {
-  double maxErr = 0;
-  double tol = 0;
-  double maxAbs = 0;
-  size_t worst = 0;
-  size_t bad = 0;
-  bool pass = false;
-};
-
 CheckResult compare(const std::vector<int64_t> &dims,
                     const std::vector<double> &cpu,
                     const std::vector<double> &gpu, CheckResult r,
                     int64_t planeBegin, int64_t planeEnd);
 
+} // namespace
+
 /// Compares `gpu` with `steps` steps of the CPU reference on the grid
 /// `dims` from `input`; only planes [planeBegin, planeEnd) of the
 /// outermost dimension (all for planeEnd < 0), which `gpu` holds.
-CheckResult check(const LaunchDescription &desc, const Options &opts,
-                  const std::vector<int64_t> &dims,
-                  const std::vector<double> &input,
-                  const std::vector<double> &gpu, int steps,
-                  int64_t planeBegin = 0, int64_t planeEnd = -1) {
+CheckResult stencil_run::check(const LaunchDescription &desc,
+                               const Options &opts,
+                               const std::vector<int64_t> &dims,
+                               const std::vector<double> &input,
+                               const std::vector<double> &gpu, int steps,
+                               int64_t planeBegin, int64_t planeEnd) {
   if (planeEnd < 0)
     planeEnd = dims[0];
   ReferenceStencil ref;
@@ -475,6 +448,8 @@ CheckResult check(const LaunchDescription &desc, const Options &opts,
   return compare(dims, cpu, gpu, r, planeBegin, planeEnd);
 }
 
+namespace {
+
 /// Compares `gpu` (planes [planeBegin, planeEnd) of the grid) with the
 /// same planes of the reference `cpu` within `r.tol`; fills the rest of
 /// `r`.
@@ -523,176 +498,6 @@ CheckResult compare(const std::vector<int64_t> &allDims,
   }
   return r;
 }
-
-#ifdef STENCIL_RUN_HAVE_MULTI_GPU
-/// The four timings of a run over several GPUs (ms).
-struct MultiTimes {
-  double overlap = 0, noOverlap = 0, compute = 0, exchange = 0;
-};
-
-/// Times `steps` steps with the overlap, without it, the compute alone and
-/// the exchange alone (on whatever the buffers hold).
-MultiTimes timeSplit(MultiGpuRun &run, int steps) {
-  MultiTimes t;
-  std::string error;
-  if (!run.run(steps, 0, t.overlap, error) ||
-      !run.run(steps, STENCIL_MULTI_NO_OVERLAP, t.noOverlap, error) ||
-      !run.run(steps, STENCIL_MULTI_COMPUTE_ONLY, t.compute, error) ||
-      !run.run(steps, STENCIL_MULTI_EXCHANGE_ONLY, t.exchange, error))
-    fatal("multi-gpu: " + error);
-  return t;
-}
-
-void printSplit(const MultiTimes &t, int steps, size_t points) {
-  std::printf("multi-gpu time (%d steps): %.4f ms with the overlap (%.3f "
-              "GStencil/s), %.4f ms without; compute alone %.4f ms, exchange "
-              "alone %.4f ms (hidden: %.4f ms)\n",
-              steps, t.overlap, double(steps) * points / (t.overlap * 1e6),
-              t.noOverlap, t.compute, t.exchange,
-              t.compute + t.exchange - t.overlap);
-}
-
-/// The machine-readable MULTI line of a run over `opts.gpus` GPUs;
-/// `msOneGpu` < 0 when there was no 1-GPU run (then no speedup, and no
-/// bitwise comparison).
-void printMultiLine(const LaunchDescription &desc, const Options &opts,
-                    size_t points, const MultiTimes &t, double msOneGpu,
-                    const char *bitwise, const std::string &check,
-                    double maxErr, double tol) {
-  char single[64] = "ms_1gpu=none";
-  if (msOneGpu >= 0)
-    std::snprintf(single, sizeof(single), "ms_1gpu=%.6f speedup=%.4f", msOneGpu,
-                  msOneGpu / t.overlap);
-  std::printf("MULTI kernel=%s gpus=%d grid=%s type=%s steps=%d ms=%.6f "
-              "ms_no_overlap=%.6f ms_compute=%.6f ms_exchange=%.6f "
-              "gstencil_s=%.6f %s bitwise=%s check=%s max_err=%.6g tol=%.6g\n",
-              desc.kernel.c_str(), opts.gpus, gridText(opts.grid).c_str(),
-              elemTypeName(desc.elementType), opts.steps, t.overlap,
-              t.noOverlap, t.compute, t.exchange,
-              double(opts.steps) * points / (t.overlap * 1e6), single, bitwise,
-              check.c_str(), maxErr, tol);
-}
-
-/// stencil-run --gpus N --no-single: the grid is never whole on the host.
-int runMultiOnly(const LaunchDescription &desc, const Options &opts) {
-  const std::vector<int64_t> &dims = opts.grid;
-  const ElemType et = desc.elementType;
-  const unsigned threads = hostThreads(opts);
-  size_t plane = 1;
-  for (size_t k = 1; k < dims.size(); ++k)
-    plane *= size_t(dims[k]);
-  const size_t points = plane * size_t(dims[0]);
-  const size_t planeBytes = plane * elemTypeBytes(et);
-  const int fused = desc.stepsPerLaunch;
-  CU(cuInit(0));
-  int count = 0;
-  CU(cuDeviceGetCount(&count));
-  if (opts.gpus > count && !opts.sameDevice)
-    fatal("--gpus " + std::to_string(opts.gpus) + " but only " +
-          std::to_string(count) + " CUDA device(s)");
-  std::string error;
-  MultiGpuRun run(opts.descPath, dims, opts.gpus,
-                  opts.sameDevice ? opts.device : -1, error);
-  if (!run.ok())
-    fatal("multi-gpu: " + error);
-  std::printf("grid: %s %s (%zu points, %.1f GB per buffer) over %d GPUs, "
-              "halo %lld planes\n%s",
-              gridText(dims).c_str(), elemTypeName(et), points,
-              double(points) * elemTypeBytes(et) / 1e9, opts.gpus,
-              static_cast<long long>(run.halo()), run.describe().c_str());
-  auto planes = [&](int64_t first, int64_t n) {
-    return packElements(randomInputRange(size_t(first) * plane,
-                                         size_t(n) * plane, et, opts.seed,
-                                         threads),
-                        et, threads);
-  };
-  const int64_t chunk =
-      std::max<int64_t>(1, int64_t((size_t(1) << 30) / planeBytes));
-  std::printf("input: random uniform [-1, 1), seed %llu, rounded to %s, "
-              "made and uploaded %lld planes at a time\n",
-              static_cast<unsigned long long>(opts.seed), elemTypeName(et),
-              static_cast<long long>(chunk));
-  if (!run.upload(planes, chunk, error))
-    fatal("multi-gpu: " + error);
-  double ms = 0;
-  int warm = (opts.warmup + fused - 1) / fused * fused;
-  if (warm && !run.run(warm, 0, ms, error))
-    fatal("multi-gpu: " + error);
-  MultiTimes t = timeSplit(run, opts.steps);
-  printSplit(t, opts.steps, points);
-
-  std::string checkWord = "SKIPPED";
-  int exitCode = 0;
-  double worstErr = 0, worstTol = 0;
-  if (opts.check) {
-    // A separate run from the input, checked on windows of planes.
-    const int checkSteps =
-        std::min((opts.checkSteps + fused - 1) / fused * fused, opts.steps);
-    if (!run.upload(planes, chunk, error) || !run.run(checkSteps, 0, ms, error))
-      fatal("multi-gpu: " + error);
-    const int64_t n = dims[0];
-    const int64_t reach =
-        int64_t(checkSteps) * stencil_runtime::getRadii(desc)[0];
-    const int64_t w = std::max<int64_t>(run.halo(), 1) + 2;
-    std::vector<int64_t> centers = run.slabStarts();
-    centers.push_back(n);
-    std::mt19937_64 rng(opts.seed);
-    for (int i = 0; i < 3; ++i)
-      centers.push_back(int64_t(rng() % uint64_t(n)));
-    std::sort(centers.begin(), centers.end());
-    std::vector<std::pair<int64_t, int64_t>> windows;
-    for (int64_t c : centers) {
-      int64_t b = std::max<int64_t>(0, c - w), e = std::min(n, c + w);
-      if (!windows.empty() && b <= windows.back().second)
-        windows.back().second = std::max(windows.back().second, e);
-      else
-        windows.push_back({b, e});
-    }
-    const bool periodic = desc.boundary == Boundary::Periodic;
-    bool pass = true;
-    int64_t checkedPlanes = 0;
-    for (auto [p0, p1] : windows) {
-      // The window's planes and `reach` more on each side (wrapped when
-      // periodic, clipped at the grid's edges, where the semantics is the
-      // grid's): the reference is exact on [p0, p1).
-      int64_t lo = periodic ? reach : std::min(reach, p0);
-      int64_t hi = periodic ? reach : std::min(reach, n - p1);
-      std::vector<double> input;
-      for (int64_t i = p0 - lo; i < p1 + hi; ++i) {
-        int64_t g = ((i % n) + n) % n;
-        std::vector<double> v =
-            randomInputRange(size_t(g) * plane, plane, et, opts.seed, threads);
-        input.insert(input.end(), v.begin(), v.end());
-      }
-      std::vector<uint8_t> bytes;
-      if (!run.download(p0, p1 - p0, bytes, error))
-        fatal("multi-gpu: " + error);
-      std::vector<int64_t> local = dims;
-      local[0] = p1 - p0 + lo + hi;
-      CheckResult r =
-          check(desc, opts, local, input, unpackElements(bytes, et, threads),
-                checkSteps, lo, lo + p1 - p0);
-      std::printf("check: planes [%lld, %lld), %d steps vs f64 CPU reference: "
-                  "max abs error %.6g, tolerance %.6g: %s\n",
-                  static_cast<long long>(p0), static_cast<long long>(p1),
-                  checkSteps, r.maxErr, r.tol, r.pass ? "PASS" : "FAIL");
-      pass &= r.pass;
-      worstErr = std::max(worstErr, r.maxErr);
-      worstTol = std::max(worstTol, r.tol);
-      checkedPlanes += p1 - p0;
-    }
-    std::printf("check: %lld of %lld planes (every slab boundary, the edges, "
-                "3 random) checked: %s\n",
-                static_cast<long long>(checkedPlanes),
-                static_cast<long long>(n), pass ? "PASS" : "FAIL");
-    checkWord = pass ? "PASS" : "FAIL";
-    exitCode = pass ? 0 : 1;
-  }
-  printMultiLine(desc, opts, points, t, -1, "skipped", checkWord, worstErr,
-                 worstTol);
-  return exitCode;
-}
-#endif
 
 std::string readFile(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
@@ -969,45 +774,10 @@ int main(int argc, char **argv) {
       exitCode = 1;
   }
 #ifdef STENCIL_RUN_HAVE_MULTI_GPU
-  if (opts.gpus > 1) {
-    if (opts.gpus > deviceCount && !opts.sameDevice)
-      fatal("--gpus " + std::to_string(opts.gpus) + " but only " +
-            std::to_string(deviceCount) + " CUDA device(s)");
-    MultiGpuRun run(opts.descPath, dims, opts.gpus,
-                    opts.sameDevice ? opts.device : -1, error);
-    if (!run.ok())
-      fatal("multi-gpu: " + error);
-    std::printf("multi-gpu: %d GPUs, halo %lld planes\n%s", opts.gpus,
-                static_cast<long long>(run.halo()), run.describe().c_str());
-    double ms1 = 0;
-    if (!run.upload(hostInput.data(), 0, dims[0], error) ||
-        (opts.warmup > 0 &&
-         !run.run((opts.warmup + fused - 1) / fused * fused, 0, ms1, error)) ||
-        !run.upload(hostInput.data(), 0, dims[0], error) ||
-        !run.run(opts.steps, 0, ms1, error))
-      fatal("multi-gpu: " + error);
-    std::vector<uint8_t> multiResult;
-    if (!run.download(0, dims[0], multiResult, error))
-      fatal("multi-gpu: " + error);
-    size_t differ = 0, first = 0;
-    for (size_t i = 0; i < multiResult.size(); ++i)
-      if (multiResult[i] != result[i] && differ++ == 0)
-        first = i;
-    const bool same = differ == 0;
-    std::printf("multi-gpu: result after %d steps %s the 1-GPU result bit for "
-                "bit",
-                opts.steps, same ? "equals" : "DIFFERS FROM");
-    if (!same)
-      std::printf(" (%zu bytes differ, the first at element %zu)", differ,
-                  first / elemTypeBytes(et));
-    std::printf("\n");
-    if (!same)
-      exitCode = 1;
-    MultiTimes t = timeSplit(run, opts.steps);
-    printSplit(t, opts.steps, points);
-    printMultiLine(desc, opts, points, t, ms, same ? "yes" : "NO", checkWord,
-                   maxErr, tol);
-  }
+  if (opts.gpus > 1 &&
+      runMultiAfterSingle(desc, opts, deviceCount, hostInput, result, ms,
+                          checkWord, maxErr, tol) != 0)
+    exitCode = 1;
 #endif
   // One machine-readable line for bench scripts.
   std::printf("RESULT kernel=%s device=\"%s\" grid=%s type=%s steps=%d "
