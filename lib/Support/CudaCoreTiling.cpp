@@ -15,9 +15,10 @@ CudaCoreTiling::CudaCoreTiling(llvm::ArrayRef<int64_t> radii, int64_t threadsX,
       stream(stream && radii.size() >= 2), steps(steps), radii(radii) {
   tile.assign(rank, 1);
   if (rowStream()) {
-    // One row of threads; may be < 1 (the pass rejects that tiling).
-    this->outputs = 1;
-    tile = {this->planes, threads() - 2 * steps * radii[1]};
+    // One row of threads, `outputs` columns each (0: one); the tile may be
+    // < 1 wide (the pass rejects that tiling).
+    this->outputs = std::max<int64_t>(outputs, 1);
+    tile = {this->planes, rowWidth() - 2 * steps * radii[1]};
     halo = {steps * radii[0], steps * radii[1]};
     smemShape = {2 * steps, rowLength()};
     smemStrides = {rowLength(), 1};
@@ -109,7 +110,7 @@ llvm::SmallVector<int64_t> CudaCoreTiling::outputPosition(int64_t thread,
 
 double CudaCoreTiling::computedPointsPerOutput() const {
   if (rowStream())
-    return static_cast<double>(threads() * rowStreamIterations(planes)) /
+    return static_cast<double>(rowWidth() * rowStreamIterations(planes)) /
            (planes * tile[1]);
   int64_t tilePoints = 1;
   for (int64_t t : tile)

@@ -97,8 +97,12 @@ void rowStreamLaunch(const Stencil &s, const CudaCoreTiling &tiling,
                      double boundaryValue) {
   ASSERT_TRUE(tiling.rowStream());
   int64_t steps = tiling.steps, ry = tiling.radii[0], rx = tiling.radii[1];
-  int64_t slots = tiling.rowStreamSlots(), threads = tiling.threads();
-  ASSERT_EQ(tiling.tile[1], threads - 2 * steps * rx);
+  // The row's columns: `outputs` per thread, thread t owning columns
+  // t + j threads(); each column's schedule is the same whichever thread
+  // runs it, so the model runs them column by column.
+  int64_t slots = tiling.rowStreamSlots(), columns = tiling.rowWidth();
+  ASSERT_EQ(columns, tiling.threads() * tiling.outputs);
+  ASSERT_EQ(tiling.tile[1], columns - 2 * steps * rx);
   ASSERT_GE(tiling.tile[1], 1);
   // The points in (dy, dx) order, as the kernel sums them.
   std::map<std::pair<int64_t, int64_t>, double> points;
@@ -122,7 +126,7 @@ void rowStreamLaunch(const Stencil &s, const CudaCoreTiling &tiling,
       int64_t swept =
           tiling.rowStreamIterations(tiling.tile[0]) + tiling.rowStreamUnroll();
       bool interior = gridY(0) >= ry && gridY(swept - 1) < in.ny - ry &&
-                      gridX(0) >= rx && gridX(threads - 1) < in.nx - rx;
+                      gridX(0) >= rx && gridX(columns - 1) < in.nx - rx;
       if (interior) {
         ++interiorBlocks;
         ASSERT_EQ(rows, tiling.tile[0]);
@@ -138,24 +142,24 @@ void rowStreamLaunch(const Stencil &s, const CudaCoreTiling &tiling,
       // Per thread: the partial sums, the levels' previous values, the
       // prefetched input.
       std::vector<std::vector<double>> acc(
-          threads, std::vector<double>(steps * slots, 0.0));
+          columns, std::vector<double>(steps * slots, 0.0));
       std::vector<std::vector<double>> previous(
-          threads, std::vector<double>(steps, 0.0));
+          columns, std::vector<double>(steps, 0.0));
       // Rows loaded ahead: row i in slot i mod unroll.
       int64_t unroll = tiling.rowStreamUnroll();
       ASSERT_EQ(unroll % slots, 0);
       ASSERT_GE(unroll, 4);
-      std::vector<std::vector<double>> ahead(threads,
+      std::vector<std::vector<double>> ahead(columns,
                                              std::vector<double>(unroll));
-      for (int64_t c = 0; c < threads; ++c)
+      for (int64_t c = 0; c < columns; ++c)
         for (int64_t k = 0; k < unroll; ++k)
           ahead[c][k] = loadRow(c, k);
       int64_t iterations = tiling.rowStreamIterations(rows);
       ASSERT_EQ(iterations % unroll, 0);
       ASSERT_GE(iterations, rows + 2 * tiling.halo[0] + steps);
       for (int64_t i = 0; i < iterations; ++i) {
-        std::vector<std::vector<double>> values(threads);
-        for (int64_t c = 0; c < threads; ++c) {
+        std::vector<std::vector<double>> values(columns);
+        for (int64_t c = 0; c < columns; ++c) {
           double current = ahead[c][i % unroll];
           ahead[c][i % unroll] = loadRow(c, i + unroll);
           auto write = [&](int64_t level, double v) {
@@ -213,8 +217,8 @@ void rowStreamLaunch(const Stencil &s, const CudaCoreTiling &tiling,
               out.at(y, x) = value;
           }
         }
-        // The barrier: every thread's values become the previous ones.
-        for (int64_t c = 0; c < threads; ++c)
+        // The barrier: every column's values become the previous ones.
+        for (int64_t c = 0; c < columns; ++c)
           previous[c] = values[c];
       }
     }
@@ -223,11 +227,12 @@ void rowStreamLaunch(const Stencil &s, const CudaCoreTiling &tiling,
 void expectSameAsOneStepLaunches(const Stencil &s, int64_t ny, int64_t nx,
                                  int64_t fused, int64_t steps, int64_t rows,
                                  Boundary boundary, int64_t threadsX = 8,
-                                 int64_t threadsY = 2) {
+                                 int64_t threadsY = 2, int64_t columns = 1) {
   SCOPED_TRACE(::testing::Message()
                << "grid " << ny << " x " << nx << ", fused " << fused
                << ", steps " << steps << ", rows " << rows << ", boundary "
-               << int(boundary) << ", threads " << threadsX * threadsY);
+               << int(boundary) << ", threads " << threadsX * threadsY
+               << ", columns per thread " << columns);
   const double boundaryValue = 0.5;
   std::mt19937 random(ny * 1000 + nx);
   Grid input{ny, nx, {}};
@@ -238,9 +243,9 @@ void expectSameAsOneStepLaunches(const Stencil &s, int64_t ny, int64_t nx,
     referenceStep(s, a, b, boundary, boundaryValue);
     std::swap(a, b);
   }
-  CudaCoreTiling full(s.radii(), threadsX, threadsY, 1, fused, rows,
+  CudaCoreTiling full(s.radii(), threadsX, threadsY, columns, fused, rows,
                       /*stream=*/true);
-  CudaCoreTiling tail(s.radii(), threadsX, threadsY, 1,
+  CudaCoreTiling tail(s.radii(), threadsX, threadsY, columns,
                       std::max<int64_t>(steps % fused, 1), rows, true);
   Grid x = input, y = input;
   for (int64_t l = 0; l < steps / fused; ++l) {
@@ -295,6 +300,15 @@ TEST(RowStream, Geometry) {
   EXPECT_DOUBLE_EQ(tiling.computedPointsPerOutput(), 256.0 * 144 / (128 * 248));
   EXPECT_EQ(CudaCoreTiling({3, 3}, 32, 8, 1, 1, 128, true).rowStreamUnroll(),
             7);
+  // outputs-per-thread 2: 128 threads of two columns each (t and t + 128),
+  // 256 - 8 columns of outputs; 0 (automatic) is one column.
+  CudaCoreTiling two({1, 1}, 32, 4, 2, 4, 128, /*stream=*/true);
+  EXPECT_EQ(two.threads(), 128);
+  EXPECT_EQ(two.rowWidth(), 256);
+  EXPECT_EQ(two.tile, (llvm::SmallVector<int64_t>{128, 248}));
+  EXPECT_EQ(two.rowLength(), 258);
+  EXPECT_DOUBLE_EQ(two.computedPointsPerOutput(), 256.0 * 144 / (128 * 248));
+  EXPECT_EQ(CudaCoreTiling({1, 1}, 32, 8, 0, 4, 128, true).rowWidth(), 256);
   EXPECT_EQ(CudaCoreTiling({0, 3}, 32, 8, 1, 1, 128, true).rowStreamUnroll(),
             4);
   // 3-D streams through rings, 1-D does not stream.
@@ -335,6 +349,22 @@ TEST(RowStream, NarrowTiles) {
   for (Boundary boundary : kBoundaries)
     expectSameAsOneStepLaunches(kBox, 19, 21, 4, 8, 7, boundary,
                                 /*threadsX=*/4, /*threadsY=*/3);
+}
+
+// outputs-per-thread k: each thread sweeps k columns (rowWidth() = k
+// threads), the tile's width and the interior test follow the row's width.
+TEST(RowStream, ColumnsPerThread) {
+  interiorBlocks = 0;
+  for (const Stencil *s : {&kAsymmetric, &kBox, &kRowOnly})
+    for (Boundary boundary : kBoundaries)
+      for (int64_t columns : {2, 3})
+        for (int64_t fused = 1; fused <= 3; ++fused) {
+          expectSameAsOneStepLaunches(*s, 23, 31, fused, 5, 5, boundary,
+                                      /*threadsX=*/8, /*threadsY=*/1, columns);
+          expectSameAsOneStepLaunches(*s, 97, 61, fused, 5, 7, boundary,
+                                      /*threadsX=*/4, /*threadsY=*/2, columns);
+        }
+  EXPECT_GT(interiorBlocks, 50);
 }
 
 // Random irregular patterns of radius up to 3 (r_y and r_x apart), dyadic

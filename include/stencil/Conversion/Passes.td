@@ -293,8 +293,10 @@ def ConvertStencilToCudaCore
 
     Row streaming (`stream=on` for a 2-D `stencil.linear`; AN5D's register
     streaming, sections 3.1-3.3, kernel in CudaCoreRowStream.cpp): the block
-    is one row of `threads-x * threads-y` = W threads, each owning a column
-    of a tile of `planes` rows (default 128) and W - 2 t r_x columns. It
+    is one row of `threads-x * threads-y` threads, each owning
+    `outputs-per-thread` columns (default 1; thread c the columns c + j
+    threads, whose FMAs of each point follow each other), W columns in
+    all, of a tile of `planes` rows (default 128) and W - 2 t r_x columns. It
     sweeps along y; per iteration each thread stages its input row (loaded
     at least 4 rows ahead) in shared memory, and fused step s receives the
     row step s - 1 completed in the previous iteration, adds sum_dx w(dy,
@@ -306,7 +308,8 @@ def ConvertStencilToCudaCore
     elements each). Each output sums its points in (dy, dx) order with one
     FMA each, so results differ from the staged kernel's (dx-major) order
     by rounding only. A general body, a 1-D stencil, or a row of threads
-    too narrow for the halo (W <= 2 t r_x) is a located error. The sweep is
+    too narrow for the halo (W <= 2 t r_x) is a located error. (With
+    `stream=auto` an outputs-per-thread asks for the staged tiling.) The sweep is
     built twice, one picked per block by a uniform branch: blocks whose
     rows (with the rows loaded ahead past the last) and columns all lie r
     or more from the grid's edges skip the boundary's checks and selects.

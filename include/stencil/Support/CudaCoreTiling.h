@@ -61,10 +61,11 @@ namespace stencil {
 /// halo planes twice per chunk boundary.
 ///
 /// Row streaming (`stream` in 2-D, linear stencils; rowStream()): AN5D's
-/// register streaming. The block is one row of threads() threads, thread c
-/// owning local column c of a virtual tile of `planes` (C) rows of outputs
-/// and T_x = threads() - 2 steps r_x columns, grown by the halo steps r_d per
-/// side. The block sweeps along y: iteration i (0 <= i <
+/// register streaming. The block is one row of threads() threads, each
+/// owning `outputs` local columns (rowWidth() columns in all; thread c the
+/// columns c + j threads(), 0 <= j < outputs) of a virtual tile of `planes`
+/// (C) rows of outputs and T_x = rowWidth() - 2 steps r_x columns, grown by
+/// the halo steps r_d per side. The block sweeps along y: iteration i (0 <= i <
 /// rowStreamIterations()) stages local input row i (level 0), and level s
 /// (1 <= s <= steps) receives the row level s - 1 completed in iteration
 /// i - 1, adds it to the 2 r_y + 1 partial sums of the outputs it feeds
@@ -115,12 +116,14 @@ struct CudaCoreTiling {
     return stream ? steps * ringSlots() * planeSize() : numBuffers() * smemSize;
   }
 
-  /// Row streaming: a shared row (the block's threads and r_x on each side),
+  /// Row streaming: a shared row (the block's columns and r_x on each side),
   /// the first element of the row of `level` (< steps) for `parity` (i mod
   /// 2), the partial sums per level (2 r_y + 1, also the unrolling of the
   /// sweep), the local row `level` completes in iteration `i`, and the
   /// iterations of a block of `rows` output rows (whole unrolled groups).
-  int64_t rowLength() const { return threads() + 2 * radii[rank - 1]; }
+  int64_t rowLength() const { return rowWidth() + 2 * radii[rank - 1]; }
+  /// Row streaming: the columns of the block's row, `outputs` per thread.
+  int64_t rowWidth() const { return threads() * outputs; }
   int64_t rowSlot(int64_t parity, int64_t level) const {
     return (parity * steps + level) * rowLength();
   }

@@ -685,7 +685,7 @@ mlir::stencil::chooseCudaCoreTiling(ArrayRef<int64_t> radii, int64_t threadsX,
                                     int64_t steps, int64_t planes,
                                     Type elementType, bool stream) {
   if (stream && radii.size() == 2)
-    return CudaCoreTiling(radii, threadsX, threadsY, /*outputs=*/1, steps,
+    return CudaCoreTiling(radii, threadsX, threadsY, outputsPerThread, steps,
                           planes == 0 ? kDefaultRowStreamRows : planes,
                           /*stream=*/true);
   stream = stream && radii.size() == 3;

@@ -8,8 +8,11 @@
 // diagonal wavefront of the fused steps per iteration) and seed 001's fused
 // CUDA-core kernels (section 3.2.2).
 //
-// The block is one row of W threads; thread c owns local column c (grid x
-// = x0 - t r_x + c) and sweeps the block's C output rows plus the halo. For
+// The block is one row of W columns, k per thread (outputs-per-thread,
+// default 1): thread c owns local columns c + j W / k, 0 <= j < k (grid x
+// = x0 - t r_x + column), and sweeps the block's C output rows plus the
+// halo. Its columns' FMAs of each point follow each other, so that one
+// fetch of the weight serves the k of them. For
 // a linear stencil with weights w(dy, dx) each level s (1 <= s <= t, the
 // fused steps) keeps P = 2 r_y + 1 partial sums in registers: when the row q
 // of level s - 1 arrives, for every dy
@@ -111,37 +114,58 @@ void CudaCoreKernelBuilder::buildRowStream() {
   }
   gpu::BarrierOp::create(*b);
 
-  // The thread's column: its staging coordinate (wrapped under periodic)
-  // and whether it is in the grid; the raw grid x for the predicates.
+  // The thread's columns c + j W / k (0 <= j < k, W the row's columns): each
+  // one's staging coordinate (wrapped under periodic) and whether it is in
+  // the grid, the raw grid x for the predicates, whether the boundary
+  // computes its points (null: always), whether it is one of the block's own
+  // columns (local [t r_x, t r_x + T_x)) in the grid, and its element in a
+  // shared row.
+  struct Column {
+    Value insideX, stageX, gridX, inGrid, written, own, stored, slot;
+  };
+  int64_t columns = geo.outputs, width = geo.rowWidth();
   Value sizeY = sizes[0], sizeX = sizes[1];
   Value trueValue = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
-  Value insideX = trueValue;
-  Value stageX = stagingCoord(1, tid, insideX);
-  Value gridX =
-      arith::SubIOp::create(*b, add(origin[1], tid), cst(geo.halo[1]));
-  Value columnInGrid = isWithin(*b, gridX, sizeX, /*margin=*/0);
-  // Whether the boundary computes points of this column (null: always).
-  Value columnWritten;
-  if (boundary == BoundaryKind::halo)
-    columnWritten = isWithin(*b, gridX, sizeX, rx);
-  else if (boundary == BoundaryKind::dirichlet)
-    columnWritten = columnInGrid;
-  // The block's own columns: local [t r_x, t r_x + T_x), in the grid.
-  Value ownColumn = andOf(
-      cmp(arith::CmpIPredicate::uge, tid, cst(geo.halo[1])),
-      cmp(arith::CmpIPredicate::ult, tid, cst(geo.halo[1] + geo.tile[1])));
-  Value columnStored =
-      andOf(ownColumn,
-            andOf(cmp(arith::CmpIPredicate::slt, gridX, sizeX), columnWritten));
+  SmallVector<Column> cols;
+  for (int64_t j = 0; j < columns; ++j) {
+    Column col;
+    Value local = addConst(tid, j * threads);
+    col.insideX = trueValue;
+    col.stageX = stagingCoord(1, local, col.insideX);
+    col.gridX =
+        arith::SubIOp::create(*b, add(origin[1], local), cst(geo.halo[1]));
+    col.inGrid = isWithin(*b, col.gridX, sizeX, /*margin=*/0);
+    if (boundary == BoundaryKind::halo)
+      col.written = isWithin(*b, col.gridX, sizeX, rx);
+    else if (boundary == BoundaryKind::dirichlet)
+      col.written = col.inGrid;
+    col.own = andOf(
+        cmp(arith::CmpIPredicate::uge, local, cst(geo.halo[1])),
+        cmp(arith::CmpIPredicate::ult, local, cst(geo.halo[1] + geo.tile[1])));
+    col.stored =
+        andOf(col.own, andOf(cmp(arith::CmpIPredicate::slt, col.gridX, sizeX),
+                             col.written));
+    col.slot = addConst(local, rx);
+    cols.push_back(col);
+  }
 
   int64_t unroll = geo.rowStreamUnroll();
   // Grid y of local row `local`.
   auto gridY = [&](Value local) -> Value {
     return arith::SubIOp::create(*b, add(origin[0], local), cst(geo.halo[0]));
   };
-  int64_t ownSlot = rx; // the thread's element in a shared row: rx + tid
-  Value column = addConst(tid, ownSlot);
   auto mod = [&](int64_t x) { return ((x % slots) + slots) % slots; };
+  // Loop-carried values of column j: the rows loaded ahead (row i in slot
+  // i mod unroll), the partial sums (level-major) and each level's value of
+  // the previous iteration (levels 0 .. t - 1; the centre of the next
+  // level's row).
+  auto aheadIndex = [&](int64_t j, int64_t u) { return j * unroll + u; };
+  auto accIndex = [&](int64_t j, int64_t level, int64_t slot) {
+    return (j * steps + level - 1) * slots + slot;
+  };
+  auto previousIndex = [&](int64_t j, int64_t level) {
+    return j * steps + level;
+  };
 
   // The sweep. `interior`: the block's every row and column, its halo's and
   // the rows it loads ahead past its last too, lie r or more from the
@@ -162,41 +186,39 @@ void CudaCoreKernelBuilder::buildRowStream() {
                        *b, addConst(rows, 2 * geo.halo[0] + steps + unroll - 1),
                        cst(unroll))
                        .getResult();
-    Value writtenColumn = interior ? Value() : columnWritten;
-    Value storedColumn = interior ? ownColumn : columnStored;
-    // The level-0 value of local row `local` in this column.
-    auto loadRow = [&](Value local) -> Value {
+    // The level-0 value of local row `local` in column `col`.
+    auto loadRow = [&](Value local, const Column &col) -> Value {
       if (interior)
         return memref::LoadOp::create(
-            *b, in, ValueRange{add(mul(gridY(local), sizeX), gridX)});
-      Value inside = insideX;
+            *b, in, ValueRange{add(mul(gridY(local), sizeX), col.gridX)});
+      Value inside = col.insideX;
       Value y = stagingCoord(0, local, inside);
-      Value linearIndex = add(mul(y, sizeX), stageX);
+      Value linearIndex = add(mul(y, sizeX), col.stageX);
       return loadElement(linearIndex, inside, /*valid=*/{});
     };
 
-    // Loop-carried: the parity's shared offsets (written, read), the input
-    // rows loaded ahead (row i in slot i mod unroll), the partial sums
-    // (level-major), and each level's value of the previous iteration (levels
-    // 0 .. t - 1; the centre of the next level's row).
+    // Loop-carried: the parity's shared offsets (written, read), then the
+    // columns' rows loaded ahead, partial sums and previous values.
     SmallVector<Value> inits;
     inits.push_back(cst(geo.rowSlot(0, 0)));
     inits.push_back(cst(geo.rowSlot(1, 0)));
-    for (int64_t k = 0; k < unroll; ++k)
-      inits.push_back(loadRow(cst(k)));
-    for (int64_t k = 0; k < steps * slots; ++k)
+    for (int64_t j = 0; j < columns; ++j)
+      for (int64_t k = 0; k < unroll; ++k)
+        inits.push_back(loadRow(cst(k), cols[j]));
+    for (int64_t k = 0; k < columns * steps * slots; ++k)
       inits.push_back(zeroAcc);
-    for (int64_t level = 0; level < steps; ++level)
+    for (int64_t k = 0; k < columns * steps; ++k)
       inits.push_back(zeroElement);
     auto loop = scf::ForOp::create(*b, cst(0), groups, cst(1), inits);
     OpBuilder::InsertionGuard guard(*b);
     b->setInsertionPointToStart(loop.getBody());
     SmallVector<Value> state(loop.getRegionIterArgs());
     Value writeOffset = state[0], readOffset = state[1];
-    SmallVector<Value> ahead(state.begin() + 2, state.begin() + 2 + unroll);
-    SmallVector<Value> acc(state.begin() + 2 + unroll,
-                           state.begin() + 2 + unroll + steps * slots);
-    SmallVector<Value> previous(state.begin() + 2 + unroll + steps * slots,
+    int64_t numAhead = columns * unroll, numAcc = columns * steps * slots;
+    SmallVector<Value> ahead(state.begin() + 2, state.begin() + 2 + numAhead);
+    SmallVector<Value> acc(state.begin() + 2 + numAhead,
+                           state.begin() + 2 + numAhead + numAcc);
+    SmallVector<Value> previous(state.begin() + 2 + numAhead + numAcc,
                                 state.end());
     // The induction variable through an opaque move: the addresses derived
     // from it are recomputed from one base instead of each carried in
@@ -207,40 +229,50 @@ void CudaCoreKernelBuilder::buildRowStream() {
     for (int64_t u = 0; u < unroll; ++u) {
       Value i = addConst(groupFirst, u);
       // Level 0: row i into shared memory; row i + unroll loaded ahead.
-      Value current = ahead[u];
-      ahead[u] = loadRow(addConst(i, unroll));
-      memref::StoreOp::create(*b, current, smem,
-                              ValueRange{add(writeOffset, column)});
-      SmallVector<Value> values = {current};
+      SmallVector<Value> values(columns * steps);
+      for (int64_t j = 0; j < columns; ++j) {
+        Value current = ahead[aheadIndex(j, u)];
+        ahead[aheadIndex(j, u)] = loadRow(addConst(i, unroll), cols[j]);
+        memref::StoreOp::create(*b, current, smem,
+                                ValueRange{add(writeOffset, cols[j].slot)});
+        values[previousIndex(j, 0)] = current;
+      }
       for (int64_t level = 1; level <= steps; ++level) {
         // The row q this level receives (local row of level - 1, completed in
-        // iteration i - 1), and its static slot q mod P.
+        // iteration i - 1), and its static slot q mod P. Each point's FMAs
+        // for the thread's columns follow each other: one fetch of the
+        // weight serves them all (ptxas holds the weights in uniform
+        // registers and reloads those that do not fit).
         int64_t q = u - 1 - (level - 1) * (ry + 1);
-        Value rowBase =
-            add(addConst(readOffset, (level - 1) * rowLength), column);
-        Value center = previous[level - 1];
-        Value *sums = &acc[(level - 1) * slots];
+        SmallVector<Value> rowBases;
+        for (int64_t j = 0; j < columns; ++j)
+          rowBases.push_back(
+              add(addConst(readOffset, (level - 1) * rowLength), cols[j].slot));
         for (const RowPoint &point : points) {
-          Value v = point.dx == 0
-                        ? center
-                        : memref::LoadOp::create(
-                              *b, smem, ValueRange{addConst(rowBase, point.dx)})
-                              .getResult();
-          if (v.getType() != accType)
-            v = arith::ExtFOp::create(*b, accType, v);
-          Value &sum = sums[mod(q - point.dy)];
-          sum = LLVM::FMAOp::create(*b, weightValue(point.index, point.weight),
-                                    v, sum);
+          Value weight = weightValue(point.index, point.weight);
+          for (int64_t j = 0; j < columns; ++j) {
+            Value v =
+                point.dx == 0
+                    ? previous[previousIndex(j, level - 1)]
+                    : memref::LoadOp::create(
+                          *b, smem, ValueRange{addConst(rowBases[j], point.dx)})
+                          .getResult();
+            if (v.getType() != accType)
+              v = arith::ExtFOp::create(*b, accType, v);
+            Value &sum = acc[accIndex(j, level, mod(q - point.dy))];
+            sum = LLVM::FMAOp::create(*b, weight, v, sum);
+          }
         }
         // The level's FMAs before anything that follows: without the fence
         // LLVM's NVPTX instruction selection sinks each slot's FMAs down to
         // the row that completes it, so that up to P rows of x neighbours
         // stay live (7 x 7 in f64: 166 registers; emitOrderingFence).
-        emitOrderingFence(ArrayRef<Value>(sums, slots));
+        SmallVector<Value> levelSums;
+        for (int64_t j = 0; j < columns; ++j)
+          for (int64_t slot = 0; slot < slots; ++slot)
+            levelSums.push_back(acc[accIndex(j, level, slot)]);
+        emitOrderingFence(levelSums);
         // Output row q - r_y is complete; its slot restarts at zero.
-        Value &done = sums[mod(q - ry)];
-        Value value = toElementType(done);
-        done = zeroAcc;
         Value local = addConst(i, -level * (ry + 1));
         Value y = gridY(local);
         Value rowWritten;
@@ -248,57 +280,64 @@ void CudaCoreKernelBuilder::buildRowStream() {
           rowWritten = isWithin(*b, y, sizeY, ry);
         else if (!interior && boundary == BoundaryKind::dirichlet)
           rowWritten = isWithin(*b, y, sizeY, /*margin=*/0);
-        Value written = andOf(rowWritten, writtenColumn);
-        if (written) {
-          Value kept;
-          if (boundary == BoundaryKind::dirichlet) {
-            kept = arith::ConstantOp::create(
-                *b, b->getFloatAttr(elementType, boundaryValue));
-          } else {
-            // Halo: the input's value where in the grid (the branch is taken
-            // only by points at the grid's edges).
-            Value inGrid =
-                andOf(isWithin(*b, y, sizeY, /*margin=*/0), columnInGrid);
-            Value notWritten = arith::XOrIOp::create(*b, written, trueValue);
-            Value load = arith::AndIOp::create(*b, notWritten, inGrid);
-            auto ifOp = scf::IfOp::create(
-                *b, load,
-                [&](OpBuilder &then, Location loc) {
-                  Value linearIndex = arith::AddIOp::create(
-                      then, loc, arith::MulIOp::create(then, loc, y, sizeX),
-                      gridX);
-                  Value v = memref::LoadOp::create(then, loc, in,
-                                                   ValueRange{linearIndex});
-                  scf::YieldOp::create(then, loc, v);
-                },
-                [&](OpBuilder &otherwise, Location loc) {
-                  scf::YieldOp::create(otherwise, loc, zeroElement);
-                });
-            kept = ifOp.getResult(0);
+        for (int64_t j = 0; j < columns; ++j) {
+          const Column &col = cols[j];
+          Value &done = acc[accIndex(j, level, mod(q - ry))];
+          Value value = toElementType(done);
+          done = zeroAcc;
+          Value written = andOf(rowWritten, interior ? Value() : col.written);
+          if (written) {
+            Value kept;
+            if (boundary == BoundaryKind::dirichlet) {
+              kept = arith::ConstantOp::create(
+                  *b, b->getFloatAttr(elementType, boundaryValue));
+            } else {
+              // Halo: the input's value where in the grid (the branch is
+              // taken only by points at the grid's edges).
+              Value inGrid =
+                  andOf(isWithin(*b, y, sizeY, /*margin=*/0), col.inGrid);
+              Value notWritten = arith::XOrIOp::create(*b, written, trueValue);
+              Value load = arith::AndIOp::create(*b, notWritten, inGrid);
+              auto ifOp = scf::IfOp::create(
+                  *b, load,
+                  [&](OpBuilder &then, Location loc) {
+                    Value linearIndex = arith::AddIOp::create(
+                        then, loc, arith::MulIOp::create(then, loc, y, sizeX),
+                        col.gridX);
+                    Value v = memref::LoadOp::create(then, loc, in,
+                                                     ValueRange{linearIndex});
+                    scf::YieldOp::create(then, loc, v);
+                  },
+                  [&](OpBuilder &otherwise, Location loc) {
+                    scf::YieldOp::create(otherwise, loc, zeroElement);
+                  });
+              kept = ifOp.getResult(0);
+            }
+            value = arith::SelectOp::create(*b, written, value, kept);
           }
-          value = arith::SelectOp::create(*b, written, value, kept);
+          if (level < steps) {
+            memref::StoreOp::create(
+                *b, value, smem,
+                ValueRange{
+                    add(addConst(writeOffset, level * rowLength), col.slot)});
+            values[previousIndex(j, level)] = value;
+            continue;
+          }
+          // The last level: the block's own rows [t r_y, t r_y + rows).
+          Value stored = andOf(
+              andOf(cmp(arith::CmpIPredicate::sge, local, cst(geo.halo[0])),
+                    cmp(arith::CmpIPredicate::slt, local,
+                        addConst(rows, geo.halo[0]))),
+              andOf(interior ? col.own : col.stored, rowWritten));
+          scf::IfOp::create(*b, stored, [&](OpBuilder &then, Location loc) {
+            Value linearIndex = arith::AddIOp::create(
+                then, loc, arith::MulIOp::create(then, loc, y, sizeX),
+                col.gridX);
+            memref::StoreOp::create(then, loc, value, out,
+                                    ValueRange{linearIndex});
+            scf::YieldOp::create(then, loc);
+          });
         }
-        if (level < steps) {
-          memref::StoreOp::create(
-              *b, value, smem,
-              ValueRange{
-                  add(addConst(writeOffset, level * rowLength), column)});
-          values.push_back(value);
-          continue;
-        }
-        // The last level: the block's own rows [t r_y, t r_y + rows).
-        Value stored =
-            andOf(andOf(cmp(arith::CmpIPredicate::sge, local, cst(geo.halo[0])),
-                        cmp(arith::CmpIPredicate::slt, local,
-                            addConst(rows, geo.halo[0]))),
-                  andOf(storedColumn, rowWritten));
-        scf::IfOp::create(*b, stored, [&](OpBuilder &then, Location loc) {
-          Value linearIndex = arith::AddIOp::create(
-              then, loc, arith::MulIOp::create(then, loc, y, sizeX), gridX);
-          memref::StoreOp::create(then, loc, value, out,
-                                  ValueRange{linearIndex});
-          scf::YieldOp::create(then, loc);
-        });
       }
       gpu::BarrierOp::create(*b);
       previous = values;
@@ -315,7 +354,7 @@ void CudaCoreKernelBuilder::buildRowStream() {
       andOf(isWithin(*b, addConst(origin[0], -geo.halo[0]), sizeY, ry,
                      /*extent=*/geo.rowStreamIterations(geo.planes) + unroll),
             isWithin(*b, addConst(origin[1], -geo.halo[1]), sizeX, rx,
-                     /*extent=*/threads));
+                     /*extent=*/width));
   auto ifInterior = scf::IfOp::create(*b, interior, /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(*b);
   b->setInsertionPointToStart(ifInterior.thenBlock());

@@ -244,11 +244,12 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
                                   fusedSteps, planes, elementType);
   if (tiling.rowStream() && tiling.tile[1] < 1)
     return op->emitOpError("cannot stream with ")
-           << tiling.threads() << " threads per block: a row of the block "
+           << tiling.rowWidth() << " columns per block: a row of the block "
            << "keeps " << 2 * tiling.halo[1] << " columns for the halo of "
            << fusedSteps.getValue() << " fused step(s) of radius " << radii[1]
            << " along x and needs at least one column of outputs (use more "
-              "threads-x * threads-y, or fewer fused-steps)";
+              "threads-x * threads-y * outputs-per-thread, or fewer "
+              "fused-steps)";
   int64_t bytes = getCudaCoreSharedBytes(tiling, elementType);
   if (bytes > kMaxCudaCoreSharedBytes && tiling.rowStream())
     return op->emitOpError("needs ")

@@ -5,7 +5,7 @@
 // sweep: then the sweep's diagnostics apply, as under stream=on. 2 threads
 // keep 2 t r_x = 4 columns for the halo and none for outputs.
 func.func @heat(%in: memref<?x?xf64>, %out: memref<?x?xf64>) {
-  // expected-error @+1 {{'stencil.linear' op cannot stream with 2 threads per block: a row of the block keeps 4 columns for the halo of 2 fused step(s) of radius 1 along x and needs at least one column of outputs (use more threads-x * threads-y, or fewer fused-steps)}}
+  // expected-error @+1 {{'stencil.linear' op cannot stream with 2 columns per block: a row of the block keeps 4 columns for the halo of 2 fused step(s) of radius 1 along x and needs at least one column of outputs (use more threads-x * threads-y * outputs-per-thread, or fewer fused-steps)}}
   stencil.linear %in -> %out pattern <star, rank = 2, radius = 1>
       weights [0.1, 0.2, 0.4, 0.2, 0.1] : memref<?x?xf64>
   return

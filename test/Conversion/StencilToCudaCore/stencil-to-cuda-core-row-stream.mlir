@@ -1,5 +1,6 @@
 // RUN: stencil-opt %s --split-input-file --convert-stencil-to-cuda-core="threads-x=8 threads-y=1 planes=5 stream=on fused-steps=2" | FileCheck %s --check-prefix=FUSED
 // RUN: stencil-opt %s --split-input-file --convert-stencil-to-cuda-core="stream=on" | FileCheck %s --check-prefix=DEFAULT
+// RUN: stencil-opt %s --split-input-file --convert-stencil-to-cuda-core="threads-x=4 threads-y=1 outputs-per-thread=2 planes=5 stream=on fused-steps=2" | FileCheck %s --check-prefix=COLUMNS
 
 // A row-streamed 2-D block (stream=on in 2-D) is one row of threads: 8
 // threads keep 2 t r_x = 4 columns for the halo of 2 fused steps, so the
@@ -61,6 +62,30 @@
 // FUSED-COUNT-30:  llvm.intr.fma
 // FUSED-NOT:       llvm.intr.fma
 // FUSED:           gpu.return
+
+// outputs-per-thread=2: 4 threads of two columns each (c and c + 4) make
+// the same row of 8 columns and tile as FUSED. Each iteration does the
+// 2 x 5 FMAs of both columns (a point's two FMAs one after the other, so
+// one fetch of the weight serves both), and the loop carries twice the
+// rows ahead, partial sums and previous values.
+// COLUMNS:       steps_per_launch = 2 : i64, tile = array<i64: 4, 5>
+// COLUMNS:       gpu.func @heat_cuda_core(
+// COLUMNS-SAME:    workgroup(%{{.*}} : memref<40xf32, #gpu.address_space<workgroup>>)
+// COLUMNS-SAME:    known_block_size = array<i32: 4, 1, 1>
+// COLUMNS-COUNT-10: memref.store %{{.*}}, %{{.*}} : memref<40xf32, #gpu.address_space<workgroup>>
+// COLUMNS-NEXT:    gpu.barrier
+// COLUMNS:         scf.if %{{.*}} {
+// COLUMNS-COUNT-12:  memref.load %arg0[
+// COLUMNS:           scf.for %{{.*}} = %{{.*}} to %c2{{.*}} step %{{.*}} iter_args(
+// COLUMNS-SAME:        -> (index, index, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
+// COLUMNS-COUNT-20:    llvm.intr.fma
+// COLUMNS:             memref.store %{{.*}}, %arg1[
+// COLUMNS:             memref.store %{{.*}}, %arg1[
+// COLUMNS:             gpu.barrier
+// COLUMNS-COUNT-100:   llvm.intr.fma
+// COLUMNS-NOT:         llvm.intr.fma
+// COLUMNS:             scf.yield %{{.*}} : index, index, f32,
+// COLUMNS:         } else {
 
 // The defaults: 32 x 8 = 256 threads in one row, 128 rows per block; one
 // step of radius 1 keeps 2 columns: a 254 x 128 tile, shared rows of 258.

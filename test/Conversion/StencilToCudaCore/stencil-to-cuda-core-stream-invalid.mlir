@@ -29,7 +29,7 @@ func.func @two_d_apply(%in: memref<?x?xf32>, %out: memref<?x?xf32>) {
 // 256 threads in one row keep 2 x 4 x 32 = 256 columns for the halo of 4
 // fused steps of radius 32 along x: no column is left for outputs.
 func.func @no_columns(%in: memref<?x?xf32>, %out: memref<?x?xf32>) {
-  // expected-error @+1 {{'stencil.linear' op cannot stream with 256 threads per block: a row of the block keeps 256 columns for the halo of 4 fused step(s) of radius 32 along x and needs at least one column of outputs (use more threads-x * threads-y, or fewer fused-steps)}}
+  // expected-error @+1 {{'stencil.linear' op cannot stream with 256 columns per block: a row of the block keeps 256 columns for the halo of 4 fused step(s) of radius 32 along x and needs at least one column of outputs (use more threads-x * threads-y * outputs-per-thread, or fewer fused-steps)}}
   stencil.linear %in -> %out pattern <[[0, -32], [0, 0], [0, 32]]>
       weights [0.25, 0.5, 0.25] : memref<?x?xf32>
   return
