@@ -83,14 +83,20 @@ def family(slug, desc):
     return slug
 
 
-def read_table(path):
-    """{(pipeline, rank, bytes): (eta_mem, eta_unit, gamma)} of the table in
-    lib/Analysis/ModelConstants.cpp."""
+def read_model(path):
+    """The table of lib/Analysis/ModelConstants.cpp, {(pipeline, rank,
+    bytes): (eta_mem, eta_unit, gamma)}, and its getModelGlobals, (rho,
+    W_sat, eta_edge); `path` is read once (it may be a pipe)."""
+    text = open(path).read()
     pat = re.compile(r'\{"([^"]+)", (\d+), (\d+), \{([0-9.]+), ([0-9.]+), '
                      r'([0-9.]+)\}\}')
-    return {(m.group(1), int(m.group(2)), int(m.group(3))):
-            (float(m.group(4)), float(m.group(5)), float(m.group(6)))
-            for m in pat.finditer(open(path).read())}
+    table = {(m.group(1), int(m.group(2)), int(m.group(3))):
+             (float(m.group(4)), float(m.group(5)), float(m.group(6)))
+             for m in pat.finditer(text)}
+    get = lambda name: re.search(r"globals\.%s = ([0-9.]+);" % name,
+                                 text).group(1)
+    return table, (float(get("l2BandwidthRatio")), int(get("saturatingWarps")),
+                   float(get("edgeEfficiency")))
 
 
 def read_results(logs):
@@ -296,6 +302,22 @@ def summary(label, picks):
                                statistics.mean(ratios)))
 
 
+def print_misses(picks):
+    """The cases where auto's pick ran below 95% of the best candidate."""
+    for case, (c, b) in sorted(picks.items()):
+        if c.measured < 0.95 * b.measured:
+            print("  left out, missed: %s: %s %.1f, best %s %.1f (%.2f)" %
+                  (case, c.slug, c.measured, b.slug, b.measured,
+                   c.measured / b.measured))
+
+
+def error_stats(errs):
+    """Median, mean and 90th percentile of prediction errors, in words."""
+    return ("median %.1f%%, mean %.1f%%, 90th percentile %.1f%%" %
+            (100 * statistics.median(errs), 100 * statistics.mean(errs),
+             100 * sorted(errs)[int(0.9 * (len(errs) - 1))]))
+
+
 def load(art, logs, profile):
     results, device = read_results(logs)
     kv = read_kv(profile)
@@ -323,16 +345,17 @@ def cmd_fit_only(args, by_case, sets, kernels):
     """fit --only: the families matching the regex, grouped by rank and
     element size, with the globals of --globals; every other family keeps
     the constants of --table."""
-    g = tuple(float(v) for v in args.globals.split(","))
-    g = (g[0], int(g[1]), g[2])
+    table, g = read_model(args.table)
+    if args.globals:
+        g = tuple(float(v) for v in args.globals.split(","))
+        g = (g[0], int(g[1]), g[2])
     for k in kernels:
         k.set_globals(g)
-    table = read_table(args.table)
     only = re.compile(args.only)
     mine = [k for k in kernels if only.search(k.family)]
     if not mine:
         sys.exit("calibrate.py: no kernel of a family matching " + args.only)
-    print("globals: rho %.2f, W_sat %d, eta_edge %.2f (--globals); %d kernels "
+    print("globals: rho %.2f, W_sat %d, eta_edge %.2f; %d kernels "
           "of %s" % (g + (len(mine), sorted({k.family for k in mine}))))
     summary("before (--table)", evaluate(by_case, lambda c: table))
     constants = dict(table)
@@ -347,19 +370,13 @@ def cmd_fit_only(args, by_case, sets, kernels):
         return cache[stencil]
     picks = evaluate(by_case, constants_for)
     summary("leave-one-stencil-out", picks)
-    for case, (c, b) in sorted(picks.items()):
-        if c.measured < 0.95 * b.measured:
-            print("  left out, missed: %s: %s %.1f, best %s %.1f (%.2f)" %
-                  (case, c.slug, c.measured, b.slug, b.measured,
-                   c.measured / b.measured))
+    print_misses(picks)
     summary("in-sample", evaluate(by_case, lambda c: constants))
     for label, ks in (("fitted families", mine), ("all", kernels)):
         errs = [abs(predict(k, lookup(constants, k)) / k.measured - 1)
                 for k in ks]
-        print("in-sample prediction error, %s (%d kernels): median %.1f%%, "
-              "90th percentile %.1f%%" %
-              (label, len(errs), 100 * statistics.median(errs),
-               100 * sorted(errs)[int(0.9 * (len(errs) - 1))]))
+        print("in-sample prediction error, %s (%d kernels): %s" %
+              (label, len(errs), error_stats(errs)))
     print("\n// new entries of lib/Analysis/ModelConstants.cpp")
     for key in sorted(set(constants) - set(table) |
                       {key for key in constants if only.search(key[0])}):
@@ -370,12 +387,10 @@ def cmd_fit_only(args, by_case, sets, kernels):
 def cmd_fit(args):
     by_case, sets, device = load(args.art, args.logs, args.profile)
     kernels = [k for ks in by_case.values() for k in ks]
-    if args.only:
-        print("device: %s; %d cases (%d kernels)" % (device, len(by_case),
-                                                    len(kernels)))
-        return cmd_fit_only(args, by_case, sets, kernels)
     print("device: %s; %d cases (%d kernels)" % (device, len(by_case),
                                                 len(kernels)))
+    if args.only:
+        return cmd_fit_only(args, by_case, sets, kernels)
     # The globals: the in-sample fit of the finest grouping on each.
     best_g, best_g_score = None, None
     for g in GLOBALS:
@@ -411,21 +426,15 @@ def cmd_fit(args):
             best, best_score, best_picks = grouping, score, picks
     constants = fit(kernels, best)
     print("chosen grouping: %s" % best)
-    for case, (c, b) in sorted(best_picks.items()):
-        if c.measured < 0.95 * b.measured:
-            print("  left out, missed: %s: %s %.1f, best %s %.1f (%.2f)" %
-                  (case, c.slug, c.measured, b.slug, b.measured,
-                   c.measured / b.measured))
+    print_misses(best_picks)
     for which in ("fit", "check"):
         summary("  leave-one-stencil-out, %s cases" % which,
                 {c: p for c, p in best_picks.items() if sets[c] == which})
     summary("in-sample, all cases", evaluate(by_case, lambda c: constants))
     errs = [abs(predict(k, lookup(constants, k)) / k.measured - 1)
             for k in kernels]
-    print("in-sample prediction error |pred/meas - 1| over %d kernels: "
-          "median %.1f%%, mean %.1f%%, 90th percentile %.1f%%" %
-          (len(errs), 100 * statistics.median(errs), 100 * statistics.mean(errs),
-           100 * sorted(errs)[int(0.9 * (len(errs) - 1))]))
+    print("in-sample prediction error |pred/meas - 1| over %d kernels: %s" %
+          (len(errs), error_stats(errs)))
     print("\n// lib/Analysis/ModelConstants.cpp table (%s)" % device)
     for (fam, rank, nbytes), (em, eu, g) in sorted(constants.items()):
         print('    {"%s", %d, %d, {%.2f, %.2f, %.1f}},' %
@@ -483,10 +492,8 @@ def cmd_report(args):
     summary("all", picks)
     summary("fit", {c: p for c, p in picks.items() if sets[c] == "fit"})
     summary("check", {c: p for c, p in picks.items() if sets[c] == "check"})
-    print("prediction error |pred/meas - 1| over all %d kernels: median %.1f%%,"
-          " mean %.1f%%, 90th percentile %.1f%%" %
-          (len(errs), 100 * statistics.median(errs), 100 * statistics.mean(errs),
-           100 * sorted(errs)[int(0.9 * (len(errs) - 1))]))
+    print("prediction error |pred/meas - 1| over all %d kernels: %s" %
+          (len(errs), error_stats(errs)))
 
 
 def main():
@@ -499,9 +506,9 @@ def main():
     ap.add_argument("--only", help="fit: only the families matching this "
                     "regex (e.g. cuda-core-rows), by rank and element size; "
                     "the others keep the constants of --table")
-    ap.add_argument("--globals", default="1.5,12,0.1",
+    ap.add_argument("--globals",
                     help="fit --only: rho,W_sat,eta_edge (default: those of "
-                    "getModelGlobals)")
+                    "getModelGlobals in --table)")
     ap.add_argument("--table", default=os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "lib", "Analysis",
         "ModelConstants.cpp"), help="fit --only: the constants of the other "

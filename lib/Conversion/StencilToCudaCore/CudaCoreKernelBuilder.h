@@ -104,8 +104,10 @@ private:
   /// Weight `w` of point `i` of a linear stencil in the accumulation type:
   /// a load of entry i of spec.weightsGlobal, or the immediate w (also for
   /// i < 0, a sum of duplicate points). LLVM may hoist the loads out of a
-  /// loop; ptxas folds them into constant-bank operands of the FMAs all the
-  /// same (the row sweep's cubin is identical either way).
+  /// loop; the cubin is the same either way: ptxas on sm_90 takes no FP64
+  /// operand from the constant bank and moves each weight through a uniform
+  /// register, reloading those that do not fit (bench/NOTES.md, "The
+  /// weights in SASS").
   Value weightValue(int64_t i, double w);
   /// The linear stencil's points by offset (lexicographic, outermost
   /// first), each with its weight and point index; points sharing an
