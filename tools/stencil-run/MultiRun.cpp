@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <random>
 
 using namespace stencil_run;
@@ -174,6 +175,23 @@ static void printMultiLine(const LaunchDescription &desc, const Options &opts,
               check.c_str(), maxErr, tol);
 }
 
+/// The grid of `opts` split over its --gpus ranks (all on --device with
+/// --same-device, else devices 0 .. N - 1 of the `deviceCount`); exits on
+/// failure.
+static std::unique_ptr<MultiGpuRun> openRun(const Options &opts,
+                                            int deviceCount) {
+  if (opts.gpus > deviceCount && !opts.sameDevice)
+    fatal("--gpus " + std::to_string(opts.gpus) + " but only " +
+          std::to_string(deviceCount) + " CUDA device(s)");
+  std::string error;
+  auto run =
+      std::make_unique<MultiGpuRun>(opts.descPath, opts.grid, opts.gpus,
+                                    opts.sameDevice ? opts.device : -1, error);
+  if (!run->ok())
+    fatal("multi-gpu: " + error);
+  return run;
+}
+
 int stencil_run::runMultiOnly(const LaunchDescription &desc,
                               const Options &opts) {
   const std::vector<int64_t> &dims = opts.grid;
@@ -188,14 +206,9 @@ int stencil_run::runMultiOnly(const LaunchDescription &desc,
   CU(cuInit(0));
   int count = 0;
   CU(cuDeviceGetCount(&count));
-  if (opts.gpus > count && !opts.sameDevice)
-    fatal("--gpus " + std::to_string(opts.gpus) + " but only " +
-          std::to_string(count) + " CUDA device(s)");
+  std::unique_ptr<MultiGpuRun> split = openRun(opts, count);
+  MultiGpuRun &run = *split;
   std::string error;
-  MultiGpuRun run(opts.descPath, dims, opts.gpus,
-                  opts.sameDevice ? opts.device : -1, error);
-  if (!run.ok())
-    fatal("multi-gpu: " + error);
   std::printf("grid: %s %s (%zu points, %.1f GB per buffer) over %d GPUs, "
               "halo %lld planes\n%s",
               gridText(dims).c_str(), elemTypeName(et), points,
@@ -306,14 +319,9 @@ int stencil_run::runMultiAfterSingle(const LaunchDescription &desc,
   size_t points = 1;
   for (int64_t d : dims)
     points *= size_t(d);
+  std::unique_ptr<MultiGpuRun> split = openRun(opts, deviceCount);
+  MultiGpuRun &run = *split;
   std::string error;
-  if (opts.gpus > deviceCount && !opts.sameDevice)
-    fatal("--gpus " + std::to_string(opts.gpus) + " but only " +
-          std::to_string(deviceCount) + " CUDA device(s)");
-  MultiGpuRun run(opts.descPath, dims, opts.gpus,
-                  opts.sameDevice ? opts.device : -1, error);
-  if (!run.ok())
-    fatal("multi-gpu: " + error);
   std::printf("multi-gpu: %d GPUs, halo %lld planes\n%s", opts.gpus,
               static_cast<long long>(run.halo()), run.describe().c_str());
   double ms1 = 0;
