@@ -7,7 +7,11 @@
 # o<outputs per thread>-p<planes>; with SWEEP=2d instead for the f64
 # variants of LoRAStencil's 2-D shapes (Box-2D9P, Heat-2D, Box-2D49P,
 # Star-2D13P), variant = t<steps>-ty<threads-y>-o<outputs per thread>, the
-# block's tile kept at 32 rows. run checks every variant at the odd size of
+# block's tile kept at 32 rows; with SWEEP=planes the one-step streamed
+# kernels of Heat-3D and Box-3D27P (f16, f64) with and without partial sums
+# of the planes, variant = ty<threads-y>-o<outputs>-p<planes>-{sums,ring}
+# (plane-sums=true/false), and the f32 variants with the periodic and
+# Dirichlet boundaries (bnd-<boundary>-{sums,ring}). run checks every variant at the odd size of
 # its rank and times it (f16 3-D at 768^3, 200 steps; f64 3-D at 512^3 and
 # 2-D at 10240^2, 1000 steps or the nearest multiple of the fused steps),
 # RESULT lines in $OUT/tune.txt, sorted by GStencil/s at the end.
@@ -31,6 +35,28 @@ if [ "$mode" = compile ]; then
           compile_example lower-to-cuda-core "$tmp/$name-f64.src.mlir" \
             "$name-f64" "t$t-ty$ty-o$o" \
             "fused-steps=$t threads-y=$ty outputs-per-thread=$o"
+        done
+      done
+    done
+    exit 0
+  fi
+  if [ "${SWEEP:-3d}" = planes ]; then
+    for name in heat-3d box-3d27p; do
+      sed "s/f16/f64/g" "$root/examples/$name.mlir" > "$tmp/$name-f64.src.mlir"
+      for sums in true false; do
+        kind=sums; [ "$sums" = true ] || kind=ring
+        for tyop in 8:4:32 2:8:64 4:4:64 2:4:64 4:8:64; do
+          IFS=: read -r ty o p <<< "$tyop"
+          v=ty$ty-o$o-p$p-$kind
+          opts="stream=on threads-y=$ty outputs-per-thread=$o planes=$p plane-sums=$sums"
+          compile_example lower-to-cuda-core "$root/examples/$name.mlir" "$name" "$v" "$opts"
+          compile_example lower-to-cuda-core "$tmp/$name-f64.src.mlir" "$name-f64" "$v" "$opts"
+        done
+        for boundary in periodic 'dirichlet(0.5)'; do
+          sed -e "s/f16/f32/g" -e "s/\] : memref/] boundary $boundary : memref/" \
+            "$root/examples/$name.mlir" > "$tmp/$name-${boundary%%(*}.src.mlir"
+          compile_example lower-to-cuda-core "$tmp/$name-${boundary%%(*}.src.mlir" \
+            "$name-f32" "bnd-${boundary%%(*}-$kind" "stream=on plane-sums=$sums"
         done
       done
     done
@@ -65,7 +91,9 @@ for dir in "$out"/*/; do
     name=$(basename "$desc" .launch)
     fused=$(steps_per_launch "$desc")
     rank=$(sed -n 's/^rank = //p' "$desc")
-    "$run" "$desc" --grid "$(grid_for "$rank" odd)" --steps $((2 * fused)) 2>&1 \
+    mkdir -p "$result/outputs/$v"
+    "$run" "$desc" --grid "$(grid_for "$rank" odd)" --steps $((2 * fused)) \
+      --save-output "$result/outputs/$v/$name.npy" 2>&1 \
       | grep -E 'FAIL|^error' | sed "s|^|CHECK $v $name: |" | tee -a "$log"
     case $rank:$name in
       2:*) grid=10240,10240; steps=1000 ;;
@@ -78,10 +106,19 @@ for dir in "$out"/*/; do
   done
 done
 elapsed "tune"
+# SWEEP=planes: each plane-sums kernel against its ring twin, bit for bit
+# (the same input, the check's steps).
+for saved in "$result"/outputs/*-sums/*.npy; do
+  [ -f "$saved" ] || continue
+  twin=${saved/-sums\//-ring/}
+  if cmp -s "$saved" "$twin"; then word=yes; else word=NO; fi
+  echo "BITWISE ${saved#$result/outputs/} = ${twin#$result/outputs/}: $word" | tee -a "$log"
+done
+rm -rf "$result/outputs"
 echo "== fastest per example"
 for name in $(ls "$out"/*/ | grep '\.launch$' | sed 's/\.launch$//' | sort -u); do
   grep "TUNE [^ ]* $name: RESULT" "$log" \
     | sed -E 's/^TUNE ([^ ]*) .*gstencil_s=([0-9.]*).*/\2 \1/' | sort -rn | head -4 \
     | sed "s|^|BEST $name |" | tee -a "$log"
 done
-echo "== $(grep -c '^CHECK' "$log") check failures"
+echo "== $(grep -c '^CHECK' "$log") check failures, $(grep -c '^BITWISE.*NO$' "$log") bitwise differences"

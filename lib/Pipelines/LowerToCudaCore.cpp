@@ -29,6 +29,7 @@ void mlir::stencil::buildCudaCoreKernelPipeline(
   convert.fusedSteps = options.fusedSteps;
   convert.planes = options.planes;
   convert.stream = options.stream;
+  convert.planeSums = options.planeSums;
   convert.replaceableWeights = options.replaceableWeights;
   pm.addPass(createConvertStencilToCudaCore(convert));
 }

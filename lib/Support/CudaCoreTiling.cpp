@@ -8,11 +8,13 @@ using namespace mlir::stencil;
 
 CudaCoreTiling::CudaCoreTiling(llvm::ArrayRef<int64_t> radii, int64_t threadsX,
                                int64_t threadsY, int64_t outputs, int64_t steps,
-                               int64_t planes, bool stream)
+                               int64_t planes, bool stream, bool planeSums)
     : rank(radii.size()), threadsX(threadsX), threadsY(threadsY),
       outputs(outputs),
       planes(radii.size() == 3 || (stream && radii.size() == 2) ? planes : 1),
-      stream(stream && radii.size() >= 2), steps(steps), radii(radii) {
+      stream(stream && radii.size() >= 2),
+      planeSums(planeSums && stream && radii.size() == 3 && steps == 1),
+      steps(steps), radii(radii) {
   tile.assign(rank, 1);
   if (rowStream()) {
     // One row of threads, `outputs` columns each (0: one); the tile may be
@@ -112,6 +114,11 @@ double CudaCoreTiling::computedPointsPerOutput() const {
   if (rowStream())
     return static_cast<double>(rowWidth() * rowStreamIterations(planes)) /
            (planes * tile[1]);
+  // Plane sums: each iteration adds a plane's worth of FMAs; the iterations
+  // past the block's planes (whole unrolled groups) are not stored.
+  if (planeSums)
+    return static_cast<double>(planeSumIterations(planes) - 2 * radii[0]) /
+           planes;
   int64_t tilePoints = 1;
   for (int64_t t : tile)
     tilePoints *= t;

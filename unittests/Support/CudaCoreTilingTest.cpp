@@ -14,8 +14,13 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <set>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 using namespace mlir::stencil;
@@ -326,6 +331,136 @@ void streamedLaunch(const Stencil &s, const CudaCoreTiling &tiling,
   }
 }
 
+/// One launch of the plane-sums kernel of `tiling` (CudaCoreTiling's
+/// planeSums: CudaCorePlaneSums.cpp), thread by thread and iteration by
+/// iteration: input plane i staged in slot i mod 2, then per column dx and
+/// input row iy one read, added into the partial sum of output plane
+/// i - dz of every output k it feeds (dy = iy - k) in slot
+/// (i - dz) mod planeSumSlots(); plane i - r_z stored if it is one of the
+/// block's. Besides the values the model checks the two slots (a read
+/// finds the plane it asks for; no slot is written and read between two
+/// barriers) and records which points each stored sum combined, in order:
+/// it must be every point once, dz-major, then dx, then dy (the staged and
+/// ring kernels' order, so that the kernels agree bit for bit).
+void planeSumLaunch(const Stencil &s, const CudaCoreTiling &tiling,
+                    const Grid &in, Grid &out) {
+  ASSERT_TRUE(tiling.planeSums);
+  ASSERT_EQ(tiling.ringSlots(), 2);
+  const double unset = std::numeric_limits<double>::quiet_NaN();
+  const int64_t plane = tiling.planeSize();
+  const int64_t slots = tiling.planeSumSlots();
+  const int64_t unroll = tiling.planeSumUnroll();
+  const int64_t rz = tiling.radii[0], haloZ = tiling.halo[0];
+  ASSERT_EQ(unroll % slots, 0) << "the slots of an iteration are static";
+  // The points by column dx, then row dy, dz ascending; and the order in
+  // which a complete sum must have combined them.
+  std::map<int64_t, std::map<int64_t, std::vector<std::pair<int64_t, double>>>>
+      columns;
+  std::vector<Point> expectedOrder;
+  for (size_t p = 0; p < s.offsets.size(); ++p) {
+    const Point &o = s.offsets[p];
+    columns[o[2]][o[1]].push_back({o[0], s.weights[p]});
+    expectedOrder.push_back(o);
+  }
+  for (auto &[dx, rows] : columns)
+    for (auto &[dy, uses] : rows)
+      std::sort(uses.begin(), uses.end());
+  std::sort(expectedOrder.begin(), expectedOrder.end(),
+            [](const Point &a, const Point &b) {
+              return std::make_tuple(a[0], a[2], a[1]) <
+                     std::make_tuple(b[0], b[2], b[1]);
+            });
+  struct Sum {
+    double value = 0;
+    std::vector<Point> terms;
+  };
+  for (const Point &corner : blockCorners(tiling, in.dims)) {
+    int64_t rows =
+        std::min(tiling.planes, in.dims[0] - (corner[0] + haloZ));
+    int64_t iterations = tiling.planeSumIterations(rows);
+    EXPECT_EQ(iterations % unroll, 0);
+    EXPECT_GE(iterations, rows + 2 * rz);
+    std::vector<double> smem(tiling.sharedElements(), unset);
+    int64_t holds[2] = {-1, -1};
+    bool written[2] = {false, false}, readSlot[2] = {false, false};
+    auto barrier = [&] {
+      for (int k = 0; k < 2; ++k) {
+        EXPECT_FALSE(written[k] && readSlot[k])
+            << "slot " << k << " written and read between two barriers";
+        written[k] = readSlot[k] = false;
+      }
+    };
+    auto yxIndex = [&](int64_t y, int64_t x) {
+      return y * tiling.smemStrides[1] + x;
+    };
+    std::vector<Sum> acc(tiling.threads() * tiling.outputs * slots);
+    auto sumAt = [&](int64_t thread, int64_t k, int64_t slot) -> Sum & {
+      slot = ((slot % slots) + slots) % slots;
+      return acc[(thread * tiling.outputs + k) * slots + slot];
+    };
+    for (int64_t i = 0; i < iterations; ++i) {
+      // Stage input plane i: zero outside the grid.
+      int64_t slot = tiling.ringOffset(0, i) / plane;
+      ASSERT_LT(slot, 2);
+      holds[slot] = i;
+      written[slot] = true;
+      for (const Point &yx :
+           allPoints(Point{tiling.smemShape[1], tiling.smemShape[2]})) {
+        Point g = add(Point{i, yx[0], yx[1]}, corner);
+        smem[slot * plane + yxIndex(yx[0], yx[1])] =
+            in.contains(g) ? in.values[in.index(g)] : 0.0;
+      }
+      barrier();
+      int64_t u = i % unroll;
+      for (int64_t thread = 0; thread < tiling.threads(); ++thread) {
+        llvm::SmallVector<int64_t> first = tiling.outputPosition(thread, 0);
+        for (const auto &[dx, rowsOfColumn] : columns) {
+          int64_t dyMin = rowsOfColumn.begin()->first;
+          int64_t dyMax = rowsOfColumn.rbegin()->first;
+          for (int64_t iy = dyMin; iy < tiling.outputs + dyMax; ++iy) {
+            int64_t y = first[1] + iy, x = first[2] + dx;
+            EXPECT_GE(y, 0);
+            EXPECT_LT(y, tiling.smemShape[1]);
+            EXPECT_GE(x, 0);
+            EXPECT_LT(x, tiling.smemShape[2]);
+            EXPECT_EQ(holds[slot], i) << "plane overwritten";
+            readSlot[slot] = true;
+            double v = smem.at(slot * plane + yxIndex(y, x));
+            EXPECT_FALSE(std::isnan(v)) << "read of a value no stage wrote";
+            for (int64_t k = 0; k < tiling.outputs; ++k) {
+              auto it = rowsOfColumn.find(iy - k);
+              if (it == rowsOfColumn.end())
+                continue;
+              for (auto [dz, w] : it->second) {
+                Sum &sum = sumAt(thread, k, u - dz);
+                sum.value += w * v;
+                sum.terms.push_back(Point{dz, iy - k, dx});
+              }
+            }
+          }
+        }
+      }
+      // Output plane i - r_z is complete.
+      int64_t localZ = i - rz;
+      for (int64_t thread = 0; thread < tiling.threads(); ++thread)
+        for (int64_t k = 0; k < tiling.outputs; ++k) {
+          Sum done = std::exchange(sumAt(thread, k, u - rz), Sum());
+          if (localZ < haloZ || localZ >= rows + haloZ)
+            continue;
+          llvm::SmallVector<int64_t> position =
+              tiling.outputPosition(thread, k);
+          Point g = add(Point{localZ, position[1], position[2]}, corner);
+          if (!in.contains(g) || !isInterior(g, in.dims, tiling.radii))
+            continue;
+          EXPECT_EQ(done.terms, expectedOrder)
+              << "the sum of plane " << g[0] << " combined other points";
+          out.values[out.index(g)] = static_cast<float>(done.value);
+        }
+    }
+    barrier();
+  }
+}
+
 /// A deterministic input in [-1, 1).
 Grid makeInput(const Point &dims) {
   Grid g{dims, {}};
@@ -343,13 +478,16 @@ Grid makeInput(const Point &dims) {
 /// `steps` steps as the host code runs them: floor(steps / t) launches of
 /// the t-step kernel, then one of the (steps mod t)-step kernel, ping-pong
 /// after the halo copy. Compared with `steps` one-step launches.
+/// `planeSums` asks a streamed launch of one step for the plane sums.
 void expectSameAsOneStepLaunches(const Stencil &s, const Point &dims,
                                  int64_t fused, int64_t steps,
-                                 int64_t planes = 1, bool stream = false) {
+                                 int64_t planes = 1, bool stream = false,
+                                 bool planeSums = false) {
   SCOPED_TRACE(::testing::Message()
                << "rank " << dims.size() << ", grid " << dims[0]
                << "..., fused " << fused << ", steps " << steps << ", planes "
-               << planes << (stream ? ", streamed" : ""));
+               << planes << (stream ? ", streamed" : "")
+               << (planeSums ? ", plane sums" : ""));
   Grid input = makeInput(dims);
   Grid a = input, b = input;
   for (int64_t t = 0; t < steps; ++t) {
@@ -358,11 +496,14 @@ void expectSameAsOneStepLaunches(const Stencil &s, const Point &dims,
   }
 
   CudaCoreTiling full(s.radii(), /*threadsX=*/4, /*threadsY=*/2,
-                      /*outputs=*/3, fused, planes, stream);
+                      /*outputs=*/3, fused, planes, stream, planeSums);
   CudaCoreTiling tail(s.radii(), 4, 2, 3, std::max<int64_t>(steps % fused, 1),
-                      planes, stream);
+                      planes, stream, planeSums);
   auto launch = [&](const CudaCoreTiling &tiling, const Grid &from, Grid &to) {
-    if (stream)
+    EXPECT_EQ(tiling.planeSums, planeSums && tiling.steps == 1);
+    if (tiling.planeSums)
+      planeSumLaunch(s, tiling, from, to);
+    else if (stream)
       streamedLaunch(s, tiling, from, to);
     else
       tiledLaunch(s, tiling, from, to);
@@ -477,6 +618,93 @@ TEST(CudaCoreTiling, Streaming3D) {
           for (int64_t steps : {1, 2, 5})
             expectSameAsOneStepLaunches(*s, dims, fused, steps, planes,
                                         /*stream=*/true);
+}
+
+// Plane sums: one step per launch keeps 2 r_z + 1 partial sums per output
+// and two staged planes; the stencils' points are listed in the kernels'
+// order (dz, dx, dy), so that the reference sums in the same order and the
+// comparison is bit for bit. Radii 1, 2 and 0 along z, random irregular
+// patterns, blocks of 1 to 64 planes, grids thinner than a block or than
+// the stencil. Fused steps stay on the ring (planeSums is off there).
+TEST(CudaCoreTiling, PlaneSums3D) {
+  auto kernelOrder = [](Stencil s) {
+    std::vector<size_t> order(s.offsets.size());
+    for (size_t i = 0; i < order.size(); ++i)
+      order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      const Point &p = s.offsets[a], &q = s.offsets[b];
+      return std::make_tuple(p[0], p[2], p[1]) <
+             std::make_tuple(q[0], q[2], q[1]);
+    });
+    Stencil sorted;
+    for (size_t i : order) {
+      sorted.offsets.push_back(s.offsets[i]);
+      sorted.weights.push_back(s.weights[i]);
+    }
+    return sorted;
+  };
+  std::vector<Stencil> stencils = {
+      kAsymmetric3D,
+      {{{-2, 0, 0}, {-1, 1, 0}, {0, 0, -1}, {0, 0, 0}, {1, 0, 1}, {2, -1, 0}},
+       {0.1, 0.15, 0.05, 0.4, 0.2, 0.1}},
+      {{{0, -1, 0}, {0, 0, 1}, {0, 0, 0}, {0, 1, -1}}, {0.2, 0.3, 0.4, 0.1}}};
+  // Box-3D27P with asymmetric weights, and random patterns of radius <= 2.
+  Stencil box;
+  for (const Point &p : allPoints({3, 3, 3})) {
+    box.offsets.push_back(add(p, {-1, -1, -1}));
+    box.weights.push_back(0.01 * (box.offsets.size() + 3));
+  }
+  stencils.push_back(box);
+  uint64_t state = 99;
+  auto next = [&](int64_t n) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<int64_t>((state >> 33) % n);
+  };
+  for (int pattern = 0; pattern < 4; ++pattern) {
+    Stencil random;
+    std::set<Point> seen;
+    for (int64_t n = 2 + next(8); n > 0; --n) {
+      Point o{next(5) - 2, next(5) - 2, next(5) - 2};
+      if (seen.insert(o).second) {
+        random.offsets.push_back(o);
+        random.weights.push_back(0.03 * (1 + next(30)));
+      }
+    }
+    stencils.push_back(random);
+  }
+  for (const Stencil &s : stencils)
+    for (Point dims : {Point{1, 3, 5}, Point{4, 3, 5}, Point{5, 9, 11},
+                       Point{13, 7, 6}, Point{70, 5, 6}})
+      for (int64_t planes : {1, 3, 8, 64})
+        for (int64_t fused : {1, 2})
+          expectSameAsOneStepLaunches(kernelOrder(s), dims, fused, /*steps=*/3,
+                                      planes, /*stream=*/true,
+                                      /*planeSums=*/true);
+}
+
+TEST(CudaCoreTiling, PlaneSumsGeometry) {
+  // Box-3D27P, 32 x 8 threads, 4 outputs, 64 planes: two planes of 36 x 34
+  // (rather than the ring's four), 3 partial sums per output, 66 iterations
+  // (64 + 2 rounded up to whole groups of 3).
+  CudaCoreTiling tiling({1, 1, 1}, 32, 8, 4, 1, 64, /*stream=*/true,
+                        /*planeSums=*/true);
+  ASSERT_TRUE(tiling.planeSums);
+  EXPECT_EQ(tiling.ringSlots(), 2);
+  EXPECT_EQ(tiling.sharedElements(), 2 * tiling.planeSize());
+  EXPECT_EQ(tiling.planeSumSlots(), 3);
+  EXPECT_EQ(tiling.planeSumIterations(64), 66);
+  EXPECT_EQ(tiling.planeSumIterations(65), 69);
+  EXPECT_DOUBLE_EQ(tiling.computedPointsPerOutput(), 1.0);
+  // Radius 2 along z: 5 sums; a block of 7 planes runs 15 iterations.
+  CudaCoreTiling r2({2, 1, 1}, 32, 8, 4, 1, 7, true, true);
+  EXPECT_EQ(r2.planeSumSlots(), 5);
+  EXPECT_EQ(r2.planeSumIterations(7), 15);
+  // Only streamed 3-D launches of one step sum planes.
+  EXPECT_FALSE(CudaCoreTiling({1, 1, 1}, 32, 8, 4, 2, 64, true, true)
+                   .planeSums);
+  EXPECT_FALSE(CudaCoreTiling({1, 1, 1}, 32, 8, 4, 1, 8, false, true)
+                   .planeSums);
+  EXPECT_FALSE(CudaCoreTiling({1, 1}, 32, 8, 4, 1, 1, true, true).planeSums);
 }
 
 TEST(CudaCoreTiling, StreamingGeometry) {

@@ -167,8 +167,9 @@ struct KernelWork {
   /// step (dense-equivalent for mma.sp).
   std::string unit;
   double unitFlopsPerPoint = 0;
-  /// The CUDA-core kernels' schedule ("staged", "streamed", "rows"; empty
-  /// for the other pipelines): the row sweep has constants of its own.
+  /// The CUDA-core kernels' schedule ("staged", "streamed", "plane-sums",
+  /// "rows"; empty for the other pipelines): the row sweep has constants of
+  /// its own, the others share the CUDA-core ones.
   std::string schedule;
   /// C = 2 K, the useful flops per point and step; 0 for a general body.
   double stencilFlopsPerPoint = 0;

@@ -291,6 +291,27 @@ def ConvertStencilToCudaCore
     stencil whose rings fit and stages the others; `on` makes a ring that
     does not fit, or a stencil that is not 3-D, an error.
 
+    Plane sums (`plane-sums=true`, off by default; a streamed 3-D
+    `stencil.linear` with one step per launch; AN5D's register streaming
+    in 3-D, kernel in CudaCorePlaneSums.cpp): the ring shrinks to two
+    planes, the one being
+    read and the one being staged, and each thread keeps `2 r_z + 1`
+    partial sums per output in registers. Iteration i stages input plane
+    i, then, column by column (dx, then the rows dy), reads each in-plane
+    value of its outputs' neighbourhood from shared memory once and adds
+    `w(dz, dy, dx) v` into the partial sum of output plane `i - dz` for
+    every dz; plane `i - r_z` is then complete and stored. Each in-plane
+    value is read once for the `2 r_z + 1` planes it feeds instead of once
+    per plane (Box-3D27P, 4 outputs per thread: 18 shared loads per plane
+    instead of 54). Each output sums its points in the ring's order (dz,
+    dx, dy), so the results are the ring's bit for bit. The loop is unrolled
+    by `2 r_z + 1` iterations (static slots) and runs whole groups: up to
+    `2 r_z` planes past the block's last are staged and summed, not
+    stored. Measured on an H100 (bench/NOTES.md, "Plane sums") it is
+    slower than the ring for most tilings: the partial sums cost registers
+    (occupancy) and the kernel is not bound by shared loads; it wins 3-4%
+    only on f16 Box-3D27P with 4 outputs per thread, hence off by default.
+
     Row streaming (`stream=on` for a 2-D `stencil.linear`; AN5D's register
     streaming, sections 3.1-3.3, kernel in CudaCoreRowStream.cpp): the block
     is one row of `threads-x * threads-y` threads, each owning
@@ -347,6 +368,12 @@ def ConvertStencilToCudaCore
            "(AN5D's register streaming). on, off, or auto (3-D stencils "
            "whose rings fit in 48 KiB, 2-D stencil.linear with fused-steps "
            ">= 2 whose rows fit; the others staged)">,
+    Option<"planeSums", "plane-sums", "bool", /*default=*/"false",
+           "A streamed 3-D stencil.linear with one step per launch keeps "
+           "2 r_z + 1 partial sums per output in registers and two input "
+           "planes in shared memory, reading each in-plane value once for "
+           "the 2 r_z + 1 output planes it feeds (AN5D's register "
+           "streaming); false (default): the ring of 2 r_z + 2 planes">,
     Option<"replaceableWeights", "replaceable-weights", "bool",
            /*default=*/"true",
            "Read a linear stencil's weights from a .const array "

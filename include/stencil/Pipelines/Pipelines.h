@@ -285,6 +285,15 @@ struct LowerToCudaCoreOptions
                      "2-D linear stencils with fused-steps >= 2 whose rows "
                      "fit; the others staged)"),
       llvm::cl::init("auto")};
+  PassOptions::Option<bool> planeSums{
+      *this, "plane-sums",
+      llvm::cl::desc("Streamed 3-D linear stencils with one step per launch: "
+                     "2 r_z + 1 partial sums per output in registers and two "
+                     "planes in shared memory, each in-plane value read "
+                     "once for every output plane it feeds (AN5D's register "
+                     "streaming); false (default): the ring of "
+                     "2 r_z + 2 planes"),
+      llvm::cl::init(false)};
 };
 
 /// `--lower-to-cuda-core`: plain FMA kernels for every element type and

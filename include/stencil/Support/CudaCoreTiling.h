@@ -17,6 +17,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cstdint>
 
@@ -75,10 +76,27 @@ namespace stencil {
 /// one row of rowLength() elements per level 0 .. steps - 1 (rowSlot), so
 /// one barrier per iteration separates every write from its readers. Each
 /// thread loads its input rowStreamUnroll() rows ahead.
+///
+/// Plane sums (`planeSums`: a streamed 3-D linear stencil with one step per
+/// launch; AN5D's register streaming in 3-D, sections 3.1-3.3): the block
+/// sweeps along z as above, but its ring holds only the input plane being
+/// read and the one being staged (ringSlots() = 2), and each thread keeps
+/// planeSumSlots() = 2 r_z + 1 partial sums per output in registers.
+/// Iteration i (0 <= i < planeSumIterations(planes), the loop unrolled by
+/// planeSumUnroll() so that the slots are static) stages input plane i in
+/// slot i mod 2, and after the barrier adds sum_(dy, dx) w(dz, dy, dx)
+/// v_i[y + dy][x + dx] into the partial sum of local output plane i - dz,
+/// for each dz; plane i - r_z is then complete (its last contribution came
+/// from dz = r_z) and is stored if it is one of the block's planes. Each
+/// output thus sums its points dz-major, then by dx and dy as the staged
+/// register tiling does (column by column), so the results equal the
+/// ring's bit for bit; each in-plane value is read from shared memory once
+/// for all 2 r_z + 1 planes it feeds instead of once per plane.
 struct CudaCoreTiling {
   CudaCoreTiling(llvm::ArrayRef<int64_t> radii, int64_t threadsX,
                  int64_t threadsY, int64_t outputs, int64_t steps,
-                 int64_t planes = 1, bool stream = false);
+                 int64_t planes = 1, bool stream = false,
+                 bool planeSums = false);
 
   int64_t rank = 0;
   int64_t threadsX = 0, threadsY = 0, outputs = 0;
@@ -88,6 +106,9 @@ struct CudaCoreTiling {
   /// of planes (3-D), or with a register window of rows (2-D, rowStream()).
   bool stream = false;
   bool rowStream() const { return stream && rank == 2; }
+  /// Whether a streamed 3-D block of one step accumulates partial sums of
+  /// its output planes (the caller asks for it for linear stencils only).
+  bool planeSums = false;
   /// Time steps per launch.
   int64_t steps = 1;
   /// Radius r_d of the stencil along each dimension.
@@ -147,7 +168,21 @@ struct CudaCoreTiling {
   /// ring, the iterations of the sweep, and the first element of the slot
   /// of local plane `localZ` of `level` (0: input; s: fused step s).
   int64_t planeSize() const { return smemStrides[0]; }
-  int64_t ringSlots() const { return 2 * radii[0] + (steps >= 2 ? 1 : 2); }
+  int64_t ringSlots() const {
+    if (planeSums)
+      return 2;
+    return 2 * radii[0] + (steps >= 2 ? 1 : 2);
+  }
+  /// Plane sums: the partial sums per output (2 r_z + 1), the sweep's
+  /// unrolling (a multiple of them), and the iterations of a block of
+  /// `planes` output planes (whole unrolled groups; the planes past the
+  /// block's last are staged and summed but not stored).
+  int64_t planeSumSlots() const { return 2 * radii[0] + 1; }
+  int64_t planeSumUnroll() const { return planeSumSlots(); }
+  int64_t planeSumIterations(int64_t n) const {
+    return llvm::divideCeil(n + 2 * radii[0], planeSumUnroll()) *
+           planeSumUnroll();
+  }
   int64_t streamIterations() const { return planes + 2 * halo[0]; }
   int64_t ringOffset(int64_t level, int64_t localZ) const {
     return (level * ringSlots() + localZ % ringSlots()) * planeSize();

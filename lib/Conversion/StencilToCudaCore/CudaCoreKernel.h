@@ -93,12 +93,15 @@ std::optional<unsigned> findTooWideDimension(ArrayRef<int64_t> radii,
 /// in kMaxCudaCoreSharedBytes (with one plane in 3-D); `planes` 0 then the
 /// most of 8, 4, 2 whose tile fits (3-D; else 1). A streamed 3-D kernel
 /// (`stream`, CudaCoreTiling::stream) sweeps `planes` planes per block
-/// (0: kDefaultStreamPlanes), which its rings' size does not depend on. The
-/// result may still not fit (the caller checks getCudaCoreSharedBytes).
+/// (0: kDefaultStreamPlanes), which its rings' size does not depend on;
+/// with `planeSums` (a linear stencil, one step) it accumulates partial sums
+/// through a ring of two planes (CudaCoreTiling::planeSums). The result may
+/// still not fit (the caller checks getCudaCoreSharedBytes).
 CudaCoreTiling chooseCudaCoreTiling(ArrayRef<int64_t> radii, int64_t threadsX,
                                     int64_t threadsY, int64_t outputsPerThread,
                                     int64_t steps, int64_t planes,
-                                    Type elementType, bool stream = false);
+                                    Type elementType, bool stream = false,
+                                    bool planeSums = false);
 
 } // namespace stencil
 } // namespace mlir

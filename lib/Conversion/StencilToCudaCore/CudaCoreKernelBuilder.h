@@ -3,7 +3,9 @@
 // Private to lib/Conversion/StencilToCudaCore: the class that builds the
 // kernel of `--convert-stencil-to-cuda-core`. Its staged schedule (the whole
 // tile in shared memory) is CudaCoreKernel.cpp, its streaming schedule (a
-// plane sweep through rings, CudaCoreTiling::stream) CudaCoreStreaming.cpp.
+// plane sweep through rings, CudaCoreTiling::stream) CudaCoreStreaming.cpp,
+// with partial sums of the planes (CudaCoreTiling::planeSums)
+// CudaCorePlaneSums.cpp, the row sweep of 2-D stencils CudaCoreRowStream.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -137,6 +139,9 @@ private:
   /// The last step on its plane `localZ`: computes and stores the thread's
   /// outputs there.
   void streamLastStep(Value localZ);
+  /// The sweep of a linear one-step kernel that keeps 2 r_z + 1 partial
+  /// sums per output (CudaCoreTiling::planeSums, CudaCorePlaneSums.cpp).
+  void buildPlaneSumSweep();
 
   // The row streaming schedule of 2-D linear stencils
   // (CudaCoreRowStream.cpp).

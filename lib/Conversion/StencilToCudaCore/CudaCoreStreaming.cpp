@@ -59,6 +59,10 @@ void CudaCoreKernelBuilder::buildStream() {
 }
 
 void CudaCoreKernelBuilder::buildSweep() {
+  if (geo.planeSums) {
+    buildPlaneSumSweep();
+    return;
+  }
   int64_t haloZ = geo.halo[0], rz = geo.radii[0];
   // The block's planes: `planes`, fewer in the last block along z.
   Value left = arith::SubIOp::create(*b, sizes[0], origin[0]);

@@ -231,10 +231,14 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
   // stream=auto: the streamed tiling where it fits (a 3-D stencil's rings,
   // a 2-D sweep's rows unless `planes` asks for the sweep), else the staged
   // one.
+  // With plane-sums, a streamed linear 3-D kernel of one step (the tail of
+  // fused ones too) keeps partial sums of its planes (CudaCorePlaneSums.cpp).
+  bool linearPlaneSums = planeSums && isa<LinearOp>(op);
   CudaCoreTiling tiling = chooseCudaCoreTiling(
       radii, threadsX, threadsY, outputsPerThread, fusedSteps, planes,
       elementType,
-      /*stream=*/(stream != "off" && rank == 3) || rowStream);
+      /*stream=*/(stream != "off" && rank == 3) || rowStream,
+      linearPlaneSums);
   bool streamFits =
       (!tiling.rowStream() || tiling.tile[1] >= 1) &&
       getCudaCoreSharedBytes(tiling, elementType) <= kMaxCudaCoreSharedBytes;
@@ -302,7 +306,8 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
   gpu::GPUFuncOp tailKernel;
   if (int64_t tailSteps = steps % fusedSteps; fusedSteps > 1 && tailSteps) {
     CudaCoreTiling tailTiling(radii, threadsX, threadsY, tiling.outputs,
-                              tailSteps, tiling.planes, tiling.stream);
+                              tailSteps, tiling.planes, tiling.stream,
+                              linearPlaneSums);
     tailKernel =
         buildKernel(op, tailTiling, elementType, boundary, boundaryValue,
                     gpuModule, name + "_tail", weightsGlobal);
@@ -351,7 +356,8 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
                          : elementType.isBF16() ? "bf16"
                                                 : "f16";
   launch.unit = elementType.isF64() ? "fma.f64" : "fma.f32";
-  launch.schedule = tiling.rowStream() ? "rows"
+  launch.schedule = tiling.rowStream()  ? "rows"
+                    : tiling.planeSums ? "plane-sums"
                     : tiling.stream    ? "streamed"
                                        : "staged";
   // Per output and time step, the fused steps' recomputed halo included.

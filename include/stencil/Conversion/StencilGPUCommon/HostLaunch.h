@@ -77,8 +77,9 @@ struct StencilKernelLaunch {
   StringRef unit;
   double unitFlopsPerPoint = 0;
   /// How a CUDA-core kernel walks its tile ("staged", "streamed": 3-D rings
-  /// of planes, "rows": the 2-D row sweep), for the cost model, which has
-  /// constants per schedule; empty for the other pipelines.
+  /// of planes, "plane-sums": the 3-D sweep with partial sums of planes,
+  /// "rows": the 2-D row sweep), for the cost model, which has constants
+  /// per schedule; empty for the other pipelines.
   StringRef schedule;
   /// For a kernel that rounds an intermediate product to the element type
   /// (the low-rank chain), Sum_k |u_k|_1 |v_k|_1 of its factors, which
