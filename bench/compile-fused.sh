@@ -72,13 +72,14 @@ for example in "$root"/examples/*.mlir; do
           "cuda-core-f64-stream$suffix-t$t" "fused-steps=$t stream=on planes=$planes"
       done
       # The tilings bench/tune-stream.sh found best for f64 Box-3D27P, and
-      # the one of 2026-11-25-h100-box3d1r-tilings.txt (bench/NOTES.md).
+      # the one of 2026-11-25-h100-box3d1r-tilings.txt (bench/NOTES.md),
+      # without the prefetched planes, which cost it 5% (2026-11-27).
       [ "$t" != 1 ] || compile_example lower-to-cuda-core "$tmp/$name-f64.src.mlir" \
         "$name-f64" cuda-core-f64-stream-ty4-p64-t1 \
         "stream=on threads-y=4 planes=64"
       [ "$t" != 1 ] || compile_example lower-to-cuda-core "$tmp/$name-f64.src.mlir" \
         "$name-f64" cuda-core-f64-stream-ty2-o8-t1 \
-        "stream=on threads-y=2 outputs-per-thread=8"
+        "stream=on threads-y=2 outputs-per-thread=8 prefetch-planes=false"
     fi
     if [ "$chip" = sm_90a ]; then
       compile_example lower-to-sptc "$example" "$name" "sptc-wg-t$t" \

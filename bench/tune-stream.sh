@@ -107,10 +107,12 @@ for dir in "$out"/*/; do
 done
 elapsed "tune"
 # SWEEP=planes: each plane-sums kernel against its ring twin, bit for bit
-# (the same input, the check's steps).
-for saved in "$result"/outputs/*-sums/*.npy; do
+# (the same input, the check's steps); TWINS=A:B compares the variants
+# named *-A with their *-B twins instead.
+twins=${TWINS:-sums:ring}
+for saved in "$result"/outputs/*-"${twins%:*}"/*.npy; do
   [ -f "$saved" ] || continue
-  twin=${saved/-sums\//-ring/}
+  twin=${saved/-${twins%:*}\//-${twins#*:}/}
   if cmp -s "$saved" "$twin"; then word=yes; else word=NO; fi
   echo "BITWISE ${saved#$result/outputs/} = ${twin#$result/outputs/}: $word" | tee -a "$log"
 done

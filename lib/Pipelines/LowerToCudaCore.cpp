@@ -30,6 +30,7 @@ void mlir::stencil::buildCudaCoreKernelPipeline(
   convert.planes = options.planes;
   convert.stream = options.stream;
   convert.planeSums = options.planeSums;
+  convert.prefetchPlanes = options.prefetchPlanes;
   convert.replaceableWeights = options.replaceableWeights;
   pm.addPass(createConvertStencilToCudaCore(convert));
 }

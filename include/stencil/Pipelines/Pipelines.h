@@ -294,6 +294,14 @@ struct LowerToCudaCoreOptions
                      "streaming); false (default): the ring of "
                      "2 r_z + 2 planes"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> prefetchPlanes{
+      *this, "prefetch-planes",
+      llvm::cl::desc("Streamed 3-D kernels of one step per launch load the "
+                     "next input plane's staging values into registers one "
+                     "iteration ahead, overlapping the loads with the "
+                     "current plane's computation (fused steps never; "
+                     "false: loaded and stored in the same iteration)"),
+      llvm::cl::init(true)};
 };
 
 /// `--lower-to-cuda-core`: plain FMA kernels for every element type and

@@ -179,11 +179,8 @@ SmallVector<Value> CudaCoreKernelBuilder::bandBlockOrigin() {
 /// follow from the group's first one by constants and one carry, so a
 /// position costs no division.
 void CudaCoreKernelBuilder::stageTile(Value planeZ, Value destBase) {
-  int64_t rank = geo.rank;
-  // A streamed plane: the (y, x) plane at local z `planeZ`.
   int64_t total = planeZ ? geo.planeSize() : geo.smemSize;
   int64_t threads = geo.threads();
-  int64_t rowLength = geo.smemShape[rank - 1];
   int64_t perThread = llvm::divideCeil(total, threads);
   // As few groups as the limit allows, balanced (9 positions: 5 + 4, not
   // 8 + 1), so that few positions past the tile cost address arithmetic.
@@ -191,73 +188,9 @@ void CudaCoreKernelBuilder::stageTile(Value planeZ, Value destBase) {
   int64_t group = llvm::divideCeil(perThread, groups);
   // Positions past the tile exist only when the groups overshoot it.
   bool guard = groups * group * threads > total;
-
-  // Without the guard every position is in the tile: `inside` starts true.
-  Value alwaysInside =
-      guard ? Value() : arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
   auto stageGroup = [&](Value first) {
-    Value row0, column0;
-    if (rank > 1) {
-      row0 = arith::DivUIOp::create(*b, first, cst(rowLength));
-      column0 = arith::RemUIOp::create(*b, first, cst(rowLength));
-    }
-    SmallVector<Value> values, valid, positions;
-    for (int64_t j = 0; j < group; ++j) {
-      Value e = addConst(first, j * threads);
-      // Null when every position of the groups is in the tile.
-      Value isValid;
-      if (guard)
-        isValid =
-            arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, e, cst(total));
-      Value inside = isValid ? isValid : alwaysInside;
-      Value linear;
-      if (rank == 1) {
-        linear = stagingCoord(0, e, inside);
-      } else {
-        // column = column0 + j * threads mod L, carrying into the row.
-        int64_t step = (j * threads) % rowLength;
-        Value column = addConst(column0, step);
-        Value row = addConst(row0, (j * threads) / rowLength);
-        if (step != 0) {
-          Value carry = arith::CmpIOp::create(*b, arith::CmpIPredicate::uge,
-                                              column, cst(rowLength));
-          column = arith::SelectOp::create(
-              *b, carry, addConst(column, -rowLength), column);
-          row = arith::SelectOp::create(*b, carry, addConst(row, 1), row);
-        }
-        SmallVector<Value> coords;
-        if (planeZ)
-          coords.push_back(stagingCoord(0, planeZ, inside));
-        for (int64_t d = planeZ ? 1 : 0; d < rank - 1; ++d) {
-          Value local = row;
-          if (d > 0)
-            local = arith::RemUIOp::create(*b, local, cst(geo.smemShape[d]));
-          if (d < rank - 2)
-            local =
-                arith::DivUIOp::create(*b, local, cst(geo.smemShape[d + 1]));
-          coords.push_back(stagingCoord(d, local, inside));
-        }
-        coords.push_back(stagingCoord(rank - 1, column, inside));
-        linear = getLinearIndex(*b, coords, sizes);
-      }
-      values.push_back(loadElement(linear, inside, isValid));
-      valid.push_back(isValid);
-      positions.push_back(e);
-    }
-    for (auto [value, isValid, e] : llvm::zip(values, valid, positions)) {
-      if (destBase)
-        e = add(destBase, e);
-      if (!isValid) {
-        memref::StoreOp::create(*b, value, smem, ValueRange{e});
-        continue;
-      }
-      auto ifOp = scf::IfOp::create(*b, isValid, /*withElseRegion=*/false);
-      OpBuilder::InsertionGuard insertion(*b);
-      b->setInsertionPointToStart(ifOp.thenBlock());
-      memref::StoreOp::create(*b, value, smem, ValueRange{e});
-    }
+    stagingStores(stagingLoads(first, group, guard, planeZ), destBase);
   };
-
   if (groups == 1) {
     stageGroup(tid);
     return;
@@ -266,6 +199,81 @@ void CudaCoreKernelBuilder::stageTile(Value planeZ, Value destBase) {
   OpBuilder::InsertionGuard insertion(*b);
   b->setInsertionPointToStart(loop.getBody());
   stageGroup(add(tid, mul(loop.getInductionVar(), cst(group * threads))));
+}
+
+StagingValues CudaCoreKernelBuilder::stagingLoads(Value first, int64_t count,
+                                                  bool guard, Value planeZ) {
+  int64_t rank = geo.rank;
+  int64_t total = planeZ ? geo.planeSize() : geo.smemSize;
+  int64_t threads = geo.threads();
+  int64_t rowLength = geo.smemShape[rank - 1];
+  // Without the guard every position is in the tile: `inside` starts true.
+  Value alwaysInside =
+      guard ? Value() : arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
+  Value row0, column0;
+  if (rank > 1) {
+    row0 = arith::DivUIOp::create(*b, first, cst(rowLength));
+    column0 = arith::RemUIOp::create(*b, first, cst(rowLength));
+  }
+  StagingValues staged;
+  for (int64_t j = 0; j < count; ++j) {
+    Value e = addConst(first, j * threads);
+    // Null when every position of the groups is in the tile.
+    Value isValid;
+    if (guard)
+      isValid =
+          arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, e, cst(total));
+    Value inside = isValid ? isValid : alwaysInside;
+    Value linear;
+    if (rank == 1) {
+      linear = stagingCoord(0, e, inside);
+    } else {
+      // column = column0 + j * threads mod L, carrying into the row.
+      int64_t step = (j * threads) % rowLength;
+      Value column = addConst(column0, step);
+      Value row = addConst(row0, (j * threads) / rowLength);
+      if (step != 0) {
+        Value carry = arith::CmpIOp::create(*b, arith::CmpIPredicate::uge,
+                                            column, cst(rowLength));
+        column = arith::SelectOp::create(*b, carry,
+                                         addConst(column, -rowLength), column);
+        row = arith::SelectOp::create(*b, carry, addConst(row, 1), row);
+      }
+      SmallVector<Value> coords;
+      if (planeZ)
+        coords.push_back(stagingCoord(0, planeZ, inside));
+      for (int64_t d = planeZ ? 1 : 0; d < rank - 1; ++d) {
+        Value local = row;
+        if (d > 0)
+          local = arith::RemUIOp::create(*b, local, cst(geo.smemShape[d]));
+        if (d < rank - 2)
+          local = arith::DivUIOp::create(*b, local, cst(geo.smemShape[d + 1]));
+        coords.push_back(stagingCoord(d, local, inside));
+      }
+      coords.push_back(stagingCoord(rank - 1, column, inside));
+      linear = getLinearIndex(*b, coords, sizes);
+    }
+    staged.values.push_back(loadElement(linear, inside, isValid));
+    staged.valid.push_back(isValid);
+    staged.positions.push_back(e);
+  }
+  return staged;
+}
+
+void CudaCoreKernelBuilder::stagingStores(const StagingValues &staged,
+                                          Value destBase) {
+  for (auto [value, isValid, e] :
+       llvm::zip(staged.values, staged.valid, staged.positions)) {
+    Value index = destBase ? add(destBase, e) : e;
+    if (!isValid) {
+      memref::StoreOp::create(*b, value, smem, ValueRange{index});
+      continue;
+    }
+    auto ifOp = scf::IfOp::create(*b, isValid, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard insertion(*b);
+    b->setInsertionPointToStart(ifOp.thenBlock());
+    memref::StoreOp::create(*b, value, smem, ValueRange{index});
+  }
 }
 
 Value CudaCoreKernelBuilder::stagingCoord(int64_t d, Value local,

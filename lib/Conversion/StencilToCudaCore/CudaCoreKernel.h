@@ -62,6 +62,11 @@ struct CudaCoreKernelSpec {
   /// libStencilRuntime can overwrite them (stencil_kernel_set_weights).
   /// Empty: immediates.
   std::string weightsGlobal;
+  /// A streamed 3-D sweep of one step per launch loads the staging values
+  /// of input plane i + 1 into registers in iteration i, so that the loads
+  /// overlap the computation of plane i (CudaCoreStreaming.cpp), where a
+  /// thread stages at most kMaxPrefetchedStagingValues of them.
+  bool prefetchPlanes = false;
 };
 
 /// The name and type of the weights global of `spec.weightsGlobal`, added

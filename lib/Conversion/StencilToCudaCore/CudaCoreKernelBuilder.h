@@ -23,9 +23,19 @@ namespace mlir {
 namespace stencil {
 namespace detail {
 
+/// A thread's staged values (CudaCoreKernelBuilder::stagingLoads): each
+/// with its position in the tile or plane and, where positions may lie past
+/// its end, whether it lies in it (else null).
+struct StagingValues {
+  SmallVector<Value> values, valid, positions;
+};
+
 /// The global loads a thread issues before storing them to shared memory
 /// while staging (stageTile).
 inline constexpr int64_t kStagingLoadsInFlight = 8;
+/// The most staging values per thread that a streamed sweep loads one plane
+/// ahead (CudaCoreStreaming.cpp): registers held through the iteration.
+inline constexpr int64_t kMaxPrefetchedStagingValues = 16;
 
 /// The shared-memory index of the point `offset` away from point `k` of a
 /// thread's (or a work unit's) points.
@@ -56,6 +66,14 @@ private:
   /// Step 1: stages the tile; or, with `planeZ`, the (y, x) plane of local
   /// z `planeZ` of a streaming kernel at shared-memory index `destBase`.
   void stageTile(Value planeZ = {}, Value destBase = {});
+  /// The values of `count` staging positions first + j * threads (j <
+  /// count) of the shared tile, or of plane `planeZ` of a streamed block,
+  /// from the grid (outside it: the boundary's value); with `guard`,
+  /// positions at or past the tile's end are skipped (their value is
+  /// unused). stagingStores writes them at destBase + position.
+  StagingValues stagingLoads(Value first, int64_t count, bool guard,
+                             Value planeZ);
+  void stagingStores(const StagingValues &staged, Value destBase);
   /// The grid coordinate of local position `local` of the tile along
   /// dimension `d`: wrapped (periodic), or with `inside` and-ed with its
   /// being in the grid (the other boundaries).

@@ -122,7 +122,8 @@ static gpu::GPUFuncOp buildKernel(Operation *op, const CudaCoreTiling &tiling,
                                   Type elementType, BoundaryKind boundary,
                                   double boundaryValue,
                                   gpu::GPUModuleOp gpuModule, StringRef name,
-                                  StringRef weightsGlobal) {
+                                  StringRef weightsGlobal,
+                                  bool prefetchPlanes) {
   CudaCoreKernelSpec spec(op->getLoc());
   if (auto linearOp = dyn_cast<LinearOp>(op))
     spec.linear =
@@ -133,6 +134,7 @@ static gpu::GPUFuncOp buildKernel(Operation *op, const CudaCoreTiling &tiling,
   spec.boundary = boundary;
   spec.boundaryValue = boundaryValue;
   spec.weightsGlobal = weightsGlobal.str();
+  spec.prefetchPlanes = prefetchPlanes;
   OpBuilder moduleBuilder = OpBuilder::atBlockEnd(gpuModule.getBody());
   gpu::GPUFuncOp kernel =
       buildCudaCoreKernel(moduleBuilder, spec, tiling, name);
@@ -302,7 +304,7 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
   }
   gpu::GPUFuncOp kernel =
       buildKernel(op, tiling, elementType, boundary, boundaryValue, gpuModule,
-                  name, weightsGlobal);
+                  name, weightsGlobal, prefetchPlanes);
   gpu::GPUFuncOp tailKernel;
   if (int64_t tailSteps = steps % fusedSteps; fusedSteps > 1 && tailSteps) {
     CudaCoreTiling tailTiling(radii, threadsX, threadsY, tiling.outputs,
@@ -310,7 +312,7 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
                               linearPlaneSums);
     tailKernel =
         buildKernel(op, tailTiling, elementType, boundary, boundaryValue,
-                    gpuModule, name + "_tail", weightsGlobal);
+                    gpuModule, name + "_tail", weightsGlobal, prefetchPlanes);
   }
 
   // 3. Host code and launch record. The record's source is what the runner
