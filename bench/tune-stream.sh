@@ -11,8 +11,8 @@
 # kernels of Heat-3D and Box-3D27P (f16, f64) with and without partial sums
 # of the planes, variant = ty<threads-y>-o<outputs>-p<planes>-{sums,ring}
 # (plane-sums=true/false), and the f32 variants with the periodic and
-# Dirichlet boundaries (bnd-<boundary>-{sums,ring}). run checks every variant at the odd size of
-# its rank and times it (f16 3-D at 768^3, 200 steps; f64 3-D at 512^3 and
+# Dirichlet boundaries (bnd-<boundary>-{sums,ring}). run checks every
+# variant at the odd size of its rank and times it (f16 3-D at 768^3, 200 steps; f64 3-D at 512^3 and
 # 2-D at 10240^2, 1000 steps or the nearest multiple of the fused steps),
 # RESULT lines in $OUT/tune.txt, sorted by GStencil/s at the end.
 set -uo pipefail
@@ -84,6 +84,9 @@ fi
 result=${OUT:-/tmp/tune-out}
 mkdir -p "$result"; log=$result/tune.txt
 build_runner "$result"
+# Variants named *-A and *-B (TWINS=A:B, default sums:ring) are twins whose
+# checked outputs must be equal bit for bit (after the timings).
+twins=${TWINS:-sums:ring}
 begin_log
 for dir in "$out"/*/; do
   v=$(basename "$dir")
@@ -91,9 +94,15 @@ for dir in "$out"/*/; do
     name=$(basename "$desc" .launch)
     fused=$(steps_per_launch "$desc")
     rank=$(sed -n 's/^rank = //p' "$desc")
-    mkdir -p "$result/outputs/$v"
+    # A variant with a twin keeps its checked output.
+    save=()
+    case $v in
+      *-"${twins%:*}"|*-"${twins#*:}")
+        mkdir -p "$result/outputs/$v"
+        save=(--save-output "$result/outputs/$v/$name.npy") ;;
+    esac
     "$run" "$desc" --grid "$(grid_for "$rank" odd)" --steps $((2 * fused)) \
-      --save-output "$result/outputs/$v/$name.npy" 2>&1 \
+      "${save[@]}" 2>&1 \
       | grep -E 'FAIL|^error' | sed "s|^|CHECK $v $name: |" | tee -a "$log"
     case $rank:$name in
       2:*) grid=10240,10240; steps=1000 ;;
@@ -107,9 +116,7 @@ for dir in "$out"/*/; do
 done
 elapsed "tune"
 # SWEEP=planes: each plane-sums kernel against its ring twin, bit for bit
-# (the same input, the check's steps); TWINS=A:B compares the variants
-# named *-A with their *-B twins instead.
-twins=${TWINS:-sums:ring}
+# (the same input, the check's steps; twins above).
 for saved in "$result"/outputs/*-"${twins%:*}"/*.npy; do
   [ -f "$saved" ] || continue
   twin=${saved/-${twins%:*}\//-${twins#*:}/}

@@ -331,6 +331,13 @@ void streamedLaunch(const Stencil &s, const CudaCoreTiling &tiling,
   }
 }
 
+/// Whether 3-D offset `a` comes before `b` in the order in which the
+/// staged, ring and plane-sums kernels add an output's points: dz, then dx,
+/// then dy.
+bool precedesInKernels(const Point &a, const Point &b) {
+  return std::make_tuple(a[0], a[2], a[1]) < std::make_tuple(b[0], b[2], b[1]);
+}
+
 /// One launch of the plane-sums kernel of `tiling` (CudaCoreTiling's
 /// planeSums: CudaCorePlaneSums.cpp), thread by thread and iteration by
 /// iteration: input plane i staged in slot i mod 2, then per column dx and
@@ -365,11 +372,7 @@ void planeSumLaunch(const Stencil &s, const CudaCoreTiling &tiling,
   for (auto &[dx, rows] : columns)
     for (auto &[dy, uses] : rows)
       std::sort(uses.begin(), uses.end());
-  std::sort(expectedOrder.begin(), expectedOrder.end(),
-            [](const Point &a, const Point &b) {
-              return std::make_tuple(a[0], a[2], a[1]) <
-                     std::make_tuple(b[0], b[2], b[1]);
-            });
+  std::sort(expectedOrder.begin(), expectedOrder.end(), precedesInKernels);
   struct Sum {
     double value = 0;
     std::vector<Point> terms;
@@ -632,9 +635,7 @@ TEST(CudaCoreTiling, PlaneSums3D) {
     for (size_t i = 0; i < order.size(); ++i)
       order[i] = i;
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      const Point &p = s.offsets[a], &q = s.offsets[b];
-      return std::make_tuple(p[0], p[2], p[1]) <
-             std::make_tuple(q[0], q[2], q[1]);
+      return precedesInKernels(s.offsets[a], s.offsets[b]);
     });
     Stencil sorted;
     for (size_t i : order) {

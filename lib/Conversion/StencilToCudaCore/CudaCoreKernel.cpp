@@ -541,24 +541,18 @@ SmallVector<Value> CudaCoreKernelBuilder::computeLinear(int64_t count,
     columns[column][offset[rank - 2]] = weight;
   }
   for (const auto &[column, rows] : columns) {
-    int64_t dyMin = rows.begin()->first, dyMax = rows.rbegin()->first;
-    // Input row iy (relative to the first point) feeds point k through
-    // dy = iy - k.
-    for (int64_t iy = dyMin; iy < count + dyMax; ++iy) {
-      SmallVector<std::pair<int64_t, std::pair<double, int64_t>>> uses;
-      for (int64_t k = 0; k < count; ++k) {
-        auto it = rows.find(iy - k);
-        if (it != rows.end())
-          uses.push_back({k, it->second});
-      }
-      if (uses.empty())
-        continue;
-      SmallVector<int64_t> offset(column);
-      offset[rank - 2] = iy;
-      Value v = memref::LoadOp::create(*b, smem, ValueRange{index(0, offset)});
-      for (auto [k, w] : uses)
-        acc[k] = fma(weight(w.second, w.first), v, acc[k]);
-    }
+    forEachColumnRow(
+        rows, count,
+        [&](int64_t iy,
+            ArrayRef<std::pair<int64_t, const std::pair<double, int64_t> *>>
+                uses) {
+          SmallVector<int64_t> offset(column);
+          offset[rank - 2] = iy;
+          Value v =
+              memref::LoadOp::create(*b, smem, ValueRange{index(0, offset)});
+          for (auto [k, w] : uses)
+            acc[k] = fma(weight(w->second, w->first), v, acc[k]);
+        });
     emitOrderingFence(acc);
   }
   return acc;

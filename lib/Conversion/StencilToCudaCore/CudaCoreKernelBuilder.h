@@ -37,6 +37,27 @@ inline constexpr int64_t kStagingLoadsInFlight = 8;
 /// ahead (CudaCoreStreaming.cpp): registers held through the iteration.
 inline constexpr int64_t kMaxPrefetchedStagingValues = 16;
 
+/// The register tiling along y of one column of a linear stencil (its
+/// points that differ only in dy, `rows` mapping dy to an entry): `count`
+/// consecutive points along y read the input rows iy = dyMin .. count - 1 +
+/// dyMax (relative to the first point) once each, and point k uses row iy
+/// through dy = iy - k. Calls read(iy, uses) for every row some point uses,
+/// rows ascending, with the pairs (k, the entry of dy = iy - k), k
+/// ascending.
+template <typename Entry, typename Read>
+void forEachColumnRow(const std::map<int64_t, Entry> &rows, int64_t count,
+                      Read read) {
+  int64_t dyMin = rows.begin()->first, dyMax = rows.rbegin()->first;
+  for (int64_t iy = dyMin; iy < count + dyMax; ++iy) {
+    SmallVector<std::pair<int64_t, const Entry *>> uses;
+    for (int64_t k = 0; k < count; ++k)
+      if (auto it = rows.find(iy - k); it != rows.end())
+        uses.push_back({k, &it->second});
+    if (!uses.empty())
+      read(iy, ArrayRef<std::pair<int64_t, const Entry *>>(uses));
+  }
+}
+
 /// The shared-memory index of the point `offset` away from point `k` of a
 /// thread's (or a work unit's) points.
 using SmemIndexFn = function_ref<Value(int64_t k, ArrayRef<int64_t> offset)>;

@@ -106,30 +106,22 @@ void CudaCoreKernelBuilder::buildPlaneSumSweep() {
 
     Value base = add(slotBase, yxBase);
     for (const auto &[dx, rowsOfColumn] : columns) {
-      int64_t dyMin = rowsOfColumn.begin()->first;
-      int64_t dyMax = rowsOfColumn.rbegin()->first;
-      // Input row iy feeds output k through dy = iy - k.
-      for (int64_t iy = dyMin; iy < outputs + dyMax; ++iy) {
-        SmallVector<std::pair<int64_t, const PlaneUse *>> uses;
-        for (int64_t k = 0; k < outputs; ++k) {
-          auto it = rowsOfColumn.find(iy - k);
-          if (it == rowsOfColumn.end())
-            continue;
-          for (const PlaneUse &use : it->second)
-            uses.push_back({k, &use});
-        }
-        if (uses.empty())
-          continue;
-        Value v = memref::LoadOp::create(
-            *b, smem, ValueRange{addConst(base, iy * strideY + dx)});
-        if (v.getType() != accType)
-          v = arith::ExtFOp::create(*b, accType, v);
-        for (auto [k, use] : uses) {
-          Value &sum = accAt(k, u - use->dz);
-          sum = LLVM::FMAOp::create(
-              *b, weightValue(use->index, use->weight), v, sum);
-        }
-      }
+      forEachColumnRow(
+          rowsOfColumn, outputs,
+          [&](int64_t iy,
+              ArrayRef<std::pair<int64_t, const SmallVector<PlaneUse> *>>
+                  uses) {
+            Value v = memref::LoadOp::create(
+                *b, smem, ValueRange{addConst(base, iy * strideY + dx)});
+            if (v.getType() != accType)
+              v = arith::ExtFOp::create(*b, accType, v);
+            for (auto [k, planeUses] : uses)
+              for (const PlaneUse &use : *planeUses) {
+                Value &sum = accAt(k, u - use.dz);
+                sum = LLVM::FMAOp::create(
+                    *b, weightValue(use.index, use.weight), v, sum);
+              }
+          });
       // The column's loads and FMAs before the next column's
       // (emitOrderingFence, as in the staged kernel's register tiling).
       emitOrderingFence(acc);
