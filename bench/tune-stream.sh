@@ -11,7 +11,13 @@
 # kernels of Heat-3D and Box-3D27P (f16, f64) with and without partial sums
 # of the planes, variant = ty<threads-y>-o<outputs>-p<planes>-{sums,ring}
 # (plane-sums=true/false), and the f32 variants with the periodic and
-# Dirichlet boundaries (bnd-<boundary>-{sums,ring}). run checks every
+# Dirichlet boundaries (bnd-<boundary>-{sums,ring}); with SWEEP=builds
+# the one-step streamed 3-D kernels (and two fused ones) twice, by
+# $BUILD_DIR (variant <tiling>-new) and by the build in $BUILD_B
+# (<tiling>-old), for TWINS=new:old at run time; with SWEEP=f16 the f16
+# Heat-3D and Box-3D27P one-step streamed kernels over more tilings, ring
+# and plane sums (<tiling>-{ring,sums}), and SpTC's (sptc). run times the
+# roofline (stencil-run --roofline: the bound of the run), checks every
 # variant at the odd size of its rank and times it (f16 3-D at 768^3, 200 steps; f64 3-D at 512^3 and
 # 2-D at 10240^2, 1000 steps or the nearest multiple of the fused steps),
 # RESULT lines in $OUT/tune.txt, sorted by GStencil/s at the end.
@@ -36,6 +42,52 @@ if [ "$mode" = compile ]; then
             "$name-f64" "t$t-ty$ty-o$o" \
             "fused-steps=$t threads-y=$ty outputs-per-thread=$o"
         done
+      done
+    done
+    exit 0
+  fi
+  if [ "${SWEEP:-3d}" = f16 ]; then
+    for name in heat-3d box-3d27p; do
+      compile_example lower-to-sptc "$root/examples/$name.mlir" "$name" sptc ""
+      for txtyo in 32:8:4:32 32:2:8:64 32:4:4:64 32:2:4:64 32:2:8:32 32:1:8:64 \
+                   32:4:8:64 64:1:8:64 64:2:4:64 64:1:4:64; do
+        IFS=: read -r tx ty o p <<< "$txtyo"
+        for sums in false true; do
+          kind=ring; [ "$sums" = false ] || kind=sums
+          [ "$sums" = false ] || [ "$o" -le 4 ] || continue
+          compile_example lower-to-cuda-core "$root/examples/$name.mlir" "$name" \
+            "tx$tx-ty$ty-o$o-p$p-$kind" \
+            "stream=on threads-x=$tx threads-y=$ty outputs-per-thread=$o planes=$p plane-sums=$sums"
+        done
+      done
+    done
+    exit 0
+  fi
+  if [ "${SWEEP:-3d}" = builds ]; then
+    other=${BUILD_B:?SWEEP=builds needs BUILD_B, the build to compare with}
+    for name in heat-3d box-3d27p; do
+      sed "s/f16/f64/g" "$root/examples/$name.mlir" > "$tmp/$name-f64.src.mlir"
+      for boundary in periodic 'dirichlet(0.5)'; do
+        sed -e "s/f16/f32/g" -e "s/\] : memref/] boundary $boundary : memref/" \
+          "$root/examples/$name.mlir" > "$tmp/$name-${boundary%%(*}.src.mlir"
+      done
+      for which in new old; do
+        [ "$which" = new ] || build=$other
+        for tyop in 8:4:32 2:8:64 4:4:64 2:4:64; do
+          IFS=: read -r ty o p <<< "$tyop"
+          opts="stream=on threads-y=$ty outputs-per-thread=$o planes=$p"
+          compile_example lower-to-cuda-core "$root/examples/$name.mlir" "$name" "ty$ty-o$o-p$p-$which" "$opts"
+          compile_example lower-to-cuda-core "$tmp/$name-f64.src.mlir" "$name-f64" "ty$ty-o$o-p$p-$which" "$opts"
+        done
+        compile_example lower-to-cuda-core "$tmp/$name-f64.src.mlir" "$name-f64" "ty2-o8-p32-nopf-$which" \
+          "stream=on threads-y=2 outputs-per-thread=8 prefetch-planes=false"
+        compile_example lower-to-cuda-core "$root/examples/$name.mlir" "$name" "t2-$which" "stream=on fused-steps=2"
+        compile_example lower-to-cuda-core "$tmp/$name-f64.src.mlir" "$name-f64" "t2-ty4-o2-$which" \
+          "stream=on fused-steps=2 threads-y=4 outputs-per-thread=2"
+        for boundary in periodic dirichlet; do
+          compile_example lower-to-cuda-core "$tmp/$name-$boundary.src.mlir" "$name-f32" "bnd-$boundary-$which" "stream=on"
+        done
+        build=${BUILD_DIR:-$root/build}
       done
     done
     exit 0
@@ -88,6 +140,7 @@ build_runner "$result"
 # checked outputs must be equal bit for bit (after the timings).
 twins=${TWINS:-sums:ring}
 begin_log
+"$run" --roofline 2>&1 | grep ROOFLINE | tee -a "$log"
 for dir in "$out"/*/; do
   v=$(basename "$dir")
   for desc in "$dir"*.launch; do

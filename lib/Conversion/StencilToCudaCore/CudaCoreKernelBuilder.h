@@ -103,6 +103,10 @@ private:
   /// null, as the coordinates are wrapped into the grid), else the value
   /// outside the grid.
   Value loadElement(Value linear, Value inside, Value valid);
+  /// The linear index of grid point `coords` (outermost first); in the
+  /// streamed 3-D kernels of 16- and 32-bit grids, an opaque plane start
+  /// plus the index in the plane.
+  Value gridIndex(ArrayRef<Value> coords);
   /// Steps 1 .. t - 1 of a fused kernel.
   void computeIntermediateStep(int64_t step);
   /// The local position of the first point of work unit `unit` of `step`
