@@ -26,8 +26,9 @@
 #                                      staged and composed kernels (and
 #                                      LoRAStencil's artifact when carried;
 #                                      TABLE_NAMES, TABLE_FOLDERS select)
-#   bench/run-fused.sh ART_DIR ncu     ncu's speed of light, scheduler and
-#                                      occupancy sections of one launch of
+#   bench/run-fused.sh ART_DIR ncu     ncu's speed of light, scheduler,
+#                                      occupancy and warp-state sections
+#                                      (the top stall's line) of one launch of
 #                                      each FOLDER/NAME of NCU_KERNELS (the
 #                                      f64 kernels behind the misses of
 #                                      issue 17 by default) at the table's
@@ -101,10 +102,10 @@ if [ "$mode" = ncu ]; then
     esac
     echo "=== $kernel" | tee -a "$log"
     ncu --section SpeedOfLight --section SchedulerStats --section Occupancy \
-        --section LaunchStats --launch-skip 1 --launch-count 1 "$run" "$desc" \
+        --section LaunchStats --section WarpStateStats --launch-skip 1 --launch-count 1 "$run" "$desc" \
         --grid "$grid" --steps "$((2 * $(steps_per_launch "$desc")))" \
         --warmup 0 --no-check 2>&1 \
-      | grep -E '^  [a-z0-9_]+ \(|Throughput|Eligible|Issued Warp|Cycles Per Issued|Block Limit|Occupancy|Registers Per|Shared Memory Per Block|Duration' \
+      | grep -E '^  [a-z0-9_]+ \(|Throughput|Eligible|Issued Warp|Cycles Per Issued|Block Limit|Occupancy|Registers Per|Shared Memory Per Block|Duration|stalled' \
       | tee -a "$log"
   done
   elapsed "ncu done"
