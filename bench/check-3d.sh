@@ -10,7 +10,7 @@
 # run checks each kernel against stencil-run's f64 reference, 2 x
 # steps_per_launch steps, at the odd size and at small and thin grids at
 # least the stencil's width along each dimension (smaller ones are refused
-# by design), then compute-sanitizer memcheck on three of them; CHECK lines
+# by design), then compute-sanitizer memcheck on four of them; CHECK lines
 # and a PASS count in $OUT/check-3d.txt.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,8 +26,7 @@ if [ "$mode" = compile ]; then
   sources=("$root/examples/heat-3d.mlir" "$root/examples/box-3d27p.mlir"
            "$root/test/Examples/Inputs/star-3d13p-periodic.mlir")
   for name in heat-3d box-3d27p; do
-    sed "s/f16/f64/g" "$root/examples/$name.mlir" > "$tmp/$name-f64.src.mlir"
-    sources+=("$tmp/$name-f64.src.mlir")
+    sources+=("$(variant_source "$root/examples/$name.mlir" "$name-f64" f64)")
   done
   irregular='pattern <[[-2, 1, 0], [-1, -1, 2], [0, 0, 0], [0, 2, -1], [1, 0, 1], [2, -1, -2], [1, 1, 0]]> weights [0.21, 0.08, 0.07, 0.06, 0.09, 0.24, 0.25]'
   # Sources are *.src.mlir: compile_example writes $tmp/NAME.mlir.

@@ -40,6 +40,22 @@ begin_log() {
 # the device tool's limit shows where the time went.
 elapsed() { echo "== $1: $(( $(date +%s) - start )) s" | tee -a "$log"; }
 
+# Writes EXAMPLE with its element type f16 replaced by TYPE and, when given,
+# `boundary BOUNDARY` before its memref type to $tmp/NAME.src.mlir, and
+# prints that path. The suffix keeps the source apart from compile_example's
+# output $tmp/NAME.mlir (stencil-opt reading and writing one file ends in a
+# bus error):
+#   variant_source EXAMPLE NAME TYPE [BOUNDARY]
+variant_source() {
+  local src=$tmp/$2.src.mlir
+  if [ -n "${4:-}" ]; then
+    sed -e "s/f16/$3/g" -e "s/\] : memref/] boundary $4 : memref/" "$1" > "$src"
+  else
+    sed "s/f16/$3/g" "$1" > "$src"
+  fi
+  echo "$src"
+}
+
 # Compiles SOURCE through --PIPELINE="chip=$chip OPTIONS" into
 # $out/FOLDER/NAME.{ptx,launch} (FOLDER defaults to PIPELINE without
 # lower-to-), or reports it skipped with the compiler's first error; uses

@@ -39,12 +39,11 @@ for example in "$root"/examples/*.mlir; do
     done
     continue
   fi
-  sed "s/f16/f64/g" "$example" > "$tmp/$name-f64.src.mlir"
+  variant_source "$example" "$name-f64" f64 > /dev/null
   # The CUDA-core pipeline's fused steps with the other two boundaries
   # (the Tensor Core pipelines take only halo).
   for boundary in periodic 'dirichlet(0.5)'; do
-    sed "s/\] : memref/] boundary $boundary : memref/" "$example" \
-      > "$tmp/$name-${boundary%%(*}.src.mlir"
+    variant_source "$example" "$name-${boundary%%(*}" f16 "$boundary" > /dev/null
     for t in $steps; do
       [ "$t" -gt 1 ] || continue
       compile_example lower-to-cuda-core "$tmp/$name-${boundary%%(*}.src.mlir" \

@@ -31,14 +31,14 @@ for example in "$root"/examples/*.mlir; do
   grep -q "stencil.linear" "$example" || continue
   grep -q 'memref<?x?xf16>' "$example" || continue
   name=$(basename "$example" .mlir)
-  sed "s/f16/f64/g" "$example" > "$tmp/$name-f64.src.mlir"
+  variant_source "$example" "$name-f64" f64 > /dev/null
   # TUNE_ONLY=1: only the f64 tilings below (their sources are made here).
   [ -z "${TUNE_ONLY:-}" ] || continue
-  sed "s/f16/f32/g" "$example" > "$tmp/$name-f32.src.mlir"
+  variant_source "$example" "$name-f32" f32 > /dev/null
   for boundary in periodic 'dirichlet(0.5)'; do
     for type in f16 f64; do
-      sed -e "s/f16/$type/g" -e "s/\] : memref/] boundary $boundary : memref/" \
-        "$example" > "$tmp/$name-$type-${boundary%%(*}.src.mlir"
+      variant_source "$example" "$name-$type-${boundary%%(*}" "$type" "$boundary" \
+        > /dev/null
     done
   done
   for t in $steps; do

@@ -34,7 +34,7 @@ if [ "$mode" = compile ]; then
   trap 'rm -rf "$tmp"' EXIT
   if [ "${SWEEP:-3d}" = 2d ]; then
     for name in box-2d9p heat-2d box-2d49p star-2d13p; do
-      sed "s/f16/f64/g" "$root/examples/$name.mlir" > "$tmp/$name-f64.src.mlir"
+      variant_source "$root/examples/$name.mlir" "$name-f64" f64 > /dev/null
       for t in 1 2 3 4; do
         for tyo in 8:4 4:8 2:16; do
           ty=${tyo%:*} o=${tyo#*:}
@@ -64,12 +64,12 @@ if [ "$mode" = compile ]; then
     exit 0
   fi
   if [ "${SWEEP:-3d}" = builds ]; then
-    other=${BUILD_B:?SWEEP=builds needs BUILD_B, the build to compare with}
+    own=$build other=${BUILD_B:?SWEEP=builds needs BUILD_B, the build to compare with}
     for name in heat-3d box-3d27p; do
-      sed "s/f16/f64/g" "$root/examples/$name.mlir" > "$tmp/$name-f64.src.mlir"
+      variant_source "$root/examples/$name.mlir" "$name-f64" f64 > /dev/null
       for boundary in periodic 'dirichlet(0.5)'; do
-        sed -e "s/f16/f32/g" -e "s/\] : memref/] boundary $boundary : memref/" \
-          "$root/examples/$name.mlir" > "$tmp/$name-${boundary%%(*}.src.mlir"
+        variant_source "$root/examples/$name.mlir" "$name-${boundary%%(*}" f32 \
+          "$boundary" > /dev/null
       done
       for which in new old; do
         [ "$which" = new ] || build=$other
@@ -87,14 +87,14 @@ if [ "$mode" = compile ]; then
         for boundary in periodic dirichlet; do
           compile_example lower-to-cuda-core "$tmp/$name-$boundary.src.mlir" "$name-f32" "bnd-$boundary-$which" "stream=on"
         done
-        build=${BUILD_DIR:-$root/build}
+        build=$own
       done
     done
     exit 0
   fi
   if [ "${SWEEP:-3d}" = planes ]; then
     for name in heat-3d box-3d27p; do
-      sed "s/f16/f64/g" "$root/examples/$name.mlir" > "$tmp/$name-f64.src.mlir"
+      variant_source "$root/examples/$name.mlir" "$name-f64" f64 > /dev/null
       for sums in true false; do
         kind=sums; [ "$sums" = true ] || kind=ring
         for tyop in 8:4:32 2:8:64 4:4:64 2:4:64 4:8:64; do
@@ -105,9 +105,8 @@ if [ "$mode" = compile ]; then
           compile_example lower-to-cuda-core "$tmp/$name-f64.src.mlir" "$name-f64" "$v" "$opts"
         done
         for boundary in periodic 'dirichlet(0.5)'; do
-          sed -e "s/f16/f32/g" -e "s/\] : memref/] boundary $boundary : memref/" \
-            "$root/examples/$name.mlir" > "$tmp/$name-${boundary%%(*}.src.mlir"
-          compile_example lower-to-cuda-core "$tmp/$name-${boundary%%(*}.src.mlir" \
+          compile_example lower-to-cuda-core \
+            "$(variant_source "$root/examples/$name.mlir" "$name-${boundary%%(*}" f32 "$boundary")" \
             "$name-f32" "bnd-${boundary%%(*}-$kind" "stream=on plane-sums=$sums"
         done
       done
@@ -115,7 +114,7 @@ if [ "$mode" = compile ]; then
     exit 0
   fi
   for name in heat-3d box-3d27p; do
-    sed "s/f16/f64/g" "$root/examples/$name.mlir" > "$tmp/$name-f64.src.mlir"
+    variant_source "$root/examples/$name.mlir" "$name-f64" f64 > /dev/null
     for t in 1 2 3; do
       for ty in 4 8; do
         for o in 2 4 8; do
