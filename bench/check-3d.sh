@@ -4,7 +4,9 @@
 # (sums/), 2 fused steps (t2/) and the f16 tilings of the tables
 # (ty2-o8/: threads-y=2 outputs-per-thread=8) for Heat-3D and Box-3D27P
 # (f16, f64), a radius-2 periodic star (f32) and an irregular radius-2
-# pattern (f32 Dirichlet(0.25), f64 halo):
+# pattern (f32 Dirichlet(0.25), f64 halo); and the plane sums without
+# prefetch (sums-nopf/) and with prefetch-distance=2 (sums-d2/), the 2 x 8
+# tiling with prefetch-distance=3 (ty2-o8-d3/):
 #   bench/check-3d.sh compile ART_DIR [CHIP (sm_90)]   (here)
 #   bench/check-3d.sh run ART_DIR                      (GPU machine)
 # run checks each kernel against stencil-run's f64 reference, 2 x
@@ -45,6 +47,12 @@ MLIR
     compile_example lower-to-cuda-core "$src" "$name" t2 "fused-steps=2"
     compile_example lower-to-cuda-core "$src" "$name" ty2-o8 \
       "threads-y=2 outputs-per-thread=8"
+    compile_example lower-to-cuda-core "$src" "$name" sums-nopf \
+      "plane-sums=true prefetch-planes=false"
+    compile_example lower-to-cuda-core "$src" "$name" sums-d2 \
+      "plane-sums=true prefetch-distance=2"
+    compile_example lower-to-cuda-core "$src" "$name" ty2-o8-d3 \
+      "threads-y=2 outputs-per-thread=8 prefetch-distance=3"
   done
   exit 0
 fi
@@ -68,6 +76,21 @@ for desc in "$out"/*/*.launch; do
 done
 grep -E '^CHECK.*(check=FAIL|error)' "$log"
 elapsed "checks"
+# The prefetch changes when a plane is loaded, not what is computed: the
+# plane sums with and without it, and with distance 2, agree bit for bit
+# (odd size, 2 steps).
+for desc in "$out"/sums/*.launch; do
+  name=$(basename "$desc" .launch)
+  for v in sums sums-nopf sums-d2; do
+    "$run" "$out/$v/$name.launch" --grid 257,251,263 --steps 2 \
+      --save-output "$result/$v-$name.npy" > /dev/null 2>&1
+  done
+  for v in sums-nopf sums-d2; do
+    word=NO; cmp -s "$result/sums-$name.npy" "$result/$v-$name.npy" && word=yes
+    echo "BITWISE sums/$name = $v/$name: $word" | tee -a "$log"
+  done
+done
+rm -f "$result"/*.npy
 for desc in "$out"/sums/star-3d13p-periodic.launch "$out"/default/irr3-f32.launch \
     "$out"/t2/box-3d27p.launch "$out"/ty2-o8/heat-3d.launch; do
   [ -f "$desc" ] || continue

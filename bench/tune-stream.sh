@@ -16,7 +16,10 @@
 # $BUILD_DIR (variant <tiling>-new) and by the build in $BUILD_B
 # (<tiling>-old), for TWINS=new:old at run time; with SWEEP=f16 the f16
 # Heat-3D and Box-3D27P one-step streamed kernels over more tilings, ring
-# and plane sums (<tiling>-{ring,sums}), and SpTC's (sptc). run times the
+# and plane sums (<tiling>-{ring,sums}), and SpTC's (sptc); with
+# SWEEP=prefetch the one-step streamed kernels (f16 ring and plane sums,
+# f64 ring) with prefetch-distance d = 1, 2, 3 (<tiling>-<kind>-d<d>; the
+# plane sums also without prefetch, -nopf; run with TWINS=d2:d1). run times the
 # roofline (stencil-run --roofline: the bound of the run), checks every
 # variant at the odd size of its rank and times it (f16 3-D at 768^3, 200 steps; f64 3-D at 512^3 and
 # 2-D at 10240^2, 1000 steps or the nearest multiple of the fused steps),
@@ -59,6 +62,32 @@ if [ "$mode" = compile ]; then
             "tx$tx-ty$ty-o$o-p$p-$kind" \
             "stream=on threads-x=$tx threads-y=$ty outputs-per-thread=$o planes=$p plane-sums=$sums"
         done
+      done
+    done
+    exit 0
+  fi
+  if [ "${SWEEP:-3d}" = prefetch ]; then
+    for name in heat-3d box-3d27p; do
+      variant_source "$root/examples/$name.mlir" "$name-f64" f64 > /dev/null
+      for tyopk in 2:8:64:ring 4:4:64:ring 8:4:32:ring 2:4:64:sums 4:4:64:sums; do
+        IFS=: read -r ty o p kind <<< "$tyopk"
+        sums=false; [ "$kind" = ring ] || sums=true
+        opts="stream=on threads-y=$ty outputs-per-thread=$o planes=$p plane-sums=$sums"
+        for d in 1 2 3; do
+          compile_example lower-to-cuda-core "$root/examples/$name.mlir" "$name" \
+            "ty$ty-o$o-p$p-$kind-d$d" "$opts prefetch-distance=$d"
+        done
+        [ "$kind" = ring ] || compile_example lower-to-cuda-core \
+          "$root/examples/$name.mlir" "$name" "ty$ty-o$o-p$p-$kind-nopf" \
+          "$opts prefetch-planes=false"
+      done
+      for d in 1 2 3; do
+        compile_example lower-to-cuda-core "$tmp/$name-f64.src.mlir" "$name-f64" \
+          "ty8-o4-p32-ring-d$d" "stream=on prefetch-distance=$d"
+      done
+      for d in 1 2; do
+        compile_example lower-to-cuda-core "$tmp/$name-f64.src.mlir" "$name-f64" \
+          "ty2-o8-p32-ring-d$d" "stream=on threads-y=2 outputs-per-thread=8 prefetch-distance=$d"
       done
     done
     exit 0

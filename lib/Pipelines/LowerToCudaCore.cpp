@@ -31,6 +31,7 @@ void mlir::stencil::buildCudaCoreKernelPipeline(
   convert.stream = options.stream;
   convert.planeSums = options.planeSums;
   convert.prefetchPlanes = options.prefetchPlanes;
+  convert.prefetchDistance = options.prefetchDistance;
   convert.replaceableWeights = options.replaceableWeights;
   pm.addPass(createConvertStencilToCudaCore(convert));
 }

@@ -291,12 +291,14 @@ def ConvertStencilToCudaCore
     stencil whose rings fit and stages the others; `on` makes a ring that
     does not fit, or a stencil that is not 3-D, an error. With
     `prefetch-planes` (the default) a kernel of one step per launch whose
-    threads stage at most 16 values of a plane loads plane i + 1 into
-    registers in iteration i and stores it to the ring in iteration i + 1,
-    so that its global loads overlap the computation of plane i (the
-    results do not change; an H100 runs the default Heat-3D f16 tiling 21%
-    faster, f64 Box-3D27P 15%; with fused steps it was slower, so they
-    stage in the iteration as before; bench/NOTES.md, "Prefetched planes").
+    threads stage at most 16 values of a plane (the ring, and the plane
+    sums below) loads plane i + d into registers in iteration i (d =
+    `prefetch-distance`, default 1) and stores it to shared memory in
+    iteration i + d, so that its global loads overlap the computation of
+    the d planes before it (the results do not change; an H100 runs the
+    default Heat-3D f16 tiling 21% faster with d = 1, f64 Box-3D27P 15%;
+    with fused steps it was slower, so they stage in the iteration as
+    before; bench/NOTES.md, "Prefetched planes").
 
     Plane sums (`plane-sums=true`, off by default; a streamed 3-D
     `stencil.linear` with one step per launch; AN5D's register streaming
@@ -314,10 +316,12 @@ def ConvertStencilToCudaCore
     dx, dy), so the results are the ring's bit for bit. The loop is unrolled
     by `2 r_z + 1` iterations (static slots) and runs whole groups: up to
     `2 r_z` planes past the block's last are staged and summed, not
-    stored. Measured on an H100 (bench/NOTES.md, "Plane sums") it is
-    slower than the ring for most tilings: the partial sums cost registers
-    (occupancy) and the kernel is not bound by shared loads; it wins 3-4%
-    only on f16 Box-3D27P with 4 outputs per thread, hence off by default.
+    stored. With `prefetch-planes` it loads its planes ahead as the ring
+    does. Measured on an H100 (bench/NOTES.md, "Plane sums", "Prefetch
+    distance") it is the fastest f16 Box-3D27P kernel (27 points: 20%
+    ahead of the ring's best) and ties the ring on f16 Heat-3D, but was
+    slower for f32 and f64 grids (the partial sums cost registers), hence
+    off by default.
 
     Row streaming (`stream=on` for a 2-D `stencil.linear`; AN5D's register
     streaming, sections 3.1-3.3, kernel in CudaCoreRowStream.cpp): the block
@@ -382,11 +386,16 @@ def ConvertStencilToCudaCore
            "the 2 r_z + 1 output planes it feeds (AN5D's register "
            "streaming); false (default): the ring of 2 r_z + 2 planes">,
     Option<"prefetchPlanes", "prefetch-planes", "bool", /*default=*/"true",
-           "A streamed 3-D kernel of one step per launch loads the next "
-           "input plane's staging values into registers one iteration "
-           "ahead, so that the loads overlap the computation of the "
-           "current plane (fused steps never; false: loaded and stored in "
-           "the same iteration)">,
+           "A streamed 3-D kernel of one step per launch (ring or plane "
+           "sums) loads an input plane's staging values into registers "
+           "prefetch-distance iterations ahead, so that the loads overlap "
+           "the computation of the planes before it (fused steps never; "
+           "false: loaded and stored in the same iteration)">,
+    Option<"prefetchDistance", "prefetch-distance", "int64_t",
+           /*default=*/"1",
+           "With prefetch-planes: how many planes ahead a streamed sweep "
+           "loads, 1 to 4 (each plane ahead holds its staging values in "
+           "registers)">,
     Option<"replaceableWeights", "replaceable-weights", "bool",
            /*default=*/"true",
            "Read a linear stencil's weights from a .const array "

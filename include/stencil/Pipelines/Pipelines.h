@@ -296,12 +296,19 @@ struct LowerToCudaCoreOptions
       llvm::cl::init(false)};
   PassOptions::Option<bool> prefetchPlanes{
       *this, "prefetch-planes",
-      llvm::cl::desc("Streamed 3-D kernels of one step per launch load the "
-                     "next input plane's staging values into registers one "
-                     "iteration ahead, overlapping the loads with the "
-                     "current plane's computation (fused steps never; "
-                     "false: loaded and stored in the same iteration)"),
+      llvm::cl::desc("Streamed 3-D kernels of one step per launch (ring or "
+                     "plane sums) load an input plane's staging values into "
+                     "registers prefetch-distance iterations ahead, "
+                     "overlapping the loads with the computation of the "
+                     "planes before it (fused steps never; false: loaded "
+                     "and stored in the same iteration)"),
       llvm::cl::init(true)};
+  PassOptions::Option<int64_t> prefetchDistance{
+      *this, "prefetch-distance",
+      llvm::cl::desc("With prefetch-planes: how many planes ahead a "
+                     "streamed sweep loads, 1 to 4 (each plane ahead holds "
+                     "its staging values in registers)"),
+      llvm::cl::init(1)};
 };
 
 /// `--lower-to-cuda-core`: plain FMA kernels for every element type and

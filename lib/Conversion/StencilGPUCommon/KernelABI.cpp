@@ -51,6 +51,12 @@ StencilKernel mlir::stencil::createStencilKernel(OpBuilder &moduleBuilder,
       moduleBuilder, loc, name, elementType, rank, TypeRange{smemType},
       threads);
   kernel.smem = kernel.func.getWorkgroupAttributions().front();
+  // The buffer is read in 32-bit (packed f16 pairs) and 128-bit (staging
+  // runs) accesses: its `.shared` array is 16-byte aligned, not just to its
+  // element type.
+  kernel.func.setWorkgroupAttributionAttr(
+      0, LLVM::LLVMDialect::getAlignAttrName(),
+      moduleBuilder.getI64IntegerAttr(16));
   return kernel;
 }
 

@@ -62,11 +62,16 @@ struct CudaCoreKernelSpec {
   /// libStencilRuntime can overwrite them (stencil_kernel_set_weights).
   /// Empty: immediates.
   std::string weightsGlobal;
-  /// A streamed 3-D sweep of one step per launch loads the staging values
-  /// of input plane i + 1 into registers in iteration i, so that the loads
-  /// overlap the computation of plane i (CudaCoreStreaming.cpp), where a
-  /// thread stages at most kMaxPrefetchedStagingValues of them.
+  /// A streamed 3-D sweep of one step per launch (the ring of
+  /// CudaCoreStreaming.cpp or the plane sums of CudaCorePlaneSums.cpp)
+  /// loads the staging values of input plane i + prefetchDistance into
+  /// registers in iteration i, so that the loads overlap the computation
+  /// of the planes before it, where a thread stages at most
+  /// kMaxPrefetchedStagingValues of a plane.
   bool prefetchPlanes = false;
+  /// With prefetchPlanes: iteration i loads the staging values of input
+  /// plane i + prefetchDistance, held in registers until their iteration.
+  int64_t prefetchDistance = 1;
 };
 
 /// The name and type of the weights global of `spec.weightsGlobal`, added

@@ -95,6 +95,14 @@ private:
   StagingValues stagingLoads(Value first, int64_t count, bool guard,
                              Value planeZ);
   void stagingStores(const StagingValues &staged, Value destBase);
+  /// Prefetched staging of a streamed sweep (spec.prefetchPlanes, one step
+  /// per launch): the staging values per thread of one plane (the same
+  /// positions and guards for every plane), or 0 where the sweep stages
+  /// each plane in its iteration (fused steps, or more than
+  /// kMaxPrefetchedStagingValues per thread).
+  int64_t prefetchedValuesPerThread() const;
+  /// The staging loads of plane `planeZ` for the prefetch.
+  StagingValues prefetchLoads(Value planeZ);
   /// The grid coordinate of local position `local` of the tile along
   /// dimension `d`: wrapped (periodic), or with `inside` and-ed with its
   /// being in the grid (the other boundaries).

@@ -10,7 +10,8 @@
 // (input plane i of the block's virtual tile, local output planes
 // p = i - dz):
 //
-//   stage input plane i in slot i mod 2; barrier
+//   stage input plane i in slot i mod 2 (with prefetch-planes, its values
+//   loaded in iteration i - d, d = prefetch-distance); barrier
 //   for dx ascending, for input rows iy ascending (relative to the thread's
 //   first output row), v = plane_i[y0 + iy][x + dx] (one shared load):
 //     acc[k][(i - dz) mod P] += w(dz, iy - k, dx) v      for every k, dz
@@ -30,9 +31,14 @@
 // two staging slots need one barrier per plane: slot i mod 2 was last read
 // in iteration i - 2, a barrier before.
 //
+// With prefetch-planes the staging values of plane i are loaded in
+// iteration i - d (d = prefetch-distance) and carried in the loop's
+// iter_args after the sums, as in the ring's sweep.
+//
 // Off by default: on an H100 the sums' registers cost more occupancy than
-// the saved shared loads give back, except for f16 Box-3D27P with 4
-// outputs per thread (+4%); bench/NOTES.md, "Plane sums".
+// the saved shared loads give back for f32 and f64 grids; with the
+// prefetch they are the fastest f16 Box-3D27P kernel and tie the ring on
+// f16 Heat-3D (bench/NOTES.md, "Plane sums", "Prefetch distance").
 //
 //===----------------------------------------------------------------------===//
 
@@ -84,11 +90,22 @@ void CudaCoreKernelBuilder::buildPlaneSumSweep() {
   Value yxBase = add(mul(ty, cst(outputs * strideY)), tx);
   yxBase = addConst(yxBase, geo.halo[1] * strideY + geo.halo[2]);
 
-  auto loop = scf::ForOp::create(*b, cst(0), groups, cst(1),
-                                 SmallVector<Value>(outputs * slots, zeroAcc));
+  // With prefetch-planes, the staging values of planes i .. i + d - 1 (d =
+  // prefetch-distance) ride in the loop's iter_args after the sums, as in
+  // the ring's sweep (CudaCoreStreaming.cpp); the unrolled iterations pass
+  // them on statically.
+  int64_t perThread = prefetchedValuesPerThread();
+  int64_t distance = perThread ? spec.prefetchDistance : 0;
+  SmallVector<Value> initial(outputs * slots, zeroAcc);
+  for (int64_t k = 0; k < distance; ++k)
+    llvm::append_range(initial, prefetchLoads(cst(k)).values);
+  auto loop = scf::ForOp::create(*b, cst(0), groups, cst(1), initial);
   OpBuilder::InsertionGuard guard(*b);
   b->setInsertionPointToStart(loop.getBody());
-  SmallVector<Value> acc(loop.getRegionIterArgs());
+  ValueRange carried = loop.getRegionIterArgs();
+  SmallVector<Value> acc(carried.begin(), carried.begin() + outputs * slots);
+  SmallVector<Value> pending(carried.begin() + outputs * slots,
+                             carried.end());
   auto accAt = [&](int64_t k, int64_t slot) -> Value & {
     return acc[k * slots + ((slot % slots) + slots) % slots];
   };
@@ -101,7 +118,16 @@ void CudaCoreKernelBuilder::buildPlaneSumSweep() {
   for (int64_t u = 0; u < unroll; ++u) {
     Value i = addConst(groupFirst, u);
     Value slotBase = ringBase(/*level=*/0, i);
-    stageTile(i, slotBase);
+    if (perThread) {
+      StagingValues next = prefetchLoads(addConst(i, distance));
+      StagingValues current = next;
+      current.values.assign(pending.begin(), pending.begin() + perThread);
+      stagingStores(current, slotBase);
+      pending.erase(pending.begin(), pending.begin() + perThread);
+      llvm::append_range(pending, next.values);
+    } else {
+      stageTile(i, slotBase);
+    }
     gpu::BarrierOp::create(*b);
 
     Value base = add(slotBase, yxBase);
@@ -148,5 +174,7 @@ void CudaCoreKernelBuilder::buildPlaneSumSweep() {
                  addConst(add(origin[0], localZ), -haloZ));
     b->setInsertionPointAfter(ifOwn);
   }
-  scf::YieldOp::create(*b, acc);
+  SmallVector<Value> yielded(acc);
+  llvm::append_range(yielded, pending);
+  scf::YieldOp::create(*b, yielded);
 }

@@ -13,7 +13,8 @@
 //
 //   for i in 0 .. min(planes, N_z - z0) + 2 t r_z:       (uniform)
 //     stage input plane z0 - t r_z + i into ring 0, slot i mod S (with
-//     prefetch-planes and t = 1, its values loaded in iteration i - 1)
+//     prefetch-planes and t = 1, its values loaded in iteration i - d,
+//     d = prefetch-distance)
 //     barrier
 //     for s in 1 .. t - 1, if i >= 2 s r_z:
 //       plane i - s r_z of step s <- step s - 1's planes around it
@@ -70,33 +71,34 @@ void CudaCoreKernelBuilder::buildSweep() {
   Value iterations =
       addConst(arith::MinUIOp::create(*b, left, cst(geo.planes)), 2 * haloZ);
   // The staging of input plane i: with `prefetch-planes`, one step per
-  // launch and few positions per thread, their values are loaded one
-  // iteration ahead into registers (the loop's iter_args), so that the
-  // loads of plane i + 1 are in flight while plane i is computed, and
-  // iteration i only stores them; else loaded and stored in iteration i.
-  // (Fused steps hold more registers already: there it was slower, f16
+  // launch and few positions per thread, their values are loaded
+  // `prefetch-distance` (d) iterations ahead into registers (the loop's
+  // iter_args: the values of planes i .. i + d - 1), so that the loads of
+  // plane i + d are in flight while planes i .. i + d - 1 are computed, and
+  // iteration i only stores plane i's; else loaded and stored in iteration
+  // i. (Fused steps hold more registers already: there it was slower, f16
   // Heat-3D 390 against 407 GStencil/s with 2 steps on an H100.)
-  int64_t total = geo.planeSize(), threads = geo.threads();
-  int64_t perThread = llvm::divideCeil(total, threads);
-  bool prefetch = spec.prefetchPlanes && geo.steps == 1 &&
-                  perThread <= kMaxPrefetchedStagingValues;
-  bool overshoot = perThread * threads > total;
+  int64_t perThread = prefetchedValuesPerThread();
+  int64_t distance = perThread ? spec.prefetchDistance : 0;
   SmallVector<Value> first;
-  if (prefetch)
-    first = stagingLoads(tid, perThread, overshoot, cst(0)).values;
+  for (int64_t k = 0; k < distance; ++k)
+    llvm::append_range(first, prefetchLoads(cst(k)).values);
   auto loop = scf::ForOp::create(*b, cst(0), iterations, cst(1), first);
   OpBuilder::InsertionGuard guard(*b);
   b->setInsertionPointToStart(loop.getBody());
   Value i = loop.getInductionVar();
 
-  StagingValues next;
-  if (prefetch) {
-    // The positions and their guards are the same for every plane.
-    next = stagingLoads(tid, perThread, overshoot, addConst(i, 1));
+  SmallVector<Value> pending;
+  if (perThread) {
+    // Plane i + d's loads first; the positions and their guards are the
+    // same for every plane.
+    StagingValues next = prefetchLoads(addConst(i, distance));
     StagingValues current = next;
-    current.values.assign(loop.getRegionIterArgs().begin(),
-                          loop.getRegionIterArgs().end());
+    ValueRange carried = loop.getRegionIterArgs();
+    current.values.assign(carried.begin(), carried.begin() + perThread);
     stagingStores(current, ringBase(/*level=*/0, i));
+    pending.assign(carried.begin() + perThread, carried.end());
+    llvm::append_range(pending, next.values);
   } else {
     stageTile(i, ringBase(/*level=*/0, i));
   }
@@ -123,8 +125,21 @@ void CudaCoreKernelBuilder::buildSweep() {
     gpu::BarrierOp::create(*b);
   }
   ifStarted(geo.steps, [&](Value localZ) { streamLastStep(localZ); });
-  if (prefetch)
-    scf::YieldOp::create(*b, next.values);
+  if (perThread)
+    scf::YieldOp::create(*b, pending);
+}
+
+int64_t CudaCoreKernelBuilder::prefetchedValuesPerThread() const {
+  int64_t perThread = llvm::divideCeil(geo.planeSize(), geo.threads());
+  bool prefetch = spec.prefetchPlanes && geo.steps == 1 &&
+                  perThread <= kMaxPrefetchedStagingValues;
+  return prefetch ? perThread : 0;
+}
+
+StagingValues CudaCoreKernelBuilder::prefetchLoads(Value planeZ) {
+  int64_t perThread = prefetchedValuesPerThread();
+  bool overshoot = perThread * geo.threads() > geo.planeSize();
+  return stagingLoads(tid, perThread, overshoot, planeZ);
 }
 
 Value CudaCoreKernelBuilder::ringBase(int64_t level, Value localZ) {

@@ -33,6 +33,8 @@ using namespace mlir::stencil;
 
 /// The most time steps one kernel fuses (each is unrolled in the kernel).
 static constexpr int64_t kMaxFusedSteps = 64;
+/// The most planes a prefetching streamed sweep loads ahead.
+static constexpr int64_t kMaxPrefetchDistance = 4;
 static constexpr StringLiteral kGpuModuleName = "stencil_cuda_core";
 
 FailureOr<CudaCoreStepKernel> mlir::stencil::buildCudaCoreStepKernel(
@@ -123,7 +125,8 @@ static gpu::GPUFuncOp buildKernel(Operation *op, const CudaCoreTiling &tiling,
                                   double boundaryValue,
                                   gpu::GPUModuleOp gpuModule, StringRef name,
                                   StringRef weightsGlobal,
-                                  bool prefetchPlanes) {
+                                  bool prefetchPlanes,
+                                  int64_t prefetchDistance) {
   CudaCoreKernelSpec spec(op->getLoc());
   if (auto linearOp = dyn_cast<LinearOp>(op))
     spec.linear =
@@ -135,6 +138,7 @@ static gpu::GPUFuncOp buildKernel(Operation *op, const CudaCoreTiling &tiling,
   spec.boundaryValue = boundaryValue;
   spec.weightsGlobal = weightsGlobal.str();
   spec.prefetchPlanes = prefetchPlanes;
+  spec.prefetchDistance = prefetchDistance;
   OpBuilder moduleBuilder = OpBuilder::atBlockEnd(gpuModule.getBody());
   gpu::GPUFuncOp kernel =
       buildCudaCoreKernel(moduleBuilder, spec, tiling, name);
@@ -189,6 +193,10 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
   if (fusedSteps < 1 || fusedSteps > kMaxFusedSteps)
     return op->emitOpError("needs 1 <= fused-steps <= ")
            << kMaxFusedSteps << " (each fused step is unrolled in the kernel)";
+  if (prefetchDistance < 1 || prefetchDistance > kMaxPrefetchDistance)
+    return op->emitOpError("needs 1 <= prefetch-distance <= ")
+           << kMaxPrefetchDistance
+           << " (each plane ahead holds its staging values in registers)";
   if (stream != "on" && stream != "off" && stream != "auto")
     return op->emitOpError("needs stream=on, off or auto, not '")
            << stream.getValue() << "'";
@@ -304,7 +312,7 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
   }
   gpu::GPUFuncOp kernel =
       buildKernel(op, tiling, elementType, boundary, boundaryValue, gpuModule,
-                  name, weightsGlobal, prefetchPlanes);
+                  name, weightsGlobal, prefetchPlanes, prefetchDistance);
   gpu::GPUFuncOp tailKernel;
   if (int64_t tailSteps = steps % fusedSteps; fusedSteps > 1 && tailSteps) {
     CudaCoreTiling tailTiling(radii, threadsX, threadsY, tiling.outputs,
@@ -312,7 +320,8 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
                               linearPlaneSums);
     tailKernel =
         buildKernel(op, tailTiling, elementType, boundary, boundaryValue,
-                    gpuModule, name + "_tail", weightsGlobal, prefetchPlanes);
+                    gpuModule, name + "_tail", weightsGlobal, prefetchPlanes,
+                    prefetchDistance);
   }
 
   // 3. Host code and launch record. The record's source is what the runner

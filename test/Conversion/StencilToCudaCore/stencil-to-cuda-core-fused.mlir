@@ -59,7 +59,7 @@ func.func @heat3d(%in: memref<?x?x?xf32>, %out: memref<?x?x?xf32>) {
 // it is an interior grid point. Step 2 is the one-step computation of the
 // tile from the second buffer (at 80), stored to the grid.
 // CHECK:       gpu.func @star_cuda_core(%[[IN:.*]]: memref<?xf16>, %[[OUT:.*]]: memref<?xf16>, %{{.*}}: memref<?xi32>, %{{.*}}: index, %{{.*}}: index)
-// CHECK-SAME:      workgroup(%[[SMEM:.*]] : memref<160xf16, #gpu.address_space<workgroup>>) kernel
+// CHECK-SAME:      workgroup(%[[SMEM:.*]] : memref<160xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}) kernel
 // CHECK:           %[[TID:.*]] = gpu.thread_id x
 // CHECK:           scf.for %[[GROUP:.*]] = %c0 to %c2 step %c1 {
 // CHECK:             %[[FIRST:.*]] = arith.muli %[[GROUP]], %c40
@@ -95,7 +95,7 @@ func.func @heat3d(%in: memref<?x?x?xf32>, %out: memref<?x?x?xf32>) {
 
 // The tail kernel computes one step: one buffer, the halo of one radius.
 // CHECK:       gpu.func @star_cuda_core_tail
-// CHECK-SAME:      workgroup(%{{.*}} : memref<48xf16, #gpu.address_space<workgroup>>)
+// CHECK-SAME:      workgroup(%{{.*}} : memref<48xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK:           gpu.barrier
 // CHECK-NOT:       gpu.barrier
 // CHECK:           gpu.return
@@ -105,7 +105,7 @@ func.func @heat3d(%in: memref<?x?x?xf32>, %out: memref<?x?x?xf32>) {
 // no guard, no loop).
 // CHECK:       gpu.func @maxabs_cuda_core
 // CHECK-SAME:      (%[[IN1:.*]]: memref<?xf64>, %{{.*}}: memref<?xf64>
-// CHECK-SAME:      workgroup(%[[SMEM1:.*]] : memref<64xf64, #gpu.address_space<workgroup>>)
+// CHECK-SAME:      workgroup(%[[SMEM1:.*]] : memref<64xf64, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK-NOT:       scf.for
 // CHECK-COUNT-4:   memref.load %[[IN1]]
 // CHECK-COUNT-4:   memref.store %{{.*}}, %[[SMEM1]]
@@ -125,7 +125,7 @@ func.func @heat3d(%in: memref<?x?x?xf32>, %out: memref<?x?x?xf32>) {
 // x 6 columns = 54 units.
 // CHECK:       gpu.func @heat3d_cuda_core
 // CHECK-SAME:      (%[[IN3:.*]]: memref<?xf32>, %{{.*}}: memref<?xf32>
-// CHECK-SAME:      workgroup(%[[SMEM3:.*]] : memref<800xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME:      workgroup(%[[SMEM3:.*]] : memref<800xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK:           scf.for %{{.*}} = %c0 to %c7 step %c1
 // CHECK:             arith.divui %{{.*}}, %c10
 // CHECK:             arith.remui %{{.*}}, %c10
@@ -156,11 +156,11 @@ func.func @heat3d(%in: memref<?x?x?xf32>, %out: memref<?x?x?xf32>) {
 // T3-NOT:        gpu.launch_func
 // T3:            return
 // T3:          gpu.func @star_cuda_core(
-// T3-SAME:         workgroup(%{{.*}} : memref<240xf16, #gpu.address_space<workgroup>>)
+// T3-SAME:         workgroup(%{{.*}} : memref<240xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // T3-COUNT-3:      gpu.barrier
 // T3-NOT:          gpu.barrier
 // T3:            gpu.func @star_cuda_core_tail(
-// T3-SAME:         workgroup(%{{.*}} : memref<160xf16, #gpu.address_space<workgroup>>)
+// T3-SAME:         workgroup(%{{.*}} : memref<160xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // T3-COUNT-2:      gpu.barrier
 // T3-NOT:          gpu.barrier
 // T3:              gpu.return

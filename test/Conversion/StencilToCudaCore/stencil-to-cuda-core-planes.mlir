@@ -8,17 +8,17 @@
 // in 48 KiB of shared memory, fewer otherwise (f64, 32 x 32 x 8: 2 planes).
 // TWO:         tile = array<i64: 4, 4, 2>
 // TWO:         gpu.func @heat_cuda_core
-// TWO-SAME:      workgroup(%{{.*}} : memref<144xf16, #gpu.address_space<workgroup>>)
+// TWO-SAME:      workgroup(%{{.*}} : memref<144xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // TWO-COUNT-4:   memref.store %{{.*}}, %arg1
 // TWO-NOT:       memref.store %{{.*}}, %arg1
 // TWO:           gpu.return
 // AUTO:        tile = array<i64: 4, 4, 8>
-// AUTO:        workgroup(%{{.*}} : memref<360xf16, #gpu.address_space<workgroup>>)
+// AUTO:        workgroup(%{{.*}} : memref<360xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // AUTO-COUNT-16: memref.store %{{.*}}, %arg1
 // AUTO-NOT:      memref.store %{{.*}}, %arg1
 // AUTO:          gpu.return
 // DEFAULT:     tile = array<i64: 32, 32, 8>
-// DEFAULT:     workgroup(%{{.*}} : memref<11560xf16, #gpu.address_space<workgroup>>)
+// DEFAULT:     workgroup(%{{.*}} : memref<11560xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 func.func @heat(%in: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
   stencil.linear %in -> %out pattern <star, rank = 3, radius = 1>
       weights [0.1, 0.1, 0.1, 0.4, 0.1, 0.1, 0.1] : memref<?x?x?xf16>
@@ -28,7 +28,7 @@ func.func @heat(%in: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
 // -----
 
 // DEFAULT:     tile = array<i64: 32, 32, 2>
-// DEFAULT:     workgroup(%{{.*}} : memref<4624xf64, #gpu.address_space<workgroup>>)
+// DEFAULT:     workgroup(%{{.*}} : memref<4624xf64, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 func.func @heat64(%in: memref<?x?x?xf64>, %out: memref<?x?x?xf64>) {
   stencil.linear %in -> %out pattern <star, rank = 3, radius = 1>
       weights [0.1, 0.1, 0.1, 0.4, 0.1, 0.1, 0.1] : memref<?x?x?xf64>

@@ -15,7 +15,7 @@
 // stores the last level's row to %arg1 and ends with a barrier.
 // FUSED:         steps_per_launch = 2 : i64, tile = array<i64: 4, 5>
 // FUSED:         gpu.func @heat_cuda_core(
-// FUSED-SAME:      workgroup(%{{.*}} : memref<40xf32, #gpu.address_space<workgroup>>)
+// FUSED-SAME:      workgroup(%{{.*}} : memref<40xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // FUSED-COUNT-5:   memref.store %{{.*}}, %{{.*}} : memref<40xf32, #gpu.address_space<workgroup>>
 // FUSED-NEXT:      gpu.barrier
 // A block whose rows (the 12 iterations and the 6 rows loaded past them)
@@ -55,7 +55,7 @@
 // The one-step tail kernel sweeps too: 6 iterations of one row per level in
 // each of its two sweeps.
 // FUSED:         gpu.func @heat_cuda_core_tail(
-// FUSED-SAME:      workgroup(%{{.*}} : memref<20xf32, #gpu.address_space<workgroup>>)
+// FUSED-SAME:      workgroup(%{{.*}} : memref<20xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // FUSED:           scf.if
 // FUSED-COUNT-30:  llvm.intr.fma
 // FUSED:           } else {
@@ -70,7 +70,7 @@
 // rows ahead, partial sums and previous values.
 // COLUMNS:       steps_per_launch = 2 : i64, tile = array<i64: 4, 5>
 // COLUMNS:       gpu.func @heat_cuda_core(
-// COLUMNS-SAME:    workgroup(%{{.*}} : memref<40xf32, #gpu.address_space<workgroup>>)
+// COLUMNS-SAME:    workgroup(%{{.*}} : memref<40xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // COLUMNS-SAME:    known_block_size = array<i32: 4, 1, 1>
 // COLUMNS-COUNT-10: memref.store %{{.*}}, %{{.*}} : memref<40xf32, #gpu.address_space<workgroup>>
 // COLUMNS-NEXT:    gpu.barrier
@@ -91,7 +91,7 @@
 // step of radius 1 keeps 2 columns: a 254 x 128 tile, shared rows of 258.
 // DEFAULT:       tile = array<i64: 254, 128>
 // DEFAULT:       gpu.func @heat_cuda_core(
-// DEFAULT-SAME:    workgroup(%{{.*}} : memref<516xf32, #gpu.address_space<workgroup>>)
+// DEFAULT-SAME:    workgroup(%{{.*}} : memref<516xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 func.func @heat(%in: memref<?x?xf32>, %out: memref<?x?xf32>) {
   stencil.linear %in -> %out pattern <star, rank = 2, radius = 1>
       weights [0.1, 0.2, 0.4, 0.2, 0.1] : memref<?x?xf32>

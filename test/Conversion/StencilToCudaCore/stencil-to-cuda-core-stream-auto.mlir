@@ -8,7 +8,7 @@
 // CHECK:       schedule = "streamed"
 // CHECK:       tile = array<i64: 32, 32, 32>
 // CHECK:       gpu.func @heat_cuda_core(
-// CHECK-SAME:    workgroup(%{{.*}} : memref<4624xf16, #gpu.address_space<workgroup>>)
+// CHECK-SAME:    workgroup(%{{.*}} : memref<4624xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK:         %[[N:.*]] = arith.addi %{{.*}}, %c2 : index
 // CHECK:         scf.for %{{.*}} = %{{c0(_[0-9]+)?}} to %[[N]] step %{{c1(_[0-9]+)?}}
 // CHECK:           gpu.barrier
@@ -28,7 +28,7 @@ func.func @heat(%in: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
 // it.
 // CHECK:       tile = array<i64: 32, 16, 1>
 // CHECK:       gpu.func @wide_y_cuda_core(
-// CHECK-SAME:    workgroup(%{{.*}} : memref<5712xf64, #gpu.address_space<workgroup>>)
+// CHECK-SAME:    workgroup(%{{.*}} : memref<5712xf64, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK:         scf.for %{{.*}} = %c0 to %c3 step %c1
 // CHECK:         gpu.barrier
 // CHECK-NOT:     gpu.barrier

@@ -14,7 +14,7 @@
 // outputs per iteration.
 // FUSED:         tile = array<i64: 4, 4, 5>
 // FUSED:         gpu.func @heat_cuda_core(
-// FUSED-SAME:      workgroup(%{{.*}} : memref<384xf16, #gpu.address_space<workgroup>>)
+// FUSED-SAME:      workgroup(%{{.*}} : memref<384xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // FUSED:           %[[Z0:.*]] = arith.muli %block_id_z, %c5
 // FUSED:           %[[Y0:.*]] = arith.addi %{{.*}}, %c-2
 // FUSED:           %[[Y7:.*]] = arith.addi %[[Y0]], %c7
@@ -54,7 +54,7 @@
 // (its next staging follows its last step without a barrier), one barrier
 // per sweep.
 // FUSED:         gpu.func @heat_cuda_core_tail(
-// FUSED-SAME:      workgroup(%{{.*}} : memref<144xf16, #gpu.address_space<workgroup>>)
+// FUSED-SAME:      workgroup(%{{.*}} : memref<144xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // FUSED-COUNT-2:   gpu.barrier
 // FUSED-NOT:       gpu.barrier
 // FUSED:           gpu.return
@@ -62,7 +62,7 @@
 // Defaults: 32 planes per block, a 32 x 32 tile (4 outputs per thread),
 // one ring of 4 planes of 34 x 34.
 // DEFAULT:     tile = array<i64: 32, 32, 32>
-// DEFAULT:     workgroup(%{{.*}} : memref<4624xf16, #gpu.address_space<workgroup>>)
+// DEFAULT:     workgroup(%{{.*}} : memref<4624xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 func.func @heat(%in: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
   stencil.linear %in -> %out pattern <star, rank = 3, radius = 1>
       weights [0.1, 0.1, 0.1, 0.4, 0.1, 0.1, 0.1] steps 3 : memref<?x?x?xf16>
@@ -76,11 +76,11 @@ func.func @heat(%in: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
 // (2 fused steps), of 6 with one step.
 // FUSED:       tile = array<i64: 4, 4, 5>
 // FUSED:       gpu.func @general_cuda_core(
-// FUSED-SAME:    workgroup(%{{.*}} : memref<{{[0-9]+}}xf32, #gpu.address_space<workgroup>>)
+// FUSED-SAME:    workgroup(%{{.*}} : memref<{{[0-9]+}}xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // FUSED:         scf.for
 // FUSED:           arith.remui %{{.*}}, %c5
 // DEFAULT:     gpu.func @general_cuda_core(
-// DEFAULT-SAME:  workgroup(%{{.*}} : memref<6936xf32, #gpu.address_space<workgroup>>)
+// DEFAULT-SAME:  workgroup(%{{.*}} : memref<6936xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 func.func @general(%in: memref<?x?x?xf32>, %out: memref<?x?x?xf32>) {
   stencil.apply %in -> %out boundary periodic : memref<?x?x?xf32> {
     %a = stencil.access [-2, 0, 1] : f32

@@ -27,7 +27,7 @@
 // thread's 2 outputs.
 // CHECK:       gpu.module @stencil_cuda_core
 // CHECK:         gpu.func @star_cuda_core(%[[IN:.*]]: memref<?xf32>, %[[OUT:.*]]: memref<?xf32>, %{{.*}}: memref<?xi32>, %{{.*}}: index, %{{.*}}: index)
-// CHECK-SAME:      workgroup(%[[SMEM:.*]] : memref<36xf32, #gpu.address_space<workgroup>>) kernel
+// CHECK-SAME:      workgroup(%[[SMEM:.*]] : memref<36xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}) kernel
 // CHECK:           %[[TID:.*]] = gpu.thread_id x
 // CHECK:           %[[TX:.*]] = arith.remui %[[TID]], %c4
 // CHECK:           %[[TY:.*]] = arith.divui %[[TID]], %c4
@@ -80,7 +80,7 @@ func.func @star(%in: memref<?x?xf32>, %out: memref<?x?xf32>) {
 // A general body is cloned per output (2 per thread), its accesses reading
 // shared memory; it computes in the element type.
 // CHECK:         gpu.func @maxabs_cuda_core
-// CHECK-SAME:      workgroup(%[[SMEM1:.*]] : memref<20xf64, #gpu.address_space<workgroup>>)
+// CHECK-SAME:      workgroup(%[[SMEM1:.*]] : memref<20xf64, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK:           gpu.barrier
 // CHECK:           %[[A:.*]] = memref.load %[[SMEM1]]
 // CHECK:           %[[B:.*]] = memref.load %[[SMEM1]]

@@ -16,7 +16,7 @@
 // CHECK-SAME:    kernel = "star13_sptc"
 // CHECK-SAME:    tile = array<i64: 64, 8>
 // CHECK-SAME:    unit = "mma.sp.f16"
-// CHECK:       gpu.func @star13_sptc({{.*}}) workgroup(%{{.*}} : memref<1344xf16, #gpu.address_space<workgroup>>)
+// CHECK:       gpu.func @star13_sptc({{.*}}) workgroup(%{{.*}} : memref<1344xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK:         arith.select %{{.*}}, %c-184, %c-182 : index
 // CHECK-COUNT-6: nvvm.mma.sp.sync
 // CHECK-NOT:     nvvm.mma.sp.sync

@@ -43,7 +43,7 @@
 // ordered-metadata m16n8k32 mma.sp; guarded interior stores.
 // CHECK:       gpu.module @stencil_sptc
 // CHECK:         gpu.func @f_sptc(%{{.*}}: memref<?xf16>, %{{.*}}: memref<?xf16>, %[[C:.*]]: memref<?xi32>, %{{.*}}: index, %{{.*}}: index)
-// CHECK-SAME:      workgroup(%[[SMEM:.*]] : memref<{{[0-9]+}}xf16, #gpu.address_space<workgroup>>) kernel
+// CHECK-SAME:      workgroup(%[[SMEM:.*]] : memref<{{[0-9]+}}xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}) kernel
 // CHECK-SAME:      known_block_size = array<i32: 32, 1, 1>
 // CHECK:           %[[A:.*]] = vector.load %[[C]][%{{.*}}] {alignment = 16 : i64} : memref<?xi32>, vector<4xi32>
 // CHECK:           %[[A16:.*]] = vector.bitcast %[[A]] : vector<4xi32> to vector<8xf16>
@@ -84,7 +84,7 @@ func.func @f(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
 // 16-byte aligned take the synchronous path.
 // ASYNC:       tile = array<i64: 16, 16>
 // ASYNC:       gpu.func @f_sptc
-// ASYNC-SAME:    workgroup(%[[SMEM:.*]] : memref<1024xf16, #gpu.address_space<workgroup>>)
+// ASYNC-SAME:    workgroup(%[[SMEM:.*]] : memref<1024xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // ASYNC:         %[[ALIGNED:.*]] = arith.cmpi eq
 // ASYNC:         scf.if %[[ALIGNED]] {
 // ASYNC:           nvgpu.device_async_copy %{{.*}}, %[[SMEM]][%{{.*}}], 8, %{{.*}} {bypassL1}

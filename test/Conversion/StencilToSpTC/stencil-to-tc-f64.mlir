@@ -13,7 +13,7 @@
 // CHECK:       memref.global "private" constant @f_tc_coefficients : memref<192xi32>
 // CHECK:       gpu.launch_func @stencil_tc::@f_tc
 // CHECK:       gpu.module @stencil_tc
-// CHECK:         gpu.func @f_tc({{.*}}) workgroup(%[[SMEM:.*]] : memref<160xf64, #gpu.address_space<workgroup>>)
+// CHECK:         gpu.func @f_tc({{.*}}) workgroup(%[[SMEM:.*]] : memref<160xf64, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK:           scf.for
 // CHECK:             memref.load %{{.*}} : memref<?xf64>
 // CHECK:             memref.store %{{.*}}, %[[SMEM]]

@@ -14,7 +14,7 @@
 // CHECK-SAME:    unit = "mma.f16", unit_flops_per_point = 2.560000e+02 : f64}]
 // CHECK:       memref.global "private" constant @f_tc_coefficients : memref<640xi32>
 // CHECK:       gpu.func @f_tc(
-// CHECK-SAME:    workgroup(%{{.*}} : memref<960xf16, #gpu.address_space<workgroup>>)
+// CHECK-SAME:    workgroup(%{{.*}} : memref<960xf16, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // CHECK:           gpu.barrier
 // Stage 1, T-tile 0: the B operand once, then both terms.
 // CHECK-COUNT-8:   memref.load %{{.*}} : memref<960xf16, #gpu.address_space<workgroup>>
