@@ -19,7 +19,9 @@
 # and plane sums (<tiling>-{ring,sums}), and SpTC's (sptc); with
 # SWEEP=prefetch the one-step streamed kernels (f16 ring and plane sums,
 # f64 ring) with prefetch-distance d = 1, 2, 3 (<tiling>-<kind>-d<d>; the
-# plane sums also without prefetch, -nopf; run with TWINS=d2:d1). run times the
+# plane sums also without prefetch, -nopf; run with TWINS=d2:d1); with
+# SWEEP=sums3d the 3-D stencils of bench/auto_cases.py (f16: SpTC, ring and
+# plane sums at five tilings; f64: three), <tiling>-{ring,sums}. run times the
 # roofline (stencil-run --roofline: the bound of the run), checks every
 # variant at the odd size of its rank and times it (f16 3-D at 768^3, 200 steps; f64 3-D at 512^3 and
 # 2-D at 10240^2, 1000 steps or the nearest multiple of the fused steps),
@@ -63,6 +65,32 @@ if [ "$mode" = compile ]; then
             "stream=on threads-x=$tx threads-y=$ty outputs-per-thread=$o planes=$p plane-sums=$sums"
         done
       done
+    done
+    exit 0
+  fi
+  if [ "${SWEEP:-3d}" = sums3d ]; then
+    python3 "$root/bench/auto_cases.py" "$tmp/cases" 1 > /dev/null
+    for src in "$tmp"/cases/*3d*.mlir; do
+      name=$(basename "$src" .mlir)
+      # auto_cases.py's names end in the type; compile_example writes
+      # $tmp/NAME.mlir, so the source moves out of the way first.
+      mv "$src" "$tmp/$name.src.mlir"; src=$tmp/$name.src.mlir
+      case $name in
+        *-f16)
+          compile_example lower-to-sptc "$src" "$name" sptc ""
+          for tyopk in 8:4:32:ring 2:8:64:ring 8:4:32:sums 4:4:64:sums 2:4:64:sums; do
+            IFS=: read -r ty o p kind <<< "$tyopk"
+            sums=false; [ "$kind" = ring ] || sums=true
+            compile_example lower-to-cuda-core "$src" "$name" "ty$ty-o$o-p$p-$kind" \
+              "stream=on threads-y=$ty outputs-per-thread=$o planes=$p plane-sums=$sums"
+          done ;;
+        *)
+          # The defaults (outputs per thread: the most that fit).
+          compile_example lower-to-cuda-core "$src" "$name" def-ring "stream=on"
+          compile_example lower-to-cuda-core "$src" "$name" def-sums "stream=on plane-sums=true"
+          compile_example lower-to-cuda-core "$src" "$name" ty4-o4-p64-sums \
+            "stream=on threads-y=4 outputs-per-thread=4 planes=64 plane-sums=true" ;;
+      esac
     done
     exit 0
   fi
@@ -201,6 +229,7 @@ elapsed "tune"
 for saved in "$result"/outputs/*-"${twins%:*}"/*.npy; do
   [ -f "$saved" ] || continue
   twin=${saved/-${twins%:*}\//-${twins#*:}/}
+  [ -f "$twin" ] || continue
   if cmp -s "$saved" "$twin"; then word=yes; else word=NO; fi
   echo "BITWISE ${saved#$result/outputs/} = ${twin#$result/outputs/}: $word" | tee -a "$log"
 done
