@@ -80,7 +80,7 @@ def family(slug, desc):
     row sweep (`schedule = rows`) is "cuda-core-rows-fT"."""
     if desc.get("schedule") == "rows" and slug.startswith("cuda-core"):
         return "cuda-core-rows" + slug[len("cuda-core"):]
-    return slug
+    return slug  # cuda-core-sums-f1: the 3-D plane sums (schedule plane-sums)
 
 
 def read_model(path):
@@ -269,12 +269,14 @@ def lookup(constants, k):
         key = (re.sub(r"-f\d+$", "", key[0]),) + key[1:]
         if key in constants:
             return constants[key]
-    # The row sweep without constants takes the CUDA-core kernels'.
-    if k.family.startswith("cuda-core-rows"):
-        for key in (k.key("rank"), k.key("bytes"), k.key("pipeline")):
-            key = (key[0].replace("cuda-core-rows", "cuda-core"),) + key[1:]
-            if key in constants:
-                return constants[key]
+    # The row sweep and the plane sums without constants take the CUDA-core
+    # kernels' (getModelConstants).
+    for sub in ("cuda-core-rows", "cuda-core-sums"):
+        if k.family.startswith(sub):
+            for key in (k.key("rank"), k.key("bytes"), k.key("pipeline")):
+                key = (key[0].replace(sub, "cuda-core"),) + key[1:]
+                if key in constants:
+                    return constants[key]
     return (1.0, 1.0, 0.0)
 
 
@@ -448,6 +450,7 @@ def read_explain(path):
     preds, chosen = {}, None
     slug_of = lambda p: (re.sub(r"\{.*", "", p).replace("lower-to-", "") +
                          ("-lowrank" if "low-rank=true" in p else "") +
+                         ("-sums" if "plane-sums=true" in p else "") +
                          ("-f" + re.search(r"fused-steps=(\d+)", p).group(1)
                           if "fused-steps=" in p else ""))
     for line in open(path):

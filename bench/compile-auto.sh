@@ -9,7 +9,8 @@
 #   OUT_DIR/k/NAME/SLUG.{ptx,launch,pipeline,ptxas}
 #                              every candidate the ranking kept, compiled
 #                              through its own pipeline (SLUG: sptc, tc,
-#                              tc-lowrank, fft-fN, cuda-core-fN); .ptxas is
+#                              tc-lowrank, fft-fN, cuda-core-fN,
+#                              cuda-core-sums-f1); .ptxas is
 #                              `ptxas -v`'s report (registers, shared memory)
 #                              when PTXAS (default: ptxas on PATH or in
 #                              /usr/local/cuda/bin) is there
@@ -39,6 +40,7 @@ slug() { # candidate text -> folder name
     lower-to-tc*low-rank=true*) family=tc-lowrank ;;
     lower-to-tc*) family=tc ;;
     lower-to-fft*) family=fft ;;
+    lower-to-cuda-core*plane-sums=true*) family=cuda-core-sums ;;
     lower-to-cuda-core*) family=cuda-core ;;
   esac
   if [[ $1 =~ fused-steps=([0-9]+) ]]; then

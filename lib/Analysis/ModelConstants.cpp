@@ -14,7 +14,8 @@ using namespace mlir::stencil;
 namespace {
 struct ModelEntry {
   /// The pipeline ("sptc", "tc", "tc-lowrank", "cuda-core", "fft"; the
-  /// row sweep "cuda-core-rows"), with "-fT" for T fused steps.
+  /// row sweep "cuda-core-rows", the 3-D plane sums "cuda-core-sums"), with
+  /// "-fT" for T fused steps.
   StringRef pipeline;
   /// 0: any rank / element size.
   int64_t rank;
@@ -79,6 +80,18 @@ static const ModelEntry kEntries[] = {
     {"cuda-core-rows-f3", 2, 8, {0.85, 1.00, 0.5}},
     {"cuda-core-rows-f4", 2, 2, {0.53, 0.64, 1.0}},
     {"cuda-core-rows-f4", 2, 8, {0.87, 1.00, 0.8}},
+    // The streamed 3-D plane sums (schedule = plane-sums: the candidate
+    // `plane-sums=true threads-y=4 outputs-per-thread=4 planes=64`),
+    // fitted by `bench/calibrate.py fit --only cuda-core-sums` with the
+    // globals below and the other entries fixed, on the 12 three-
+    // dimensional cases of bench/auto_cases.py (81 kernels, 12 of them
+    // plane sums), measured on an NVIDIA H100 80GB HBM3, 2026-11-27, one
+    // device call: bench/results/2026-11-27-h100-auto-sums-table.txt. Auto
+    // within 5% of the best candidate on 10 of those 12 cases in sample, 7
+    // leaving each stencil out (bench/NOTES.md, "The plane sums in the
+    // model").
+    {"cuda-core-sums-f1", 3, 2, {0.65, 0.44, 0.4}},
+    {"cuda-core-sums-f1", 3, 8, {0.80, 0.58, 0.3}},
     {"fft-f1", 1, 8, {0.67, 0.12, 0.2}},
     {"fft-f1", 2, 8, {0.45, 0.49, 0.0}},
     {"fft-f1", 3, 8, {0.22, 0.44, 0.0}},
@@ -160,6 +173,10 @@ ModelConstants mlir::stencil::getModelConstants(StringRef pipeline,
   // The row sweep without entries of its own: the CUDA-core kernels' of
   // the same depth.
   if (pipeline.consume_front("cuda-core-rows-"))
+    return getModelConstants(("cuda-core-" + pipeline).str(), rank,
+                             elementBytes);
+  // So do the 3-D plane sums.
+  if (pipeline.consume_front("cuda-core-sums-"))
     return getModelConstants(("cuda-core-" + pipeline).str(), rank,
                              elementBytes);
   return ModelConstants();

@@ -74,6 +74,12 @@ mlir::stencil::getPipelineCandidates(StringRef chip, int optLevel,
     add("lower-to-fft", "fused-steps=" + llvm::Twine(t));
   for (int64_t t = 1; t <= maxFusedSteps; ++t)
     add("lower-to-cuda-core", "fused-steps=" + llvm::Twine(t));
+  // The streamed 3-D plane sums at the tiling measured fastest for them
+  // (bench/NOTES.md, "Ring or plane sums": ahead of the default ring on
+  // five of the six 3-D f16 stencils); rejected for other stencils
+  // (SelectPipeline.cpp).
+  add("lower-to-cuda-core", "fused-steps=1 plane-sums=true threads-y=4 "
+                            "outputs-per-thread=4 planes=64");
   return candidates;
 }
 

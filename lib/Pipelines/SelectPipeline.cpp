@@ -108,12 +108,33 @@ static SmallVector<int64_t> getNominalGrid(int64_t rank) {
 }
 } // namespace
 
+static constexpr const char *kPlaneSumsRejection =
+    "plane sums are for the streamed one-step sweep of a 3-D "
+    "stencil.linear";
+
 Evaluation
 StencilSelectPipelinePass::evaluate(const PipelineCandidate &candidate,
                                     const DeviceProfile &profile) {
   Evaluation e;
   e.candidate = candidate;
   ModuleOp module = getOperation();
+  // The plane-sums candidate is the one-step 3-D sweep of a stencil.linear;
+  // elsewhere it would be another tiling of the cuda-core candidate, without
+  // constants of its own (and its `planes` is an error in 1-D and 2-D).
+  bool asksPlaneSums =
+      StringRef(candidate.options).contains("plane-sums=true");
+  if (asksPlaneSums) {
+    // (A 3-D stencil.apply may be linearized first.)
+    bool any3D = false;
+    module.walk([&](LinearOp op) {
+      any3D |= op.getPattern().getRank() == 3;
+    });
+    module.walk([&](ApplyOp op) { any3D |= op.getRadii().size() == 3; });
+    if (!any3D) {
+      e.rejection = kPlaneSumsRejection;
+      return e;
+    }
+  }
   OwningOpRef<ModuleOp> copy = module.clone();
   PassManager pm(module.getContext(), ModuleOp::getOperationName());
   if (failed(buildCandidateKernelPipeline(pm, candidate))) {
@@ -184,10 +205,19 @@ StencilSelectPipelinePass::evaluate(const PipelineCandidate &candidate,
     // The CUDA-core and FFT kernels have constants per fused depth, the
     // CUDA-core row sweep its own; composed Tensor Core kernels take those of
     // their depth where measured, else of one step (getModelConstants).
+    // Every kernel of the plane-sums candidate must be one (a general
+    // body, fused steps or a staged fallback are not).
+    if (asksPlaneSums && work->schedule != "plane-sums") {
+      e.rejection = kPlaneSumsRejection;
+      return e;
+    }
     std::string key = candidate.family;
     if (key == "cuda-core" && work->schedule == "rows")
       key = "cuda-core-rows";
-    if (key == "cuda-core" || key == "cuda-core-rows" || key == "fft" ||
+    if (key == "cuda-core" && work->schedule == "plane-sums")
+      key = "cuda-core-sums";
+    if (key == "cuda-core" || key == "cuda-core-rows" ||
+        key == "cuda-core-sums" || key == "fft" ||
         ((key == "tc" || key == "sptc") && work->stepsPerLaunch > 1))
       key += "-f" + std::to_string(work->stepsPerLaunch);
     ModelConstants constants =
@@ -314,18 +344,24 @@ void StencilSelectPipelinePass::runOnOperation() {
            : ptxasPath ? "warps per SM from " + *ptxasPath
                        : std::string("no ptxas: occupancy not modelled"))
        << ":\n";
-    os << llvm::format("  %-2s %-58s %-16s %9s %8s %9s %9s %-9s %5s %9s\n", "#",
-                       "pipeline", "unit", "flops", "bytes", "BW bound",
-                       "unit bnd", "binds", "warps", "predicted");
+    // The pipeline column fits the longest ranked candidate.
+    int width = 58;
+    for (const Evaluation &e : evaluations)
+      if (e.rejection.empty())
+        width = std::max<int>(width, e.candidate.str().size());
+    os << llvm::format("  %-2s %-*s %-16s %9s %8s %9s %9s %-9s %5s %9s\n", "#",
+                       width, "pipeline", "unit", "flops", "bytes",
+                       "BW bound", "unit bnd", "binds", "warps", "predicted");
     int rank = 0;
     for (const Evaluation &e : evaluations) {
       if (!e.rejection.empty())
         continue;
       std::string warps =
           e.residentWarps > 0 ? std::to_string(e.residentWarps) : "-";
-      os << llvm::format("  %-2d %-58s %-16s %9.1f %8.3f %9.1f %9.1f %-9s "
+      os << llvm::format("  %-2d %-*s %-16s %9.1f %8.3f %9.1f %9.1f %-9s "
                          "%5s %9.1f\n",
-                         ++rank, e.candidate.str().c_str(), e.unit.c_str(),
+                         ++rank, width, e.candidate.str().c_str(),
+                         e.unit.c_str(),
                          e.unitFlops, e.bytes, e.bandwidthBound, e.unitBound,
                          e.memoryBound ? "bandwidth" : "unit", warps.c_str(),
                          e.predicted);

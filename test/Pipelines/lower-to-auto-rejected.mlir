@@ -23,6 +23,7 @@ func.func @heat2d(%in: memref<?x?xf64>, %out: memref<?x?xf64>) {
   // expected-note@below {{lower-to-cuda-core{chip=sm_90 fused-steps=2}: fuses 2 steps, the op has 1}}
   // expected-note@below {{lower-to-cuda-core{chip=sm_90 fused-steps=3}: fuses 3 steps, the op has 1}}
   // expected-note@below {{lower-to-cuda-core{chip=sm_90 fused-steps=4}: fuses 4 steps, the op has 1}}
+  // expected-note@below {{lower-to-cuda-core{chip=sm_90 fused-steps=1 plane-sums=true threads-y=4 outputs-per-thread=4 planes=64}: plane sums are for the streamed one-step sweep of a 3-D stencil.linear}}
   stencil.linear %in -> %out pattern <star, rank = 2, radius = 1> weights [0.2, 0.3, 0.1, 0.1, 0.3] : memref<?x?xf64>
   return
 }
