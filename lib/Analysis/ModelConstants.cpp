@@ -87,9 +87,9 @@ static const ModelEntry kEntries[] = {
     // dimensional cases of bench/auto_cases.py (81 kernels, 12 of them
     // plane sums), measured on an NVIDIA H100 80GB HBM3, 2026-11-27, one
     // device call: bench/results/2026-11-27-h100-auto-sums-table.txt. Auto
-    // within 5% of the best candidate on 10 of those 12 cases in sample, 7
-    // leaving each stencil out (bench/NOTES.md, "The plane sums in the
-    // model").
+    // within 5% of the best candidate on 10 of those 12 cases in sample
+    // with the run's profile (9 with the built-in h100), 7 leaving each
+    // stencil out (bench/NOTES.md, "The plane sums in the model").
     {"cuda-core-sums-f1", 3, 2, {0.65, 0.44, 0.4}},
     {"cuda-core-sums-f1", 3, 8, {0.80, 0.58, 0.3}},
     {"fft-f1", 1, 8, {0.67, 0.12, 0.2}},
