@@ -21,10 +21,7 @@ out=${2:?usage: check-3d.sh compile|run ART_DIR [CHIP]}
 source "$root/bench/common.sh"
 
 if [ "$mode" = compile ]; then
-  build=${BUILD_DIR:-$root/build}
-  chip=${3:-sm_90}
-  tmp=$(mktemp -d)
-  trap 'rm -rf "$tmp"' EXIT
+  begin_compile "${3:-}"
   sources=("$root/examples/heat-3d.mlir" "$root/examples/box-3d27p.mlir"
            "$root/test/Examples/Inputs/star-3d13p-periodic.mlir")
   for name in heat-3d box-3d27p; do

@@ -40,6 +40,17 @@ begin_log() {
 # the device tool's limit shows where the time went.
 elapsed() { echo "== $1: $(( $(date +%s) - start )) s" | tee -a "$log"; }
 
+# The compile mode of a compile|run script: the compiler's build
+# ($BUILD_DIR, default build/), the chip (CHIP, default sm_90) and a
+# scratch folder $tmp removed on exit:
+#   begin_compile [CHIP]
+begin_compile() {
+  build=${BUILD_DIR:-$root/build}
+  chip=${1:-sm_90}
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+}
+
 # Writes EXAMPLE with its element type f16 replaced by TYPE and, when given,
 # `boundary BOUNDARY` before its memref type to $tmp/NAME.src.mlir, and
 # prints that path. The suffix keeps the source apart from compile_example's

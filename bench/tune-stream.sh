@@ -32,11 +32,19 @@ mode=${1:?usage: tune-stream.sh compile|run OUT_DIR [CHIP]}
 out=${2:?usage: tune-stream.sh compile|run OUT_DIR [CHIP]}
 source "$root/bench/common.sh"
 
+# A streamed tiling TY:O:P:KIND (KIND ring or sums) as the variant name v
+# (ty<TY>-o<O>-p<P>-<KIND>) and the options opts:
+#   streamed_tiling TY:O:P:KIND
+streamed_tiling() {
+  local ty o p kind sums=true
+  IFS=: read -r ty o p kind <<< "$1"
+  [ "$kind" = sums ] || sums=false
+  v=ty$ty-o$o-p$p-$kind
+  opts="stream=on threads-y=$ty outputs-per-thread=$o planes=$p plane-sums=$sums"
+}
+
 if [ "$mode" = compile ]; then
-  build=${BUILD_DIR:-$root/build}
-  chip=${3:-sm_90}
-  tmp=$(mktemp -d)
-  trap 'rm -rf "$tmp"' EXIT
+  begin_compile "${3:-}"
   if [ "${SWEEP:-3d}" = 2d ]; then
     for name in box-2d9p heat-2d box-2d49p star-2d13p; do
       variant_source "$root/examples/$name.mlir" "$name-f64" f64 > /dev/null
@@ -78,11 +86,9 @@ if [ "$mode" = compile ]; then
       case $name in
         *-f16)
           compile_example lower-to-sptc "$src" "$name" sptc ""
-          for tyopk in 8:4:32:ring 2:8:64:ring 8:4:32:sums 4:4:64:sums 2:4:64:sums; do
-            IFS=: read -r ty o p kind <<< "$tyopk"
-            sums=false; [ "$kind" = ring ] || sums=true
-            compile_example lower-to-cuda-core "$src" "$name" "ty$ty-o$o-p$p-$kind" \
-              "stream=on threads-y=$ty outputs-per-thread=$o planes=$p plane-sums=$sums"
+          for tiling in 8:4:32:ring 2:8:64:ring 8:4:32:sums 4:4:64:sums 2:4:64:sums; do
+            streamed_tiling "$tiling"
+            compile_example lower-to-cuda-core "$src" "$name" "$v" "$opts"
           done ;;
         *)
           # The defaults (outputs per thread: the most that fit).
@@ -97,16 +103,14 @@ if [ "$mode" = compile ]; then
   if [ "${SWEEP:-3d}" = prefetch ]; then
     for name in heat-3d box-3d27p; do
       variant_source "$root/examples/$name.mlir" "$name-f64" f64 > /dev/null
-      for tyopk in 2:8:64:ring 4:4:64:ring 8:4:32:ring 2:4:64:sums 4:4:64:sums; do
-        IFS=: read -r ty o p kind <<< "$tyopk"
-        sums=false; [ "$kind" = ring ] || sums=true
-        opts="stream=on threads-y=$ty outputs-per-thread=$o planes=$p plane-sums=$sums"
+      for tiling in 2:8:64:ring 4:4:64:ring 8:4:32:ring 2:4:64:sums 4:4:64:sums; do
+        streamed_tiling "$tiling"
         for d in 1 2 3; do
           compile_example lower-to-cuda-core "$root/examples/$name.mlir" "$name" \
-            "ty$ty-o$o-p$p-$kind-d$d" "$opts prefetch-distance=$d"
+            "$v-d$d" "$opts prefetch-distance=$d"
         done
-        [ "$kind" = ring ] || compile_example lower-to-cuda-core \
-          "$root/examples/$name.mlir" "$name" "ty$ty-o$o-p$p-$kind-nopf" \
+        [ "${tiling##*:}" = ring ] || compile_example lower-to-cuda-core \
+          "$root/examples/$name.mlir" "$name" "$v-nopf" \
           "$opts prefetch-planes=false"
       done
       for d in 1 2 3; do

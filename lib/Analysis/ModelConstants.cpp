@@ -170,15 +170,12 @@ ModelConstants mlir::stencil::getModelConstants(StringRef pipeline,
   if (fused)
     if (const ModelEntry *entry = findEntry(base, rank, elementBytes))
       return entry->constants;
-  // The row sweep without entries of its own: the CUDA-core kernels' of
-  // the same depth.
-  if (pipeline.consume_front("cuda-core-rows-"))
-    return getModelConstants(("cuda-core-" + pipeline).str(), rank,
-                             elementBytes);
-  // So do the 3-D plane sums.
-  if (pipeline.consume_front("cuda-core-sums-"))
-    return getModelConstants(("cuda-core-" + pipeline).str(), rank,
-                             elementBytes);
+  // The row sweep and the 3-D plane sums without entries of their own: the
+  // CUDA-core kernels' of the same depth.
+  for (StringRef schedule : {"cuda-core-rows-", "cuda-core-sums-"})
+    if (pipeline.consume_front(schedule))
+      return getModelConstants(("cuda-core-" + pipeline).str(), rank,
+                               elementBytes);
   return ModelConstants();
 }
 

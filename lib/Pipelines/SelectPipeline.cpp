@@ -202,15 +202,16 @@ StencilSelectPipelinePass::evaluate(const PipelineCandidate &candidate,
                     "(measured; not modelled)";
       return e;
     }
-    // The CUDA-core and FFT kernels have constants per fused depth, the
-    // CUDA-core row sweep its own; composed Tensor Core kernels take those of
-    // their depth where measured, else of one step (getModelConstants).
     // Every kernel of the plane-sums candidate must be one (a general
     // body, fused steps or a staged fallback are not).
     if (asksPlaneSums && work->schedule != "plane-sums") {
       e.rejection = kPlaneSumsRejection;
       return e;
     }
+    // The CUDA-core and FFT kernels have constants per fused depth, the
+    // CUDA-core row sweep and plane sums their own; composed Tensor Core
+    // kernels take those of their depth where measured, else of one step
+    // (getModelConstants).
     std::string key = candidate.family;
     if (key == "cuda-core" && work->schedule == "rows")
       key = "cuda-core-rows";

@@ -103,6 +103,15 @@ private:
   int64_t prefetchedValuesPerThread() const;
   /// The staging loads of plane `planeZ` for the prefetch.
   StagingValues prefetchLoads(Value planeZ);
+  /// Before a prefetching sweep: the values of planes 0 .. d - 1 (d =
+  /// spec.prefetchDistance), the initial `pending` of stagePrefetched.
+  SmallVector<Value> prefetchFirstPlanes();
+  /// Iteration i of a prefetching sweep: loads plane i + d, then stores
+  /// plane i's values (the first of `pending`, the values of planes i .. i
+  /// + d - 1) at `destBase()`, and leaves planes i + 1 .. i + d in
+  /// `pending`.
+  void stagePrefetched(Value i, function_ref<Value()> destBase,
+                       SmallVectorImpl<Value> &pending);
   /// The grid coordinate of local position `local` of the tile along
   /// dimension `d`: wrapped (periodic), or with `inside` and-ed with its
   /// being in the grid (the other boundaries).

@@ -94,11 +94,10 @@ void CudaCoreKernelBuilder::buildPlaneSumSweep() {
   // prefetch-distance) ride in the loop's iter_args after the sums, as in
   // the ring's sweep (CudaCoreStreaming.cpp); the unrolled iterations pass
   // them on statically.
-  int64_t perThread = prefetchedValuesPerThread();
-  int64_t distance = perThread ? spec.prefetchDistance : 0;
+  bool prefetch = prefetchedValuesPerThread() > 0;
   SmallVector<Value> initial(outputs * slots, zeroAcc);
-  for (int64_t k = 0; k < distance; ++k)
-    llvm::append_range(initial, prefetchLoads(cst(k)).values);
+  if (prefetch)
+    llvm::append_range(initial, prefetchFirstPlanes());
   auto loop = scf::ForOp::create(*b, cst(0), groups, cst(1), initial);
   OpBuilder::InsertionGuard guard(*b);
   b->setInsertionPointToStart(loop.getBody());
@@ -118,16 +117,10 @@ void CudaCoreKernelBuilder::buildPlaneSumSweep() {
   for (int64_t u = 0; u < unroll; ++u) {
     Value i = addConst(groupFirst, u);
     Value slotBase = ringBase(/*level=*/0, i);
-    if (perThread) {
-      StagingValues next = prefetchLoads(addConst(i, distance));
-      StagingValues current = next;
-      current.values.assign(pending.begin(), pending.begin() + perThread);
-      stagingStores(current, slotBase);
-      pending.erase(pending.begin(), pending.begin() + perThread);
-      llvm::append_range(pending, next.values);
-    } else {
+    if (prefetch)
+      stagePrefetched(i, [&] { return slotBase; }, pending);
+    else
       stageTile(i, slotBase);
-    }
     gpu::BarrierOp::create(*b);
 
     Value base = add(slotBase, yxBase);

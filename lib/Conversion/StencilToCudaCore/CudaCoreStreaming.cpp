@@ -78,30 +78,19 @@ void CudaCoreKernelBuilder::buildSweep() {
   // iteration i only stores plane i's; else loaded and stored in iteration
   // i. (Fused steps hold more registers already: there it was slower, f16
   // Heat-3D 390 against 407 GStencil/s with 2 steps on an H100.)
-  int64_t perThread = prefetchedValuesPerThread();
-  int64_t distance = perThread ? spec.prefetchDistance : 0;
-  SmallVector<Value> first;
-  for (int64_t k = 0; k < distance; ++k)
-    llvm::append_range(first, prefetchLoads(cst(k)).values);
-  auto loop = scf::ForOp::create(*b, cst(0), iterations, cst(1), first);
+  bool prefetch = prefetchedValuesPerThread() > 0;
+  auto loop = scf::ForOp::create(
+      *b, cst(0), iterations, cst(1),
+      prefetch ? prefetchFirstPlanes() : SmallVector<Value>());
   OpBuilder::InsertionGuard guard(*b);
   b->setInsertionPointToStart(loop.getBody());
   Value i = loop.getInductionVar();
 
-  SmallVector<Value> pending;
-  if (perThread) {
-    // Plane i + d's loads first; the positions and their guards are the
-    // same for every plane.
-    StagingValues next = prefetchLoads(addConst(i, distance));
-    StagingValues current = next;
-    ValueRange carried = loop.getRegionIterArgs();
-    current.values.assign(carried.begin(), carried.begin() + perThread);
-    stagingStores(current, ringBase(/*level=*/0, i));
-    pending.assign(carried.begin() + perThread, carried.end());
-    llvm::append_range(pending, next.values);
-  } else {
+  SmallVector<Value> pending(loop.getRegionIterArgs());
+  if (prefetch)
+    stagePrefetched(i, [&] { return ringBase(/*level=*/0, i); }, pending);
+  else
     stageTile(i, ringBase(/*level=*/0, i));
-  }
   gpu::BarrierOp::create(*b);
   // Step s (1 .. steps) runs from iteration 2 s r_z on, on its plane
   // i - s r_z; the condition is the same for every thread of the block, and
@@ -125,7 +114,7 @@ void CudaCoreKernelBuilder::buildSweep() {
     gpu::BarrierOp::create(*b);
   }
   ifStarted(geo.steps, [&](Value localZ) { streamLastStep(localZ); });
-  if (perThread)
+  if (prefetch)
     scf::YieldOp::create(*b, pending);
 }
 
@@ -140,6 +129,27 @@ StagingValues CudaCoreKernelBuilder::prefetchLoads(Value planeZ) {
   int64_t perThread = prefetchedValuesPerThread();
   bool overshoot = perThread * geo.threads() > geo.planeSize();
   return stagingLoads(tid, perThread, overshoot, planeZ);
+}
+
+SmallVector<Value> CudaCoreKernelBuilder::prefetchFirstPlanes() {
+  SmallVector<Value> values;
+  for (int64_t k = 0; k < spec.prefetchDistance; ++k)
+    llvm::append_range(values, prefetchLoads(cst(k)).values);
+  return values;
+}
+
+void CudaCoreKernelBuilder::stagePrefetched(Value i,
+                                            function_ref<Value()> destBase,
+                                            SmallVectorImpl<Value> &pending) {
+  // Plane i + d's loads first; the positions and their guards are the same
+  // for every plane.
+  int64_t perThread = prefetchedValuesPerThread();
+  StagingValues next = prefetchLoads(addConst(i, spec.prefetchDistance));
+  StagingValues current = next;
+  current.values.assign(pending.begin(), pending.begin() + perThread);
+  stagingStores(current, destBase());
+  pending.erase(pending.begin(), pending.begin() + perThread);
+  llvm::append_range(pending, next.values);
 }
 
 Value CudaCoreKernelBuilder::ringBase(int64_t level, Value localZ) {
