@@ -15,6 +15,11 @@
 # 32 planes per block), with -p16/-p64 variants (planes=16, 64) for t <= 2,
 # and cuda-core-staged-t<k> the staged f16 kernel they replace (stream=off);
 # cuda-core-f64-stream-ty4-p64-t1 has bench/tune-stream.sh's best f64 tiling.
+# tc-lowrank-t<k> and tc-lowrank-bf16-t<k> (k >= 2) hold the 2-D examples
+# and a separable (rank-1, asymmetric) 3 x 3 box through the low-rank chain
+# of their composed weights (`low-rank=true`; where the chain needs too many
+# terms the pipeline warns and composes directly, where the composed radius
+# exceeds 4 it is an error, listed).
 # cuda-core-boundary-t<k> (k >= 2) holds them with `boundary periodic` and
 # `boundary dirichlet(0.5)`. Examples a pipeline rejects (the composed innermost radius t r_x above 7,
 # a general body, 1-D forms the warpgroup kernel does not take) are listed
@@ -29,8 +34,31 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 source "$root/bench/common.sh"
 
-for example in "$root"/examples/*.mlir; do
+# A separable box: the outer product of [0.2, 0.5, 0.3] (rows) and
+# [0.15, 0.6, 0.25] (columns), rank 1 and asymmetric.
+# (In a folder of its own: compile_example writes $tmp/<name>.mlir.)
+mkdir -p "$tmp/sep"
+cat > "$tmp/sep/sep-box-2d9p.mlir" <<'SEP'
+func.func @sepbox2d9p(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  stencil.linear %in -> %out pattern <box, rank = 2, radius = 1>
+      weights [0.03, 0.12, 0.05, 0.075, 0.3, 0.125, 0.045, 0.18, 0.075]
+      : memref<?x?xf16>
+  return
+}
+SEP
+for example in "$root"/examples/*.mlir "$tmp/sep/sep-box-2d9p.mlir"; do
   name=$(basename "$example" .mlir)
+  if grep -q 'memref<?x?xf16>' "$example" && grep -q "stencil.linear" "$example"; then
+    variant_source "$example" "$name-bf16" bf16 > /dev/null
+    for t in $steps; do
+      [ "$t" -gt 1 ] || continue
+      compile_example lower-to-tc "$example" "$name" "tc-lowrank-t$t" \
+        "low-rank=true fused-steps=$t"
+      compile_example lower-to-tc "$tmp/$name-bf16.src.mlir" "$name-bf16" \
+        "tc-lowrank-bf16-t$t" "low-rank=true fused-steps=$t"
+    done
+  fi
+  [ "$name" != sep-box-2d9p ] || continue
   if ! grep -q "stencil.linear" "$example"; then
     # A general body: only the CUDA-core pipeline takes it.
     for t in $steps; do

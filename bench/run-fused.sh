@@ -76,7 +76,9 @@ if [ "$mode" = check ]; then
     "$art"/cuda-core-boundary-t2/box-3d27p-periodic.launch \
     "$art"/cuda-core-f64-stream-t3/box-3d27p-f64.launch \
     "$art"/cuda-core-t4/general-2d.launch \
-    "$art"/cuda-core-boundary-t4/box-2d9p-dirichlet.launch
+    "$art"/cuda-core-boundary-t4/box-2d9p-dirichlet.launch \
+    "$art"/tc-lowrank-t4/heat-2d.launch \
+    "$art"/tc-lowrank-bf16-t3/sep-box-2d9p-bf16.launch
   exit 0
 fi
 

@@ -93,12 +93,15 @@ void mlir::stencil::buildTCKernelPipeline(OpPassManager &pm,
                                           const LowerToTCOptions &options) {
   // 1. Stencil -> matrix form (SPIDER 3.1.1), no swap: dense operands; with
   // low-rank, 2-D stencils of low rank first become U_k X V_k chains
-  // (LoRAStencil II-D), which decompose into row forms with column weights.
+  // (LoRAStencil II-D), which decompose into row forms with column weights;
+  // with fused steps the decomposition factors the composed weights itself
+  // (--stencil-decompose low-rank).
   pm.addPass(createStencilLinearize());
-  if (options.lowRank)
+  if (options.lowRank && options.fusedSteps == 1)
     pm.addPass(createStencilLowRank());
   StencilDecomposeOptions decompose;
   decompose.fusedSteps = options.fusedSteps;
+  decompose.lowRank = options.lowRank && options.fusedSteps > 1;
   pm.addPass(createStencilDecompose(decompose));
   pm.addPass(createStencilFoldRowSwap());
 

@@ -108,6 +108,31 @@ RankDecomposition mlir::stencil::svdDecomposition(const SquareMatrix &w,
   return result;
 }
 
+double mlir::stencil::residualAbsSum(const SquareMatrix &w,
+                                     const RankDecomposition &terms) {
+  SquareMatrix approx = terms.reconstruct(w.n);
+  double sum = 0;
+  for (int64_t i = 0; i < w.n * w.n; ++i)
+    sum += std::abs(w.values[i] - approx.values[i]);
+  return sum;
+}
+
+RankDecomposition mlir::stencil::svdWithinResidual(const SquareMatrix &w,
+                                                   double maxResidualAbsSum) {
+  // Every term of a non-zero singular value, largest first; then the
+  // shortest prefix within the bound (the residual of a prefix is the
+  // sum of the terms after it, so it need not shrink monotonically in this
+  // norm: each prefix is checked).
+  RankDecomposition all = svdDecomposition(w, /*tolerance=*/0.0);
+  RankDecomposition prefix;
+  for (int64_t k = 0;; ++k) {
+    if (residualAbsSum(w, prefix) <= maxResidualAbsSum || k == all.rank())
+      return prefix;
+    prefix.u.push_back(all.u[k]);
+    prefix.v.push_back(all.v[k]);
+  }
+}
+
 std::optional<RankDecomposition>
 mlir::stencil::pyramidalDecomposition(const SquareMatrix &w,
                                       double tolerance) {

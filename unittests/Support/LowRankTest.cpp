@@ -3,11 +3,13 @@
 // The LoRAStencil math (seed 003, II-D and III-C) on random weights: every
 // decomposition reproduces W, symmetric weights have rank <= h + 1 and PMA
 // finds exactly that many terms, asymmetric ones are full rank and PMA
-// refuses them.
+// refuses them; the fused chain's truncation (svdWithinResidual) is the
+// shortest within its bound and moves t direct steps by no more than it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "stencil/Support/LowRank.h"
+#include "stencil/Support/StepComposition.h"
 
 #include "gtest/gtest.h"
 
@@ -152,6 +154,118 @@ TEST(LowRank, MatrixChainsComputeTheStencil) {
         }
     }
   }
+}
+
+/// The n x n matrix of a 2-D stencil of radius h = (n - 1) / 2.
+SquareMatrix weightMatrix(const LinearStencil &s) {
+  int64_t h = s.getRadii()[0];
+  SquareMatrix w(2 * h + 1);
+  for (unsigned i = 0; i < s.getNumPoints(); ++i)
+    w.at(s.getPoint(i)[0] + h, s.getPoint(i)[1] + h) += s.weights[i];
+  return w;
+}
+
+/// A random 2-D star (STAR) or box of radius 1, positive weights summing to
+/// 1, asymmetric.
+LinearStencil randomStep(bool star, std::mt19937_64 &rng) {
+  std::uniform_real_distribution<double> dist(0.05, 1.0);
+  LinearStencil s;
+  s.rank = 2;
+  double sum = 0;
+  for (int64_t dy = -1; dy <= 1; ++dy)
+    for (int64_t dx = -1; dx <= 1; ++dx) {
+      if (star && dy != 0 && dx != 0)
+        continue;
+      s.offsets.append({dy, dx});
+      s.weights.push_back(dist(rng));
+      sum += s.weights.back();
+    }
+  for (double &w : s.weights)
+    w /= sum;
+  return s;
+}
+
+TEST(LowRank, ResidualTruncationIsTheShortestWithinTheBound) {
+  std::mt19937_64 rng(29);
+  for (int64_t n : {3, 5, 9}) {
+    SquareMatrix w = randomWeights(n, rng);
+    double absSum = 0;
+    for (double x : w.values)
+      absSum += std::abs(x);
+    for (double fraction : {1e-13, 1e-3, 0.05, 0.3}) {
+      double bound = fraction * absSum;
+      RankDecomposition terms = svdWithinResidual(w, bound);
+      EXPECT_LE(residualAbsSum(w, terms), bound) << n << " " << fraction;
+      // One term fewer (the leading terms of the same SVD) exceeds it.
+      if (terms.rank() > 0) {
+        RankDecomposition shorter = terms;
+        shorter.u.pop_back();
+        shorter.v.pop_back();
+        EXPECT_GT(residualAbsSum(w, shorter), bound) << n << " " << fraction;
+      }
+    }
+    // A bound of 0 (up to rounding) keeps every term of a full-rank matrix.
+    EXPECT_EQ(svdWithinResidual(w, 1e-12 * absSum).rank(), n);
+  }
+  // A rank-1 matrix needs one term.
+  SquareMatrix one(5);
+  for (int64_t i = 0; i < 5; ++i)
+    for (int64_t j = 0; j < 5; ++j)
+      one.at(i, j) = (i + 1.0) * (0.5 - 0.1 * j);
+  EXPECT_EQ(svdWithinResidual(one, 1e-12).rank(), 1);
+}
+
+TEST(LowRank, ComposedChainsComputeFusedStepsWithinTheBound) {
+  // --stencil-decompose low-rank with fused-steps=t: the chain of the
+  // truncated SVD of the t-fold composed weights (bound u S_t, u = 2^-11 for
+  // f16) against t direct steps of the step stencil on a random tile, in
+  // f64: the difference stays within the residual abs-sum times max |x|
+  // (plus f64 rounding), which is at most u S_t max |x|. A star composes to
+  // t + 1 terms (each step is rank 2); a random box needs more.
+  std::mt19937_64 rng(31);
+  std::uniform_real_distribution<double> dist(0.0, 1.0);
+  const double u = std::ldexp(1.0, -11);
+  for (bool star : {true, false})
+    for (int64_t t = 2; t <= 4; ++t) {
+      LinearStencil step = randomStep(star, rng);
+      LinearStencil composed = *composeSteps(step, t);
+      SquareMatrix w = weightMatrix(composed);
+      double absSum = 0;
+      for (double x : w.values)
+        absSum += std::abs(x);
+      RankDecomposition terms = svdWithinResidual(w, u * absSum);
+      double residual = residualAbsSum(w, terms);
+      EXPECT_LE(residual, u * absSum);
+      if (star)
+        EXPECT_LE(terms.rank(), t + 1) << "t=" << t;
+      // t direct steps on an (m + 2t) tile shrink it to m x m.
+      const int64_t h = t, m = 8;
+      DenseMatrix x(m + 2 * h, m + 2 * h);
+      for (double &v : x.values)
+        v = dist(rng);
+      DenseMatrix direct = x;
+      for (int64_t s = 1; s <= t; ++s) {
+        DenseMatrix next(direct.rows - 2, direct.cols - 2);
+        for (int64_t p = 0; p < next.rows; ++p)
+          for (int64_t q = 0; q < next.cols; ++q)
+            for (unsigned i = 0; i < step.getNumPoints(); ++i)
+              next.at(p, q) += step.weights[i] *
+                               direct.at(p + 1 + step.getPoint(i)[0],
+                                         q + 1 + step.getPoint(i)[1]);
+        direct = next;
+      }
+      DenseMatrix chain(m, m);
+      for (int64_t k = 0; k < terms.rank(); ++k) {
+        DenseMatrix c = multiply(multiply(expandU(terms.u[k], m), x),
+                                 expandV(terms.v[k], m));
+        for (size_t e = 0; e < chain.values.size(); ++e)
+          chain.values[e] += c.values[e];
+      }
+      for (size_t e = 0; e < chain.values.size(); ++e)
+        EXPECT_LE(std::abs(chain.values[e] - direct.values[e]),
+                  residual * 1.0 + 1e-13)
+            << "star=" << star << " t=" << t;
+    }
 }
 
 } // namespace

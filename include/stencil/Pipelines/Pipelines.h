@@ -187,7 +187,9 @@ struct LowerToTCOptions : public RowFormKernelOptions<LowerToTCOptions> {
       llvm::cl::desc("Take 2-D stencils of low rank through the low-rank "
                      "chain Sum_k U_k X V_k (LoRAStencil; --stencil-low-rank "
                      "decides per stencil and warns when the rank is too "
-                     "high; radius <= 4, f16)"),
+                     "high; radius <= 4, f16); with fused-steps, the chain of "
+                     "the composed weights, their SVD truncated within the "
+                     "element type's rounding (--stencil-decompose low-rank)"),
       llvm::cl::init(false)};
 };
 

@@ -70,6 +70,17 @@ std::optional<RankDecomposition> pyramidalDecomposition(const SquareMatrix &w,
 /// The truncated SVD (eq. 8): the terms of the singular values above
 /// `tolerance x sigma_max`.
 RankDecomposition svdDecomposition(const SquareMatrix &w, double tolerance);
+/// sum_ij |W - sum_k u_k v_k^T|_ij: a stencil of these weights changes no
+/// output by more than this times max |input|.
+double residualAbsSum(const SquareMatrix &w, const RankDecomposition &terms);
+/// The fewest leading SVD terms of `w` (singular values descending) whose
+/// residual abs-sum (residualAbsSum) is at most `maxResidualAbsSum`: the
+/// bound a caller's error analysis can take (the fused low-rank chain of
+/// --stencil-decompose, whose truncation stays within the rounding of the
+/// composed weights to the element type). All n terms leave no residual
+/// but rounding, so the result always exists.
+RankDecomposition svdWithinResidual(const SquareMatrix &w,
+                                    double maxResidualAbsSum);
 
 /// A row-major rows x cols matrix.
 struct DenseMatrix {

@@ -7,6 +7,8 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::stencil;
 
@@ -168,4 +170,14 @@ LinearStencil mlir::stencil::getLinearStencil(PatternAttr pattern,
                          pattern.getOffsets().end());
   stencil.weights.assign(weights.begin(), weights.end());
   return stencil;
+}
+
+double mlir::stencil::getUnitRoundoff(Type elementType) {
+  if (elementType.isF16())
+    return std::ldexp(1.0, -11);
+  if (elementType.isBF16())
+    return std::ldexp(1.0, -8);
+  if (elementType.isF32())
+    return std::ldexp(1.0, -24);
+  return std::ldexp(1.0, -53);
 }

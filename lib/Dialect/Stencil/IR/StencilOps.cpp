@@ -638,9 +638,6 @@ LogicalResult RowGemmOp::verify() {
       return emitOpError("has column_weights, so every row offset must be 0");
     expectedWords = LowRankColumnLayout{getNumRows()}.size();
   }
-  if (getFusedStepsAttr() && getColumnWeightsAttr())
-    return emitOpError("has column_weights (a low-rank chain), which takes "
-                       "no fused steps");
   if (failed(verifyFusedSteps(*this, !getGatherOffsets() && !getLayout())))
     return failure();
   if (getGatherOffsets() || getLayout()) {

@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "stencil/Dialect/Stencil/Transforms/Passes.h"
+#include "stencil/Support/CoefficientPacking.h"
+#include "stencil/Support/LowRank.h"
 #include "stencil/Support/SpTCPacking.h"
 #include "stencil/Support/SparseKernel.h"
 #include "stencil/Support/StencilShape.h"
@@ -13,6 +15,8 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/PatternMatch.h"
+
+#include <cmath>
 
 namespace mlir {
 namespace stencil {
@@ -45,6 +49,21 @@ struct StencilDecomposePass
 private:
   LogicalResult decompose(IRRewriter &rewriter, LinearOp op);
   LogicalResult decompose(IRRewriter &rewriter, LowRankOp op);
+  /// With low-rank and fused steps: the chain of the composed weights
+  /// (`pattern`, `weights`) of `op`, true when it replaced `op`, false
+  /// where the direct composed form is to be built instead.
+  FailureOr<bool> decomposeComposedLowRank(IRRewriter &rewriter, LinearOp op,
+                                           PatternAttr pattern,
+                                           ArrayRef<double> weights);
+  /// Replaces `op` (a stencil.low_rank, or the stencil.linear of a fused
+  /// chain) by the row form of Sum_k U_k (X V_k): `u` and `v` hold the
+  /// `terms` vectors of length 2h + 1 each.
+  FailureOr<RowGemmOp> buildChain(IRRewriter &rewriter, Operation *op,
+                                  Value input, Value output, int64_t h,
+                                  int64_t terms, ArrayRef<double> u,
+                                  ArrayRef<double> v, IntegerAttr steps,
+                                  BoundaryKindAttr boundary,
+                                  FloatAttr boundaryValue);
 };
 } // namespace
 
@@ -75,6 +94,14 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
     pattern =
         PatternAttr::get(op.getContext(), composed->rank, composed->offsets);
     weights = composed->weights;
+  }
+  if (lowRank && fusedSteps > 1) {
+    FailureOr<bool> chained =
+        decomposeComposedLowRank(rewriter, op, pattern, weights);
+    if (failed(chained))
+      return failure();
+    if (*chained)
+      return success();
   }
   unsigned rank = pattern.getRank();
   SmallVector<int64_t> radii = pattern.getRadii();
@@ -177,60 +204,141 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
 /// The low-rank chain (LoRAStencil, seed 003, eq. 9): V_k becomes kernel
 /// row k (at row offset 0) of a `stencil.row_gemm` and u_k its column
 /// weights, so Sum_k U_k (X V_k) runs on the dense row-form kernel.
-LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
-                                              LowRankOp op) {
-  if (fusedSteps != 1)
-    return op.emitOpError("is a low-rank chain, which takes no fused steps "
-                          "(fused-steps=")
-           << fusedSteps.getValue() << "); compose the steps without "
-           << "low-rank";
-  if (op.getBoundary() != BoundaryKind::halo)
-    return op.emitOpError("has a '")
-           << stringifyBoundaryKind(op.getBoundary())
-           << "' boundary; the matrix form supports only 'halo' (use "
-              "--lower-to-cpu for periodic and dirichlet boundaries)";
-  int64_t h = op.getRadius();
+FailureOr<RowGemmOp> StencilDecomposePass::buildChain(
+    IRRewriter &rewriter, Operation *op, Value input, Value output, int64_t h,
+    int64_t terms, ArrayRef<double> u, ArrayRef<double> v, IntegerAttr steps,
+    BoundaryKindAttr boundary, FloatAttr boundaryValue) {
   if (h > LowRankColumnLayout::kMaxRadius)
-    return op.emitOpError("has radius ")
+    return op->emitOpError("has radius ")
            << h << ", but the low-rank Tensor Core chain reaches at most "
            << LowRankColumnLayout::kMaxRadius
            << " rows (its 16-row stage-2 MMA needs 8 + 2h <= 16); use the "
               "direct form (no low-rank) for this stencil";
   int64_t l = rowsPerBlock ? int64_t(rowsPerBlock) : defaultRowsPerBlock(h);
   if (l == 0 || l % 2 != 0 || l < 2 * h + 2 || kMmaRows % l != 0)
-    return op.emitOpError("rows-per-block=")
+    return op->emitOpError("rows-per-block=")
            << l << " must be even, at least 2r + 2 = " << 2 * h + 2
            << " and divide " << kMmaRows;
-  int64_t terms = op.getRank(), n = 2 * h + 1;
-  SmallVector<double> v(op.getV().getValues<double>());
+  int64_t n = 2 * h + 1;
   SmallVector<double> kernels;
   for (int64_t k = 0; k < terms; ++k) {
-    KernelMatrix m = buildBandedKernelMatrix(
-        ArrayRef<double>(v).slice(k * n, n), l, 2 * l);
+    KernelMatrix m = buildBandedKernelMatrix(v.slice(k * n, n), l, 2 * l);
     kernels.append(m.data.begin(), m.data.end());
   }
   auto kernelsType =
       RankedTensorType::get({terms, l, 2 * l}, rewriter.getF64Type());
+  auto columnsType = RankedTensorType::get({terms, n}, rewriter.getF64Type());
   // Read before the op is replaced (and freed).
   Attribute source = op->getAttr(kSourceAttrName);
   rewriter.setInsertionPoint(op);
   auto rowGemm = rewriter.replaceOpWithNewOp<RowGemmOp>(
-      op, op.getInput(), op.getOutput(), rewriter.getI64IntegerAttr(h),
+      op, input, output, rewriter.getI64IntegerAttr(h),
       rewriter.getI64IntegerAttr(l), rewriter.getI64IntegerAttr(0),
       rewriter.getDenseI64ArrayAttr(SmallVector<int64_t>(terms, 0)),
       DenseElementsAttr::get(kernelsType, ArrayRef<double>(kernels)),
-      op.getUAttr(),
+      cast<DenseFPElementsAttr>(DenseElementsAttr::get(columnsType, u)),
       /*column_permutation=*/DenseI64ArrayAttr(),
       /*input_offsets=*/DenseI64ArrayAttr(),
       /*gather_offsets=*/DenseI64ArrayAttr(),
       /*layout=*/DenseI64ArrayAttr(), /*tiling=*/DictionaryAttr(),
-      /*packed_coefficients=*/DenseI32ArrayAttr(), op.getStepsAttr(),
-      op.getBoundaryAttr(), op.getBoundaryValueAttr(),
+      /*packed_coefficients=*/DenseI32ArrayAttr(), steps, boundary,
+      boundaryValue,
       /*fused_steps=*/IntegerAttr(), /*step_pattern=*/PatternAttr(),
       /*step_weights=*/DenseF64ArrayAttr());
   if (source)
     rowGemm->setAttr(kSourceAttrName, source);
-  return success();
+  return rowGemm;
+}
+
+LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
+                                              LowRankOp op) {
+  if (fusedSteps != 1)
+    return op.emitOpError("is a low-rank chain of one step, which takes no "
+                          "fused steps (fused-steps=")
+           << fusedSteps.getValue() << "); decompose the stencil.linear "
+           << "with fused-steps and low-rank=true, which factors the "
+              "composed weights";
+  if (op.getBoundary() != BoundaryKind::halo)
+    return op.emitOpError("has a '")
+           << stringifyBoundaryKind(op.getBoundary())
+           << "' boundary; the matrix form supports only 'halo' (use "
+              "--lower-to-cpu for periodic and dirichlet boundaries)";
+  SmallVector<double> u(op.getU().getValues<double>());
+  SmallVector<double> v(op.getV().getValues<double>());
+  return buildChain(rewriter, op, op.getInput(), op.getOutput(),
+                    op.getRadius(), op.getRank(), u, v, op.getStepsAttr(),
+                    op.getBoundaryAttr(), op.getBoundaryValueAttr());
+}
+
+/// Fused steps on the low-rank chain. The t-fold composed weights W_t (n x
+/// n, n = 2 t h + 1) are factored by their SVD, keeping the fewest leading
+/// terms whose residual R = W_t - Sum_k u_k v_k^T has Sum_ij |R_ij| <=
+/// u S_t (u the element type's unit roundoff, S_t = Sum_ij |W_t|_ij): the
+/// truncation then changes no output by more than u S_t M (M = max
+/// |input|), the rounding of the composed weights to the element type that
+/// the runner's composed tolerance already allows (docs/LaunchDescription.md),
+/// while the chain's own roundings are its chain_abs_sum term. The composed
+/// weights of a random step are of full rank in f64 but their singular
+/// values decay fast in f16 (bench/NOTES.md, "Not built"); where the chain
+/// needs more than t h + 1 terms (the bound of --stencil-low-rank) the
+/// direct composed form is built, with a warning.
+FailureOr<bool> StencilDecomposePass::decomposeComposedLowRank(
+    IRRewriter &rewriter, LinearOp op, PatternAttr pattern,
+    ArrayRef<double> weights) {
+  SmallVector<int64_t> radii = pattern.getRadii();
+  // As --stencil-low-rank: a 2-D pattern with one radius along both
+  // dimensions.
+  if (pattern.getRank() != 2 || radii[0] != radii[1])
+    return false;
+  int64_t h = radii[0], n = 2 * h + 1;
+  int64_t stepRadius = op.getPattern().getRadii().back();
+  if (h > LowRankColumnLayout::kMaxRadius)
+    return op.emitOpError("has radius ")
+           << h << " after composing " << fusedSteps.getValue()
+           << " fused steps of a stencil of radius " << stepRadius
+           << ", but the low-rank Tensor Core chain reaches at most "
+           << LowRankColumnLayout::kMaxRadius
+           << " rows (8 + 2h <= 16): use fewer fused steps, or low-rank=false";
+  SquareMatrix w(n);
+  for (unsigned i = 0, e = pattern.getNumPoints(); i < e; ++i) {
+    ArrayRef<int64_t> o = pattern.getPoint(i);
+    w.at(o[0] + h, o[1] + h) += weights[i];
+  }
+  double absSum = 0;
+  for (double x : w.values)
+    absSum += std::abs(x);
+  Type elementType =
+      cast<MemRefType>(op.getInput().getType()).getElementType();
+  RankDecomposition terms =
+      svdWithinResidual(w, getUnitRoundoff(elementType) * absSum);
+  if (terms.rank() > h + 1) {
+    op.emitWarning("the ")
+        << fusedSteps.getValue() << "-fold composed weights (" << n << " x "
+        << n << ") need " << terms.rank()
+        << " rank-1 terms within the element type's rounding, but the "
+           "low-rank chain pays off up to "
+        << h + 1 << "; composing directly";
+    return false;
+  }
+  SmallVector<double> u, v;
+  for (int64_t k = 0; k < terms.rank(); ++k) {
+    u.append(terms.u[k].begin(), terms.u[k].end());
+    v.append(terms.v[k].begin(), terms.v[k].end());
+  }
+  // The step stencil and the source ride along for the fused kernels and
+  // the launch description.
+  PatternAttr stepPattern = op.getPattern();
+  DenseF64ArrayAttr stepWeights = op.getWeightsAttr();
+  op->setAttr(kSourceAttrName, getSourceAttr(stepPattern, stepWeights));
+  FailureOr<RowGemmOp> rowGemm = buildChain(
+      rewriter, op, op.getInput(), op.getOutput(), h, terms.rank(), u, v,
+      op.getStepsAttr(), op.getBoundaryAttr(), op.getBoundaryValueAttr());
+  if (failed(rowGemm))
+    return failure();
+  rowGemm->setFusedStepsAttr(rewriter.getI64IntegerAttr(fusedSteps));
+  rowGemm->setStepPatternAttr(stepPattern);
+  rowGemm->setStepWeightsAttr(stepWeights);
+  return true;
 }
 
 void StencilDecomposePass::runOnOperation() {

@@ -23,17 +23,6 @@ using namespace mlir::stencil;
 /// The largest radius the low-rank chain's row forms can take.
 static constexpr int64_t kMaxLowRankRadius = 7;
 
-/// The unit roundoff of a grid element type.
-static double getUnitRoundoff(Type type) {
-  if (type.isF16())
-    return std::ldexp(1.0, -11);
-  if (type.isBF16())
-    return std::ldexp(1.0, -8);
-  if (type.isF32())
-    return std::ldexp(1.0, -24);
-  return std::ldexp(1.0, -53);
-}
-
 namespace {
 struct StencilLowRankPass
     : public stencil::impl::StencilLowRankBase<StencilLowRankPass> {

@@ -29,7 +29,7 @@ func.func @too_many(%in: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
 // -----
 
 func.func @low_rank(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
-  // expected-error @+1 {{'stencil.low_rank' op is a low-rank chain, which takes no fused steps (fused-steps=3); compose the steps without low-rank}}
+  // expected-error @+1 {{'stencil.low_rank' op is a low-rank chain of one step, which takes no fused steps (fused-steps=3); decompose the stencil.linear with fused-steps and low-rank=true, which factors the composed weights}}
   stencil.low_rank %in -> %out radius 1 u dense<[[1.0, 2.0, 1.0]]> : tensor<1x3xf64>
       v dense<[[1.0, 0.5, 1.0]]> : tensor<1x3xf64> : memref<?x?xf16>
   return

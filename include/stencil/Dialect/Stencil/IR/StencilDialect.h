@@ -37,6 +37,10 @@ DictionaryAttr getSourceAttr(PatternAttr pattern, DenseF64ArrayAttr weights);
 /// The linear stencil of `pattern` and `weights` (one per point), for the
 /// IR-free models of Support (StepComposition.h).
 LinearStencil getLinearStencil(PatternAttr pattern, ArrayRef<double> weights);
+
+/// The unit roundoff 2^-p of a grid element type (f16 2^-11, bf16 2^-8, f32
+/// 2^-24, f64 2^-53): the bound the low-rank truncations take.
+double getUnitRoundoff(Type elementType);
 } // namespace stencil
 } // namespace mlir
 

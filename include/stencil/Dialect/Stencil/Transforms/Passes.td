@@ -142,7 +142,22 @@ def StencilDecompose : Pass<"stencil-decompose"> {
     a launch computes t steps, the composed kernels on the exact region
     `[t r_d, N_d - t r_d)` and t direct steps of the step stencil on the
     band of the interior outside it. The composed innermost radius `t r`
-    must fit the MMA tile (at most 7); a low-rank form takes no fused steps.
+    must fit the MMA tile (at most 7).
+
+    With `low-rank` and `fused-steps=t > 1` a 2-D pattern of one radius
+    along both dimensions takes the low-rank chain of its composed weights
+    (LoRAStencil, seed 003, sections II-D and III-A): the fewest leading
+    SVD terms of the `n x n` composed matrix `W_t` (`n = 2 t r + 1`) whose
+    residual `R = W_t - sum_k u_k v_k^T` has `sum |R| <= u S_t` (`u` the
+    element type's unit roundoff, `S_t = sum |W_t|`), so that the
+    truncation moves no output by more than the rounding of the composed
+    weights to the element type, which the runner's composed tolerance
+    allows. The row form is the chain's (`column_weights`, as for
+    `stencil.low_rank`) with `fused_steps`, `step_pattern` and
+    `step_weights`. A composed radius above 4 (the chain's 16-row MMA) is
+    an error; where the chain needs more than `t r + 1` terms the direct
+    composed form is built, with a warning. A `stencil.low_rank` (one step
+    of `--stencil-low-rank`) takes no fused steps.
   }];
   let options = [
     Option<"rowsPerBlock", "rows-per-block", "int64_t", /*default=*/"0",
@@ -154,7 +169,11 @@ def StencilDecompose : Pass<"stencil-decompose"> {
            "steps)">,
     Option<"alignPairs", "align-pairs", "bool", /*default=*/"true",
            "Shift the bands by r mod 2 columns (column_shift), so that the "
-           "input pairs of the paired swap start at even offsets">
+           "input pairs of the paired swap start at even offsets">,
+    Option<"lowRank", "low-rank", "bool", /*default=*/"false",
+           "With fused-steps > 1: the low-rank chain of the composed weights "
+           "of 2-D stencils (their SVD truncated within the element type's "
+           "rounding), where it has at most t r + 1 terms">
   ];
   let dependentDialects = ["::mlir::stencil::StencilDialect"];
 }
