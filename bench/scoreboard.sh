@@ -26,6 +26,7 @@ f64-rows-t2:box-2d49p:f64:lower-to-cuda-core:fused-steps=2 stream=on planes=256
 f64-rows-t3:star-2d13p:f64:lower-to-cuda-core:fused-steps=3 stream=on threads-y=4 planes=256
 f64-stream-ty2-o8:box-3d27p:f64:lower-to-cuda-core:stream=on threads-y=2 outputs-per-thread=8 prefetch-planes=false
 tc-t4:heat-2d:f16:lower-to-tc:fused-steps=4
+tc-lowrank-t4:heat-2d:f16:lower-to-tc:low-rank=true fused-steps=4
 tc-t4:box-2d9p:f16:lower-to-tc:fused-steps=4
 sptc-t4:heat-2d:f16:lower-to-sptc:fused-steps=4
 sptc-t4:box-2d9p:f16:lower-to-sptc:fused-steps=4
