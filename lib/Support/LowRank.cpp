@@ -108,6 +108,15 @@ RankDecomposition mlir::stencil::svdDecomposition(const SquareMatrix &w,
   return result;
 }
 
+SquareMatrix mlir::stencil::getWeightMatrix(int64_t h,
+                                            llvm::ArrayRef<int64_t> offsets,
+                                            llvm::ArrayRef<double> weights) {
+  SquareMatrix w(2 * h + 1);
+  for (size_t i = 0; i < weights.size(); ++i)
+    w.at(offsets[2 * i] + h, offsets[2 * i + 1] + h) += weights[i];
+  return w;
+}
+
 double mlir::stencil::residualAbsSum(const SquareMatrix &w,
                                      const RankDecomposition &terms) {
   SquareMatrix approx = terms.reconstruct(w.n);

@@ -28,6 +28,8 @@
 #ifndef STENCIL_SUPPORT_LOWRANK_H
 #define STENCIL_SUPPORT_LOWRANK_H
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -55,6 +57,11 @@ struct RankDecomposition {
   SquareMatrix reconstruct(int64_t n) const;
 };
 
+/// The n x n weight matrix (n = 2h + 1) of a 2-D stencil whose points are
+/// the (dy, dx) pairs of `offsets` (|dy|, |dx| <= h) with `weights`; points
+/// that repeat an offset add up.
+SquareMatrix getWeightMatrix(int64_t h, llvm::ArrayRef<int64_t> offsets,
+                             llvm::ArrayRef<double> weights);
 /// The singular values of `w`, largest first (one-sided Jacobi).
 std::vector<double> singularValues(const SquareMatrix &w);
 

@@ -299,11 +299,7 @@ FailureOr<bool> StencilDecomposePass::decomposeComposedLowRank(
            << ", but the low-rank Tensor Core chain reaches at most "
            << LowRankColumnLayout::kMaxRadius
            << " rows (8 + 2h <= 16): use fewer fused steps, or low-rank=false";
-  SquareMatrix w(n);
-  for (unsigned i = 0, e = pattern.getNumPoints(); i < e; ++i) {
-    ArrayRef<int64_t> o = pattern.getPoint(i);
-    w.at(o[0] + h, o[1] + h) += weights[i];
-  }
+  SquareMatrix w = getWeightMatrix(h, pattern.getOffsets(), weights);
   double absSum = 0;
   for (double x : w.values)
     absSum += std::abs(x);

@@ -59,11 +59,7 @@ struct StencilLowRankPass
       return success();
 
     // 2. W and its decomposition.
-    SquareMatrix w(n);
-    for (unsigned i = 0; i < pattern.getNumPoints(); ++i) {
-      ArrayRef<int64_t> o = pattern.getPoint(i);
-      w.at(o[0] + h, o[1] + h) += op.getWeights()[i];
-    }
+    SquareMatrix w = getWeightMatrix(h, pattern.getOffsets(), op.getWeights());
     Type elementType =
         cast<MemRefType>(op.getInput().getType()).getElementType();
     double tol = tolerance > 0 ? double(tolerance)
