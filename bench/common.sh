@@ -28,6 +28,14 @@ steps_per_launch() {
   echo "${n:-1}"
 }
 
+# The steps of a correctness check of DESC: 3, or two launches of a kernel
+# fusing F > 1 steps (2 F): check_steps DESC.
+check_steps() {
+  local fused
+  fused=$(steps_per_launch "$1")
+  if [ "$fused" -gt 1 ]; then echo $((2 * fused)); else echo 3; fi
+}
+
 # Starts the log $log of a GPU script: empties it, writes the device into it
 # and starts the clock of `elapsed`.
 begin_log() {
@@ -109,11 +117,10 @@ check_folders() {
 
 # The checks of one folder for check_folders, to standard output.
 check_one_folder() {
-  local art=$1 folder=$2 desc rank steps fused size
+  local art=$1 folder=$2 desc rank steps size
   for desc in "$art/$folder"/*.launch; do
     rank=$(sed -n 's/^rank = //p' "$desc")
-    steps=3; fused=$(steps_per_launch "$desc")
-    [ "$fused" -gt 1 ] && steps=$((2 * fused))
+    steps=$(check_steps "$desc")
     for size in full odd; do
       "$run" "$desc" --grid "$(grid_for "$rank" "$size")" --steps "$steps" 2>&1 \
         | grep -E '^RESULT|FAIL|^error' \

@@ -51,8 +51,7 @@ else
     slug=$(cat "$art/k/$name/auto.txt")
     desc=$art/k/$name/$slug.launch
     rank=$(sed -n 's/^rank = //p' "$desc")
-    steps=3; fused=$(steps_per_launch "$desc")
-    [ "$fused" -gt 1 ] && steps=$((2 * fused))
+    steps=$(check_steps "$desc")
     for size in full odd; do
       "$run" "$desc" --grid "$(grid_for "$rank" "$size")" --steps "$steps" 2>&1 \
         | grep -E '^RESULT|FAIL|^error' | sed "s|^|$name $slug $size: |" | tee -a "$log"

@@ -64,8 +64,7 @@ while IFS=: read -r folder name type pipeline options; do
   [ -f "$desc" ] || { echo "SCORE $folder/$name: not compiled" | tee -a "$log"; continue; }
   rank=$(sed -n 's/^rank = //p' "$desc")
   fused=$(steps_per_launch "$desc")
-  steps=$(( fused > 1 ? 2 * fused : 3 ))
-  "$run" "$desc" --grid "$(grid_for "$rank" odd)" --steps "$steps" 2>&1 \
+  "$run" "$desc" --grid "$(grid_for "$rank" odd)" --steps "$(check_steps "$desc")" 2>&1 \
     | grep -E '^RESULT|FAIL|^error' | sed "s|^|CHECK $folder/$name: |" | tee -a "$log"
   case $rank:$type in
     2:*) grid=10240,10240 T=1000 ;;
