@@ -32,6 +32,7 @@ void mlir::stencil::buildCudaCoreKernelPipeline(
   convert.planeSums = options.planeSums;
   convert.prefetchPlanes = options.prefetchPlanes;
   convert.prefetchDistance = options.prefetchDistance;
+  convert.vectorWidth = options.vectorWidth;
   convert.replaceableWeights = options.replaceableWeights;
   pm.addPass(createConvertStencilToCudaCore(convert));
 }

@@ -8,12 +8,14 @@ using namespace mlir::stencil;
 
 CudaCoreTiling::CudaCoreTiling(llvm::ArrayRef<int64_t> radii, int64_t threadsX,
                                int64_t threadsY, int64_t outputs, int64_t steps,
-                               int64_t planes, bool stream, bool planeSums)
+                               int64_t planes, bool stream, bool planeSums,
+                               int64_t vectorWidth)
     : rank(radii.size()), threadsX(threadsX), threadsY(threadsY),
       outputs(outputs),
       planes(radii.size() == 3 || (stream && radii.size() == 2) ? planes : 1),
       stream(stream && radii.size() >= 2),
       planeSums(planeSums && stream && radii.size() == 3 && steps == 1),
+      vectorWidth(this->planeSums ? std::max<int64_t>(vectorWidth, 1) : 1),
       steps(steps), radii(radii) {
   tile.assign(rank, 1);
   if (rowStream()) {
@@ -35,8 +37,13 @@ CudaCoreTiling::CudaCoreTiling(llvm::ArrayRef<int64_t> radii, int64_t threadsX,
   }
   if (rank == 3)
     tile[0] = this->planes;
+  tile[rank - 1] *= this->vectorWidth;
   for (int64_t d = 0; d < rank; ++d) {
     halo.push_back(steps * radii[d]);
+    // Vector columns: rows and the threads' columns start on multiples of
+    // the width.
+    if (d == rank - 1)
+      halo.back() = llvm::alignTo(halo.back(), this->vectorWidth);
     smemShape.push_back(tile[d] + 2 * halo[d]);
   }
   smemStrides.assign(rank, 1);
@@ -97,13 +104,14 @@ llvm::SmallVector<int64_t> CudaCoreTiling::unitOrigin(int64_t step,
 }
 
 llvm::SmallVector<int64_t> CudaCoreTiling::outputPosition(int64_t thread,
-                                                          int64_t k) const {
+                                                          int64_t k,
+                                                          int64_t column) const {
   llvm::SmallVector<int64_t> local(halo);
   if (rank == 1) {
     local[0] += thread + k * threads();
     return local;
   }
-  local[rank - 1] += thread % threadsX;
+  local[rank - 1] += thread % threadsX * vectorWidth + column;
   local[rank - 2] += thread / threadsX * outputs + k % outputs;
   if (rank == 3)
     local[0] += k / outputs;

@@ -338,6 +338,12 @@ bool precedesInKernels(const Point &a, const Point &b) {
   return std::make_tuple(a[0], a[2], a[1]) < std::make_tuple(b[0], b[2], b[1]);
 }
 
+/// The order of the plane sums with vector columns (vectorWidth > 1): dz,
+/// then dy, then dx.
+bool precedesInVectorSums(const Point &a, const Point &b) {
+  return std::make_tuple(a[0], a[1], a[2]) < std::make_tuple(b[0], b[1], b[2]);
+}
+
 /// One launch of the plane-sums kernel of `tiling` (CudaCoreTiling's
 /// planeSums: CudaCorePlaneSums.cpp), thread by thread and iteration by
 /// iteration: input plane i staged in slot i mod 2, then per column dx and
@@ -349,6 +355,14 @@ bool precedesInKernels(const Point &a, const Point &b) {
 /// barriers) and records which points each stored sum combined, in order:
 /// it must be every point once, dz-major, then dx, then dy (the staged and
 /// ring kernels' order, so that the kernels agree bit for bit).
+///
+/// With vector columns (vectorWidth W > 1) thread t owns the W columns
+/// outputPosition(t, k, c), c < W; the model reads row by row (iy
+/// ascending, then every output k the row feeds, dx ascending, every dz and
+/// column c), checks that a row, a thread's first column and a block's
+/// corner (in grid columns) are multiples of W, that every value read lies
+/// in the W-aligned vectors covering columns dx_min .. W - 1 + dx_max, and
+/// expects the order dz, dy, dx.
 void planeSumLaunch(const Stencil &s, const CudaCoreTiling &tiling,
                     const Grid &in, Grid &out) {
   ASSERT_TRUE(tiling.planeSums);
@@ -372,7 +386,19 @@ void planeSumLaunch(const Stencil &s, const CudaCoreTiling &tiling,
   for (auto &[dx, rows] : columns)
     for (auto &[dy, uses] : rows)
       std::sort(uses.begin(), uses.end());
-  std::sort(expectedOrder.begin(), expectedOrder.end(), precedesInKernels);
+  const int64_t width = tiling.vectorWidth;
+  std::sort(expectedOrder.begin(), expectedOrder.end(),
+            width > 1 ? precedesInVectorSums : precedesInKernels);
+  // The points by row dy, then column dx (vector columns).
+  std::map<int64_t, std::map<int64_t, std::vector<std::pair<int64_t, double>>>>
+      rowsOfPoints;
+  for (auto &[dx, rows] : columns)
+    for (auto &[dy, uses] : rows)
+      rowsOfPoints[dy][dx] = uses;
+  int64_t dxMin = columns.begin()->first, dxMax = columns.rbegin()->first;
+  EXPECT_EQ(tiling.smemStrides[1] % width, 0) << "rows start on vectors";
+  EXPECT_EQ(tiling.halo[2] % width, 0);
+  EXPECT_GE(tiling.halo[2], tiling.radii[2]);
   struct Sum {
     double value = 0;
     std::vector<Point> terms;
@@ -396,10 +422,12 @@ void planeSumLaunch(const Stencil &s, const CudaCoreTiling &tiling,
     auto yxIndex = [&](int64_t y, int64_t x) {
       return y * tiling.smemStrides[1] + x;
     };
-    std::vector<Sum> acc(tiling.threads() * tiling.outputs * slots);
-    auto sumAt = [&](int64_t thread, int64_t k, int64_t slot) -> Sum & {
+    EXPECT_EQ((corner[2] % width + width) % width, 0);
+    std::vector<Sum> acc(tiling.threads() * tiling.outputs * width * slots);
+    auto sumAt = [&](int64_t thread, int64_t k, int64_t slot,
+                     int64_t c = 0) -> Sum & {
       slot = ((slot % slots) + slots) % slots;
-      return acc[(thread * tiling.outputs + k) * slots + slot];
+      return acc[((thread * tiling.outputs + k) * width + c) * slots + slot];
     };
     for (int64_t i = 0; i < iterations; ++i) {
       // Stage input plane i: zero outside the grid.
@@ -417,6 +445,40 @@ void planeSumLaunch(const Stencil &s, const CudaCoreTiling &tiling,
       int64_t u = i % unroll;
       for (int64_t thread = 0; thread < tiling.threads(); ++thread) {
         llvm::SmallVector<int64_t> first = tiling.outputPosition(thread, 0);
+        if (width > 1) {
+          EXPECT_EQ(first[2] % width, 0) << "a thread's columns start a vector";
+          for (int64_t iy = rowsOfPoints.begin()->first;
+               iy < tiling.outputs + rowsOfPoints.rbegin()->first; ++iy)
+            for (int64_t k = 0; k < tiling.outputs; ++k) {
+              auto row = rowsOfPoints.find(iy - k);
+              if (row == rowsOfPoints.end())
+                continue;
+              for (const auto &[dx, uses] : row->second)
+                for (auto [dz, w] : uses)
+                  for (int64_t c = 0; c < width; ++c) {
+                    int64_t y = first[1] + iy, x = first[2] + c + dx;
+                    // In the vectors the kernel loads for the row.
+                    EXPECT_GE(x, first[2] + llvm::divideFloorSigned(
+                                                dxMin, width) * width);
+                    EXPECT_LT(x, first[2] + (llvm::divideFloorSigned(
+                                                 width - 1 + dxMax, width) +
+                                             1) * width);
+                    ASSERT_GE(y, 0);
+                    ASSERT_LT(y, tiling.smemShape[1]);
+                    ASSERT_GE(x, 0);
+                    ASSERT_LT(x, tiling.smemShape[2]);
+                    EXPECT_EQ(holds[slot], i) << "plane overwritten";
+                    readSlot[slot] = true;
+                    double v = smem.at(slot * plane + yxIndex(y, x));
+                    EXPECT_FALSE(std::isnan(v))
+                        << "read of a value no stage wrote";
+                    Sum &sum = sumAt(thread, k, u - dz, c);
+                    sum.value += w * v;
+                    sum.terms.push_back(Point{dz, iy - k, dx});
+                  }
+            }
+          continue;
+        }
         for (const auto &[dx, rowsOfColumn] : columns) {
           int64_t dyMin = rowsOfColumn.begin()->first;
           int64_t dyMax = rowsOfColumn.rbegin()->first;
@@ -446,12 +508,13 @@ void planeSumLaunch(const Stencil &s, const CudaCoreTiling &tiling,
       // Output plane i - r_z is complete.
       int64_t localZ = i - rz;
       for (int64_t thread = 0; thread < tiling.threads(); ++thread)
-        for (int64_t k = 0; k < tiling.outputs; ++k) {
-          Sum done = std::exchange(sumAt(thread, k, u - rz), Sum());
+        for (int64_t kc = 0; kc < tiling.outputs * width; ++kc) {
+          int64_t k = kc / width, c = kc % width;
+          Sum done = std::exchange(sumAt(thread, k, u - rz, c), Sum());
           if (localZ < haloZ || localZ >= rows + haloZ)
             continue;
           llvm::SmallVector<int64_t> position =
-              tiling.outputPosition(thread, k);
+              tiling.outputPosition(thread, k, c);
           Point g = add(Point{localZ, position[1], position[2]}, corner);
           if (!in.contains(g) || !isInterior(g, in.dims, tiling.radii))
             continue;
@@ -485,12 +548,15 @@ Grid makeInput(const Point &dims) {
 void expectSameAsOneStepLaunches(const Stencil &s, const Point &dims,
                                  int64_t fused, int64_t steps,
                                  int64_t planes = 1, bool stream = false,
-                                 bool planeSums = false) {
+                                 bool planeSums = false,
+                                 int64_t vectorWidth = 1) {
   SCOPED_TRACE(::testing::Message()
-               << "rank " << dims.size() << ", grid " << dims[0]
-               << "..., fused " << fused << ", steps " << steps << ", planes "
-               << planes << (stream ? ", streamed" : "")
-               << (planeSums ? ", plane sums" : ""));
+               << "rank " << dims.size() << ", grid " << dims[0] << ","
+               << dims[dims.size() - 1] << ", fused " << fused << ", steps "
+               << steps << ", planes " << planes
+               << (stream ? ", streamed" : "")
+               << (planeSums ? ", plane sums" : "") << ", vector width "
+               << vectorWidth);
   Grid input = makeInput(dims);
   Grid a = input, b = input;
   for (int64_t t = 0; t < steps; ++t) {
@@ -499,9 +565,10 @@ void expectSameAsOneStepLaunches(const Stencil &s, const Point &dims,
   }
 
   CudaCoreTiling full(s.radii(), /*threadsX=*/4, /*threadsY=*/2,
-                      /*outputs=*/3, fused, planes, stream, planeSums);
+                      /*outputs=*/3, fused, planes, stream, planeSums,
+                      vectorWidth);
   CudaCoreTiling tail(s.radii(), 4, 2, 3, std::max<int64_t>(steps % fused, 1),
-                      planes, stream, planeSums);
+                      planes, stream, planeSums, vectorWidth);
   auto launch = [&](const CudaCoreTiling &tiling, const Grid &from, Grid &to) {
     EXPECT_EQ(tiling.planeSums, planeSums && tiling.steps == 1);
     if (tiling.planeSums)
@@ -681,6 +748,71 @@ TEST(CudaCoreTiling, PlaneSums3D) {
           expectSameAsOneStepLaunches(kernelOrder(s), dims, fused, /*steps=*/3,
                                       planes, /*stream=*/true,
                                       /*planeSums=*/true);
+}
+
+// Vector columns: the plane sums with W = 2, 4, 8 adjacent columns per
+// thread (rows of the stencil, then dx, in each plane) against one-step
+// launches of the reference summing in the same order (dz, dy, dx), bit
+// for bit; rows that are not a multiple of W, grids narrower than a block,
+// radii 0 to 2 along x.
+TEST(CudaCoreTiling, PlaneSumsVectorColumns3D) {
+  auto vectorOrder = [](Stencil s) {
+    std::vector<size_t> order(s.offsets.size());
+    for (size_t i = 0; i < order.size(); ++i)
+      order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return precedesInVectorSums(s.offsets[a], s.offsets[b]);
+    });
+    Stencil sorted;
+    for (size_t i : order) {
+      sorted.offsets.push_back(s.offsets[i]);
+      sorted.weights.push_back(s.weights[i]);
+    }
+    return sorted;
+  };
+  Stencil box;
+  for (const Point &p : allPoints({3, 3, 3})) {
+    box.offsets.push_back(add(p, {-1, -1, -1}));
+    box.weights.push_back(0.01 * (box.offsets.size() + 3));
+  }
+  std::vector<Stencil> stencils = {
+      kAsymmetric3D, box,
+      {{{-2, 0, 0}, {-1, 1, 0}, {0, 0, -1}, {0, 0, 0}, {1, 0, 1}, {2, -1, 0}},
+       {0.1, 0.15, 0.05, 0.4, 0.2, 0.1}},
+      {{{0, -1, 0}, {0, 0, 0}, {0, 1, 0}, {1, 0, 0}}, {0.2, 0.3, 0.4, 0.1}}};
+  for (int64_t width : {2, 4, 8})
+    for (const Stencil &s : stencils)
+      for (Point dims : {Point{4, 3, 5}, Point{5, 9, 16}, Point{13, 7, 67},
+                         Point{6, 5, 72}})
+        for (int64_t planes : {1, 8})
+          expectSameAsOneStepLaunches(vectorOrder(s), dims, /*fused=*/1,
+                                      /*steps=*/2, planes, /*stream=*/true,
+                                      /*planeSums=*/true, width);
+}
+
+TEST(CudaCoreTiling, VectorColumnsGeometry) {
+  // Box-3D27P, 32 x 4 threads, 2 outputs, vector width 4: 128 columns per
+  // block, the halo along x rounded up to 4, planes of 10 x 136.
+  CudaCoreTiling tiling({1, 1, 1}, 32, 4, 2, 1, 64, /*stream=*/true,
+                        /*planeSums=*/true, /*vectorWidth=*/4);
+  EXPECT_EQ(tiling.vectorWidth, 4);
+  EXPECT_EQ(tiling.tile, (llvm::SmallVector<int64_t>{64, 8, 128}));
+  EXPECT_EQ(tiling.halo, (llvm::SmallVector<int64_t>{1, 1, 4}));
+  EXPECT_EQ(tiling.smemShape[1], 10);
+  EXPECT_EQ(tiling.smemShape[2], 136);
+  EXPECT_EQ(tiling.sharedElements(), 2 * 10 * 136);
+  EXPECT_EQ(tiling.outputPosition(33, 1, 3),
+            (llvm::SmallVector<int64_t>{1, 1 + 2 + 1, 4 + 4 + 3}));
+  // Radius 5 along x with width 4: a halo of 8.
+  EXPECT_EQ(CudaCoreTiling({1, 1, 5}, 32, 4, 2, 1, 8, true, true, 4).halo[2],
+            8);
+  // Only the plane sums take vector columns.
+  EXPECT_EQ(CudaCoreTiling({1, 1, 1}, 32, 4, 2, 2, 64, true, true, 4)
+                .vectorWidth,
+            1);
+  EXPECT_EQ(CudaCoreTiling({1, 1, 1}, 32, 4, 2, 1, 64, true, false, 4)
+                .vectorWidth,
+            1);
 }
 
 TEST(CudaCoreTiling, PlaneSumsGeometry) {

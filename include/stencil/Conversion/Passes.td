@@ -323,6 +323,22 @@ def ConvertStencilToCudaCore
     slower for f32 and f64 grids (the partial sums cost registers), hence
     off by default.
 
+    Vector columns (`vector-width=W`, 2, 4 or 8, with the plane sums; W
+    elements at most 16 bytes): each thread owns W adjacent columns, so the
+    block is W `threads-x` columns wide, and the halo along x is r_x
+    rounded up to a multiple of W, so that every row of a staged plane and
+    every thread's columns start on a multiple of W elements. Blocks whose
+    (y, x) tile and halo lie in the grid, on grids whose rows are a
+    multiple of W, stage each plane as whole W-element vectors (one global
+    load and one shared store each), read each input row's W columns and
+    their neighbours as the aligned vectors covering them, and store their
+    W outputs of a row as one vector; the other blocks stage and store
+    element by element (the same shared layout and sums). The sums run
+    row by row (dy, then dx within a plane; dz-major as before), so the
+    results differ from the ring's by rounding only. Measured on an H100
+    (bench/NOTES.md, "Vector columns") the f16 kernels issue a quarter of
+    the loads and stores of one column per thread.
+
     Row streaming (`stream=on` for a 2-D `stencil.linear`; AN5D's register
     streaming, sections 3.1-3.3, kernel in CudaCoreRowStream.cpp): the block
     is one row of `threads-x * threads-y` threads, each owning
@@ -396,6 +412,11 @@ def ConvertStencilToCudaCore
            "With prefetch-planes: how many planes ahead a streamed sweep "
            "loads, 1 to 4 (each plane ahead holds its staging values in "
            "registers)">,
+    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"1",
+           "With plane-sums: each thread owns this many adjacent columns "
+           "(1, 2, 4 or 8, at most 16 bytes), staged, read from shared "
+           "memory and stored as one vector; rows that are not a multiple "
+           "of it take the element-wise staging and stores">,
     Option<"replaceableWeights", "replaceable-weights", "bool",
            /*default=*/"true",
            "Read a linear stencil's weights from a .const array "
@@ -406,7 +427,7 @@ def ConvertStencilToCudaCore
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect"
+    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
   ];
 }
 

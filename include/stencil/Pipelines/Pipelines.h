@@ -311,6 +311,13 @@ struct LowerToCudaCoreOptions
                      "streamed sweep loads, 1 to 4 (each plane ahead holds "
                      "its staging values in registers)"),
       llvm::cl::init(1)};
+  PassOptions::Option<int64_t> vectorWidth{
+      *this, "vector-width",
+      llvm::cl::desc("With plane-sums: adjacent columns per thread, staged, "
+                     "read and stored as one vector of 1, 2, 4 or 8 "
+                     "elements (at most 16 bytes); grids whose rows are not "
+                     "a multiple of it take the element-wise path"),
+      llvm::cl::init(1)};
 };
 
 /// `--lower-to-cuda-core`: plain FMA kernels for every element type and

@@ -92,11 +92,24 @@ namespace stencil {
 /// register tiling does (column by column), so the results equal the
 /// ring's bit for bit; each in-plane value is read from shared memory once
 /// for all 2 r_z + 1 planes it feeds instead of once per plane.
+///
+/// Vector columns (`vectorWidth` W > 1, plane sums only): each thread owns
+/// W adjacent columns, thread x the local columns halo_x + W x + c (0 <= c
+/// < W), so the tile is W threadsX wide, and the halo along x is r_x rounded
+/// up to a multiple of W. Every row of a plane then starts, and every
+/// thread's columns lie, on a multiple of W elements, and a plane is staged
+/// as whole W-element vectors (one wide load and store each), the thread
+/// reading its columns and their neighbours as the aligned vectors that
+/// cover them. The rounded-up halo stages up to W - 1 unread columns per
+/// side. The sums run row by row: for each input row iy ascending, the
+/// row's vectors once, then every output it feeds, dx ascending, so each
+/// output sums its points dz-major, then by dy, then dx (the rounding
+/// differs from the ring's dz, dx, dy order).
 struct CudaCoreTiling {
   CudaCoreTiling(llvm::ArrayRef<int64_t> radii, int64_t threadsX,
                  int64_t threadsY, int64_t outputs, int64_t steps,
                  int64_t planes = 1, bool stream = false,
-                 bool planeSums = false);
+                 bool planeSums = false, int64_t vectorWidth = 1);
 
   int64_t rank = 0;
   int64_t threadsX = 0, threadsY = 0, outputs = 0;
@@ -109,6 +122,9 @@ struct CudaCoreTiling {
   /// Whether a streamed 3-D block of one step accumulates partial sums of
   /// its output planes (the caller asks for it for linear stencils only).
   bool planeSums = false;
+  /// Plane sums: the adjacent columns per thread, moved as one vector (1
+  /// otherwise).
+  int64_t vectorWidth = 1;
   /// Time steps per launch.
   int64_t steps = 1;
   /// Radius r_d of the stencil along each dimension.
@@ -219,8 +235,10 @@ struct CudaCoreTiling {
   /// `thread` in the last step: `halo + (thread + k threads)` in 1-D,
   /// `halo + ((thread / threadsX) outputs + k, thread mod threadsX)` in 2-D,
   /// `halo + (k / outputs, (thread / threadsX) outputs + k mod outputs,
-  /// thread mod threadsX)` in 3-D.
-  llvm::SmallVector<int64_t> outputPosition(int64_t thread, int64_t k) const;
+  /// (thread mod threadsX) vectorWidth + column)` in 3-D (`column` <
+  /// vectorWidth).
+  llvm::SmallVector<int64_t> outputPosition(int64_t thread, int64_t k,
+                                            int64_t column = 0) const;
 
   /// Points the block computes per output and time step: 1 for one step;
   /// with fused steps, the intermediate regions (work units included, the

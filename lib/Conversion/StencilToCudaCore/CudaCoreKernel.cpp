@@ -703,7 +703,7 @@ mlir::stencil::chooseCudaCoreTiling(ArrayRef<int64_t> radii, int64_t threadsX,
                                     int64_t threadsY, int64_t outputsPerThread,
                                     int64_t steps, int64_t planes,
                                     Type elementType, bool stream,
-                                    bool planeSums) {
+                                    bool planeSums, int64_t vectorWidth) {
   if (stream && radii.size() == 2)
     return CudaCoreTiling(radii, threadsX, threadsY, outputsPerThread, steps,
                           planes == 0 ? kDefaultRowStreamRows : planes,
@@ -712,7 +712,8 @@ mlir::stencil::chooseCudaCoreTiling(ArrayRef<int64_t> radii, int64_t threadsX,
   auto fits = [&](int64_t outputs, int64_t tilePlanes) {
     return getCudaCoreSharedBytes(CudaCoreTiling(radii, threadsX, threadsY,
                                                  outputs, steps, tilePlanes,
-                                                 stream, planeSums),
+                                                 stream, planeSums,
+                                                 vectorWidth),
                                   elementType) <= kMaxCudaCoreSharedBytes;
   };
   // A streamed block's planes do not change its shared memory.
@@ -728,7 +729,8 @@ mlir::stencil::chooseCudaCoreTiling(ArrayRef<int64_t> radii, int64_t threadsX,
   }
   if (stream)
     return CudaCoreTiling(radii, threadsX, threadsY, outputs, steps,
-                          streamPlanes, /*stream=*/true, planeSums);
+                          streamPlanes, /*stream=*/true, planeSums,
+                          vectorWidth);
   int64_t tilePlanes = planes == 0 ? 1 : planes;
   if (planes == 0 && radii.size() == 3)
     for (int64_t candidate : {8, 4, 2})

@@ -105,13 +105,15 @@ std::optional<unsigned> findTooWideDimension(ArrayRef<int64_t> radii,
 /// (`stream`, CudaCoreTiling::stream) sweeps `planes` planes per block
 /// (0: kDefaultStreamPlanes), which its rings' size does not depend on;
 /// with `planeSums` (a linear stencil, one step) it accumulates partial sums
-/// through a ring of two planes (CudaCoreTiling::planeSums). The result may
+/// through a ring of two planes (CudaCoreTiling::planeSums), with
+/// `vectorWidth` adjacent columns per thread. The result may
 /// still not fit (the caller checks getCudaCoreSharedBytes).
 CudaCoreTiling chooseCudaCoreTiling(ArrayRef<int64_t> radii, int64_t threadsX,
                                     int64_t threadsY, int64_t outputsPerThread,
                                     int64_t steps, int64_t planes,
                                     Type elementType, bool stream = false,
-                                    bool planeSums = false);
+                                    bool planeSums = false,
+                                    int64_t vectorWidth = 1);
 
 } // namespace stencil
 } // namespace mlir

@@ -202,6 +202,17 @@ private:
   /// The sweep of a linear one-step kernel that keeps 2 r_z + 1 partial
   /// sums per output (CudaCoreTiling::planeSums, CudaCorePlaneSums.cpp).
   void buildPlaneSumSweep();
+  /// The plane sums with vector columns (CudaCoreTiling::vectorWidth > 1).
+  void buildVectorPlaneSumSweep();
+  /// Vector columns: the staging vectors per thread of one plane, how many
+  /// of them a prefetching sweep holds in registers (0: staged in the
+  /// iteration), their loads for plane `planeZ` (rows a multiple of the
+  /// width, so that each vector lies in the grid or outside it as a whole)
+  /// and their stores at `destBase`.
+  int64_t stagingVectorsPerThread() const;
+  int64_t prefetchedVectorsPerThread() const;
+  StagingValues vectorStagingLoads(Value planeZ);
+  void vectorStagingStores(const StagingValues &staged, Value destBase);
 
   // The row streaming schedule of 2-D linear stencils
   // (CudaCoreRowStream.cpp).
@@ -221,6 +232,10 @@ private:
   /// step computes is then in the grid's interior along y and x (halo) or
   /// in the grid (the others), so those checks are left out.
   bool interiorYX = false;
+  /// While building a plane-sums sweep with vector columns on a grid whose
+  /// rows are a multiple of the width: planes are staged, and outputs
+  /// stored, as whole vectors (else element by element).
+  bool vectorStaging = false;
 
   std::optional<ImplicitLocOpBuilder> b;
   Value in, out, smem;

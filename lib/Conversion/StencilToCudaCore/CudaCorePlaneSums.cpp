@@ -49,6 +49,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <map>
 
@@ -68,6 +69,10 @@ struct PlaneUse {
 
 void CudaCoreKernelBuilder::buildPlaneSumSweep() {
   assert(linear && geo.planeSums && "plane sums of a linear 3-D stencil");
+  if (geo.vectorWidth > 1) {
+    buildVectorPlaneSumSweep();
+    return;
+  }
   int64_t rz = geo.radii[0], haloZ = geo.halo[0];
   int64_t slots = geo.planeSumSlots(), unroll = geo.planeSumUnroll();
   int64_t outputs = geo.outputs, strideY = geo.smemStrides[1];
@@ -165,6 +170,314 @@ void CudaCoreKernelBuilder::buildPlaneSumSweep() {
     b->setInsertionPointToStart(ifOwn.thenBlock());
     storeOutputs(/*first=*/0, values,
                  addConst(add(origin[0], localZ), -haloZ));
+    b->setInsertionPointAfter(ifOwn);
+  }
+  SmallVector<Value> yielded(acc);
+  llvm::append_range(yielded, pending);
+  scf::YieldOp::create(*b, yielded);
+}
+
+//===----------------------------------------------------------------------===//
+// Vector columns
+//===----------------------------------------------------------------------===//
+//
+// With `vector-width` W > 1 (CudaCoreTiling::vectorWidth) thread x owns the
+// W adjacent columns W x .. W x + W - 1 of its rows, and the halo along x is
+// r_x rounded up to a multiple of W, so a plane's rows, and each thread's
+// columns, start on multiples of W elements in shared memory. Blocks of the
+// interior sweep (their tile and halo in the grid; rows a multiple of W, so
+// every vector of the grid is aligned too) stage a plane as its
+// (T_y + 2 h_y) (T_x + 2 h_x) / W vectors, vector e of thread
+// e mod threads, one global load and one shared store each (prefetched as
+// the scalar staging is), and store an output row's W values as one vector.
+// The other blocks stage element by element into the same layout and store
+// each output on its own. In both, iteration i reads input row iy of its
+// outputs' neighbourhood as the aligned vectors covering columns dx_min ..
+// W - 1 + dx_max (one load for r_x = 0, three for 0 < r_x <= W), converts
+// each element it uses once, and adds
+//
+//   acc[k][c][(i - dz) mod P] += w(dz, iy - k, dx) v_i[iy][c + dx]
+//
+// for every output k fed by the row, dx ascending, every dz and column c.
+// Per plane the rows come in order, so each output sums its points
+// dz-major, then by dy, then dx: the ring sums dz, dx, dy, so the results
+// differ by rounding only. An f16 Box-3D27P with W = 4 issues per plane and
+// thread (2 outputs along y, 8 outputs) 12 vector shared loads where one
+// column per thread issues 12 scalar ones per 2 outputs, and a quarter of
+// the global loads and stores.
+
+int64_t CudaCoreKernelBuilder::stagingVectorsPerThread() const {
+  return llvm::divideCeil(geo.planeSize() / geo.vectorWidth, geo.threads());
+}
+
+int64_t CudaCoreKernelBuilder::prefetchedVectorsPerThread() const {
+  // Registers held per plane ahead, as for the scalar prefetch (a vector of
+  // B bytes takes ceil(B / 4) of them).
+  int64_t vectorBytes =
+      geo.vectorWidth * elementType.getIntOrFloatBitWidth() / 8;
+  int64_t perThread = stagingVectorsPerThread();
+  bool prefetch = spec.prefetchPlanes &&
+                  perThread * llvm::divideCeil(vectorBytes, 4) <=
+                      kMaxPrefetchedStagingValues;
+  return prefetch ? perThread : 0;
+}
+
+StagingValues CudaCoreKernelBuilder::vectorStagingLoads(Value planeZ) {
+  int64_t width = geo.vectorWidth, threads = geo.threads();
+  int64_t rowVectors = geo.smemShape[2] / width;
+  int64_t total = geo.planeSize() / width;
+  int64_t perThread = stagingVectorsPerThread();
+  bool guard = perThread * threads > total;
+  auto vectorType = VectorType::get({width}, elementType);
+  llvm::MaybeAlign align(width * elementType.getIntOrFloatBitWidth() / 8);
+  double outsideValue =
+      boundary == BoundaryKind::dirichlet ? boundaryValue : 0.0;
+
+  // The plane's z: wrapped (periodic), or whether it is in the grid.
+  Value zInside = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
+  Value z = stagingCoord(0, planeZ, zInside);
+  StagingValues staged;
+  for (int64_t j = 0; j < perThread; ++j) {
+    Value e = addConst(tid, j * threads);
+    Value isValid;
+    if (guard && (j + 1) * threads > total)
+      isValid =
+          arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, e, cst(total));
+    // The vector's first element: a multiple of the width, as is N_x, so
+    // the vector lies in the grid (periodic: wraps) or outside as a whole.
+    Value row = arith::DivUIOp::create(*b, e, cst(rowVectors));
+    Value column = arith::RemUIOp::create(*b, e, cst(rowVectors));
+    Value inside = zInside;
+    Value y = stagingCoord(1, row, inside);
+    Value x = stagingCoord(2, mul(column, cst(width)), inside);
+    Value linear = gridIndex({z, y, x});
+    // Periodic coordinates are always in the grid: only vectors past the
+    // plane skip the load.
+    Value load = boundary == BoundaryKind::periodic ? isValid : inside;
+    if (isValid && boundary != BoundaryKind::periodic)
+      load = arith::AndIOp::create(*b, load, isValid);
+    Value value;
+    if (!load) {
+      value = vector::LoadOp::create(*b, vectorType, in, ValueRange{linear},
+                                     /*nontemporal=*/false, align);
+    } else {
+      auto ifOp = scf::IfOp::create(
+          *b, load,
+          [&](OpBuilder &then, Location loc) {
+            Value v = vector::LoadOp::create(then, loc, vectorType, in,
+                                             ValueRange{linear},
+                                             /*nontemporal=*/false, align);
+            scf::YieldOp::create(then, loc, v);
+          },
+          [&](OpBuilder &otherwise, Location loc) {
+            Value outside = arith::ConstantOp::create(
+                otherwise, loc,
+                DenseElementsAttr::get(
+                    vectorType,
+                    otherwise.getFloatAttr(elementType, outsideValue)));
+            scf::YieldOp::create(otherwise, loc, outside);
+          });
+      value = ifOp.getResult(0);
+    }
+    staged.values.push_back(value);
+    staged.valid.push_back(isValid);
+    staged.positions.push_back(e);
+  }
+  return staged;
+}
+
+void CudaCoreKernelBuilder::vectorStagingStores(const StagingValues &staged,
+                                                Value destBase) {
+  int64_t width = geo.vectorWidth;
+  llvm::MaybeAlign align(width * elementType.getIntOrFloatBitWidth() / 8);
+  for (auto [value, isValid, e] :
+       llvm::zip(staged.values, staged.valid, staged.positions)) {
+    // Vector e of the plane starts at element W e: rows hold whole vectors.
+    Value index = add(destBase, mul(e, cst(width)));
+    if (!isValid) {
+      vector::StoreOp::create(*b, value, smem, ValueRange{index},
+                              /*nontemporal=*/false, align);
+      continue;
+    }
+    auto ifOp = scf::IfOp::create(*b, isValid, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard insertion(*b);
+    b->setInsertionPointToStart(ifOp.thenBlock());
+    vector::StoreOp::create(*b, value, smem, ValueRange{index},
+                            /*nontemporal=*/false, align);
+  }
+}
+
+void CudaCoreKernelBuilder::buildVectorPlaneSumSweep() {
+  int64_t rz = geo.radii[0], haloZ = geo.halo[0];
+  int64_t slots = geo.planeSumSlots(), unroll = geo.planeSumUnroll();
+  int64_t outputs = geo.outputs, width = geo.vectorWidth;
+  int64_t strideY = geo.smemStrides[1];
+  auto vectorType = VectorType::get({width}, elementType);
+  llvm::MaybeAlign align(width * elementType.getIntOrFloatBitWidth() / 8);
+
+  // The points by row dy, then column dx: the plane offsets with their
+  // weights, dz ascending.
+  std::map<int64_t, std::map<int64_t, SmallVector<PlaneUse>>> rowsOfPoints;
+  for (const auto &[offset, weight] : summedPoints())
+    rowsOfPoints[offset[1]][offset[2]].push_back(
+        {offset[0], weight.first, weight.second});
+
+  Value zeroAcc = arith::ConstantOp::create(*b, b->getZeroAttr(accType));
+  Value rows = arith::MinUIOp::create(
+      *b, arith::SubIOp::create(*b, sizes[0], origin[0]), cst(geo.planes));
+  Value groups = arith::DivUIOp::create(
+      *b, addConst(rows, 2 * haloZ + unroll - 1), cst(unroll));
+  // The thread's first column of its first output row in a plane of the
+  // ring: a multiple of the width.
+  Value yxBase =
+      add(mul(ty, cst(outputs * strideY)), mul(tx, cst(width)));
+  yxBase = addConst(yxBase, geo.halo[1] * strideY + geo.halo[2]);
+
+  // Whole vectors where the rows are a multiple of the width, loaded
+  // `prefetch-distance` iterations ahead; else element by element in the
+  // iteration (a scalar prefetch of the wide plane cost 70 registers more).
+  bool vectors = vectorStaging;
+  int64_t perThread =
+      vectors ? prefetchedVectorsPerThread() : 0;
+  SmallVector<Value> initial(outputs * width * slots, zeroAcc);
+  if (perThread > 0)
+    for (int64_t k = 0; k < spec.prefetchDistance; ++k)
+      llvm::append_range(initial, vectorStagingLoads(cst(k)).values);
+  auto loop = scf::ForOp::create(*b, cst(0), groups, cst(1), initial);
+  OpBuilder::InsertionGuard guard(*b);
+  b->setInsertionPointToStart(loop.getBody());
+  ValueRange carried = loop.getRegionIterArgs();
+  int64_t sums = outputs * width * slots;
+  SmallVector<Value> acc(carried.begin(), carried.begin() + sums);
+  SmallVector<Value> pending(carried.begin() + sums, carried.end());
+  auto accAt = [&](int64_t k, int64_t c, int64_t slot) -> Value & {
+    return acc[(k * width + c) * slots + ((slot % slots) + slots) % slots];
+  };
+  Value groupFirst =
+      mul(hideFromOptimizer(*b, loop.getInductionVar()), cst(unroll));
+
+  for (int64_t u = 0; u < unroll; ++u) {
+    Value i = addConst(groupFirst, u);
+    Value slotBase = ringBase(/*level=*/0, i);
+    if (perThread > 0) {
+      // Plane i + d's loads first, then plane i's values (loaded d
+      // iterations ago) to shared memory.
+      StagingValues next =
+          vectorStagingLoads(addConst(i, spec.prefetchDistance));
+      StagingValues current = next;
+      current.values.assign(pending.begin(), pending.begin() + perThread);
+      vectorStagingStores(current, slotBase);
+      pending.erase(pending.begin(), pending.begin() + perThread);
+      llvm::append_range(pending, next.values);
+    } else if (vectors) {
+      vectorStagingStores(vectorStagingLoads(i), slotBase);
+    } else {
+      stageTile(i, slotBase);
+    }
+    gpu::BarrierOp::create(*b);
+
+    // Row by row: the aligned vectors covering the columns the row's
+    // points read, each used element converted once.
+    Value base = add(slotBase, yxBase);
+    int64_t dyMin = rowsOfPoints.begin()->first;
+    int64_t dyMax = rowsOfPoints.rbegin()->first;
+    for (int64_t iy = dyMin; iy < outputs + dyMax; ++iy) {
+      std::map<int64_t, Value> loaded, converted;
+      auto valueAt = [&](int64_t p) -> Value {
+        auto [it, fresh] = converted.try_emplace(p);
+        if (!fresh)
+          return it->second;
+        int64_t q = llvm::divideFloorSigned(p, width);
+        Value &vec = loaded[q];
+        if (!vec)
+          vec = vector::LoadOp::create(
+              *b, vectorType, smem,
+              ValueRange{addConst(base, iy * strideY + q * width)},
+              /*nontemporal=*/false, align);
+        Value v = vector::ExtractOp::create(*b, vec,
+                                            ArrayRef<int64_t>{p - q * width});
+        if (v.getType() != accType)
+          v = arith::ExtFOp::create(*b, accType, v);
+        return it->second = v;
+      };
+      bool used = false;
+      for (int64_t k = 0; k < outputs; ++k) {
+        auto row = rowsOfPoints.find(iy - k);
+        if (row == rowsOfPoints.end())
+          continue;
+        used = true;
+        for (const auto &[dx, planeUses] : row->second)
+          for (const PlaneUse &use : planeUses)
+            for (int64_t c = 0; c < width; ++c) {
+              Value &sum = accAt(k, c, u - use.dz);
+              sum = LLVM::FMAOp::create(
+                  *b, weightValue(use.index, use.weight), valueAt(c + dx),
+                  sum);
+            }
+      }
+      // The row's loads and FMAs before the next row's (emitOrderingFence).
+      if (used)
+        emitOrderingFence(acc);
+    }
+
+    // Local output plane i - r_z is complete; it is one of the block's
+    // planes where haloZ <= i - r_z < haloZ + rows (a uniform condition).
+    SmallVector<Value> values;
+    for (int64_t k = 0; k < outputs; ++k)
+      for (int64_t c = 0; c < width; ++c) {
+        Value &done = accAt(k, c, u - rz);
+        values.push_back(toElementType(done));
+        done = zeroAcc;
+      }
+    Value localZ = addConst(i, -rz);
+    Value own = arith::AndIOp::create(
+        *b,
+        arith::CmpIOp::create(*b, arith::CmpIPredicate::uge, localZ,
+                              cst(haloZ)),
+        arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, localZ,
+                              addConst(rows, haloZ)));
+    auto ifOwn = scf::IfOp::create(*b, own, /*withElseRegion=*/false);
+    b->setInsertionPointToStart(ifOwn.thenBlock());
+    Value z = addConst(add(origin[0], localZ), -haloZ);
+    Value x0 = add(origin[2], mul(tx, cst(width)));
+    for (int64_t k = 0; k < outputs; ++k) {
+      SmallVector<Value> coords = outputCoords(k);
+      coords[0] = z;
+      ArrayRef<Value> row(values.begin() + k * width, width);
+      // Each column on its own (near the grid's x edges, or rows that are
+      // not a multiple of the width).
+      auto storeColumns = [&] {
+        for (int64_t c = 0; c < width; ++c) {
+          coords[2] = addConst(x0, c);
+          Value written = isStored(coords);
+          Value linear = gridIndex(coords);
+          scf::IfOp::create(*b, written, [&](OpBuilder &then, Location loc) {
+            memref::StoreOp::create(then, loc, row[c], out,
+                                    ValueRange{linear});
+            scf::YieldOp::create(then, loc);
+          });
+        }
+      };
+      if (!vectors) {
+        storeColumns();
+        continue;
+      }
+      // One vector where the boundary writes its first and last column
+      // (then every one between); in an interior block only z is checked.
+      coords[2] = addConst(x0, width - 1);
+      Value lastWritten = isStored(coords);
+      coords[2] = x0;
+      Value whole = arith::AndIOp::create(*b, isStored(coords), lastWritten);
+      Value linear = gridIndex(coords);
+      Value vec = vector::FromElementsOp::create(*b, vectorType, row);
+      auto ifWhole = scf::IfOp::create(*b, whole, /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard inIf(*b);
+      b->setInsertionPointToStart(ifWhole.thenBlock());
+      vector::StoreOp::create(*b, vec, out, ValueRange{linear},
+                              /*nontemporal=*/false, align);
+      b->setInsertionPointToStart(ifWhole.elseBlock());
+      storeColumns();
+    }
     b->setInsertionPointAfter(ifOwn);
   }
   SmallVector<Value> yielded(acc);

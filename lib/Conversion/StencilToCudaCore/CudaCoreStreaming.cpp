@@ -50,13 +50,32 @@ void CudaCoreKernelBuilder::buildStream() {
                  /*margin=*/0, /*extent=*/geo.tile[d] + 2 * geo.halo[d]);
     interior = interior ? arith::AndIOp::create(*b, interior, inDim) : inDim;
   }
+  // Vector columns (plane sums): vectors start on multiples of the width in
+  // the grid only where the rows are a multiple of it; there every block
+  // stages and stores whole vectors (CudaCorePlaneSums.cpp), the interior
+  // ones without the checks. Other grids stage element by element.
+  Value aligned;
+  if (int64_t width = geo.vectorWidth; width > 1) {
+    aligned = arith::CmpIOp::create(
+        *b, arith::CmpIPredicate::eq,
+        arith::RemUIOp::create(*b, sizes[2], cst(width)), cst(0));
+    interior = arith::AndIOp::create(*b, interior, aligned);
+  }
   auto ifOp = scf::IfOp::create(*b, interior, /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(*b);
   b->setInsertionPointToStart(ifOp.thenBlock());
   interiorYX = true;
+  vectorStaging = bool(aligned);
   buildSweep();
   interiorYX = false;
   b->setInsertionPointToStart(ifOp.elseBlock());
+  if (aligned) {
+    auto ifAligned = scf::IfOp::create(*b, aligned, /*withElseRegion=*/true);
+    b->setInsertionPointToStart(ifAligned.thenBlock());
+    buildSweep();
+    b->setInsertionPointToStart(ifAligned.elseBlock());
+    vectorStaging = false;
+  }
   buildSweep();
 }
 

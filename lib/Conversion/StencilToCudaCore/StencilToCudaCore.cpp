@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/RegionUtils.h"
 
@@ -197,6 +198,17 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
     return op->emitOpError("needs 1 <= prefetch-distance <= ")
            << kMaxPrefetchDistance
            << " (each plane ahead holds its staging values in registers)";
+  if (!llvm::is_contained({1, 2, 4, 8}, vectorWidth.getValue()))
+    return op->emitOpError("needs vector-width 1, 2, 4 or 8, not ")
+           << vectorWidth.getValue();
+  if (int64_t bytes = vectorWidth * gridType.getElementTypeBitWidth() / 8;
+      bytes > 16)
+    return op->emitOpError("cannot move ")
+           << vectorWidth.getValue() << " " << gridType.getElementType()
+           << " elements as one vector (" << bytes
+           << " bytes; the widest load and store move 16): use a "
+              "vector-width of at most "
+           << 128 / gridType.getElementTypeBitWidth();
   if (stream != "on" && stream != "off" && stream != "auto")
     return op->emitOpError("needs stream=on, off or auto, not '")
            << stream.getValue() << "'";
@@ -248,7 +260,7 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
       radii, threadsX, threadsY, outputsPerThread, fusedSteps, planes,
       elementType,
       /*stream=*/(stream != "off" && rank == 3) || rowStream,
-      linearPlaneSums);
+      linearPlaneSums, vectorWidth);
   bool streamFits =
       (!tiling.rowStream() || tiling.tile[1] >= 1) &&
       getCudaCoreSharedBytes(tiling, elementType) <= kMaxCudaCoreSharedBytes;
@@ -256,6 +268,11 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
       !streamFits)
     tiling = chooseCudaCoreTiling(radii, threadsX, threadsY, outputsPerThread,
                                   fusedSteps, planes, elementType);
+  if (vectorWidth > 1 && !tiling.planeSums)
+    return op->emitOpError("needs the plane sums for vector-width=")
+           << vectorWidth.getValue()
+           << ": plane-sums=true on a 3-D stencil.linear, streamed (stream=on, "
+              "or auto where its planes fit) with fused-steps=1";
   if (tiling.rowStream() && tiling.tile[1] < 1)
     return op->emitOpError("cannot stream with ")
            << tiling.rowWidth() << " columns per block: a row of the block "
@@ -317,7 +334,7 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
   if (int64_t tailSteps = steps % fusedSteps; fusedSteps > 1 && tailSteps) {
     CudaCoreTiling tailTiling(radii, threadsX, threadsY, tiling.outputs,
                               tailSteps, tiling.planes, tiling.stream,
-                              linearPlaneSums);
+                              linearPlaneSums, vectorWidth);
     tailKernel =
         buildKernel(op, tailTiling, elementType, boundary, boundaryValue,
                     gpuModule, name + "_tail", weightsGlobal, prefetchPlanes,

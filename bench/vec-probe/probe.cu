@@ -1,0 +1,326 @@
+// A measurement probe, not part of the compiler: would the streamed 3-D
+// plane sums (CudaCorePlaneSums.cpp) of a 16-bit grid reach the single-step
+// bound (issue 17's 80%) if each thread owned C adjacent columns and moved
+// them as one C x 16-bit word (ld.global.b32/b64, st.shared, ld.shared)
+// instead of C single halves?
+//
+// The compiler's f16 plane sums issue one 16-bit global load, shared store
+// and shared load per value (60 ld.global.b16 and 84 ld.shared.b16 in the
+// Heat-3D kernel's PTX); ncu put Heat-3D's ring at 40 issued instructions
+// per point with the issue slots 69% busy. Here a block of 32 x TY threads
+// covers 32 C columns and TY OUT rows, sweeps P output planes along z and
+// keeps 3 partial sums per output (the plane-sums schedule, the loop
+// unrolled by 6 so that the sum slots and the prefetch sets are static).
+// Input plane i + D is loaded into registers in iteration i (C-wide
+// vectors, plus the two halo columns as single halves by 2 ROWS threads)
+// and stored to shared slot i mod 2 in iteration i + D; one barrier per
+// plane. In shared memory a row is 32 C + 16 halves, its body at column 8
+// (16-byte aligned), the left halo at 7 and the right at 8 + 32 C; a thread
+// reads its C values as one word and its two neighbours as halves.
+//
+// Usage: probe GRID STEPS; prints RESULT lines and a CHECK line per variant
+// (one step at 256^3 against an f64 CPU reference of the same f16 input;
+// halo boundary: only interior points are written).
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+#define CK(x)                                                                  \
+  do {                                                                         \
+    cudaError_t e = (x);                                                       \
+    if (e != cudaSuccess) {                                                    \
+      std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e), __FILE__, \
+                  __LINE__);                                                   \
+      std::exit(1);                                                            \
+    }                                                                          \
+  } while (0)
+
+__constant__ float cw[27]; // w(dz, dy, dx) at (dz+1)*9 + (dy+1)*3 + dx+1
+
+template <bool STAR> __host__ __device__ constexpr bool has(int dz, int dy, int dx) {
+  return STAR ? (dz != 0) + (dy != 0) + (dx != 0) <= 1 : true;
+}
+
+template <int C> struct VecOf;
+template <> struct VecOf<1> { using T = unsigned short; };
+template <> struct VecOf<2> { using T = unsigned; };
+template <> struct VecOf<4> { using T = uint2; };
+template <> struct VecOf<8> { using T = uint4; };
+
+template <int C> __device__ __forceinline__ void unpack(typename VecOf<C>::T w, float *v) {
+  const __half *h = reinterpret_cast<const __half *>(&w);
+#pragma unroll
+  for (int c = 0; c < C; ++c)
+    v[c] = __half2float(h[c]);
+}
+
+template <int TY, int OUT, int C, int D, bool STAR>
+__global__ void __launch_bounds__(32 * TY)
+    vecSums(const __half *__restrict__ in, __half *__restrict__ out, int nx, int ny,
+            int nz, int planes) {
+  using Vec = typename VecOf<C>::T;
+  constexpr int ROWS = TY * OUT + 2;
+  constexpr int SX = 32 * C + 16;
+  constexpr int RPT = (ROWS + TY - 1) / TY; // staged rows per thread
+  constexpr int U = 6;                      // unroll: multiple of 3 and of D
+  static_assert(U % D == 0, "prefetch sets must rotate statically");
+  __shared__ alignas(16) __half buf[2][ROWS][SX];
+
+  const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * 32 + tx;
+  const int x0 = blockIdx.x * 32 * C, y0 = blockIdx.y * (TY * OUT),
+            z0 = blockIdx.z * planes;
+  const int iterations = (planes + 2 + U - 1) / U * U;
+  const size_t planeSize = static_cast<size_t>(nx) * ny;
+
+  Vec pv[D][RPT];
+  __half ph[D];
+  auto load = [&](int set, int i) {
+    const int z = z0 - 1 + i;
+    const bool zin = z >= 0 && z < nz;
+    const __half *base = in + static_cast<size_t>(z) * planeSize;
+#pragma unroll
+    for (int r = 0; r < RPT; ++r) {
+      const int row = ty + r * TY, y = y0 - 1 + row;
+      Vec v{};
+      if (row < ROWS && zin && y >= 0 && y < ny)
+        v = *reinterpret_cast<const Vec *>(base + static_cast<size_t>(y) * nx + x0 +
+                                           C * tx);
+      pv[set][r] = v;
+    }
+    __half h = __float2half(0.f);
+    if (tid < 2 * ROWS) {
+      const int row = tid >> 1, y = y0 - 1 + row;
+      const int x = (tid & 1) ? x0 + 32 * C : x0 - 1;
+      if (zin && y >= 0 && y < ny && x >= 0 && x < nx)
+        h = base[static_cast<size_t>(y) * nx + x];
+    }
+    ph[set] = h;
+  };
+  auto store = [&](int set, int slot) {
+#pragma unroll
+    for (int r = 0; r < RPT; ++r) {
+      const int row = ty + r * TY;
+      if (row < ROWS)
+        *reinterpret_cast<Vec *>(&buf[slot][row][8 + C * tx]) = pv[set][r];
+    }
+    if (tid < 2 * ROWS)
+      buf[slot][tid >> 1][(tid & 1) ? 8 + 32 * C : 7] = ph[set];
+  };
+
+  float acc[OUT][C][3];
+#pragma unroll
+  for (int k = 0; k < OUT; ++k)
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+#pragma unroll
+      for (int q = 0; q < 3; ++q)
+        acc[k][c][q] = 0.f;
+
+#pragma unroll
+  for (int j = 0; j < D; ++j)
+    load(j, j);
+
+  for (int g = 0; g < iterations; g += U) {
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const int i = g + u;
+      store(u % D, i & 1);
+      if (i + D < iterations)
+        load(u % D, i + D);
+      __syncthreads();
+#pragma unroll
+      for (int r = 0; r < OUT + 2; ++r) {
+        const __half *p = &buf[i & 1][ty * OUT + r][8 + C * tx];
+        float v[C + 2];
+        v[0] = __half2float(p[-1]);
+        unpack<C>(*reinterpret_cast<const Vec *>(p), v + 1);
+        v[C + 1] = __half2float(p[C]);
+#pragma unroll
+        for (int k = 0; k < OUT; ++k) {
+          const int dy = r - 1 - k;
+          if (dy < -1 || dy > 1)
+            continue;
+#pragma unroll
+          for (int dz = -1; dz <= 1; ++dz)
+#pragma unroll
+            for (int dx = -1; dx <= 1; ++dx)
+              if (has<STAR>(dz, dy, dx))
+#pragma unroll
+                for (int c = 0; c < C; ++c) {
+                  float &a = acc[k][c][((u - 1 - dz) % 3 + 3) % 3];
+                  a = fmaf(cw[(dz + 1) * 9 + (dy + 1) * 3 + dx + 1], v[c + 1 + dx], a);
+                }
+        }
+      }
+      // Output plane i - 2 is complete.
+      const int pl = i - 2, z = z0 + pl;
+      const int slot = ((u - 2) % 3 + 3) % 3;
+      if (pl >= 0 && pl < planes && z >= 1 && z < nz - 1) {
+#pragma unroll
+        for (int k = 0; k < OUT; ++k) {
+          const int y = y0 + ty * OUT + k;
+          if (y < 1 || y >= ny - 1)
+            continue;
+          const int x = x0 + C * tx;
+          __half *dst = out + static_cast<size_t>(z) * planeSize +
+                        static_cast<size_t>(y) * nx + x;
+          if (x >= 1 && x + C < nx) {
+            Vec w;
+            __half *h = reinterpret_cast<__half *>(&w);
+#pragma unroll
+            for (int c = 0; c < C; ++c)
+              h[c] = __float2half_rn(acc[k][c][slot]);
+            *reinterpret_cast<Vec *>(dst) = w;
+          } else {
+#pragma unroll
+            for (int c = 0; c < C; ++c)
+              if (x + c >= 1 && x + c < nx - 1)
+                dst[c] = __float2half_rn(acc[k][c][slot]);
+          }
+        }
+      }
+#pragma unroll
+      for (int k = 0; k < OUT; ++k)
+#pragma unroll
+        for (int c = 0; c < C; ++c)
+          acc[k][c][slot] = 0.f;
+    }
+  }
+}
+
+template <int TY, int OUT, int C, int D, bool STAR>
+static void variant(const char *name, int n, int steps, int planes,
+                    const std::vector<float> &w, bool check) {
+  CK(cudaMemcpyToSymbol(cw, w.data(), 27 * sizeof(float)));
+  auto kernel = vecSums<TY, OUT, C, D, STAR>;
+  cudaFuncAttributes attr;
+  CK(cudaFuncGetAttributes(&attr, kernel));
+  dim3 block(32, TY);
+  if (check) {
+    const int m = 256;
+    size_t count = (size_t)m * m * m;
+    std::vector<__half> h(count);
+    std::vector<float> hf(count);
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> dist(0.f, 1.f);
+    for (size_t j = 0; j < count; ++j) {
+      h[j] = __float2half(dist(rng));
+      hf[j] = __half2float(h[j]);
+    }
+    __half *a, *b;
+    CK(cudaMalloc(&a, count * 2));
+    CK(cudaMalloc(&b, count * 2));
+    CK(cudaMemcpy(a, h.data(), count * 2, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(b, h.data(), count * 2, cudaMemcpyHostToDevice));
+    dim3 g(m / (32 * C), m / (TY * OUT), m / 64);
+    kernel<<<g, block>>>(a, b, m, m, m, 64);
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+    std::vector<__half> r(count);
+    CK(cudaMemcpy(r.data(), b, count * 2, cudaMemcpyDeviceToHost));
+    double maxErr = 0;
+    for (int z = 0; z < m; ++z)
+      for (int y = 0; y < m; ++y)
+        for (int x = 0; x < m; ++x) {
+          size_t j = ((size_t)z * m + y) * m + x;
+          double ref = hf[j];
+          if (z >= 1 && z < m - 1 && y >= 1 && y < m - 1 && x >= 1 && x < m - 1) {
+            ref = 0;
+            for (int dz = -1; dz <= 1; ++dz)
+              for (int dy = -1; dy <= 1; ++dy)
+                for (int dx = -1; dx <= 1; ++dx)
+                  if (has<STAR>(dz, dy, dx))
+                    ref += (double)w[(dz + 1) * 9 + (dy + 1) * 3 + dx + 1] *
+                           hf[((size_t)(z + dz) * m + y + dy) * m + x + dx];
+          }
+          maxErr = std::fmax(maxErr, std::fabs(ref - (double)__half2float(r[j])));
+        }
+    // f16 output rounding (2^-11 of values below 1) plus f32 accumulation.
+    std::printf("CHECK %s max_err=%.3g tol=%.3g %s\n", name, maxErr, 1e-3,
+                maxErr <= 1e-3 ? "PASS" : "FAIL");
+    CK(cudaFree(a));
+    CK(cudaFree(b));
+  }
+  size_t count = (size_t)n * n * n;
+  __half *a, *b;
+  CK(cudaMalloc(&a, count * 2));
+  CK(cudaMalloc(&b, count * 2));
+  CK(cudaMemset(a, 0, count * 2));
+  CK(cudaMemset(b, 0, count * 2));
+  dim3 grid(n / (32 * C), n / (TY * OUT), (n + planes - 1) / planes);
+  for (int s = 0; s < 4; ++s)
+    kernel<<<grid, block>>>(s % 2 ? b : a, s % 2 ? a : b, n, n, n, planes);
+  CK(cudaDeviceSynchronize());
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  CK(cudaEventRecord(e0));
+  for (int s = 0; s < steps; ++s)
+    kernel<<<grid, block>>>(s % 2 ? b : a, s % 2 ? a : b, n, n, n, planes);
+  CK(cudaEventRecord(e1));
+  CK(cudaEventSynchronize(e1));
+  CK(cudaGetLastError());
+  float ms = 0;
+  CK(cudaEventElapsedTime(&ms, e0, e1));
+  std::printf("RESULT %s grid=%d^3 steps=%d regs=%d ms=%.3f gstencil_s=%.1f\n", name, n,
+              steps, attr.numRegs, ms, (double)count * steps / (ms * 1e-3) / 1e9);
+  CK(cudaFree(a));
+  CK(cudaFree(b));
+}
+
+int main(int argc, char **argv) {
+  int n = argc > 1 ? std::atoi(argv[1]) : 768;
+  int steps = argc > 2 ? std::atoi(argv[2]) : 200;
+  bool check = argc <= 3; // a third argument: time only
+  std::mt19937 rng(2025);
+  std::uniform_real_distribution<float> dist(0.05f, 1.f);
+  std::vector<float> star(27, 0.f), box(27, 0.f);
+  double ss = 0, sb = 0;
+  for (int j = 0; j < 27; ++j) {
+    box[j] = dist(rng);
+    sb += box[j];
+    int dz = j / 9 - 1, dy = j / 3 % 3 - 1, dx = j % 3 - 1;
+    if (has<true>(dz, dy, dx)) {
+      star[j] = dist(rng);
+      ss += star[j];
+    }
+  }
+  for (int j = 0; j < 27; ++j) {
+    star[j] = (float)(star[j] / ss);
+    box[j] = (float)(box[j] / sb);
+  }
+  // name: stencil, threads-y, outputs per thread, columns per thread, planes ahead.
+#define H(TY, OUT, C, D, P)                                                    \
+  variant<TY, OUT, C, D, true>("heat-3d-ty" #TY "-o" #OUT "-c" #C "-d" #D "-p" #P, n, \
+                               steps, P, star, check);
+#define B(TY, OUT, C, D, P)                                                    \
+  variant<TY, OUT, C, D, false>("box-3d27p-ty" #TY "-o" #OUT "-c" #C "-d" #D "-p" #P, \
+                                n, steps, P, box, check);
+  H(4, 4, 1, 2, 64)
+  H(2, 4, 4, 2, 64)
+  H(2, 4, 4, 1, 64)
+  H(4, 4, 4, 2, 64)
+  H(2, 2, 4, 2, 64)
+  H(4, 2, 4, 2, 64)
+  H(2, 4, 2, 2, 64)
+  H(1, 4, 8, 1, 64)
+  H(2, 2, 8, 1, 64)
+  H(2, 4, 4, 3, 64)
+  B(4, 4, 1, 2, 64)
+  B(4, 2, 4, 1, 64)
+  B(4, 2, 4, 2, 64)
+  B(8, 1, 4, 1, 64)
+  B(4, 1, 4, 2, 64)
+  B(2, 2, 4, 2, 64)
+  B(8, 2, 4, 1, 64)
+  B(4, 1, 8, 1, 64)
+  B(2, 2, 8, 1, 64)
+  B(4, 2, 4, 3, 64)
+  return 0;
+}
