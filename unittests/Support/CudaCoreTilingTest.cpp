@@ -344,6 +344,34 @@ bool precedesInVectorSums(const Point &a, const Point &b) {
   return std::make_tuple(a[0], a[1], a[2]) < std::make_tuple(b[0], b[1], b[2]);
 }
 
+/// Box-3D27P with asymmetric weights (0.04, 0.05, ... in point order).
+Stencil makeAsymmetricBox3D() {
+  Stencil box;
+  for (const Point &p : allPoints({3, 3, 3})) {
+    box.offsets.push_back(add(p, {-1, -1, -1}));
+    box.weights.push_back(0.01 * (box.offsets.size() + 3));
+  }
+  return box;
+}
+
+/// `s` with its points (and weights) sorted by `precedes`: the order in
+/// which the reference then sums them.
+Stencil sortedBy(const Stencil &s,
+                 bool (*precedes)(const Point &, const Point &)) {
+  std::vector<size_t> order(s.offsets.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return precedes(s.offsets[a], s.offsets[b]);
+  });
+  Stencil sorted;
+  for (size_t i : order) {
+    sorted.offsets.push_back(s.offsets[i]);
+    sorted.weights.push_back(s.weights[i]);
+  }
+  return sorted;
+}
+
 /// One launch of the plane-sums kernel of `tiling` (CudaCoreTiling's
 /// planeSums: CudaCorePlaneSums.cpp), thread by thread and iteration by
 /// iteration: input plane i staged in slot i mod 2, then per column dx and
@@ -422,6 +450,18 @@ void planeSumLaunch(const Stencil &s, const CudaCoreTiling &tiling,
     auto yxIndex = [&](int64_t y, int64_t x) {
       return y * tiling.smemStrides[1] + x;
     };
+    // A read of (y, x) in slot `slot`, which must hold plane i.
+    auto read = [&](int64_t slot, int64_t i, int64_t y, int64_t x) {
+      EXPECT_GE(y, 0);
+      EXPECT_LT(y, tiling.smemShape[1]);
+      EXPECT_GE(x, 0);
+      EXPECT_LT(x, tiling.smemShape[2]);
+      EXPECT_EQ(holds[slot], i) << "plane overwritten";
+      readSlot[slot] = true;
+      double v = smem.at(slot * plane + yxIndex(y, x));
+      EXPECT_FALSE(std::isnan(v)) << "read of a value no stage wrote";
+      return v;
+    };
     EXPECT_EQ((corner[2] % width + width) % width, 0);
     std::vector<Sum> acc(tiling.threads() * tiling.outputs * width * slots);
     auto sumAt = [&](int64_t thread, int64_t k, int64_t slot,
@@ -463,15 +503,7 @@ void planeSumLaunch(const Stencil &s, const CudaCoreTiling &tiling,
                     EXPECT_LT(x, first[2] + (llvm::divideFloorSigned(
                                                  width - 1 + dxMax, width) +
                                              1) * width);
-                    ASSERT_GE(y, 0);
-                    ASSERT_LT(y, tiling.smemShape[1]);
-                    ASSERT_GE(x, 0);
-                    ASSERT_LT(x, tiling.smemShape[2]);
-                    EXPECT_EQ(holds[slot], i) << "plane overwritten";
-                    readSlot[slot] = true;
-                    double v = smem.at(slot * plane + yxIndex(y, x));
-                    EXPECT_FALSE(std::isnan(v))
-                        << "read of a value no stage wrote";
+                    double v = read(slot, i, y, x);
                     Sum &sum = sumAt(thread, k, u - dz, c);
                     sum.value += w * v;
                     sum.terms.push_back(Point{dz, iy - k, dx});
@@ -483,15 +515,7 @@ void planeSumLaunch(const Stencil &s, const CudaCoreTiling &tiling,
           int64_t dyMin = rowsOfColumn.begin()->first;
           int64_t dyMax = rowsOfColumn.rbegin()->first;
           for (int64_t iy = dyMin; iy < tiling.outputs + dyMax; ++iy) {
-            int64_t y = first[1] + iy, x = first[2] + dx;
-            EXPECT_GE(y, 0);
-            EXPECT_LT(y, tiling.smemShape[1]);
-            EXPECT_GE(x, 0);
-            EXPECT_LT(x, tiling.smemShape[2]);
-            EXPECT_EQ(holds[slot], i) << "plane overwritten";
-            readSlot[slot] = true;
-            double v = smem.at(slot * plane + yxIndex(y, x));
-            EXPECT_FALSE(std::isnan(v)) << "read of a value no stage wrote";
+            double v = read(slot, i, first[1] + iy, first[2] + dx);
             for (int64_t k = 0; k < tiling.outputs; ++k) {
               auto it = rowsOfColumn.find(iy - k);
               if (it == rowsOfColumn.end())
@@ -697,31 +721,13 @@ TEST(CudaCoreTiling, Streaming3D) {
 // patterns, blocks of 1 to 64 planes, grids thinner than a block or than
 // the stencil. Fused steps stay on the ring (planeSums is off there).
 TEST(CudaCoreTiling, PlaneSums3D) {
-  auto kernelOrder = [](Stencil s) {
-    std::vector<size_t> order(s.offsets.size());
-    for (size_t i = 0; i < order.size(); ++i)
-      order[i] = i;
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      return precedesInKernels(s.offsets[a], s.offsets[b]);
-    });
-    Stencil sorted;
-    for (size_t i : order) {
-      sorted.offsets.push_back(s.offsets[i]);
-      sorted.weights.push_back(s.weights[i]);
-    }
-    return sorted;
-  };
   std::vector<Stencil> stencils = {
       kAsymmetric3D,
       {{{-2, 0, 0}, {-1, 1, 0}, {0, 0, -1}, {0, 0, 0}, {1, 0, 1}, {2, -1, 0}},
        {0.1, 0.15, 0.05, 0.4, 0.2, 0.1}},
       {{{0, -1, 0}, {0, 0, 1}, {0, 0, 0}, {0, 1, -1}}, {0.2, 0.3, 0.4, 0.1}}};
   // Box-3D27P with asymmetric weights, and random patterns of radius <= 2.
-  Stencil box;
-  for (const Point &p : allPoints({3, 3, 3})) {
-    box.offsets.push_back(add(p, {-1, -1, -1}));
-    box.weights.push_back(0.01 * (box.offsets.size() + 3));
-  }
+  Stencil box = makeAsymmetricBox3D();
   stencils.push_back(box);
   uint64_t state = 99;
   auto next = [&](int64_t n) {
@@ -745,9 +751,9 @@ TEST(CudaCoreTiling, PlaneSums3D) {
                        Point{13, 7, 6}, Point{70, 5, 6}})
       for (int64_t planes : {1, 3, 8, 64})
         for (int64_t fused : {1, 2})
-          expectSameAsOneStepLaunches(kernelOrder(s), dims, fused, /*steps=*/3,
-                                      planes, /*stream=*/true,
-                                      /*planeSums=*/true);
+          expectSameAsOneStepLaunches(sortedBy(s, precedesInKernels), dims,
+                                      fused, /*steps=*/3, planes,
+                                      /*stream=*/true, /*planeSums=*/true);
 }
 
 // Vector columns: the plane sums with W = 2, 4, 8 adjacent columns per
@@ -756,25 +762,7 @@ TEST(CudaCoreTiling, PlaneSums3D) {
 // for bit; rows that are not a multiple of W, grids narrower than a block,
 // radii 0 to 2 along x.
 TEST(CudaCoreTiling, PlaneSumsVectorColumns3D) {
-  auto vectorOrder = [](Stencil s) {
-    std::vector<size_t> order(s.offsets.size());
-    for (size_t i = 0; i < order.size(); ++i)
-      order[i] = i;
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      return precedesInVectorSums(s.offsets[a], s.offsets[b]);
-    });
-    Stencil sorted;
-    for (size_t i : order) {
-      sorted.offsets.push_back(s.offsets[i]);
-      sorted.weights.push_back(s.weights[i]);
-    }
-    return sorted;
-  };
-  Stencil box;
-  for (const Point &p : allPoints({3, 3, 3})) {
-    box.offsets.push_back(add(p, {-1, -1, -1}));
-    box.weights.push_back(0.01 * (box.offsets.size() + 3));
-  }
+  Stencil box = makeAsymmetricBox3D();
   std::vector<Stencil> stencils = {
       kAsymmetric3D, box,
       {{{-2, 0, 0}, {-1, 1, 0}, {0, 0, -1}, {0, 0, 0}, {1, 0, 1}, {2, -1, 0}},
@@ -785,9 +773,10 @@ TEST(CudaCoreTiling, PlaneSumsVectorColumns3D) {
       for (Point dims : {Point{4, 3, 5}, Point{5, 9, 16}, Point{13, 7, 67},
                          Point{6, 5, 72}})
         for (int64_t planes : {1, 8})
-          expectSameAsOneStepLaunches(vectorOrder(s), dims, /*fused=*/1,
-                                      /*steps=*/2, planes, /*stream=*/true,
-                                      /*planeSums=*/true, width);
+          expectSameAsOneStepLaunches(sortedBy(s, precedesInVectorSums),
+                                      dims, /*fused=*/1, /*steps=*/2, planes,
+                                      /*stream=*/true, /*planeSums=*/true,
+                                      width);
 }
 
 TEST(CudaCoreTiling, VectorColumnsGeometry) {

@@ -41,6 +41,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -179,6 +180,10 @@ SmallVector<Value> CudaCoreKernelBuilder::bandBlockOrigin() {
 /// follow from the group's first one by constants and one carry, so a
 /// position costs no division.
 void CudaCoreKernelBuilder::stageTile(Value planeZ, Value destBase) {
+  if (vectorStaging) {
+    stagingStores(vectorStagingLoads(planeZ), destBase);
+    return;
+  }
   int64_t total = planeZ ? geo.planeSize() : geo.smemSize;
   int64_t threads = geo.threads();
   int64_t perThread = llvm::divideCeil(total, threads);
@@ -262,17 +267,26 @@ StagingValues CudaCoreKernelBuilder::stagingLoads(Value first, int64_t count,
 
 void CudaCoreKernelBuilder::stagingStores(const StagingValues &staged,
                                           Value destBase) {
+  // A vector (vector columns) is stored whole, aligned to its size.
+  auto store = [&](Value value, Value index) {
+    if (auto vectorType = dyn_cast<VectorType>(value.getType()))
+      vector::StoreOp::create(*b, value, smem, ValueRange{index},
+                              /*nontemporal=*/false,
+                              llvm::MaybeAlign(getVectorBytes(vectorType)));
+    else
+      memref::StoreOp::create(*b, value, smem, ValueRange{index});
+  };
   for (auto [value, isValid, e] :
        llvm::zip(staged.values, staged.valid, staged.positions)) {
     Value index = destBase ? add(destBase, e) : e;
     if (!isValid) {
-      memref::StoreOp::create(*b, value, smem, ValueRange{index});
+      store(value, index);
       continue;
     }
     auto ifOp = scf::IfOp::create(*b, isValid, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard insertion(*b);
     b->setInsertionPointToStart(ifOp.thenBlock());
-    memref::StoreOp::create(*b, value, smem, ValueRange{index});
+    store(value, index);
   }
 }
 
@@ -299,27 +313,37 @@ Value CudaCoreKernelBuilder::stagingCoord(int64_t d, Value local,
 }
 
 Value CudaCoreKernelBuilder::loadElement(Value linear, Value inside,
-                                         Value valid) {
+                                         Value valid, VectorType vectorType) {
+  // One element, or a whole vector aligned to its size.
+  auto load = [&](OpBuilder &builder, Location loc) -> Value {
+    if (vectorType)
+      return vector::LoadOp::create(
+          builder, loc, vectorType, in, ValueRange{linear},
+          /*nontemporal=*/false, llvm::MaybeAlign(getVectorBytes(vectorType)));
+    return memref::LoadOp::create(builder, loc, in, ValueRange{linear});
+  };
   // Periodic coordinates are always in the grid: only positions past the
   // tile skip the load.
-  Value load = inside;
+  Value condition = inside;
   if (boundary == BoundaryKind::periodic) {
     if (!valid)
-      return memref::LoadOp::create(*b, in, ValueRange{linear});
-    load = valid;
+      return load(*b, b->getLoc());
+    condition = valid;
   }
   double outsideValue =
       boundary == BoundaryKind::dirichlet ? boundaryValue : 0.0;
   auto ifOp = scf::IfOp::create(
-      *b, load,
+      *b, condition,
       [&](OpBuilder &then, Location loc) {
-        Value v = memref::LoadOp::create(then, loc, in, ValueRange{linear});
-        scf::YieldOp::create(then, loc, v);
+        scf::YieldOp::create(then, loc, load(then, loc));
       },
       [&](OpBuilder &otherwise, Location loc) {
-        Value outside = arith::ConstantOp::create(
-            otherwise, loc, otherwise.getFloatAttr(elementType, outsideValue));
-        scf::YieldOp::create(otherwise, loc, outside);
+        TypedAttr outside = otherwise.getFloatAttr(elementType, outsideValue);
+        if (vectorType)
+          outside = DenseElementsAttr::get(vectorType, outside);
+        scf::YieldOp::create(
+            otherwise, loc,
+            arith::ConstantOp::create(otherwise, loc, outside).getResult());
       });
   return ifOp.getResult(0);
 }

@@ -15,6 +15,7 @@
 #include "CudaCoreKernel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
 #include <map>
@@ -58,6 +59,12 @@ void forEachColumnRow(const std::map<int64_t, Entry> &rows, int64_t count,
   }
 }
 
+/// Bytes of a vector of `type` (its alignment in the vector columns' loads
+/// and stores).
+inline int64_t getVectorBytes(VectorType type) {
+  return type.getNumElements() * type.getElementTypeBitWidth() / 8;
+}
+
 /// The shared-memory index of the point `offset` away from point `k` of a
 /// thread's (or a work unit's) points.
 using SmemIndexFn = function_ref<Value(int64_t k, ArrayRef<int64_t> offset)>;
@@ -91,7 +98,8 @@ private:
   /// count) of the shared tile, or of plane `planeZ` of a streamed block,
   /// from the grid (outside it: the boundary's value); with `guard`,
   /// positions at or past the tile's end are skipped (their value is
-  /// unused). stagingStores writes them at destBase + position.
+  /// unused). stagingStores writes them at destBase + position (a vector
+  /// whole).
   StagingValues stagingLoads(Value first, int64_t count, bool guard,
                              Value planeZ);
   void stagingStores(const StagingValues &staged, Value destBase);
@@ -118,8 +126,10 @@ private:
   Value stagingCoord(int64_t d, Value local, Value &inside);
   /// in[linear] where `inside` (periodic: where `valid`, or always if it is
   /// null, as the coordinates are wrapped into the grid), else the value
-  /// outside the grid.
-  Value loadElement(Value linear, Value inside, Value valid);
+  /// outside the grid; with `vectorType`, the aligned vector starting there
+  /// (else the value outside in every lane).
+  Value loadElement(Value linear, Value inside, Value valid,
+                    VectorType vectorType = {});
   /// The linear index of grid point `coords` (outermost first); in the
   /// streamed 3-D kernels of 16- and 32-bit grids, an opaque plane start
   /// plus the index in the plane.
@@ -204,15 +214,23 @@ private:
   void buildPlaneSumSweep();
   /// The plane sums with vector columns (CudaCoreTiling::vectorWidth > 1).
   void buildVectorPlaneSumSweep();
-  /// Vector columns: the staging vectors per thread of one plane, how many
-  /// of them a prefetching sweep holds in registers (0: staged in the
-  /// iteration), their loads for plane `planeZ` (rows a multiple of the
-  /// width, so that each vector lies in the grid or outside it as a whole)
-  /// and their stores at `destBase`.
+  /// Vector columns: the vector of one thread's columns, the staging
+  /// vectors per thread of one plane, and their loads for plane `planeZ`
+  /// (rows a multiple of the width, so that each vector lies in the grid
+  /// or outside it as a whole; positions are the vectors' first elements,
+  /// stored by stagingStores). stageTile, prefetchLoads and
+  /// prefetchedValuesPerThread take them while vectorStaging is set.
+  VectorType columnVectorType() const {
+    return VectorType::get({geo.vectorWidth}, elementType);
+  }
   int64_t stagingVectorsPerThread() const;
-  int64_t prefetchedVectorsPerThread() const;
   StagingValues vectorStagingLoads(Value planeZ);
-  void vectorStagingStores(const StagingValues &staged, Value destBase);
+  /// The two sweeps' shared steps: the block's planes (`planes`, fewer in
+  /// the last block along z) and the whole unrolled groups of iterations
+  /// over them, and whether local plane `localZ` is one of those planes
+  /// (a uniform condition).
+  std::pair<Value, Value> planeSumExtent();
+  Value isBlockPlane(Value localZ, Value rows);
 
   // The row streaming schedule of 2-D linear stencils
   // (CudaCoreRowStream.cpp).

@@ -85,12 +85,7 @@ void CudaCoreKernelBuilder::buildPlaneSumSweep() {
         {offset[0], weight.first, weight.second});
 
   Value zeroAcc = arith::ConstantOp::create(*b, b->getZeroAttr(accType));
-  // The block's planes: `planes`, fewer in the last block along z; whole
-  // unrolled groups of iterations.
-  Value rows = arith::MinUIOp::create(
-      *b, arith::SubIOp::create(*b, sizes[0], origin[0]), cst(geo.planes));
-  Value groups = arith::DivUIOp::create(
-      *b, addConst(rows, 2 * haloZ + unroll - 1), cst(unroll));
+  auto [rows, groups] = planeSumExtent();
   // The thread's first output (y, x) in a plane of the ring.
   Value yxBase = add(mul(ty, cst(outputs * strideY)), tx);
   yxBase = addConst(yxBase, geo.halo[1] * strideY + geo.halo[2]);
@@ -160,13 +155,8 @@ void CudaCoreKernelBuilder::buildPlaneSumSweep() {
       done = zeroAcc;
     }
     Value localZ = addConst(i, -rz);
-    Value own = arith::AndIOp::create(
-        *b,
-        arith::CmpIOp::create(*b, arith::CmpIPredicate::uge, localZ,
-                              cst(haloZ)),
-        arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, localZ,
-                              addConst(rows, haloZ)));
-    auto ifOwn = scf::IfOp::create(*b, own, /*withElseRegion=*/false);
+    auto ifOwn = scf::IfOp::create(*b, isBlockPlane(localZ, rows),
+                                   /*withElseRegion=*/false);
     b->setInsertionPointToStart(ifOwn.thenBlock());
     storeOutputs(/*first=*/0, values,
                  addConst(add(origin[0], localZ), -haloZ));
@@ -175,6 +165,25 @@ void CudaCoreKernelBuilder::buildPlaneSumSweep() {
   SmallVector<Value> yielded(acc);
   llvm::append_range(yielded, pending);
   scf::YieldOp::create(*b, yielded);
+}
+
+std::pair<Value, Value> CudaCoreKernelBuilder::planeSumExtent() {
+  int64_t unroll = geo.planeSumUnroll();
+  Value rows = arith::MinUIOp::create(
+      *b, arith::SubIOp::create(*b, sizes[0], origin[0]), cst(geo.planes));
+  Value groups = arith::DivUIOp::create(
+      *b, addConst(rows, 2 * geo.halo[0] + unroll - 1), cst(unroll));
+  return {rows, groups};
+}
+
+Value CudaCoreKernelBuilder::isBlockPlane(Value localZ, Value rows) {
+  int64_t haloZ = geo.halo[0];
+  return arith::AndIOp::create(
+      *b,
+      arith::CmpIOp::create(*b, arith::CmpIPredicate::uge, localZ,
+                            cst(haloZ)),
+      arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, localZ,
+                            addConst(rows, haloZ)));
 }
 
 //===----------------------------------------------------------------------===//
@@ -210,28 +219,12 @@ int64_t CudaCoreKernelBuilder::stagingVectorsPerThread() const {
   return llvm::divideCeil(geo.planeSize() / geo.vectorWidth, geo.threads());
 }
 
-int64_t CudaCoreKernelBuilder::prefetchedVectorsPerThread() const {
-  // Registers held per plane ahead, as for the scalar prefetch (a vector of
-  // B bytes takes ceil(B / 4) of them).
-  int64_t vectorBytes =
-      geo.vectorWidth * elementType.getIntOrFloatBitWidth() / 8;
-  int64_t perThread = stagingVectorsPerThread();
-  bool prefetch = spec.prefetchPlanes &&
-                  perThread * llvm::divideCeil(vectorBytes, 4) <=
-                      kMaxPrefetchedStagingValues;
-  return prefetch ? perThread : 0;
-}
-
 StagingValues CudaCoreKernelBuilder::vectorStagingLoads(Value planeZ) {
   int64_t width = geo.vectorWidth, threads = geo.threads();
   int64_t rowVectors = geo.smemShape[2] / width;
   int64_t total = geo.planeSize() / width;
   int64_t perThread = stagingVectorsPerThread();
   bool guard = perThread * threads > total;
-  auto vectorType = VectorType::get({width}, elementType);
-  llvm::MaybeAlign align(width * elementType.getIntOrFloatBitWidth() / 8);
-  double outsideValue =
-      boundary == BoundaryKind::dirichlet ? boundaryValue : 0.0;
 
   // The plane's z: wrapped (periodic), or whether it is in the grid.
   Value zInside = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
@@ -250,61 +243,15 @@ StagingValues CudaCoreKernelBuilder::vectorStagingLoads(Value planeZ) {
     Value inside = zInside;
     Value y = stagingCoord(1, row, inside);
     Value x = stagingCoord(2, mul(column, cst(width)), inside);
-    Value linear = gridIndex({z, y, x});
-    // Periodic coordinates are always in the grid: only vectors past the
-    // plane skip the load.
-    Value load = boundary == BoundaryKind::periodic ? isValid : inside;
     if (isValid && boundary != BoundaryKind::periodic)
-      load = arith::AndIOp::create(*b, load, isValid);
-    Value value;
-    if (!load) {
-      value = vector::LoadOp::create(*b, vectorType, in, ValueRange{linear},
-                                     /*nontemporal=*/false, align);
-    } else {
-      auto ifOp = scf::IfOp::create(
-          *b, load,
-          [&](OpBuilder &then, Location loc) {
-            Value v = vector::LoadOp::create(then, loc, vectorType, in,
-                                             ValueRange{linear},
-                                             /*nontemporal=*/false, align);
-            scf::YieldOp::create(then, loc, v);
-          },
-          [&](OpBuilder &otherwise, Location loc) {
-            Value outside = arith::ConstantOp::create(
-                otherwise, loc,
-                DenseElementsAttr::get(
-                    vectorType,
-                    otherwise.getFloatAttr(elementType, outsideValue)));
-            scf::YieldOp::create(otherwise, loc, outside);
-          });
-      value = ifOp.getResult(0);
-    }
-    staged.values.push_back(value);
+      inside = arith::AndIOp::create(*b, inside, isValid);
+    staged.values.push_back(loadElement(gridIndex({z, y, x}), inside, isValid,
+                                        columnVectorType()));
     staged.valid.push_back(isValid);
-    staged.positions.push_back(e);
+    // Vector e of the plane starts at element W e: rows hold whole vectors.
+    staged.positions.push_back(mul(e, cst(width)));
   }
   return staged;
-}
-
-void CudaCoreKernelBuilder::vectorStagingStores(const StagingValues &staged,
-                                                Value destBase) {
-  int64_t width = geo.vectorWidth;
-  llvm::MaybeAlign align(width * elementType.getIntOrFloatBitWidth() / 8);
-  for (auto [value, isValid, e] :
-       llvm::zip(staged.values, staged.valid, staged.positions)) {
-    // Vector e of the plane starts at element W e: rows hold whole vectors.
-    Value index = add(destBase, mul(e, cst(width)));
-    if (!isValid) {
-      vector::StoreOp::create(*b, value, smem, ValueRange{index},
-                              /*nontemporal=*/false, align);
-      continue;
-    }
-    auto ifOp = scf::IfOp::create(*b, isValid, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard insertion(*b);
-    b->setInsertionPointToStart(ifOp.thenBlock());
-    vector::StoreOp::create(*b, value, smem, ValueRange{index},
-                            /*nontemporal=*/false, align);
-  }
 }
 
 void CudaCoreKernelBuilder::buildVectorPlaneSumSweep() {
@@ -312,8 +259,8 @@ void CudaCoreKernelBuilder::buildVectorPlaneSumSweep() {
   int64_t slots = geo.planeSumSlots(), unroll = geo.planeSumUnroll();
   int64_t outputs = geo.outputs, width = geo.vectorWidth;
   int64_t strideY = geo.smemStrides[1];
-  auto vectorType = VectorType::get({width}, elementType);
-  llvm::MaybeAlign align(width * elementType.getIntOrFloatBitWidth() / 8);
+  VectorType vectorType = columnVectorType();
+  llvm::MaybeAlign align(getVectorBytes(vectorType));
 
   // The points by row dy, then column dx: the plane offsets with their
   // weights, dz ascending.
@@ -323,26 +270,21 @@ void CudaCoreKernelBuilder::buildVectorPlaneSumSweep() {
         {offset[0], weight.first, weight.second});
 
   Value zeroAcc = arith::ConstantOp::create(*b, b->getZeroAttr(accType));
-  Value rows = arith::MinUIOp::create(
-      *b, arith::SubIOp::create(*b, sizes[0], origin[0]), cst(geo.planes));
-  Value groups = arith::DivUIOp::create(
-      *b, addConst(rows, 2 * haloZ + unroll - 1), cst(unroll));
+  auto [rows, groups] = planeSumExtent();
   // The thread's first column of its first output row in a plane of the
   // ring: a multiple of the width.
   Value yxBase =
       add(mul(ty, cst(outputs * strideY)), mul(tx, cst(width)));
   yxBase = addConst(yxBase, geo.halo[1] * strideY + geo.halo[2]);
 
-  // Whole vectors where the rows are a multiple of the width, loaded
-  // `prefetch-distance` iterations ahead; else element by element in the
-  // iteration (a scalar prefetch of the wide plane cost 70 registers more).
+  // Whole vectors where the rows are a multiple of the width (vectorStaging),
+  // loaded `prefetch-distance` iterations ahead; else element by element in
+  // the iteration (prefetchedValuesPerThread).
   bool vectors = vectorStaging;
-  int64_t perThread =
-      vectors ? prefetchedVectorsPerThread() : 0;
+  bool prefetch = prefetchedValuesPerThread() > 0;
   SmallVector<Value> initial(outputs * width * slots, zeroAcc);
-  if (perThread > 0)
-    for (int64_t k = 0; k < spec.prefetchDistance; ++k)
-      llvm::append_range(initial, vectorStagingLoads(cst(k)).values);
+  if (prefetch)
+    llvm::append_range(initial, prefetchFirstPlanes());
   auto loop = scf::ForOp::create(*b, cst(0), groups, cst(1), initial);
   OpBuilder::InsertionGuard guard(*b);
   b->setInsertionPointToStart(loop.getBody());
@@ -359,21 +301,10 @@ void CudaCoreKernelBuilder::buildVectorPlaneSumSweep() {
   for (int64_t u = 0; u < unroll; ++u) {
     Value i = addConst(groupFirst, u);
     Value slotBase = ringBase(/*level=*/0, i);
-    if (perThread > 0) {
-      // Plane i + d's loads first, then plane i's values (loaded d
-      // iterations ago) to shared memory.
-      StagingValues next =
-          vectorStagingLoads(addConst(i, spec.prefetchDistance));
-      StagingValues current = next;
-      current.values.assign(pending.begin(), pending.begin() + perThread);
-      vectorStagingStores(current, slotBase);
-      pending.erase(pending.begin(), pending.begin() + perThread);
-      llvm::append_range(pending, next.values);
-    } else if (vectors) {
-      vectorStagingStores(vectorStagingLoads(i), slotBase);
-    } else {
+    if (prefetch)
+      stagePrefetched(i, [&] { return slotBase; }, pending);
+    else
       stageTile(i, slotBase);
-    }
     gpu::BarrierOp::create(*b);
 
     // Row by row: the aligned vectors covering the columns the row's
@@ -430,13 +361,8 @@ void CudaCoreKernelBuilder::buildVectorPlaneSumSweep() {
         done = zeroAcc;
       }
     Value localZ = addConst(i, -rz);
-    Value own = arith::AndIOp::create(
-        *b,
-        arith::CmpIOp::create(*b, arith::CmpIPredicate::uge, localZ,
-                              cst(haloZ)),
-        arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, localZ,
-                              addConst(rows, haloZ)));
-    auto ifOwn = scf::IfOp::create(*b, own, /*withElseRegion=*/false);
+    auto ifOwn = scf::IfOp::create(*b, isBlockPlane(localZ, rows),
+                                   /*withElseRegion=*/false);
     b->setInsertionPointToStart(ifOwn.thenBlock());
     Value z = addConst(add(origin[0], localZ), -haloZ);
     Value x0 = add(origin[2], mul(tx, cst(width)));

@@ -138,6 +138,18 @@ void CudaCoreKernelBuilder::buildSweep() {
 }
 
 int64_t CudaCoreKernelBuilder::prefetchedValuesPerThread() const {
+  // Vector columns: whole vectors where the grid's rows allow them, as many
+  // as hold kMaxPrefetchedStagingValues registers (a vector of B bytes
+  // ceil(B / 4)); staged element by element, none (the scalar prefetch of
+  // the wider plane cost 70 registers more).
+  if (geo.vectorWidth > 1) {
+    int64_t perThread = stagingVectorsPerThread();
+    int64_t registers =
+        perThread * llvm::divideCeil(getVectorBytes(columnVectorType()), 4);
+    bool prefetch = vectorStaging && spec.prefetchPlanes &&
+                    registers <= kMaxPrefetchedStagingValues;
+    return prefetch ? perThread : 0;
+  }
   int64_t perThread = llvm::divideCeil(geo.planeSize(), geo.threads());
   bool prefetch = spec.prefetchPlanes && geo.steps == 1 &&
                   perThread <= kMaxPrefetchedStagingValues;
@@ -145,6 +157,8 @@ int64_t CudaCoreKernelBuilder::prefetchedValuesPerThread() const {
 }
 
 StagingValues CudaCoreKernelBuilder::prefetchLoads(Value planeZ) {
+  if (vectorStaging)
+    return vectorStagingLoads(planeZ);
   int64_t perThread = prefetchedValuesPerThread();
   bool overshoot = perThread * geo.threads() > geo.planeSize();
   return stagingLoads(tid, perThread, overshoot, planeZ);
