@@ -18,6 +18,11 @@
 // (16-byte aligned), the left halo at 7 and the right at 8 + 32 C; a thread
 // reads its C values as one word and its two neighbours as halves.
 //
+// A second question (the `-f32-` variants, F32): would staging the planes
+// in f32, each value converted once when stored to shared memory instead of
+// at every read, help a kernel bound by instruction issue? (It did not:
+// bench/NOTES.md, "Box-3D27P: two experiments that did not help".)
+//
 // Usage: probe GRID STEPS; prints RESULT lines and a CHECK line per variant
 // (one step at 256^3 against an f64 CPU reference of the same f16 input;
 // halo boundary: only interior points are written).
@@ -29,6 +34,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #define CK(x)                                                                  \
@@ -60,7 +66,36 @@ template <int C> __device__ __forceinline__ void unpack(typename VecOf<C>::T w, 
     v[c] = __half2float(h[c]);
 }
 
-template <int TY, int OUT, int C, int D, bool STAR>
+template <int C> __device__ __forceinline__ void storeFloats(float *dst, const float *v) {
+  if constexpr (C == 1) {
+    dst[0] = v[0];
+  } else if constexpr (C == 2) {
+    *reinterpret_cast<float2 *>(dst) = make_float2(v[0], v[1]);
+  } else {
+#pragma unroll
+    for (int c = 0; c < C; c += 4)
+      *reinterpret_cast<float4 *>(dst + c) = make_float4(v[c], v[c + 1], v[c + 2], v[c + 3]);
+  }
+}
+
+template <int C> __device__ __forceinline__ void loadFloats(const float *src, float *v) {
+  if constexpr (C == 1) {
+    v[0] = src[0];
+  } else if constexpr (C == 2) {
+    float2 f = *reinterpret_cast<const float2 *>(src);
+    v[0] = f.x, v[1] = f.y;
+  } else {
+#pragma unroll
+    for (int c = 0; c < C; c += 4) {
+      float4 f = *reinterpret_cast<const float4 *>(src + c);
+      v[c] = f.x, v[c + 1] = f.y, v[c + 2] = f.z, v[c + 3] = f.w;
+    }
+  }
+}
+
+// F32: the staged planes hold f32 (each value converted once, when stored to
+// shared memory) instead of f16 (converted at every read).
+template <int TY, int OUT, int C, int D, bool STAR, bool F32 = false>
 __global__ void __launch_bounds__(32 * TY)
     vecSums(const __half *__restrict__ in, __half *__restrict__ out, int nx, int ny,
             int nz, int planes) {
@@ -70,7 +105,8 @@ __global__ void __launch_bounds__(32 * TY)
   constexpr int RPT = (ROWS + TY - 1) / TY; // staged rows per thread
   constexpr int U = 6;                      // unroll: multiple of 3 and of D
   static_assert(U % D == 0, "prefetch sets must rotate statically");
-  __shared__ alignas(16) __half buf[2][ROWS][SX];
+  using S = std::conditional_t<F32, float, __half>;
+  __shared__ alignas(16) S buf[2][ROWS][SX];
 
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * 32 + tx;
   const int x0 = blockIdx.x * 32 * C, y0 = blockIdx.y * (TY * OUT),
@@ -106,11 +142,22 @@ __global__ void __launch_bounds__(32 * TY)
 #pragma unroll
     for (int r = 0; r < RPT; ++r) {
       const int row = ty + r * TY;
-      if (row < ROWS)
-        *reinterpret_cast<Vec *>(&buf[slot][row][8 + C * tx]) = pv[set][r];
+      if (row < ROWS) {
+        if constexpr (F32) {
+          float v[C];
+          unpack<C>(pv[set][r], v);
+          storeFloats<C>(&buf[slot][row][8 + C * tx], v);
+        } else {
+          *reinterpret_cast<Vec *>(&buf[slot][row][8 + C * tx]) = pv[set][r];
+        }
+      }
     }
-    if (tid < 2 * ROWS)
-      buf[slot][tid >> 1][(tid & 1) ? 8 + 32 * C : 7] = ph[set];
+    if (tid < 2 * ROWS) {
+      if constexpr (F32)
+        buf[slot][tid >> 1][(tid & 1) ? 8 + 32 * C : 7] = __half2float(ph[set]);
+      else
+        buf[slot][tid >> 1][(tid & 1) ? 8 + 32 * C : 7] = ph[set];
+    }
   };
 
   float acc[OUT][C][3];
@@ -136,11 +183,17 @@ __global__ void __launch_bounds__(32 * TY)
       __syncthreads();
 #pragma unroll
       for (int r = 0; r < OUT + 2; ++r) {
-        const __half *p = &buf[i & 1][ty * OUT + r][8 + C * tx];
+        const S *p = &buf[i & 1][ty * OUT + r][8 + C * tx];
         float v[C + 2];
-        v[0] = __half2float(p[-1]);
-        unpack<C>(*reinterpret_cast<const Vec *>(p), v + 1);
-        v[C + 1] = __half2float(p[C]);
+        if constexpr (F32) {
+          v[0] = p[-1];
+          loadFloats<C>(p, v + 1);
+          v[C + 1] = p[C];
+        } else {
+          v[0] = __half2float(p[-1]);
+          unpack<C>(*reinterpret_cast<const Vec *>(p), v + 1);
+          v[C + 1] = __half2float(p[C]);
+        }
 #pragma unroll
         for (int k = 0; k < OUT; ++k) {
           const int dy = r - 1 - k;
@@ -174,8 +227,13 @@ __global__ void __launch_bounds__(32 * TY)
             Vec w;
             __half *h = reinterpret_cast<__half *>(&w);
 #pragma unroll
-            for (int c = 0; c < C; ++c)
-              h[c] = __float2half_rn(acc[k][c][slot]);
+            for (int c = 0; c < C; c += 2) {
+              if constexpr (C == 1)
+                h[c] = __float2half_rn(acc[k][c][slot]);
+              else
+                reinterpret_cast<__half2 *>(h)[c / 2] =
+                    __floats2half2_rn(acc[k][c][slot], acc[k][c + 1][slot]);
+            }
             *reinterpret_cast<Vec *>(dst) = w;
           } else {
 #pragma unroll
@@ -194,11 +252,11 @@ __global__ void __launch_bounds__(32 * TY)
   }
 }
 
-template <int TY, int OUT, int C, int D, bool STAR>
+template <int TY, int OUT, int C, int D, bool STAR, bool F32 = false>
 static void variant(const char *name, int n, int steps, int planes,
                     const std::vector<float> &w, bool check) {
   CK(cudaMemcpyToSymbol(cw, w.data(), 27 * sizeof(float)));
-  auto kernel = vecSums<TY, OUT, C, D, STAR>;
+  auto kernel = vecSums<TY, OUT, C, D, STAR, F32>;
   cudaFuncAttributes attr;
   CK(cudaFuncGetAttributes(&attr, kernel));
   dim3 block(32, TY);
@@ -302,25 +360,27 @@ int main(int argc, char **argv) {
 #define B(TY, OUT, C, D, P)                                                    \
   variant<TY, OUT, C, D, false>("box-3d27p-ty" #TY "-o" #OUT "-c" #C "-d" #D "-p" #P, \
                                 n, steps, P, box, check);
-  H(4, 4, 1, 2, 64)
-  H(2, 4, 4, 2, 64)
-  H(2, 4, 4, 1, 64)
-  H(4, 4, 4, 2, 64)
-  H(2, 2, 4, 2, 64)
-  H(4, 2, 4, 2, 64)
-  H(2, 4, 2, 2, 64)
-  H(1, 4, 8, 1, 64)
+#define HF(TY, OUT, C, D, P)                                                   \
+  variant<TY, OUT, C, D, true, true>("heat-3d-f32-ty" #TY "-o" #OUT "-c" #C "-d" #D "-p" #P, \
+                                     n, steps, P, star, check);
+#define BF(TY, OUT, C, D, P)                                                   \
+  variant<TY, OUT, C, D, false, true>("box-3d27p-f32-ty" #TY "-o" #OUT "-c" #C "-d" #D    \
+                                      "-p" #P, n, steps, P, box, check);
   H(2, 2, 8, 1, 64)
-  H(2, 4, 4, 3, 64)
-  B(4, 4, 1, 2, 64)
-  B(4, 2, 4, 1, 64)
-  B(4, 2, 4, 2, 64)
-  B(8, 1, 4, 1, 64)
-  B(4, 1, 4, 2, 64)
-  B(2, 2, 4, 2, 64)
-  B(8, 2, 4, 1, 64)
-  B(4, 1, 8, 1, 64)
-  B(2, 2, 8, 1, 64)
+  H(2, 4, 4, 2, 64)
+  HF(2, 4, 4, 2, 64)
+  HF(2, 2, 8, 1, 64)
+  HF(4, 2, 4, 2, 64)
   B(4, 2, 4, 3, 64)
+  B(4, 2, 4, 2, 64)
+  BF(4, 2, 4, 3, 64)
+  BF(4, 2, 4, 2, 64)
+  BF(4, 4, 4, 2, 64)
+  BF(2, 4, 4, 2, 64)
+  BF(8, 2, 4, 2, 64)
+  BF(8, 1, 4, 3, 64)
+  BF(4, 2, 8, 2, 64)
+  BF(4, 1, 4, 3, 64)
+  BF(2, 2, 4, 3, 64)
   return 0;
 }

@@ -132,6 +132,16 @@ static const ModelEntry kEntries[] = {
     {"tc-f4", 2, 2, {0.96, 0.35, 0.2}},
     {"tc-f4", 2, 8, {0.71, 0.88, 0.3}},
     {"tc-lowrank", 2, 2, {0.91, 0.63, 0.5}},
+    // The low-rank chain of composed weights (`low-rank=true fused-steps=T`),
+    // fitted by `calibrate.py fit --only '^tc-lowrank-f'` on its 4 kernels in
+    // the 2 cases where the chain takes fused steps (Heat-2D f16, T = 2..4;
+    // the f16 star of radius 2, T = 2), H100, 2026-11-27,
+    // bench/results/2026-11-27-h100-auto-lowrank-fused.txt: with the one-step
+    // chain's constants the model was 4-8% off on them (auto's choice the
+    // same, the best measured on both).
+    {"tc-lowrank-f2", 2, 2, {0.82, 0.69, 0.5}},
+    {"tc-lowrank-f3", 2, 2, {0.85, 0.64, 0.6}},
+    {"tc-lowrank-f4", 2, 2, {0.63, 0.53, 0.1}},
 };
 
 /// The most specific entry of `pipeline` for `rank` and `elementBytes`;

@@ -69,7 +69,11 @@ mlir::stencil::getPipelineCandidates(StringRef chip, int optLevel,
     for (int64_t t = 2; t <= maxFusedSteps; ++t)
       add(pipeline, "fused-steps=" + llvm::Twine(t));
   }
+  // The low-rank chain fuses steps by composing them too, where the
+  // composed weights keep a low rank (rejected otherwise).
   add("lower-to-tc", "low-rank=true");
+  for (int64_t t = 2; t <= maxFusedSteps; ++t)
+    add("lower-to-tc", "low-rank=true fused-steps=" + llvm::Twine(t));
   for (int64_t t = 1; t <= maxFusedSteps; ++t)
     add("lower-to-fft", "fused-steps=" + llvm::Twine(t));
   for (int64_t t = 1; t <= maxFusedSteps; ++t)

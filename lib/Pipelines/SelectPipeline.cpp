@@ -210,8 +210,8 @@ StencilSelectPipelinePass::evaluate(const PipelineCandidate &candidate,
     }
     // The CUDA-core and FFT kernels have constants per fused depth, the
     // CUDA-core row sweep and plane sums their own; composed Tensor Core
-    // kernels take those of their depth where measured, else of one step
-    // (getModelConstants).
+    // kernels (the low-rank chain's too) take those of their depth where
+    // measured, else of one step (getModelConstants).
     std::string key = candidate.family;
     if (key == "cuda-core" && work->schedule == "rows")
       key = "cuda-core-rows";
@@ -219,7 +219,8 @@ StencilSelectPipelinePass::evaluate(const PipelineCandidate &candidate,
       key = "cuda-core-sums";
     if (key == "cuda-core" || key == "cuda-core-rows" ||
         key == "cuda-core-sums" || key == "fft" ||
-        ((key == "tc" || key == "sptc") && work->stepsPerLaunch > 1))
+        ((key == "tc" || key == "sptc" || key == "tc-lowrank") &&
+         work->stepsPerLaunch > 1))
       key += "-f" + std::to_string(work->stepsPerLaunch);
     ModelConstants constants =
         getModelConstants(key, work->rank, work->elementBytes);

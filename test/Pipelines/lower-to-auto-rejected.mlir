@@ -15,6 +15,9 @@ func.func @heat2d(%in: memref<?x?xf64>, %out: memref<?x?xf64>) {
   // expected-note@below {{lower-to-tc{chip=sm_90 fused-steps=3}: fuses 3 steps, the op has 1}}
   // expected-note@below {{lower-to-tc{chip=sm_90 fused-steps=4}: fuses 4 steps, the op has 1}}
   // expected-note@below {{lower-to-tc{chip=sm_90 low-rank=true}: 'stencil.row_gemm' op is a low-rank chain on f64 grids}}
+  // expected-note@below {{lower-to-tc{chip=sm_90 low-rank=true fused-steps=2}: fuses 2 steps, the op has 1}}
+  // expected-note@below {{lower-to-tc{chip=sm_90 low-rank=true fused-steps=3}: fuses 3 steps, the op has 1}}
+  // expected-note@below {{lower-to-tc{chip=sm_90 low-rank=true fused-steps=4}: fuses 4 steps, the op has 1}}
   // expected-note@below {{lower-to-fft{chip=sm_90 fused-steps=1}: the device profile has no peak for unit mma.f64.m16n8k4}}
   // expected-note@below {{lower-to-fft{chip=sm_90 fused-steps=2}: the device profile has no peak for unit mma.f64.m16n8k4}}
   // expected-note@below {{lower-to-fft{chip=sm_90 fused-steps=3}: the device profile has no peak for unit mma.f64.m16n8k4}}

@@ -36,9 +36,11 @@ struct PipelineCandidate {
 FailureOr<PipelineCandidate> parsePipelineCandidate(StringRef text);
 
 /// The candidates of `--lower-to-auto` for `chip`: strided-swap/matching
-/// SpTC (layout=auto), dense TC, low-rank TC, FFT with 1..maxFusedSteps fused
-/// steps, CUDA cores with 1..maxFusedSteps fused steps. Which of them take a
-/// given stencil is found by running them.
+/// SpTC (layout=auto), dense TC and the low-rank TC chain, each with
+/// 1..maxFusedSteps fused steps (kernel composition), FFT with
+/// 1..maxFusedSteps fused steps, CUDA cores with 1..maxFusedSteps fused
+/// steps, and the 3-D plane sums. Which of them take a given stencil is found
+/// by running them.
 SmallVector<PipelineCandidate>
 getPipelineCandidates(StringRef chip, int optLevel, int64_t maxFusedSteps);
 
