@@ -77,7 +77,8 @@ def read_profile(path):
 def family(slug, desc):
     """The model's pipeline name (getModelConstants): the slug, whose -fT
     names the fused steps of the CUDA-core and FFT candidates; the CUDA-core
-    row sweep (`schedule = rows`) is "cuda-core-rows-fT"."""
+    row sweep (`schedule = rows`) is "cuda-core-rows-fT", the plane sums
+    with vector columns of W "cuda-core-vsums-wW-fT" (the slug)."""
     if desc.get("schedule") == "rows" and slug.startswith("cuda-core"):
         return "cuda-core-rows" + slug[len("cuda-core"):]
     return slug  # cuda-core-sums-f1: the 3-D plane sums (schedule plane-sums)
@@ -123,12 +124,17 @@ def read_results(logs):
     return results, devices.pop()
 
 
+# SelectPipeline.cpp's kMaxSpillStoreBytes: candidates whose kernels spill
+# more are rejected.
+MAX_SPILL_STORE_BYTES = 1024
+
+
 def read_ptxas(path, kernel):
-    """(registers, static shared bytes) of `kernel` in a `ptxas -v` report,
-    (0, 0) when there is none."""
+    """(registers, static shared bytes, spill store bytes) of `kernel` in a
+    `ptxas -v` report, (0, 0, 0) when there is none."""
     if not os.path.exists(path):
-        return 0, 0
-    regs = smem = 0
+        return 0, 0, 0
+    regs = smem = spill = 0
     current = None
     for line in open(path):
         m = re.search(r"Compiling entry function '([^']+)'", line)
@@ -143,7 +149,10 @@ def read_ptxas(path, kernel):
         m = re.search(r"(\d+) bytes smem", line)
         if m:
             smem = int(m.group(1))
-    return regs, smem
+        m = re.search(r"(\d+) bytes spill stores", line)
+        if m:
+            spill = int(m.group(1))
+    return regs, smem, spill
 
 
 class Kernel:
@@ -177,7 +186,7 @@ class Kernel:
         self.unit_bound = (profile["peaks"][self.unit] * 1e3 /
                            float(d["unit_flops_per_point"]))
         # W: resident warps per SM (0: unknown).
-        regs, smem = read_ptxas(base + ".ptxas", d["kernel"])
+        regs, smem, self.spill = read_ptxas(base + ".ptxas", d["kernel"])
         threads = int(d["block"].split(",")[0])
         self.warps = 0
         if regs and profile["registers"]:
@@ -269,12 +278,16 @@ def lookup(constants, k):
         key = (re.sub(r"-f\d+$", "", key[0]),) + key[1:]
         if key in constants:
             return constants[key]
-    # The row sweep and the plane sums without constants take the CUDA-core
-    # kernels' (getModelConstants).
-    for sub in ("cuda-core-rows", "cuda-core-sums"):
-        if k.family.startswith(sub):
+    # The plane sums with vector columns without constants take the plane
+    # sums', the row sweep and the plane sums the CUDA-core kernels'
+    # (getModelConstants).
+    for sub, to in ((r"cuda-core-vsums-w\d+", "cuda-core-sums"),
+                    (r"cuda-core-vsums-w\d+", "cuda-core"),
+                    ("cuda-core-rows", "cuda-core"),
+                    ("cuda-core-sums", "cuda-core")):
+        if re.match(sub, k.family):
             for key in (k.key("rank"), k.key("bytes"), k.key("pipeline")):
-                key = (key[0].replace(sub, "cuda-core"),) + key[1:]
+                key = (re.sub("^" + sub, to, key[0]),) + key[1:]
                 if key in constants:
                     return constants[key]
     return (1.0, 1.0, 0.0)
@@ -330,7 +343,9 @@ def load(art, logs, profile):
     sets = dict(line.split() for line in open(os.path.join(art, "cases.txt")))
     by_case = collections.defaultdict(list)
     for (case, slug), (gs, grid) in sorted(results.items()):
-        by_case[case].append(Kernel(art, case, slug, gs, grid, prof))
+        k = Kernel(art, case, slug, gs, grid, prof)
+        if k.spill <= MAX_SPILL_STORE_BYTES:  # else auto rejects it
+            by_case[case].append(k)
     return by_case, sets, device
 
 
@@ -450,7 +465,10 @@ def read_explain(path):
     preds, chosen = {}, None
     slug_of = lambda p: (re.sub(r"\{.*", "", p).replace("lower-to-", "") +
                          ("-lowrank" if "low-rank=true" in p else "") +
-                         ("-sums" if "plane-sums=true" in p else "") +
+                         ("-vsums-w" + re.search(r"vector-width=(\d+)",
+                                                 p).group(1)
+                          if "vector-width=" in p else
+                          "-sums" if "plane-sums=true" in p else "") +
                          ("-f" + re.search(r"fused-steps=(\d+)", p).group(1)
                           if "fused-steps=" in p else ""))
     for line in open(path):

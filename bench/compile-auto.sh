@@ -10,7 +10,8 @@
 #                              every candidate the ranking kept, compiled
 #                              through its own pipeline (SLUG: sptc, tc,
 #                              tc-lowrank, fft-fN, cuda-core-fN,
-#                              cuda-core-sums-f1); .ptxas is
+#                              cuda-core-sums-f1, cuda-core-vsums-wW-f1:
+#                              vector columns of W); .ptxas is
 #                              `ptxas -v`'s report (registers, shared memory)
 #                              when PTXAS (default: ptxas on PATH or in
 #                              /usr/local/cuda/bin) is there
@@ -40,6 +41,9 @@ slug() { # candidate text -> folder name
     lower-to-tc*low-rank=true*) family=tc-lowrank ;;
     lower-to-tc*) family=tc ;;
     lower-to-fft*) family=fft ;;
+    lower-to-cuda-core*vector-width=*)
+      [[ $1 =~ vector-width=([0-9]+) ]]
+      family=cuda-core-vsums-w${BASH_REMATCH[1]} ;;
     lower-to-cuda-core*plane-sums=true*) family=cuda-core-sums ;;
     lower-to-cuda-core*) family=cuda-core ;;
   esac
@@ -50,10 +54,17 @@ slug() { # candidate text -> folder name
 }
 
 one_case() { # NAME
-  local name=$1 src=$out/src/$1.mlir dir=$out/k/$1 tmp
+  local name=$1 src=$out/src/$1.mlir dir=$out/k/$1 tmp grid
   tmp=$(mktemp -d)
+  # The grid run-auto.sh times (the model's nominal one): vector columns are
+  # offered only for a known grid.
+  case $(grep -o -m1 'memref<[?x]*' "$src" | tr -cd '?' | wc -c) in
+    1) grid=10240000 ;;
+    2) grid=10240,10240 ;;
+    *) grid=512,512,512 ;;
+  esac
   "$build/bin/stencil-opt" "$src" \
-    --stencil-select-pipeline="chip=$chip device-profile=$profile explain=true" \
+    --stencil-select-pipeline="chip=$chip device-profile=$profile grid=$grid explain=true" \
     -o /dev/null 2> "$out/explain/$name.txt" ||
     { echo "$name: selection failed"; cat "$out/explain/$name.txt"; return; }
   if [ -n "${EXPLAIN_ONLY:-}" ]; then
@@ -87,7 +98,7 @@ one_case() { # NAME
   local chosen
   chosen=$(slug "$(sed -n 's/^chosen: //p' "$out/explain/$name.txt")")
   "$build/bin/stencil-opt" "$src" \
-    --lower-to-auto="chip=$chip device-profile=$profile" -o "$tmp/auto.mlir"
+    --lower-to-auto="chip=$chip device-profile=$profile grid=$grid" -o "$tmp/auto.mlir"
   "$build/bin/stencil-translate" --to-ptx "$tmp/auto.mlir" -o "$tmp/auto.ptx"
   if cmp -s "$tmp/auto.ptx" "$dir/$chosen.ptx"; then
     echo "$chosen" > "$dir/auto.txt"

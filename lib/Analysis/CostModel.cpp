@@ -103,6 +103,7 @@ FailureOr<KernelWork> mlir::stencil::getKernelWork(DictionaryAttr record) {
   work.sharedBytes = getInt("shared_bytes", 0);
   if (auto schedule = record.getAs<StringAttr>("schedule"))
     work.schedule = schedule.getValue().str();
+  work.vectorWidth = getInt("vector_width", 1);
   if (auto edge = record.getAs<FloatAttr>("edge_flops_per_point")) {
     work.edgeFlopsPerPoint = edge.getValueAsDouble();
     if (auto edgeUnit = record.getAs<StringAttr>("edge_unit"))

@@ -14,8 +14,9 @@ using namespace mlir::stencil;
 namespace {
 struct ModelEntry {
   /// The pipeline ("sptc", "tc", "tc-lowrank", "cuda-core", "fft"; the
-  /// row sweep "cuda-core-rows", the 3-D plane sums "cuda-core-sums"), with
-  /// "-fT" for T fused steps.
+  /// row sweep "cuda-core-rows", the 3-D plane sums "cuda-core-sums", with
+  /// vector columns of W "cuda-core-vsums-wW"), with "-fT" for T fused
+  /// steps.
   StringRef pipeline;
   /// 0: any rank / element size.
   int64_t rank;
@@ -58,6 +59,17 @@ static const ModelEntry kEntries[] = {
     {"cuda-core-f3", 2, 8, {0.84, 0.34, 0.6}},
     {"cuda-core-f3", 3, 2, {0.27, 0.26, 1.0}},
     {"cuda-core-f3", 3, 8, {0.48, 0.22, 0.5}},
+    // The 3-D plane sums with vector columns of W (`vector-width`, at the
+    // candidates' tilings), fitted by `calibrate.py fit --only
+    // '^cuda-core-vsums'` on their 23 kernels in the 12 three-dimensional
+    // cases (those spilling more than kMaxSpillStoreBytes left out), H100,
+    // 2026-11-27, bench/results/2026-11-27-h100-auto-vector-columns.txt:
+    // auto within 5% of the best candidate on 11 of the 12 cases in sample
+    // (worst 0.89), on 8 leaving each stencil out (worst 0.80).
+    {"cuda-core-vsums-w2-f1", 3, 2, {0.53, 0.33, 0.0}},
+    {"cuda-core-vsums-w2-f1", 3, 8, {0.78, 0.91, 0.5}},
+    {"cuda-core-vsums-w4-f1", 3, 2, {0.60, 0.36, 0.0}},
+    {"cuda-core-vsums-w8-f1", 3, 2, {0.65, 0.40, 0.1}},
     {"cuda-core-f4", 1, 2, {0.38, 0.23, 0.9}},
     {"cuda-core-f4", 1, 8, {1.00, 0.24, 0.4}},
     {"cuda-core-f4", 2, 2, {0.18, 0.52, 1.0}},
@@ -180,8 +192,15 @@ ModelConstants mlir::stencil::getModelConstants(StringRef pipeline,
   if (fused)
     if (const ModelEntry *entry = findEntry(base, rank, elementBytes))
       return entry->constants;
-  // The row sweep and the 3-D plane sums without entries of their own: the
-  // CUDA-core kernels' of the same depth.
+  // The plane sums with vector columns without entries of their own: the
+  // plane sums'; the row sweep and the 3-D plane sums: the CUDA-core
+  // kernels' of the same depth.
+  if (pipeline.consume_front("cuda-core-vsums-")) {
+    // (The width, "wW-".)
+    pipeline = pipeline.drop_until([](char c) { return c == '-'; });
+    return getModelConstants(("cuda-core-sums" + pipeline).str(), rank,
+                             elementBytes);
+  }
   for (StringRef schedule : {"cuda-core-rows-", "cuda-core-sums-"})
     if (pipeline.consume_front(schedule))
       return getModelConstants(("cuda-core-" + pipeline).str(), rank,

@@ -84,6 +84,18 @@ mlir::stencil::getPipelineCandidates(StringRef chip, int optLevel,
   // (SelectPipeline.cpp).
   add("lower-to-cuda-core", "fused-steps=1 plane-sums=true threads-y=4 "
                             "outputs-per-thread=4 planes=64");
+  // With vector columns, at the tilings measured fastest for f16 Heat-3D
+  // (W = 8) and Box-3D27P (W = 4, bench/NOTES.md, "Vector columns"), and
+  // W = 2 (16 bytes of f64); rejected where the width exceeds 16 bytes
+  // (the pipeline's error) or the grid's rows are not known to be a
+  // multiple of it (SelectPipeline.cpp).
+  add("lower-to-cuda-core", "fused-steps=1 plane-sums=true vector-width=8 "
+                            "threads-y=2 outputs-per-thread=2 planes=64");
+  add("lower-to-cuda-core",
+      "fused-steps=1 plane-sums=true vector-width=4 threads-y=4 "
+      "outputs-per-thread=2 planes=64 prefetch-distance=3");
+  add("lower-to-cuda-core", "fused-steps=1 plane-sums=true vector-width=2 "
+                            "threads-y=4 outputs-per-thread=4 planes=64");
   return candidates;
 }
 

@@ -135,6 +135,8 @@ mlir::stencil::emitLaunchDescription(Operation *module, raw_ostream &os,
   }
   if (auto schedule = record.getAs<StringAttr>("schedule"))
     os << "schedule = " << schedule.getValue() << "\n";
+  if (auto width = record.getAs<IntegerAttr>("vector_width"))
+    os << "vector_width = " << width.getInt() << "\n";
   if (auto edge = record.getAs<FloatAttr>("edge_flops_per_point"))
     os << "edge_unit = " << getString("edge_unit")
        << "\nedge_flops_per_point = "

@@ -283,7 +283,7 @@ bool parseLaunchDescriptionText(const std::string &text,
       // Read by the benchmark scripts (bench/table.py, bench/calibrate.py),
       // not by the runner.
       "unit", "unit_flops_per_point", "edge_unit", "edge_flops_per_point",
-      "schedule"};
+      "schedule", "vector_width"};
   for (const auto &e : kv)
     if (!known.count(e.first))
       warnings.push_back(where(e.first) + "unknown key '" + e.first +

@@ -209,6 +209,19 @@ TEST(CostModelTest, ConstantsLookup) {
                    getModelConstants("cuda-core-f3", 2, 4)));
   EXPECT_TRUE(same(getModelConstants("cuda-core-rows-f3", 3, 8),
                    getModelConstants("cuda-core-f3", 3, 8)));
+  // Vector columns: their own entries per width where measured (f16), else
+  // the plane sums' (W = 4 in f32).
+  EXPECT_FALSE(same(getModelConstants("cuda-core-vsums-w8-f1", 3, 2),
+                    getModelConstants("cuda-core-vsums-w4-f1", 3, 2)));
+  EXPECT_FALSE(same(getModelConstants("cuda-core-vsums-w4-f1", 3, 2),
+                    getModelConstants("cuda-core-sums-f1", 3, 2)));
+  EXPECT_TRUE(same(getModelConstants("cuda-core-vsums-w4-f1", 3, 4),
+                   getModelConstants("cuda-core-sums-f1", 3, 4)));
+  // The fused low-rank chain: its depth's entry, else the next smaller one.
+  EXPECT_FALSE(same(getModelConstants("tc-lowrank-f4", 2, 2),
+                    getModelConstants("tc-lowrank", 2, 2)));
+  EXPECT_TRUE(same(getModelConstants("tc-lowrank-f6", 2, 2),
+                   getModelConstants("tc-lowrank-f4", 2, 2)));
   // A pipeline the table does not know: the roofline itself.
   ModelConstants none = getModelConstants("no-such-pipeline", 2, 2);
   EXPECT_EQ(none.memoryEfficiency, 1.0);

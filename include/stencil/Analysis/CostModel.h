@@ -171,6 +171,8 @@ struct KernelWork {
   /// "rows"; empty for the other pipelines): the row sweep has constants of
   /// its own, the others share the CUDA-core ones.
   std::string schedule;
+  /// The plane sums' columns per thread (`vector-width`; 1 otherwise).
+  int64_t vectorWidth = 1;
   /// C = 2 K, the useful flops per point and step; 0 for a general body.
   double stencilFlopsPerPoint = 0;
   int64_t sharedBytes = 0;

@@ -60,7 +60,9 @@ def StencilSelectPipeline
     ListOption<"grid", "grid", "int64_t",
                "The grid's extents, outermost first, the prediction is for; "
                "default: the op's static shape, else 10240000 (1-D), "
-               "10240 x 10240 (2-D), 512^3 (3-D)">,
+               "10240 x 10240 (2-D), 512^3 (3-D). The 3-D plane sums with "
+               "vector columns of W are candidates only for a known grid "
+               "whose rows are a multiple of W">,
   ];
 }
 

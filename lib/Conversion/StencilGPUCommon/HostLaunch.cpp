@@ -203,6 +203,9 @@ void mlir::stencil::emitHostLaunches(Operation *op, Value in, Value out,
   if (!launch.schedule.empty())
     record.push_back(
         b.getNamedAttr("schedule", b.getStringAttr(launch.schedule)));
+  if (launch.vectorWidth > 1)
+    record.push_back(b.getNamedAttr("vector_width",
+                                    b.getI64IntegerAttr(launch.vectorWidth)));
   if (launch.fftErrorBound > 0)
     record.push_back(b.getNamedAttr("fft_error_bound",
                                     b.getF64FloatAttr(launch.fftErrorBound)));

@@ -388,6 +388,7 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
                     : tiling.planeSums ? "plane-sums"
                     : tiling.stream    ? "streamed"
                                        : "staged";
+  launch.vectorWidth = tiling.vectorWidth;
   // Per output and time step, the fused steps' recomputed halo included.
   launch.unitFlopsPerPoint =
       countFlopsPerPoint(op) * tiling.computedPointsPerOutput();

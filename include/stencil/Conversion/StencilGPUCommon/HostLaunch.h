@@ -81,6 +81,10 @@ struct StencilKernelLaunch {
   /// "rows": the 2-D row sweep), for the cost model, which has constants
   /// per schedule; empty for the other pipelines.
   StringRef schedule;
+  /// The plane sums' vector columns (`vector-width`; 1: one column per
+  /// thread), for the cost model, which offers W > 1 only on grids whose
+  /// rows are a multiple of W.
+  int64_t vectorWidth = 1;
   /// For a kernel that rounds an intermediate product to the element type
   /// (the low-rank chain), Sum_k |u_k|_1 |v_k|_1 of its factors, which
   /// scales that rounding in the runner's tolerance; 0 otherwise.
