@@ -66,7 +66,8 @@ template <int C> __device__ __forceinline__ void unpack(typename VecOf<C>::T w, 
     v[c] = __half2float(h[c]);
 }
 
-template <int C> __device__ __forceinline__ void storeFloats(float *dst, const float *v) {
+template <int C>
+__device__ __forceinline__ void storeFloats(float *dst, const float *v) {
   if constexpr (C == 1) {
     dst[0] = v[0];
   } else if constexpr (C == 2) {
@@ -74,11 +75,13 @@ template <int C> __device__ __forceinline__ void storeFloats(float *dst, const f
   } else {
 #pragma unroll
     for (int c = 0; c < C; c += 4)
-      *reinterpret_cast<float4 *>(dst + c) = make_float4(v[c], v[c + 1], v[c + 2], v[c + 3]);
+      *reinterpret_cast<float4 *>(dst + c) =
+          make_float4(v[c], v[c + 1], v[c + 2], v[c + 3]);
   }
 }
 
-template <int C> __device__ __forceinline__ void loadFloats(const float *src, float *v) {
+template <int C>
+__device__ __forceinline__ void loadFloats(const float *src, float *v) {
   if constexpr (C == 1) {
     v[0] = src[0];
   } else if constexpr (C == 2) {
@@ -97,8 +100,8 @@ template <int C> __device__ __forceinline__ void loadFloats(const float *src, fl
 // shared memory) instead of f16 (converted at every read).
 template <int TY, int OUT, int C, int D, bool STAR, bool F32 = false>
 __global__ void __launch_bounds__(32 * TY)
-    vecSums(const __half *__restrict__ in, __half *__restrict__ out, int nx, int ny,
-            int nz, int planes) {
+    vecSums(const __half *__restrict__ in, __half *__restrict__ out, int nx,
+            int ny, int nz, int planes) {
   using Vec = typename VecOf<C>::T;
   constexpr int ROWS = TY * OUT + 2;
   constexpr int SX = 32 * C + 16;
@@ -361,11 +364,13 @@ int main(int argc, char **argv) {
   variant<TY, OUT, C, D, false>("box-3d27p-ty" #TY "-o" #OUT "-c" #C "-d" #D "-p" #P, \
                                 n, steps, P, box, check);
 #define HF(TY, OUT, C, D, P)                                                   \
-  variant<TY, OUT, C, D, true, true>("heat-3d-f32-ty" #TY "-o" #OUT "-c" #C "-d" #D "-p" #P, \
+  variant<TY, OUT, C, D, true, true>("heat-3d-f32-ty" #TY "-o" #OUT "-c" #C    \
+                                     "-d" #D "-p" #P,                          \
                                      n, steps, P, star, check);
 #define BF(TY, OUT, C, D, P)                                                   \
-  variant<TY, OUT, C, D, false, true>("box-3d27p-f32-ty" #TY "-o" #OUT "-c" #C "-d" #D    \
-                                      "-p" #P, n, steps, P, box, check);
+  variant<TY, OUT, C, D, false, true>("box-3d27p-f32-ty" #TY "-o" #OUT "-c" #C \
+                                      "-d" #D "-p" #P,                         \
+                                      n, steps, P, box, check);
   H(2, 2, 8, 1, 64)
   H(2, 4, 4, 2, 64)
   HF(2, 4, 4, 2, 64)

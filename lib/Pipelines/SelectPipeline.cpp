@@ -122,10 +122,9 @@ static int64_t getIntOption(StringRef options, StringRef key,
                             int64_t fallback) {
   size_t at = options.find(key);
   int64_t value = fallback;
-  if (at != StringRef::npos &&
-      options.drop_front(at + key.size())
-          .take_while(llvm::isDigit)
-          .getAsInteger(10, value))
+  if (at != StringRef::npos && options.drop_front(at + key.size())
+                                   .take_while(llvm::isDigit)
+                                   .getAsInteger(10, value))
     return fallback;
   return value;
 }
@@ -160,8 +159,10 @@ StencilSelectPipelinePass::evaluate(const PipelineCandidate &candidate,
   if (candidate.family != "fft") {
     int64_t fused = getIntOption(candidate.options, "fused-steps=", 1);
     int64_t most = 0;
-    module.walk([&](LinearOp op) { most = std::max<int64_t>(most, op.getSteps()); });
-    module.walk([&](ApplyOp op) { most = std::max<int64_t>(most, op.getSteps()); });
+    module.walk(
+        [&](LinearOp op) { most = std::max<int64_t>(most, op.getSteps()); });
+    module.walk(
+        [&](ApplyOp op) { most = std::max<int64_t>(most, op.getSteps()); });
     if (most > 0 && fused > most) {
       e.rejection =
           llvm::formatv("fuses {0} steps, the op has {1}", fused, most).str();
@@ -187,7 +188,9 @@ StencilSelectPipelinePass::evaluate(const PipelineCandidate &candidate,
     // Vector columns for a grid they do not suit: rejected before the
     // pipeline runs (the launch record says the same after it).
     e.rejection = getVectorColumnsRejection(
-        getIntOption(candidate.options, "vector-width=", 1), gridSizes);
+        getIntOption(candidate.options, "vector-width=", 1),
+        gridSizes.size() == 3 ? ArrayRef<int64_t>(gridSizes)
+                              : ArrayRef<int64_t>());
     if (!e.rejection.empty())
       return e;
   }
@@ -286,8 +289,8 @@ StencilSelectPipelinePass::evaluate(const PipelineCandidate &candidate,
                 ? "cuda-core-vsums-w" + std::to_string(work->vectorWidth)
                 : "cuda-core-sums";
     if (key == "cuda-core" || key == "cuda-core-rows" ||
-        key == "cuda-core-sums" || StringRef(key).starts_with("cuda-core-vsums") ||
-        key == "fft" ||
+        key == "cuda-core-sums" ||
+        StringRef(key).starts_with("cuda-core-vsums") || key == "fft" ||
         ((key == "tc" || key == "sptc" || key == "tc-lowrank") &&
          work->stepsPerLaunch > 1))
       key += "-f" + std::to_string(work->stepsPerLaunch);
