@@ -129,6 +129,12 @@ static int64_t getIntOption(StringRef options, StringRef key,
   return value;
 }
 
+/// Why a candidate fusing `fused` steps per launch does not lower an op of
+/// `steps` steps.
+static std::string getFusedStepsRejection(int64_t fused, int64_t steps) {
+  return llvm::formatv("fuses {0} steps, the op has {1}", fused, steps).str();
+}
+
 /// Why vector columns of `width` are not offered for a grid of `sizes`
 /// (empty: unknown); empty when they are.
 static std::string getVectorColumnsRejection(int64_t width,
@@ -164,8 +170,7 @@ StencilSelectPipelinePass::evaluate(const PipelineCandidate &candidate,
     module.walk(
         [&](ApplyOp op) { most = std::max<int64_t>(most, op.getSteps()); });
     if (most > 0 && fused > most) {
-      e.rejection =
-          llvm::formatv("fuses {0} steps, the op has {1}", fused, most).str();
+      e.rejection = getFusedStepsRejection(fused, most);
       return e;
     }
   }
@@ -242,9 +247,7 @@ StencilSelectPipelinePass::evaluate(const PipelineCandidate &candidate,
       return e;
     }
     if (work->stepsPerLaunch > work->steps) {
-      e.rejection = llvm::formatv("fuses {0} steps, the op has {1}",
-                                  work->stepsPerLaunch, work->steps)
-                        .str();
+      e.rejection = getFusedStepsRejection(work->stepsPerLaunch, work->steps);
       return e;
     }
     if (candidate.family == "tc-lowrank" && !record.get("chain_abs_sum")) {

@@ -225,12 +225,23 @@ private:
   }
   int64_t stagingVectorsPerThread() const;
   StagingValues vectorStagingLoads(Value planeZ);
-  /// The two sweeps' shared steps: the block's planes (`planes`, fewer in
-  /// the last block along z) and the whole unrolled groups of iterations
-  /// over them, and whether local plane `localZ` is one of those planes
-  /// (a uniform condition).
-  std::pair<Value, Value> planeSumExtent();
-  Value isBlockPlane(Value localZ, Value rows);
+  /// The loop both plane-sum sweeps run: `sums` partial sums per ring slot
+  /// (an output's, or an output column's) carried through whole unrolled
+  /// groups of iterations over the block's planes. Iteration u (input
+  /// plane i) stages plane i, waits at the barrier and lets `addPlane` add
+  /// it to the sums (`base`: the thread's first output in the plane's slot
+  /// of shared memory); then the sums of output plane i - r_z, each through
+  /// `finish`, restart at 0 and go to `store` with the plane's grid z where
+  /// it is one of the block's planes (a uniform condition).
+  void buildPlaneSumLoop(
+      int64_t sums,
+      function_ref<void(int64_t u, Value base, SmallVectorImpl<Value> &acc)>
+          addPlane,
+      function_ref<Value(Value)> finish,
+      function_ref<void(ArrayRef<Value> values, Value z)> store);
+  /// Sum j of ring slot `slot` (any integer, taken modulo the slots) in the
+  /// carried sums of buildPlaneSumLoop.
+  Value &planeSum(SmallVectorImpl<Value> &acc, int64_t j, int64_t slot) const;
 
   // The row streaming schedule of 2-D linear stencils
   // (CudaCoreRowStream.cpp).

@@ -73,8 +73,6 @@ void CudaCoreKernelBuilder::buildPlaneSumSweep() {
     buildVectorPlaneSumSweep();
     return;
   }
-  int64_t rz = geo.radii[0], haloZ = geo.halo[0];
-  int64_t slots = geo.planeSumSlots(), unroll = geo.planeSumUnroll();
   int64_t outputs = geo.outputs, strideY = geo.smemStrides[1];
 
   // The points by column dx, then row dy: the plane offsets dz with their
@@ -84,10 +82,64 @@ void CudaCoreKernelBuilder::buildPlaneSumSweep() {
     columns[offset[2]][offset[1]].push_back(
         {offset[0], weight.first, weight.second});
 
+  buildPlaneSumLoop(
+      outputs,
+      [&](int64_t u, Value base, SmallVectorImpl<Value> &acc) {
+        for (const auto &[dx, rowsOfColumn] : columns) {
+          forEachColumnRow(
+              rowsOfColumn, outputs,
+              [&](int64_t iy,
+                  ArrayRef<std::pair<int64_t, const SmallVector<PlaneUse> *>>
+                      uses) {
+                Value v = memref::LoadOp::create(
+                    *b, smem, ValueRange{addConst(base, iy * strideY + dx)});
+                if (v.getType() != accType)
+                  v = arith::ExtFOp::create(*b, accType, v);
+                for (auto [k, planeUses] : uses)
+                  for (const PlaneUse &use : *planeUses) {
+                    Value &sum = planeSum(acc, k, u - use.dz);
+                    sum = LLVM::FMAOp::create(
+                        *b, weightValue(use.index, use.weight), v, sum);
+                  }
+              });
+          // The column's loads and FMAs before the next column's
+          // (emitOrderingFence, as in the staged kernel's register tiling).
+          emitOrderingFence(acc);
+        }
+      },
+      /*finish=*/[](Value sum) { return sum; },
+      [&](ArrayRef<Value> values, Value z) {
+        storeOutputs(/*first=*/0, values, z);
+      });
+}
+
+Value &CudaCoreKernelBuilder::planeSum(SmallVectorImpl<Value> &acc, int64_t j,
+                                       int64_t slot) const {
+  int64_t slots = geo.planeSumSlots();
+  return acc[j * slots + ((slot % slots) + slots) % slots];
+}
+
+void CudaCoreKernelBuilder::buildPlaneSumLoop(
+    int64_t sums,
+    function_ref<void(int64_t, Value, SmallVectorImpl<Value> &)> addPlane,
+    function_ref<Value(Value)> finish,
+    function_ref<void(ArrayRef<Value>, Value)> store) {
+  int64_t rz = geo.radii[0], haloZ = geo.halo[0];
+  int64_t slots = geo.planeSumSlots(), unroll = geo.planeSumUnroll();
+  int64_t outputs = geo.outputs, strideY = geo.smemStrides[1];
+  int64_t width = geo.vectorWidth;
+
   Value zeroAcc = arith::ConstantOp::create(*b, b->getZeroAttr(accType));
-  auto [rows, groups] = planeSumExtent();
-  // The thread's first output (y, x) in a plane of the ring.
-  Value yxBase = add(mul(ty, cst(outputs * strideY)), tx);
+  // The block's planes (`planes`, fewer in the last block along z), and
+  // the whole unrolled groups of iterations over them.
+  Value rows = arith::MinUIOp::create(
+      *b, arith::SubIOp::create(*b, sizes[0], origin[0]), cst(geo.planes));
+  Value groups = arith::DivUIOp::create(
+      *b, addConst(rows, 2 * haloZ + unroll - 1), cst(unroll));
+  // The thread's first output (y, x) in a plane of the ring; with vector
+  // columns a multiple of the width.
+  Value yxBase = add(mul(ty, cst(outputs * strideY)),
+                     width == 1 ? tx : mul(tx, cst(width)));
   yxBase = addConst(yxBase, geo.halo[1] * strideY + geo.halo[2]);
 
   // With prefetch-planes, the staging values of planes i .. i + d - 1 (d =
@@ -95,19 +147,15 @@ void CudaCoreKernelBuilder::buildPlaneSumSweep() {
   // the ring's sweep (CudaCoreStreaming.cpp); the unrolled iterations pass
   // them on statically.
   bool prefetch = prefetchedValuesPerThread() > 0;
-  SmallVector<Value> initial(outputs * slots, zeroAcc);
+  SmallVector<Value> initial(sums * slots, zeroAcc);
   if (prefetch)
     llvm::append_range(initial, prefetchFirstPlanes());
   auto loop = scf::ForOp::create(*b, cst(0), groups, cst(1), initial);
   OpBuilder::InsertionGuard guard(*b);
   b->setInsertionPointToStart(loop.getBody());
   ValueRange carried = loop.getRegionIterArgs();
-  SmallVector<Value> acc(carried.begin(), carried.begin() + outputs * slots);
-  SmallVector<Value> pending(carried.begin() + outputs * slots,
-                             carried.end());
-  auto accAt = [&](int64_t k, int64_t slot) -> Value & {
-    return acc[k * slots + ((slot % slots) + slots) % slots];
-  };
+  SmallVector<Value> acc(carried.begin(), carried.begin() + sums * slots);
+  SmallVector<Value> pending(carried.begin() + sums * slots, carried.end());
   // The induction variable through an opaque move, so that the addresses
   // derived from it are recomputed from one base (as in the row sweep)
   // instead of each carried in a register by loop strength reduction.
@@ -122,68 +170,31 @@ void CudaCoreKernelBuilder::buildPlaneSumSweep() {
     else
       stageTile(i, slotBase);
     gpu::BarrierOp::create(*b);
-
-    Value base = add(slotBase, yxBase);
-    for (const auto &[dx, rowsOfColumn] : columns) {
-      forEachColumnRow(
-          rowsOfColumn, outputs,
-          [&](int64_t iy,
-              ArrayRef<std::pair<int64_t, const SmallVector<PlaneUse> *>>
-                  uses) {
-            Value v = memref::LoadOp::create(
-                *b, smem, ValueRange{addConst(base, iy * strideY + dx)});
-            if (v.getType() != accType)
-              v = arith::ExtFOp::create(*b, accType, v);
-            for (auto [k, planeUses] : uses)
-              for (const PlaneUse &use : *planeUses) {
-                Value &sum = accAt(k, u - use.dz);
-                sum = LLVM::FMAOp::create(
-                    *b, weightValue(use.index, use.weight), v, sum);
-              }
-          });
-      // The column's loads and FMAs before the next column's
-      // (emitOrderingFence, as in the staged kernel's register tiling).
-      emitOrderingFence(acc);
-    }
+    addPlane(u, add(slotBase, yxBase), acc);
 
     // Local output plane i - r_z is complete; it is one of the block's
     // planes where haloZ <= i - r_z < haloZ + rows (a uniform condition).
     SmallVector<Value> values;
-    for (int64_t k = 0; k < outputs; ++k) {
-      Value &done = accAt(k, u - rz);
-      values.push_back(done);
+    for (int64_t j = 0; j < sums; ++j) {
+      Value &done = planeSum(acc, j, u - rz);
+      values.push_back(finish(done));
       done = zeroAcc;
     }
     Value localZ = addConst(i, -rz);
-    auto ifOwn = scf::IfOp::create(*b, isBlockPlane(localZ, rows),
-                                   /*withElseRegion=*/false);
+    Value own = arith::AndIOp::create(
+        *b,
+        arith::CmpIOp::create(*b, arith::CmpIPredicate::uge, localZ,
+                              cst(haloZ)),
+        arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, localZ,
+                              addConst(rows, haloZ)));
+    auto ifOwn = scf::IfOp::create(*b, own, /*withElseRegion=*/false);
     b->setInsertionPointToStart(ifOwn.thenBlock());
-    storeOutputs(/*first=*/0, values,
-                 addConst(add(origin[0], localZ), -haloZ));
+    store(values, addConst(add(origin[0], localZ), -haloZ));
     b->setInsertionPointAfter(ifOwn);
   }
   SmallVector<Value> yielded(acc);
   llvm::append_range(yielded, pending);
   scf::YieldOp::create(*b, yielded);
-}
-
-std::pair<Value, Value> CudaCoreKernelBuilder::planeSumExtent() {
-  int64_t unroll = geo.planeSumUnroll();
-  Value rows = arith::MinUIOp::create(
-      *b, arith::SubIOp::create(*b, sizes[0], origin[0]), cst(geo.planes));
-  Value groups = arith::DivUIOp::create(
-      *b, addConst(rows, 2 * geo.halo[0] + unroll - 1), cst(unroll));
-  return {rows, groups};
-}
-
-Value CudaCoreKernelBuilder::isBlockPlane(Value localZ, Value rows) {
-  int64_t haloZ = geo.halo[0];
-  return arith::AndIOp::create(
-      *b,
-      arith::CmpIOp::create(*b, arith::CmpIPredicate::uge, localZ,
-                            cst(haloZ)),
-      arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, localZ,
-                            addConst(rows, haloZ)));
 }
 
 //===----------------------------------------------------------------------===//
@@ -255,8 +266,6 @@ StagingValues CudaCoreKernelBuilder::vectorStagingLoads(Value planeZ) {
 }
 
 void CudaCoreKernelBuilder::buildVectorPlaneSumSweep() {
-  int64_t rz = geo.radii[0], haloZ = geo.halo[0];
-  int64_t slots = geo.planeSumSlots(), unroll = geo.planeSumUnroll();
   int64_t outputs = geo.outputs, width = geo.vectorWidth;
   int64_t strideY = geo.smemStrides[1];
   VectorType vectorType = columnVectorType();
@@ -269,47 +278,14 @@ void CudaCoreKernelBuilder::buildVectorPlaneSumSweep() {
     rowsOfPoints[offset[1]][offset[2]].push_back(
         {offset[0], weight.first, weight.second});
 
-  Value zeroAcc = arith::ConstantOp::create(*b, b->getZeroAttr(accType));
-  auto [rows, groups] = planeSumExtent();
-  // The thread's first column of its first output row in a plane of the
-  // ring: a multiple of the width.
-  Value yxBase =
-      add(mul(ty, cst(outputs * strideY)), mul(tx, cst(width)));
-  yxBase = addConst(yxBase, geo.halo[1] * strideY + geo.halo[2]);
-
   // Whole vectors where the rows are a multiple of the width (vectorStaging),
   // loaded `prefetch-distance` iterations ahead; else element by element in
-  // the iteration (prefetchedValuesPerThread).
+  // the iteration (prefetchedValuesPerThread). Sum k * W + c is output k's
+  // column c.
   bool vectors = vectorStaging;
-  bool prefetch = prefetchedValuesPerThread() > 0;
-  SmallVector<Value> initial(outputs * width * slots, zeroAcc);
-  if (prefetch)
-    llvm::append_range(initial, prefetchFirstPlanes());
-  auto loop = scf::ForOp::create(*b, cst(0), groups, cst(1), initial);
-  OpBuilder::InsertionGuard guard(*b);
-  b->setInsertionPointToStart(loop.getBody());
-  ValueRange carried = loop.getRegionIterArgs();
-  int64_t sums = outputs * width * slots;
-  SmallVector<Value> acc(carried.begin(), carried.begin() + sums);
-  SmallVector<Value> pending(carried.begin() + sums, carried.end());
-  auto accAt = [&](int64_t k, int64_t c, int64_t slot) -> Value & {
-    return acc[(k * width + c) * slots + ((slot % slots) + slots) % slots];
-  };
-  Value groupFirst =
-      mul(hideFromOptimizer(*b, loop.getInductionVar()), cst(unroll));
-
-  for (int64_t u = 0; u < unroll; ++u) {
-    Value i = addConst(groupFirst, u);
-    Value slotBase = ringBase(/*level=*/0, i);
-    if (prefetch)
-      stagePrefetched(i, [&] { return slotBase; }, pending);
-    else
-      stageTile(i, slotBase);
-    gpu::BarrierOp::create(*b);
-
+  auto addPlane = [&](int64_t u, Value base, SmallVectorImpl<Value> &acc) {
     // Row by row: the aligned vectors covering the columns the row's
     // points read, each used element converted once.
-    Value base = add(slotBase, yxBase);
     int64_t dyMin = rowsOfPoints.begin()->first;
     int64_t dyMax = rowsOfPoints.rbegin()->first;
     for (int64_t iy = dyMin; iy < outputs + dyMax; ++iy) {
@@ -340,7 +316,7 @@ void CudaCoreKernelBuilder::buildVectorPlaneSumSweep() {
         for (const auto &[dx, planeUses] : row->second)
           for (const PlaneUse &use : planeUses)
             for (int64_t c = 0; c < width; ++c) {
-              Value &sum = accAt(k, c, u - use.dz);
+              Value &sum = planeSum(acc, k * width + c, u - use.dz);
               sum = LLVM::FMAOp::create(
                   *b, weightValue(use.index, use.weight), valueAt(c + dx),
                   sum);
@@ -350,21 +326,9 @@ void CudaCoreKernelBuilder::buildVectorPlaneSumSweep() {
       if (used)
         emitOrderingFence(acc);
     }
+  };
 
-    // Local output plane i - r_z is complete; it is one of the block's
-    // planes where haloZ <= i - r_z < haloZ + rows (a uniform condition).
-    SmallVector<Value> values;
-    for (int64_t k = 0; k < outputs; ++k)
-      for (int64_t c = 0; c < width; ++c) {
-        Value &done = accAt(k, c, u - rz);
-        values.push_back(toElementType(done));
-        done = zeroAcc;
-      }
-    Value localZ = addConst(i, -rz);
-    auto ifOwn = scf::IfOp::create(*b, isBlockPlane(localZ, rows),
-                                   /*withElseRegion=*/false);
-    b->setInsertionPointToStart(ifOwn.thenBlock());
-    Value z = addConst(add(origin[0], localZ), -haloZ);
+  auto store = [&](ArrayRef<Value> values, Value z) {
     Value x0 = add(origin[2], mul(tx, cst(width)));
     for (int64_t k = 0; k < outputs; ++k) {
       SmallVector<Value> coords = outputCoords(k);
@@ -404,9 +368,9 @@ void CudaCoreKernelBuilder::buildVectorPlaneSumSweep() {
       b->setInsertionPointToStart(ifWhole.elseBlock());
       storeColumns();
     }
-    b->setInsertionPointAfter(ifOwn);
-  }
-  SmallVector<Value> yielded(acc);
-  llvm::append_range(yielded, pending);
-  scf::YieldOp::create(*b, yielded);
+  };
+
+  buildPlaneSumLoop(
+      outputs * width, addPlane,
+      /*finish=*/[&](Value sum) { return toElementType(sum); }, store);
 }
