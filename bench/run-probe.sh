@@ -2,13 +2,13 @@
 # On the GPU machine: a hand-written probe (bench/<PROBE>-probe/probe.cu, not
 # part of the compiler) beside the compiler's kernels of ART_DIR, two rounds
 # in one call (768^3, 200 steps), with the roofline; ARGS go to the probe's
-# second round (vec: `time-only` skips its checks there):
-#   bench/run-probe.sh tma|vec ART_DIR [ARGS...]   (ART_DIR/<tiling>/<stencil>.launch)
+# second round (vec, tc3d: `time-only` skips their checks there):
+#   bench/run-probe.sh tma|vec|tc3d ART_DIR [ARGS...]   (ART_DIR/<tiling>/<stencil>.launch)
 # Log: $OUT/<PROBE>.txt.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-probe=${1:?usage: run-probe.sh tma|vec ART_DIR [ARGS...]}
-art=${2:?usage: run-probe.sh tma|vec ART_DIR [ARGS...]}
+probe=${1:?usage: run-probe.sh tma|vec|tc3d ART_DIR [ARGS...]}
+art=${2:?usage: run-probe.sh tma|vec|tc3d ART_DIR [ARGS...]}
 shift 2
 out=${OUT:-/tmp/$probe-out}
 mkdir -p "$out"
