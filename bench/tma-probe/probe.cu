@@ -20,51 +20,25 @@
 // Usage: probe GRID PLANES_TIMED  (e.g. probe 768 200); prints a RESULT line
 // per variant and a CHECK line (one step at 128^3 against an f64 CPU
 // reference of the same f16 input; halo boundary, interior points).
+#include "../probe-common.h"
+
 #include <cuda.h>
 #include <cudaTypedefs.h>
-#include <cuda_fp16.h>
-#include <cuda_runtime.h>
 
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <random>
-#include <vector>
-
-#define CK(x)                                                                  \
-  do {                                                                         \
-    cudaError_t e = (x);                                                       \
-    if (e != cudaSuccess) {                                                    \
-      std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e), __FILE__, \
-                  __LINE__);                                                   \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
-
-__constant__ float cw[27]; // w(dz, dy, dx) at (dz+1)*9 + (dy+1)*3 + dx+1
-
-// Whether point (dz, dy, dx) is one of the stencil's (STAR: the 7-point
-// star of Heat-3D; else the 27-point box).
-template <bool STAR> __host__ __device__ constexpr bool has(int dz, int dy, int dx) {
-  return STAR ? (dz != 0) + (dy != 0) + (dx != 0) <= 1 : true;
-}
-
-__device__ __forceinline__ unsigned smemAddr(const void *p) {
-  return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
 
 // Thread 0: input plane i of the block's sweep into slot i mod (D + 1), its
 // mbarrier expecting the box's bytes.
 template <int D, int BX, int ROWS, int SLOT_BYTES>
-__device__ __forceinline__ void issuePlane(const CUtensorMap *map, unsigned char *buf,
-                                           unsigned long long *bar, int i, int x0,
-                                           int y0, int z0) {
+__device__ __forceinline__ void
+issuePlane(const CUtensorMap *map, unsigned char *buf, unsigned long long *bar,
+           int i, int x0, int y0, int z0) {
   int s = i % (D + 1);
   unsigned b = smemAddr(&bar[s]);
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b),
-               "r"(BX * ROWS * 2)
-               : "memory");
+  asm volatile(
+      "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b),
+      "r"(BX * ROWS * 2)
+      : "memory");
   asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::"
                "complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(
                    smemAddr(buf + s * SLOT_BYTES)),
@@ -91,7 +65,8 @@ __global__ void __launch_bounds__(32 * TY)
 
   if (tid == 0) {
     for (int s = 0; s < SLOTS; ++s)
-      asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smemAddr(&bar[s])));
+      asm volatile(
+          "mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smemAddr(&bar[s])));
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }
   __syncthreads();
@@ -122,7 +97,8 @@ __global__ void __launch_bounds__(32 * TY)
                    "@!p bra WAIT_%=;\n}" ::"r"(b),
                    "r"(parity)
                    : "memory");
-      const __half *plane = reinterpret_cast<const __half *>(buf + s * SLOT_BYTES);
+      const __half *plane =
+          reinterpret_cast<const __half *>(buf + s * SLOT_BYTES);
       // Input plane i feeds output planes i - 1 - dz (slot (i - 1 - dz) mod 3,
       // static: u - 1 - dz mod 3 as g is a multiple of 3).
 #pragma unroll
@@ -137,16 +113,17 @@ __global__ void __launch_bounds__(32 * TY)
               continue;
 #pragma unroll
             for (int dz = -1; dz <= 1; ++dz)
-              if (has<STAR>(dz, dy, dx))
-                acc[k][((u - 1 - dz) % 3 + 3) % 3] = fmaf(
-                    cw[(dz + 1) * 9 + (dy + 1) * 3 + dx + 1], v,
-                    acc[k][((u - 1 - dz) % 3 + 3) % 3]);
+              if (hasPoint<STAR>(dz, dy, dx))
+                acc[k][((u - 1 - dz) % 3 + 3) % 3] =
+                    fmaf(cw[(dz + 1) * 9 + (dy + 1) * 3 + dx + 1], v,
+                         acc[k][((u - 1 - dz) % 3 + 3) % 3]);
           }
         }
       // Output plane i - 2 is complete.
       const int p = i - 2, z = z0 + p;
       const int slot = ((u - 2) % 3 + 3) % 3;
-      if (p >= 0 && p < planes && z >= 1 && z < nz - 1 && x >= 1 && x < nx - 1) {
+      if (p >= 0 && p < planes && z >= 1 && z < nz - 1 && x >= 1 &&
+          x < nx - 1) {
 #pragma unroll
         for (int k = 0; k < OUT; ++k) {
           const int y = y0 + ty * OUT + k;
@@ -166,7 +143,8 @@ __global__ void __launch_bounds__(32 * TY)
 static PFN_cuTensorMapEncodeTiled_v12000 encodeTiled() {
   void *fn = nullptr;
   cudaDriverEntryPointQueryResult q;
-  CK(cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &fn, cudaEnableDefault, &q));
+  CK(cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &fn, cudaEnableDefault,
+                             &q));
   return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
 }
 
@@ -176,11 +154,10 @@ static CUtensorMap makeMap(__half *grid, int n, int bx, int rows) {
   cuuint64_t strides[2] = {(cuuint64_t)n * 2, (cuuint64_t)n * n * 2};
   cuuint32_t box[3] = {(cuuint32_t)bx, (cuuint32_t)rows, 1};
   cuuint32_t estr[3] = {1, 1, 1};
-  CUresult r = encodeTiled()(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 3, grid, dims,
-                             strides, box, estr, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                             CU_TENSOR_MAP_SWIZZLE_NONE,
-                             CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
-                             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  CUresult r = encodeTiled()(
+      &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 3, grid, dims, strides, box, estr,
+      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+      CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS) {
     std::printf("cuTensorMapEncodeTiled failed (%d)\n", (int)r);
     std::exit(1);
@@ -204,101 +181,38 @@ static void variant(const char *name, int n, int steps, int planes,
   // Check: one step at 128^3 against the f64 reference of the same input.
   {
     const int m = 128;
-    size_t count = (size_t)m * m * m;
-    std::vector<__half> h(count);
-    std::vector<float> hf(count);
-    std::mt19937 rng(7);
-    std::uniform_real_distribution<float> dist(0.f, 1.f);
-    for (size_t j = 0; j < count; ++j) {
-      h[j] = __float2half(dist(rng));
-      hf[j] = __half2float(h[j]);
-    }
-    __half *a, *b;
-    CK(cudaMalloc(&a, count * 2));
-    CK(cudaMalloc(&b, count * 2));
-    CK(cudaMemcpy(a, h.data(), count * 2, cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(b, h.data(), count * 2, cudaMemcpyHostToDevice));
-    CUtensorMap ma = makeMap(a, m, BX, TY * OUT + 2);
+    CheckGrid grid = makeCheckGrid(m, m, m);
+    PingPong grids(grid.count(), &grid.half);
+    CUtensorMap ma = makeMap(grids.a, m, BX, TY * OUT + 2);
     dim3 g(m / 32, m / (TY * OUT), m / 64);
-    kernel<<<g, block>>>(ma, b, m, m, m, 64);
-    CK(cudaGetLastError());
-    CK(cudaDeviceSynchronize());
-    std::vector<__half> r(count);
-    CK(cudaMemcpy(r.data(), b, count * 2, cudaMemcpyDeviceToHost));
-    double maxErr = 0;
-    for (int z = 0; z < m; ++z)
-      for (int y = 0; y < m; ++y)
-        for (int x = 0; x < m; ++x) {
-          size_t j = ((size_t)z * m + y) * m + x;
-          double ref = hf[j];
-          if (z >= 1 && z < m - 1 && y >= 1 && y < m - 1 && x >= 1 && x < m - 1) {
-            ref = 0;
-            for (int dz = -1; dz <= 1; ++dz)
-              for (int dy = -1; dy <= 1; ++dy)
-                for (int dx = -1; dx <= 1; ++dx)
-                  if (has<STAR>(dz, dy, dx))
-                    ref += (double)w[(dz + 1) * 9 + (dy + 1) * 3 + dx + 1] *
-                           hf[((size_t)(z + dz) * m + y + dy) * m + x + dx];
-          }
-          maxErr = std::fmax(maxErr, std::fabs(ref - (double)__half2float(r[j])));
-        }
+    kernel<<<g, block>>>(ma, grids.b, m, m, m, 64);
+    const std::vector<double> wd(w.begin(), w.end());
     // f16 output rounding (2^-11 of values below 1) plus f32 accumulation.
-    std::printf("CHECK %s max_err=%.3g tol=%.3g %s\n", name, maxErr, 1e-3,
-                maxErr <= 1e-3 ? "PASS" : "FAIL");
-    CK(cudaFree(a));
-    CK(cudaFree(b));
+    reportCheck(name,
+                maxError(referenceStep<STAR>(grid.exact, m, m, m, wd),
+                         grids.read(grids.b)),
+                1e-3);
   }
 
   if (checkOnly)
     return;
-  size_t count = (size_t)n * n * n;
-  __half *a, *b;
-  CK(cudaMalloc(&a, count * 2));
-  CK(cudaMalloc(&b, count * 2));
-  CK(cudaMemset(a, 0, count * 2));
-  CK(cudaMemset(b, 0, count * 2));
-  CUtensorMap ma = makeMap(a, n, BX, TY * OUT + 2), mb = makeMap(b, n, BX, TY * OUT + 2);
-  for (int s = 0; s < 4; ++s)
+  PingPong grids((size_t)n * n * n);
+  __half *a = grids.a, *b = grids.b;
+  CUtensorMap ma = makeMap(a, n, BX, TY * OUT + 2),
+              mb = makeMap(b, n, BX, TY * OUT + 2);
+  const float ms = timeSteps(steps, [&](int s) {
     kernel<<<grid, block>>>(s % 2 ? mb : ma, s % 2 ? a : b, n, n, n, planes);
-  CK(cudaDeviceSynchronize());
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
-  CK(cudaEventRecord(e0));
-  for (int s = 0; s < steps; ++s)
-    kernel<<<grid, block>>>(s % 2 ? mb : ma, s % 2 ? a : b, n, n, n, planes);
-  CK(cudaEventRecord(e1));
-  CK(cudaEventSynchronize(e1));
-  CK(cudaGetLastError());
-  float ms = 0;
-  CK(cudaEventElapsedTime(&ms, e0, e1));
-  std::printf("RESULT %s grid=%d^3 steps=%d regs=%d ms=%.3f gstencil_s=%.1f\n", name, n,
-              steps, regs, ms, (double)count * steps / (ms * 1e-3) / 1e9);
-  CK(cudaFree(a));
-  CK(cudaFree(b));
+  });
+  std::printf("RESULT %s grid=%d^3 steps=%d regs=%d ms=%.3f gstencil_s=%.1f\n",
+              name, n, steps, regs, ms, gstencils(n, steps, ms));
 }
 
 int main(int argc, char **argv) {
   int n = argc > 1 ? std::atoi(argv[1]) : 768;
   int steps = argc > 2 ? std::atoi(argv[2]) : 200;
   checkOnly = argc > 3;
-  std::mt19937 rng(2025);
-  std::uniform_real_distribution<float> dist(0.05f, 1.f);
-  std::vector<float> star(27, 0.f), box(27, 0.f);
-  double ss = 0, sb = 0;
-  for (int j = 0; j < 27; ++j) {
-    box[j] = dist(rng);
-    sb += box[j];
-    int dz = j / 9 - 1, dy = j / 3 % 3 - 1, dx = j % 3 - 1;
-    if (has<true>(dz, dy, dx)) {
-      star[j] = dist(rng);
-      ss += star[j];
-    }
-  }
-  for (int j = 0; j < 27; ++j) {
-    star[j] = (float)(star[j] / ss);
-    box[j] = (float)(box[j] / sb);
-  }
+  const ProbeWeights w = makeWeights();
+  const std::vector<float> &star = w.star, &box = w.box;
   // name: stencil, threads-y, outputs per thread, planes ahead, box width.
   variant<4, 4, 2, 48, true>("heat-3d-ty4-o4-d2", n, steps, 64, star);
   variant<4, 4, 3, 48, true>("heat-3d-ty4-o4-d3", n, steps, 64, star);

@@ -26,32 +26,10 @@
 // Usage: probe GRID STEPS; prints RESULT lines and a CHECK line per variant
 // (one step at 256^3 against an f64 CPU reference of the same f16 input;
 // halo boundary: only interior points are written).
-#include <cuda_fp16.h>
-#include <cuda_runtime.h>
+#include "../probe-common.h"
 
-#include <cmath>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <random>
 #include <type_traits>
-#include <vector>
-
-#define CK(x)                                                                  \
-  do {                                                                         \
-    cudaError_t e = (x);                                                       \
-    if (e != cudaSuccess) {                                                    \
-      std::printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e), __FILE__, \
-                  __LINE__);                                                   \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
-
-__constant__ float cw[27]; // w(dz, dy, dx) at (dz+1)*9 + (dy+1)*3 + dx+1
-
-template <bool STAR> __host__ __device__ constexpr bool has(int dz, int dy, int dx) {
-  return STAR ? (dz != 0) + (dy != 0) + (dx != 0) <= 1 : true;
-}
 
 template <int C> struct VecOf;
 template <> struct VecOf<1> { using T = unsigned short; };
@@ -59,7 +37,8 @@ template <> struct VecOf<2> { using T = unsigned; };
 template <> struct VecOf<4> { using T = uint2; };
 template <> struct VecOf<8> { using T = uint4; };
 
-template <int C> __device__ __forceinline__ void unpack(typename VecOf<C>::T w, float *v) {
+template <int C>
+__device__ __forceinline__ void unpack(typename VecOf<C>::T w, float *v) {
   const __half *h = reinterpret_cast<const __half *>(&w);
 #pragma unroll
   for (int c = 0; c < C; ++c)
@@ -128,8 +107,8 @@ __global__ void __launch_bounds__(32 * TY)
       const int row = ty + r * TY, y = y0 - 1 + row;
       Vec v{};
       if (row < ROWS && zin && y >= 0 && y < ny)
-        v = *reinterpret_cast<const Vec *>(base + static_cast<size_t>(y) * nx + x0 +
-                                           C * tx);
+        v = *reinterpret_cast<const Vec *>(base + static_cast<size_t>(y) * nx +
+                                           x0 + C * tx);
       pv[set][r] = v;
     }
     __half h = __float2half(0.f);
@@ -206,11 +185,12 @@ __global__ void __launch_bounds__(32 * TY)
           for (int dz = -1; dz <= 1; ++dz)
 #pragma unroll
             for (int dx = -1; dx <= 1; ++dx)
-              if (has<STAR>(dz, dy, dx))
+              if (hasPoint<STAR>(dz, dy, dx))
 #pragma unroll
                 for (int c = 0; c < C; ++c) {
                   float &a = acc[k][c][((u - 1 - dz) % 3 + 3) % 3];
-                  a = fmaf(cw[(dz + 1) * 9 + (dy + 1) * 3 + dx + 1], v[c + 1 + dx], a);
+                  a = fmaf(cw[(dz + 1) * 9 + (dy + 1) * 3 + dx + 1],
+                           v[c + 1 + dx], a);
                 }
         }
       }
@@ -265,103 +245,42 @@ static void variant(const char *name, int n, int steps, int planes,
   dim3 block(32, TY);
   if (check) {
     const int m = 256;
-    size_t count = (size_t)m * m * m;
-    std::vector<__half> h(count);
-    std::vector<float> hf(count);
-    std::mt19937 rng(7);
-    std::uniform_real_distribution<float> dist(0.f, 1.f);
-    for (size_t j = 0; j < count; ++j) {
-      h[j] = __float2half(dist(rng));
-      hf[j] = __half2float(h[j]);
-    }
-    __half *a, *b;
-    CK(cudaMalloc(&a, count * 2));
-    CK(cudaMalloc(&b, count * 2));
-    CK(cudaMemcpy(a, h.data(), count * 2, cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(b, h.data(), count * 2, cudaMemcpyHostToDevice));
+    CheckGrid grid = makeCheckGrid(m, m, m);
+    PingPong grids(grid.count(), &grid.half);
     dim3 g(m / (32 * C), m / (TY * OUT), m / 64);
-    kernel<<<g, block>>>(a, b, m, m, m, 64);
-    CK(cudaGetLastError());
-    CK(cudaDeviceSynchronize());
-    std::vector<__half> r(count);
-    CK(cudaMemcpy(r.data(), b, count * 2, cudaMemcpyDeviceToHost));
-    double maxErr = 0;
-    for (int z = 0; z < m; ++z)
-      for (int y = 0; y < m; ++y)
-        for (int x = 0; x < m; ++x) {
-          size_t j = ((size_t)z * m + y) * m + x;
-          double ref = hf[j];
-          if (z >= 1 && z < m - 1 && y >= 1 && y < m - 1 && x >= 1 && x < m - 1) {
-            ref = 0;
-            for (int dz = -1; dz <= 1; ++dz)
-              for (int dy = -1; dy <= 1; ++dy)
-                for (int dx = -1; dx <= 1; ++dx)
-                  if (has<STAR>(dz, dy, dx))
-                    ref += (double)w[(dz + 1) * 9 + (dy + 1) * 3 + dx + 1] *
-                           hf[((size_t)(z + dz) * m + y + dy) * m + x + dx];
-          }
-          maxErr = std::fmax(maxErr, std::fabs(ref - (double)__half2float(r[j])));
-        }
+    kernel<<<g, block>>>(grids.a, grids.b, m, m, m, 64);
+    const std::vector<double> wd(w.begin(), w.end());
     // f16 output rounding (2^-11 of values below 1) plus f32 accumulation.
-    std::printf("CHECK %s max_err=%.3g tol=%.3g %s\n", name, maxErr, 1e-3,
-                maxErr <= 1e-3 ? "PASS" : "FAIL");
-    CK(cudaFree(a));
-    CK(cudaFree(b));
+    reportCheck(name,
+                maxError(referenceStep<STAR>(grid.exact, m, m, m, wd),
+                         grids.read(grids.b)),
+                1e-3);
   }
-  size_t count = (size_t)n * n * n;
-  __half *a, *b;
-  CK(cudaMalloc(&a, count * 2));
-  CK(cudaMalloc(&b, count * 2));
-  CK(cudaMemset(a, 0, count * 2));
-  CK(cudaMemset(b, 0, count * 2));
+  PingPong grids((size_t)n * n * n);
+  __half *a = grids.a, *b = grids.b;
   dim3 grid(n / (32 * C), n / (TY * OUT), (n + planes - 1) / planes);
-  for (int s = 0; s < 4; ++s)
+  const float ms = timeSteps(steps, [&](int s) {
     kernel<<<grid, block>>>(s % 2 ? b : a, s % 2 ? a : b, n, n, n, planes);
-  CK(cudaDeviceSynchronize());
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
-  CK(cudaEventRecord(e0));
-  for (int s = 0; s < steps; ++s)
-    kernel<<<grid, block>>>(s % 2 ? b : a, s % 2 ? a : b, n, n, n, planes);
-  CK(cudaEventRecord(e1));
-  CK(cudaEventSynchronize(e1));
-  CK(cudaGetLastError());
-  float ms = 0;
-  CK(cudaEventElapsedTime(&ms, e0, e1));
-  std::printf("RESULT %s grid=%d^3 steps=%d regs=%d ms=%.3f gstencil_s=%.1f\n", name, n,
-              steps, attr.numRegs, ms, (double)count * steps / (ms * 1e-3) / 1e9);
-  CK(cudaFree(a));
-  CK(cudaFree(b));
+  });
+  std::printf("RESULT %s grid=%d^3 steps=%d regs=%d ms=%.3f gstencil_s=%.1f\n",
+              name, n, steps, attr.numRegs, ms, gstencils(n, steps, ms));
 }
 
 int main(int argc, char **argv) {
   int n = argc > 1 ? std::atoi(argv[1]) : 768;
   int steps = argc > 2 ? std::atoi(argv[2]) : 200;
   bool check = argc <= 3; // a third argument: time only
-  std::mt19937 rng(2025);
-  std::uniform_real_distribution<float> dist(0.05f, 1.f);
-  std::vector<float> star(27, 0.f), box(27, 0.f);
-  double ss = 0, sb = 0;
-  for (int j = 0; j < 27; ++j) {
-    box[j] = dist(rng);
-    sb += box[j];
-    int dz = j / 9 - 1, dy = j / 3 % 3 - 1, dx = j % 3 - 1;
-    if (has<true>(dz, dy, dx)) {
-      star[j] = dist(rng);
-      ss += star[j];
-    }
-  }
-  for (int j = 0; j < 27; ++j) {
-    star[j] = (float)(star[j] / ss);
-    box[j] = (float)(box[j] / sb);
-  }
-  // name: stencil, threads-y, outputs per thread, columns per thread, planes ahead.
+  const ProbeWeights w = makeWeights();
+  const std::vector<float> &star = w.star, &box = w.box;
+  // name: stencil, threads-y, outputs per thread, columns per thread, planes
+  // ahead.
 #define H(TY, OUT, C, D, P)                                                    \
-  variant<TY, OUT, C, D, true>("heat-3d-ty" #TY "-o" #OUT "-c" #C "-d" #D "-p" #P, n, \
-                               steps, P, star, check);
+  variant<TY, OUT, C, D, true>("heat-3d-ty" #TY "-o" #OUT "-c" #C "-d" #D      \
+                               "-p" #P,                                        \
+                               n, steps, P, star, check);
 #define B(TY, OUT, C, D, P)                                                    \
-  variant<TY, OUT, C, D, false>("box-3d27p-ty" #TY "-o" #OUT "-c" #C "-d" #D "-p" #P, \
+  variant<TY, OUT, C, D, false>("box-3d27p-ty" #TY "-o" #OUT "-c" #C "-d" #D   \
+                                "-p" #P,                                       \
                                 n, steps, P, box, check);
 #define HF(TY, OUT, C, D, P)                                                   \
   variant<TY, OUT, C, D, true, true>("heat-3d-f32-ty" #TY "-o" #OUT "-c" #C    \
