@@ -4,7 +4,9 @@
 // of 27 FFMAs per output on the CUDA cores (the vector plane sums stop at
 // 75%, bound by instruction issue: bench/NOTES.md, "Vector columns")?
 // (Answer, bench/NOTES.md "Box-3D27P on the Tensor Cores: a probe": 0.98x
-// the vector plane sums for Box-3D27P, 0.97x for Heat-3D.)
+// the vector plane sums for Box-3D27P, 0.97x for Heat-3D, with the kernel
+// tcPlanes described below, v5. The `-shift-` variants, tcPlanesShifted,
+// v7, were written after the device time was spent: compiled, not yet run.)
 //
 // The math. out(z, y, x) = sum_{dz, dy, dx} w(dz, dy, dx) in(z+dz, y+dy, x+dx).
 // For one (dz, dy), the sum over dx of a 16 x 8 tile of outputs (rows y0+m,
@@ -287,17 +289,202 @@ __global__ void __launch_bounds__((TY / 16) * (TX / 16) * 32, MINB)
   store(iterations - 3, otile + ((iterations - 1) & 1) * OTILE);
 }
 
-template <int TY, int TX, int D, int P, bool STAR, int MINB> struct Variant {
+// v7 (written without device time, not yet measured): the window of an
+// n-block starts 4 columns left of its outputs, c-4 .. c+11, so one
+// m16n8k16 per (dz, dy, n-block) covers the inputs c-1 .. c+8 and the
+// m16n8k8 goes: B(k, n) = w(dz, dy, k - 4 - n), 144 multiply-adds per
+// output. Neither copy engine writes shared memory 8 bytes off 16 (see the
+// header), so the planes are staged through registers: a thread loads its
+// 16-byte chunks of plane i + D (global columns xb - 8 + 8k, aligned; zero
+// outside the grid) in iteration i and stores them in iteration i + D - 1
+// as two 8-byte halves at shared column 8k - 4 (slot column c holds global
+// column xb - 4 + c), into the other of two slots; one barrier per plane.
+template <int TY, int TX, int D, int P, bool STAR, int MINB>
+__global__ void __launch_bounds__((TY / 16) * (TX / 16) * 32, MINB)
+    tcPlanesShifted(const __half *__restrict__ in, __half *__restrict__ out,
+                    int nx, int ny, int nz) {
+  constexpr int WX = TX / 16, THREADS = (TY / 16) * WX * 32;
+  constexpr int W = TX + 8;      // 4 banks mod 32: no ldmatrix conflicts
+  constexpr int ROWS = TY + 2;   // staged rows: y0 - 1 .. y0 + TY
+  constexpr int CH = TX / 8 + 2; // 16-byte chunks per row, from xb - 8
+  constexpr int ITEMS = (ROWS * CH + THREADS - 1) / THREADS;
+  constexpr int SLOT = ROWS * W;
+  constexpr int OW = TX + 8, OTILE = TY * OW;
+  constexpr int U = 6; // unroll: a multiple of 3 (sums) and of D (loads)
+  static_assert(U % D == 0, "the register sets must rotate statically");
+  extern __shared__ __align__(16) __half smem[];
+  __half *ring = smem;
+  __half *otile = smem + 2 * SLOT;
+
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const int wy = warp / WX, wx = warp % WX;
+  const int xb = blockIdx.x * TX, y0 = 1 + blockIdx.y * TY,
+            z0 = 1 + blockIdx.z * P;
+  const size_t plane = static_cast<size_t>(nx) * ny;
+
+  const int g = lane >> 2, t = lane & 3;
+  unsigned bf[3][3][2];
+#pragma unroll
+  for (int q = 0; q < 3; ++q)
+#pragma unroll
+    for (int r = 0; r < 3; ++r) {
+      auto weight = [&](int dx) {
+        return dx >= -1 && dx <= 1 && hasPoint<STAR>(q - 1, r - 1, dx)
+                   ? cw[q * 9 + r * 3 + dx + 1]
+                   : 0.f;
+      };
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+        bf[q][r][h] = packHalves(weight(2 * t + 8 * h - 4 - g),
+                                 weight(2 * t + 8 * h + 1 - 4 - g));
+    }
+
+  // A thread's chunks: item c = tid + k THREADS is row c / CH, chunk c % CH.
+  int loadOff[ITEMS], storeAt[ITEMS];
+  bool loadOk[ITEMS], lowHalf[ITEMS], highHalf[ITEMS];
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k) {
+    const int c = tid + k * THREADS, row = c / CH, chunk = c % CH;
+    const int y = y0 - 1 + row, x = xb - 8 + 8 * chunk;
+    loadOk[k] = c < ROWS * CH && y < ny && x >= 0 && x < nx;
+    loadOff[k] = loadOk[k] ? y * nx + x : 0;
+    storeAt[k] = row * W + 8 * chunk - 4;          // may be -4 (chunk 0)
+    lowHalf[k] = c < ROWS * CH && chunk > 0;       // columns 8k-4 .. 8k-1
+    highHalf[k] = c < ROWS * CH && chunk < CH - 1; // columns 8k .. 8k+3
+  }
+  uint4 staged[D][ITEMS];
+  auto load = [&](int i, uint4 *set) {
+    const int z = z0 - 1 + i;
+    const __half *src = in + static_cast<size_t>(z < nz ? z : 0) * plane;
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k)
+      set[k] = loadOk[k] && z < nz
+                   ? __ldg(reinterpret_cast<const uint4 *>(src + loadOff[k]))
+                   : make_uint4(0, 0, 0, 0);
+  };
+  auto stage = [&](int i, const uint4 *set) {
+    __half *slot = ring + (i & 1) * SLOT;
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+      if (lowHalf[k])
+        *reinterpret_cast<uint2 *>(slot + storeAt[k]) =
+            make_uint2(set[k].x, set[k].y);
+      if (highHalf[k])
+        *reinterpret_cast<uint2 *>(slot + storeAt[k] + 4) =
+            make_uint2(set[k].z, set[k].w);
+    }
+  };
+
+  const int storeRow = tid / (TX / 8), storeQ = tid % (TX / 8);
+  const int storeY = y0 + storeRow, storeX = xb + 8 * storeQ;
+  const bool storeOk = storeY < ny - 1 && storeX < nx;
+  const bool fixLeft = storeX == 0, fixRight = storeX + 8 == nx;
+  const int storeOff = storeY * nx + storeX;
+  const int tileOff = storeRow * OW + 8 * storeQ;
+  auto store = [&](int o, const __half *tile) {
+    const int z = z0 + o;
+    if (o < 0 || o >= P || z >= nz - 1 || !storeOk)
+      return;
+    const size_t at = static_cast<size_t>(z) * plane + storeOff;
+    uint4 v = *reinterpret_cast<const uint4 *>(tile + tileOff);
+    if (fixLeft)
+      v.x = (v.x & 0xffff0000u) |
+            reinterpret_cast<const unsigned short *>(in)[at];
+    if (fixRight)
+      v.w = (v.w & 0x0000ffffu) |
+            (unsigned(reinterpret_cast<const unsigned short *>(in)[at + 7])
+             << 16);
+    *reinterpret_cast<uint4 *>(out + at) = v;
+  };
+
+  float acc[3][2][4];
+#pragma unroll
+  for (int s = 0; s < 3; ++s)
+#pragma unroll
+    for (int j = 0; j < 2; ++j)
+#pragma unroll
+      for (int e = 0; e < 4; ++e)
+        acc[s][j][e] = 0.f;
+
+  const int mrow = 16 * wy + (lane & 7) + ((lane >> 3) & 1) * 8;
+  const int mcol4 = (2 * wx + (lane >> 4)) * 8, mcol2 = (2 * wx + 2) * 8;
+
+  const int iterations = (P + 2 + U - 1) / U * U;
+#pragma unroll
+  for (int i = 0; i < D; ++i)
+    load(i, staged[i]);
+  stage(0, staged[0]);
+  for (int base = 0; base < iterations; base += U) {
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const int i = base + u;
+      __syncthreads(); // slot i & 1 is staged; slot (i + 1) & 1 is free
+      store(i - 3, otile + ((i - 1) & 1) * OTILE);
+      if (i + D < iterations)
+        load(i + D, staged[u % D]); // set (i + D) mod D = i mod D
+      const unsigned slot = smemAddr(ring + (i & 1) * SLOT);
+#pragma unroll
+      for (int r = 0; r < 3; ++r) {
+        if (!(has<STAR>(-1, r - 1) || has<STAR>(0, r - 1) ||
+              has<STAR>(1, r - 1)))
+          continue;
+        unsigned a[6];
+        const unsigned rowAddr = slot + (mrow + r) * W * 2;
+        asm volatile(
+            "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+            : "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3])
+            : "r"(rowAddr + mcol4 * 2));
+        asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];"
+                     : "=r"(a[4]), "=r"(a[5])
+                     : "r"(rowAddr + mcol2 * 2));
+#pragma unroll
+        for (int q = 0; q < 3; ++q) {
+          if (!has<STAR>(q - 1, r - 1))
+            continue;
+          const int s = ((u - q) % 3 + 3) % 3;
+          mma(acc[s][0], a[0], a[1], a[2], a[3], bf[q][r][0], bf[q][r][1]);
+          mma(acc[s][1], a[2], a[3], a[4], a[5], bf[q][r][0], bf[q][r][1]);
+        }
+      }
+      if (i + 1 < iterations)
+        stage(i + 1, staged[(u + 1) % D]);
+      const int s = ((u - 2) % 3 + 3) % 3;
+      __half *tile = otile + (i & 1) * OTILE;
+#pragma unroll
+      for (int j = 0; j < 2; ++j)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int row = 16 * wy + g + 8 * h, col = 16 * wx + 8 * j + 2 * t;
+          *reinterpret_cast<unsigned *>(tile + row * OW + col) =
+              packHalves(acc[s][j][2 * h], acc[s][j][2 * h + 1]);
+          acc[s][j][2 * h] = 0.f;
+          acc[s][j][2 * h + 1] = 0.f;
+        }
+    }
+  }
+  __syncthreads();
+  store(iterations - 3, otile + ((iterations - 1) & 1) * OTILE);
+}
+
+template <int TY, int TX, int D, int P, bool STAR, int MINB, bool SHIFT = false>
+struct Variant {
+  // The kernel of the variant (only that one is instantiated).
+  static auto kernel() {
+    if constexpr (SHIFT)
+      return tcPlanesShifted<TY, TX, D, P, STAR, MINB>;
+    else
+      return tcPlanes<TY, TX, D, P, STAR, MINB>;
+  }
   static constexpr size_t smem =
-      ((D + 1) * (TY + 2) * (TX + 24) + 2 * TY * (TX + 8)) * 2;
+      SHIFT ? (2 * (TY + 2) * (TX + 8) + 2 * TY * (TX + 8)) * 2
+            : ((D + 1) * (TY + 2) * (TX + 24) + 2 * TY * (TX + 8)) * 2;
   static dim3 grid(int nx, int ny, int nz) {
     return dim3((nx + TX - 1) / TX, (ny - 2 + TY - 1) / TY,
                 (nz - 2 + P - 1) / P);
   }
   static void launch(const __half *in, __half *out, int nx, int ny, int nz) {
-    tcPlanes<TY, TX, D, P, STAR, MINB>
-        <<<grid(nx, ny, nz), (TY / 16) * (TX / 16) * 32, smem>>>(in, out, nx,
-                                                                 ny, nz);
+    kernel()<<<grid(nx, ny, nz), (TY / 16) * (TX / 16) * 32, smem>>>(
+        in, out, nx, ny, nz);
   }
 };
 
@@ -325,14 +512,14 @@ static bool check(const char *name, int nx, int ny, int nz,
   return reportCheck(label.c_str(), maxError(ref, grids.read(grids.a)), tol);
 }
 
-template <int TY, int TX, int D, int P, bool STAR, int MINB>
+template <int TY, int TX, int D, int P, bool STAR, int MINB, bool SHIFT = false>
 static void variant(const char *name, int n, int steps, bool timeOnly,
                     const std::vector<float> &w) {
   const char *only = std::getenv("PROBE_ONLY");
   if (only && std::string(only) != name)
     return;
-  using V = Variant<TY, TX, D, P, STAR, MINB>;
-  auto kernel = tcPlanes<TY, TX, D, P, STAR, MINB>;
+  using V = Variant<TY, TX, D, P, STAR, MINB, SHIFT>;
+  auto kernel = V::kernel();
   CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                           (int)V::smem));
   CK(cudaMemcpyToSymbol(cw, w.data(), 27 * sizeof(float)));
@@ -383,5 +570,16 @@ int main(int argc, char **argv) {
                                    timeOnly, star);
   variant<16, 128, 2, 128, true, 3>("heat-3d-16x128-d2-p128-b3", n, steps,
                                     timeOnly, star);
+  // v7, not yet measured: windows from c - 4, planes staged through registers.
+  variant<16, 128, 2, 64, false, 2, true>("box-3d27p-shift-16x128-d2-p64-b2", n,
+                                          steps, timeOnly, box);
+  variant<16, 128, 3, 64, false, 2, true>("box-3d27p-shift-16x128-d3-p64-b2", n,
+                                          steps, timeOnly, box);
+  variant<32, 64, 2, 64, false, 2, true>("box-3d27p-shift-32x64-d2-p64-b2", n,
+                                         steps, timeOnly, box);
+  variant<16, 64, 2, 64, false, 4, true>("box-3d27p-shift-16x64-d2-p64-b4", n,
+                                         steps, timeOnly, box);
+  variant<16, 128, 2, 64, true, 3, true>("heat-3d-shift-16x128-d2-p64-b3", n,
+                                         steps, timeOnly, star);
   return 0;
 }
