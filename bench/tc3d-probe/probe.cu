@@ -80,6 +80,81 @@ __device__ __forceinline__ void mma8(float *d, unsigned a0, unsigned a1,
                : "r"(a0), "r"(a1), "r"(b0));
 }
 
+// B(k, g), B(k+1, g) as one f16 pair, of the banded matrix of (dz, dy) =
+// (q - 1, r - 1) whose column n holds w(dz, dy, k - shift - n) (zero where
+// that dx is not one of the stencil's): a B fragment's register for rows k,
+// k + 1 (k = 2t or 2t + 8) and column g.
+template <bool STAR>
+__device__ __forceinline__ unsigned weightPair(int q, int r, int k, int g,
+                                               int shift) {
+  auto weight = [&](int dx) {
+    return dx >= -1 && dx <= 1 && hasPoint<STAR>(q - 1, r - 1, dx)
+               ? cw[q * 9 + r * 3 + dx + 1]
+               : 0.f;
+  };
+  return packHalves(weight(k - shift - g), weight(k + 1 - shift - g));
+}
+
+// The way out of a finished output plane, shared by both kernels. The warp
+// (wy, wx) writes its accumulators (two n-blocks of a 16 x 16 tile) into a
+// shared tile of TY rows of TX + 8 halves (padded: no bank conflicts) and
+// zeroes them; after a barrier, thread tid stores one 16-byte chunk of the
+// tile (THREADS = TY * TX / 8): row tid / (TX / 8), columns xb + 8q ..
+// xb + 8q + 7 with q = tid % (TX / 8). Columns 0 and nx - 1 keep their
+// input value.
+template <int TY, int TX, int P> struct OutputPlanes {
+  static constexpr int OW = TX + 8, OTILE = TY * OW;
+  const __half *in;
+  __half *out;
+  size_t plane;
+  int z0, nz, storeOff, tileOff;
+  bool storeOk, fixLeft, fixRight;
+
+  __device__ OutputPlanes(const __half *in, __half *out, int tid, int xb,
+                          int y0, int z0, int nx, int ny, int nz)
+      : in(in), out(out), plane(static_cast<size_t>(nx) * ny), z0(z0), nz(nz) {
+    const int row = tid / (TX / 8), q = tid % (TX / 8);
+    const int y = y0 + row, x = xb + 8 * q;
+    storeOk = y < ny - 1 && x < nx;
+    fixLeft = x == 0;
+    fixRight = x + 8 == nx;
+    storeOff = y * nx + x;
+    tileOff = row * OW + 8 * q;
+  }
+
+  // Warp (wy, wx), lane (g, t): acc[j] (n-block j) into `tile`, then zero.
+  __device__ static void write(float (&acc)[2][4], __half *tile, int wy, int wx,
+                               int g, int t) {
+#pragma unroll
+    for (int j = 0; j < 2; ++j)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int row = 16 * wy + g + 8 * h, col = 16 * wx + 8 * j + 2 * t;
+        *reinterpret_cast<unsigned *>(tile + row * OW + col) =
+            packHalves(acc[j][2 * h], acc[j][2 * h + 1]);
+        acc[j][2 * h] = 0.f;
+        acc[j][2 * h + 1] = 0.f;
+      }
+  }
+
+  // Output plane o (global z0 + o) from `tile` to global memory.
+  __device__ void store(int o, const __half *tile) const {
+    const int z = z0 + o;
+    if (o < 0 || o >= P || z >= nz - 1 || !storeOk)
+      return;
+    const size_t at = static_cast<size_t>(z) * plane + storeOff;
+    uint4 v = *reinterpret_cast<const uint4 *>(tile + tileOff);
+    if (fixLeft)
+      v.x = (v.x & 0xffff0000u) |
+            reinterpret_cast<const unsigned short *>(in)[at];
+    if (fixRight)
+      v.w = (v.w & 0x0000ffffu) |
+            (unsigned(reinterpret_cast<const unsigned short *>(in)[at + 7])
+             << 16);
+    *reinterpret_cast<uint4 *>(out + at) = v;
+  }
+};
+
 template <int TY, int TX, int D, int P, bool STAR, int MINB>
 __global__ void __launch_bounds__((TY / 16) * (TX / 16) * 32, MINB)
     tcPlanes(const __half *__restrict__ in, __half *__restrict__ out, int nx,
@@ -94,8 +169,7 @@ __global__ void __launch_bounds__((TY / 16) * (TX / 16) * 32, MINB)
   constexpr int ROWS = TY + 2;   // staged rows: y0 - 1 .. y0 + TY
   constexpr int SLOT = ROWS * W; // halves per ring slot
   constexpr int SLOTS = D + 1;
-  constexpr int OW = TX + 8;     // output tile row (padded: no bank conflicts)
-  constexpr int OTILE = TY * OW; // halves per output tile
+  constexpr int OTILE = OutputPlanes<TY, TX, P>::OTILE;
   extern __shared__ __align__(16) __half smem[];
   __half *ring = smem;
   __half *otile = smem + SLOTS * SLOT;
@@ -116,16 +190,10 @@ __global__ void __launch_bounds__((TY / 16) * (TX / 16) * 32, MINB)
   for (int q = 0; q < 3; ++q)
 #pragma unroll
     for (int r = 0; r < 3; ++r) {
-      auto weight = [&](int dx) {
-        return dx >= -1 && dx <= 1 && hasPoint<STAR>(q - 1, r - 1, dx)
-                   ? cw[q * 9 + r * 3 + dx + 1]
-                   : 0.f;
-      };
 #pragma unroll
       for (int h = 0; h < 2; ++h)
-        bf[q][r][h] = packHalves(weight(2 * t + 8 * h - 8 - g),
-                                 weight(2 * t + 8 * h + 1 - 8 - g));
-      b8[q][r] = packHalves(weight(2 * t + 8 - g), weight(2 * t + 9 - g));
+        bf[q][r][h] = weightPair<STAR>(q, r, 2 * t + 8 * h, g, 8);
+      b8[q][r] = weightPair<STAR>(q, r, 2 * t, g, -8);
     }
 
   // Staging by the bulk copy engine: one cp.async.bulk per staged row (the
@@ -187,39 +255,9 @@ __global__ void __launch_bounds__((TY / 16) * (TX / 16) * 32, MINB)
                  : "memory");
   };
 
-  // Stores: THREADS = TY * TX / 8, so a thread stores one 16-byte chunk of
-  // a finished plane: row tid / (TX / 8), columns xb + 8q .. xb + 8q + 7
-  // with q = tid % (TX / 8). Columns 0 and nx - 1 keep their input value.
-  const int storeRow = tid / (TX / 8), storeQ = tid % (TX / 8);
-  const int storeY = y0 + storeRow, storeX = xb + 8 * storeQ;
-  const bool storeOk = storeY < ny - 1 && storeX < nx;
-  const bool fixLeft = storeX == 0, fixRight = storeX + 8 == nx;
-  const int storeOff = storeY * nx + storeX;
-  const int tileOff = storeRow * OW + 8 * storeQ;
-  auto store = [&](int o, const __half *tile) {
-    const int z = z0 + o;
-    if (o < 0 || o >= P || z >= nz - 1 || !storeOk)
-      return;
-    const size_t at = static_cast<size_t>(z) * plane + storeOff;
-    uint4 v = *reinterpret_cast<const uint4 *>(tile + tileOff);
-    if (fixLeft)
-      v.x = (v.x & 0xffff0000u) |
-            reinterpret_cast<const unsigned short *>(in)[at];
-    if (fixRight)
-      v.w = (v.w & 0x0000ffffu) |
-            (unsigned(reinterpret_cast<const unsigned short *>(in)[at + 7])
-             << 16);
-    *reinterpret_cast<uint4 *>(out + at) = v;
-  };
+  const OutputPlanes<TY, TX, P> outputs(in, out, tid, xb, y0, z0, nx, ny, nz);
 
-  float acc[3][2][4];
-#pragma unroll
-  for (int s = 0; s < 3; ++s)
-#pragma unroll
-    for (int j = 0; j < 2; ++j)
-#pragma unroll
-      for (int e = 0; e < 4; ++e)
-        acc[s][j][e] = 0.f;
+  float acc[3][2][4] = {};
 
   // ldmatrix row addresses: lane l gives row l % 8 of matrix l / 8; the
   // first .x4 loads groups 2wx, 2wx+1 (rows 0-7, 8-15 each), the second
@@ -237,7 +275,7 @@ __global__ void __launch_bounds__((TY / 16) * (TX / 16) * 32, MINB)
       const int i = base + u;
       wait(i);
       __syncthreads(); // every warp is done with slot (i - 1) mod SLOTS
-      store(i - 3, otile + ((i - 1) & 1) * OTILE);
+      outputs.store(i - 3, otile + ((i - 1) & 1) * OTILE);
       if (i + D < iterations)
         issue(i + D);
       const unsigned slot = smemAddr(ring + (i % SLOTS) * SLOT);
@@ -271,22 +309,12 @@ __global__ void __launch_bounds__((TY / 16) * (TX / 16) * 32, MINB)
         }
       }
       // Output plane i - 2 is complete: into output tile i & 1.
-      const int s = ((u - 2) % 3 + 3) % 3;
-      __half *tile = otile + (i & 1) * OTILE;
-#pragma unroll
-      for (int j = 0; j < 2; ++j)
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const int row = 16 * wy + g + 8 * h, col = 16 * wx + 8 * j + 2 * t;
-          *reinterpret_cast<unsigned *>(tile + row * OW + col) =
-              packHalves(acc[s][j][2 * h], acc[s][j][2 * h + 1]);
-          acc[s][j][2 * h] = 0.f;
-          acc[s][j][2 * h + 1] = 0.f;
-        }
+      OutputPlanes<TY, TX, P>::write(acc[((u - 2) % 3 + 3) % 3],
+                                     otile + (i & 1) * OTILE, wy, wx, g, t);
     }
   }
   __syncthreads();
-  store(iterations - 3, otile + ((iterations - 1) & 1) * OTILE);
+  outputs.store(iterations - 3, otile + ((iterations - 1) & 1) * OTILE);
 }
 
 // v7 (written without device time, not yet measured): the window of an
@@ -309,7 +337,7 @@ __global__ void __launch_bounds__((TY / 16) * (TX / 16) * 32, MINB)
   constexpr int CH = TX / 8 + 2; // 16-byte chunks per row, from xb - 8
   constexpr int ITEMS = (ROWS * CH + THREADS - 1) / THREADS;
   constexpr int SLOT = ROWS * W;
-  constexpr int OW = TX + 8, OTILE = TY * OW;
+  constexpr int OTILE = OutputPlanes<TY, TX, P>::OTILE;
   constexpr int U = 6; // unroll: a multiple of 3 (sums) and of D (loads)
   static_assert(U % D == 0, "the register sets must rotate statically");
   extern __shared__ __align__(16) __half smem[];
@@ -327,17 +355,10 @@ __global__ void __launch_bounds__((TY / 16) * (TX / 16) * 32, MINB)
 #pragma unroll
   for (int q = 0; q < 3; ++q)
 #pragma unroll
-    for (int r = 0; r < 3; ++r) {
-      auto weight = [&](int dx) {
-        return dx >= -1 && dx <= 1 && hasPoint<STAR>(q - 1, r - 1, dx)
-                   ? cw[q * 9 + r * 3 + dx + 1]
-                   : 0.f;
-      };
+    for (int r = 0; r < 3; ++r)
 #pragma unroll
       for (int h = 0; h < 2; ++h)
-        bf[q][r][h] = packHalves(weight(2 * t + 8 * h - 4 - g),
-                                 weight(2 * t + 8 * h + 1 - 4 - g));
-    }
+        bf[q][r][h] = weightPair<STAR>(q, r, 2 * t + 8 * h, g, 4);
 
   // A thread's chunks: item c = tid + k THREADS is row c / CH, chunk c % CH.
   int loadOff[ITEMS], storeAt[ITEMS];
@@ -375,36 +396,9 @@ __global__ void __launch_bounds__((TY / 16) * (TX / 16) * 32, MINB)
     }
   };
 
-  const int storeRow = tid / (TX / 8), storeQ = tid % (TX / 8);
-  const int storeY = y0 + storeRow, storeX = xb + 8 * storeQ;
-  const bool storeOk = storeY < ny - 1 && storeX < nx;
-  const bool fixLeft = storeX == 0, fixRight = storeX + 8 == nx;
-  const int storeOff = storeY * nx + storeX;
-  const int tileOff = storeRow * OW + 8 * storeQ;
-  auto store = [&](int o, const __half *tile) {
-    const int z = z0 + o;
-    if (o < 0 || o >= P || z >= nz - 1 || !storeOk)
-      return;
-    const size_t at = static_cast<size_t>(z) * plane + storeOff;
-    uint4 v = *reinterpret_cast<const uint4 *>(tile + tileOff);
-    if (fixLeft)
-      v.x = (v.x & 0xffff0000u) |
-            reinterpret_cast<const unsigned short *>(in)[at];
-    if (fixRight)
-      v.w = (v.w & 0x0000ffffu) |
-            (unsigned(reinterpret_cast<const unsigned short *>(in)[at + 7])
-             << 16);
-    *reinterpret_cast<uint4 *>(out + at) = v;
-  };
+  const OutputPlanes<TY, TX, P> outputs(in, out, tid, xb, y0, z0, nx, ny, nz);
 
-  float acc[3][2][4];
-#pragma unroll
-  for (int s = 0; s < 3; ++s)
-#pragma unroll
-    for (int j = 0; j < 2; ++j)
-#pragma unroll
-      for (int e = 0; e < 4; ++e)
-        acc[s][j][e] = 0.f;
+  float acc[3][2][4] = {};
 
   const int mrow = 16 * wy + (lane & 7) + ((lane >> 3) & 1) * 8;
   const int mcol4 = (2 * wx + (lane >> 4)) * 8, mcol2 = (2 * wx + 2) * 8;
@@ -419,7 +413,7 @@ __global__ void __launch_bounds__((TY / 16) * (TX / 16) * 32, MINB)
     for (int u = 0; u < U; ++u) {
       const int i = base + u;
       __syncthreads(); // slot i & 1 is staged; slot (i + 1) & 1 is free
-      store(i - 3, otile + ((i - 1) & 1) * OTILE);
+      outputs.store(i - 3, otile + ((i - 1) & 1) * OTILE);
       if (i + D < iterations)
         load(i + D, staged[u % D]); // set (i + D) mod D = i mod D
       const unsigned slot = smemAddr(ring + (i & 1) * SLOT);
@@ -448,22 +442,12 @@ __global__ void __launch_bounds__((TY / 16) * (TX / 16) * 32, MINB)
       }
       if (i + 1 < iterations)
         stage(i + 1, staged[(u + 1) % D]);
-      const int s = ((u - 2) % 3 + 3) % 3;
-      __half *tile = otile + (i & 1) * OTILE;
-#pragma unroll
-      for (int j = 0; j < 2; ++j)
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const int row = 16 * wy + g + 8 * h, col = 16 * wx + 8 * j + 2 * t;
-          *reinterpret_cast<unsigned *>(tile + row * OW + col) =
-              packHalves(acc[s][j][2 * h], acc[s][j][2 * h + 1]);
-          acc[s][j][2 * h] = 0.f;
-          acc[s][j][2 * h + 1] = 0.f;
-        }
+      OutputPlanes<TY, TX, P>::write(acc[((u - 2) % 3 + 3) % 3],
+                                     otile + (i & 1) * OTILE, wy, wx, g, t);
     }
   }
   __syncthreads();
-  store(iterations - 3, otile + ((iterations - 1) & 1) * OTILE);
+  outputs.store(iterations - 3, otile + ((iterations - 1) & 1) * OTILE);
 }
 
 template <int TY, int TX, int D, int P, bool STAR, int MINB, bool SHIFT = false>
