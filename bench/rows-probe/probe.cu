@@ -33,9 +33,9 @@
 #include <string>
 
 namespace {
-constexpr int R = 3;      // radius
-constexpr int T = 2;      // fused steps per launch
-constexpr int U = 14;     // unrolled iterations (a multiple of 2 R + 1 and 2)
+constexpr int R = 3;  // radius
+constexpr int T = 2;  // fused steps per launch
+constexpr int U = 14; // unrolled iterations (a multiple of 2 R + 1 and 2)
 __constant__ double cw49[49]; // w(dy, dx) at (dy + 3) * 7 + dx + 3
 
 template <int W, int C> struct Geo {
@@ -113,9 +113,10 @@ __device__ __forceinline__ void sweep(const double *__restrict__ in,
 #pragma unroll
         for (int dy = A; dy <= B; ++dy) {
           const int slot = (u - dy + 7 * U) % 7;
-          double s = dy == A ? (FIRST ? 0.0
-                                      : sm[SM::handoff(ROLE - 1, 0, par ^ 1) + c])
-                             : acc1[slot];
+          double s =
+              dy == A
+                  ? (FIRST ? 0.0 : sm[SM::handoff(ROLE - 1, 0, par ^ 1) + c])
+                  : acc1[slot];
 #pragma unroll
           for (int k = 0; k < 7; ++k)
             s = fma(cw49[(dy + R) * 7 + k], x[k], s);
@@ -140,9 +141,10 @@ __device__ __forceinline__ void sweep(const double *__restrict__ in,
 #pragma unroll
         for (int dy = A; dy <= B; ++dy) {
           const int slot = (u - R - 1 - dy + 7 * U) % 7;
-          double s = dy == A ? (FIRST ? 0.0
-                                      : sm[SM::handoff(ROLE - 1, 1, par ^ 1) + c])
-                             : acc2[slot];
+          double s =
+              dy == A
+                  ? (FIRST ? 0.0 : sm[SM::handoff(ROLE - 1, 1, par ^ 1) + c])
+                  : acc2[slot];
 #pragma unroll
           for (int k = 0; k < 7; ++k)
             s = fma(cw49[(dy + R) * 7 + k], x[k], s);
@@ -152,7 +154,8 @@ __device__ __forceinline__ void sweep(const double *__restrict__ in,
             if (LAST) {
               const int o2 = q - 2 * R - 1; // local row of the output
               const int gy = y0 - T * R + o2;
-              if (colStored && o2 >= T * R && o2 < C + T * R && (!EDGE || gy < n))
+              if (colStored && o2 >= T * R && o2 < C + T * R &&
+                  (!EDGE || gy < n))
                 out[(size_t)gy * n + gx] = complete(s, gy);
             } else {
               sm[SM::handoff(ROLE, 1, par) + c] = s;
@@ -185,8 +188,7 @@ __global__ void __launch_bounds__(W *G, MINB)
   __syncthreads();
   const int r = threadIdx.x / W, c = threadIdx.x % W;
   const int x0 = blockIdx.x * Geo<W, C>::outCols, y0 = blockIdx.y * C;
-  const bool edge = !(x0 >= T * R && x0 - T * R + W <= n - R &&
-                      y0 >= T * R &&
+  const bool edge = !(x0 >= T * R && x0 - T * R + W <= n - R && y0 >= T * R &&
                       y0 - T * R + Geo<W, C>::iters + 2 <= n - R);
   if constexpr (G == 1) {
     role<W, C, G, 0, -3, 3, true>(in, out, n, x0, y0, c, sm, edge);
@@ -226,8 +228,7 @@ template <int W, int C> struct SmemDx {
   static constexpr int iters = (C + 2 * T * R + 3 + U - 1) / U * U;
 };
 
-template <int W, int C, int ROLE, int DA1, int DB1, int DA2, int DB2,
-          bool EDGE>
+template <int W, int C, int ROLE, int DA1, int DB1, int DA2, int DB2, bool EDGE>
 __device__ __forceinline__ void sweepDx(const double *__restrict__ in,
                                         double *__restrict__ out, int n, int x0,
                                         int y0, int c, double *sm) {
@@ -329,7 +330,8 @@ __device__ __forceinline__ void sweepDx(const double *__restrict__ in,
 // does 49 FMAs per iteration and neither waits at the barrier for the other.
 template <int W, int C, int MINB, bool BALANCED>
 __global__ void __launch_bounds__(W * 2, MINB)
-    rowsSplitDx(const double *__restrict__ in, double *__restrict__ out, int n) {
+    rowsSplitDx(const double *__restrict__ in, double *__restrict__ out,
+                int n) {
   constexpr int M = BALANCED ? 0 : -1; // role 0's last column at level 2
   extern __shared__ double sm[];
   using SM = SmemDx<W, C>;
@@ -338,8 +340,8 @@ __global__ void __launch_bounds__(W * 2, MINB)
   __syncthreads();
   const int r = threadIdx.x / W, c = threadIdx.x % W;
   const int x0 = blockIdx.x * Geo<W, C>::outCols, y0 = blockIdx.y * C;
-  const bool edge = !(x0 >= T * R && x0 - T * R + W <= n - R &&
-                      y0 >= T * R && y0 - T * R + SM::iters + 2 <= n - R);
+  const bool edge = !(x0 >= T * R && x0 - T * R + W <= n - R && y0 >= T * R &&
+                      y0 - T * R + SM::iters + 2 <= n - R);
   if (r == 0) {
     if (edge)
       sweepDx<W, C, 0, -3, -1, -3, M, true>(in, out, n, x0, y0, c, sm);
@@ -472,8 +474,8 @@ void variant(const char *name, int n, int launches, bool timeOnly,
   CK(cudaMalloc(&b, bytes));
   CK(cudaMemset(a, 0, bytes));
   CK(cudaMemset(b, 0, bytes));
-  const float ms =
-      timeSteps(launches, [&](int l) { V::launch(l % 2 ? b : a, l % 2 ? a : b, n); });
+  const float ms = timeSteps(
+      launches, [&](int l) { V::launch(l % 2 ? b : a, l % 2 ? a : b, n); });
   CK(cudaFree(a));
   CK(cudaFree(b));
   std::printf("RESULT %s grid=%d^2 steps=%d regs=%d smem=%zu blocks/SM=%d "
@@ -498,14 +500,22 @@ int main(int argc, char **argv) {
     v /= sum;
   CK(cudaMemcpyToSymbol(cw49, w.data(), sizeof(double) * 49));
   // name: columns per role x rows, roles, blocks per SM asked of ptxas.
-  variant<Variant<256, 256, 1, 2>>("b49-256x256-g1-b2", n, launches, timeOnly, w);
-  variant<Variant<256, 256, 2, 1>>("b49-256x256-g2-b1", n, launches, timeOnly, w);
-  variant<Variant<128, 256, 2, 2>>("b49-128x256-g2-b2", n, launches, timeOnly, w);
-  variant<Variant<128, 256, 2, 3>>("b49-128x256-g2-b3", n, launches, timeOnly, w);
-  variant<Variant<128, 256, 3, 2>>("b49-128x256-g3-b2", n, launches, timeOnly, w);
-  variant<Variant<256, 256, 3, 1>>("b49-256x256-g3-b1", n, launches, timeOnly, w);
-  variant<VariantDx<256, 256, 1>>("b49-dx-256x256-b1", n, launches, timeOnly, w);
-  variant<VariantDx<128, 256, 2>>("b49-dx-128x256-b2", n, launches, timeOnly, w);
+  variant<Variant<256, 256, 1, 2>>("b49-256x256-g1-b2", n, launches, timeOnly,
+                                   w);
+  variant<Variant<256, 256, 2, 1>>("b49-256x256-g2-b1", n, launches, timeOnly,
+                                   w);
+  variant<Variant<128, 256, 2, 2>>("b49-128x256-g2-b2", n, launches, timeOnly,
+                                   w);
+  variant<Variant<128, 256, 2, 3>>("b49-128x256-g2-b3", n, launches, timeOnly,
+                                   w);
+  variant<Variant<128, 256, 3, 2>>("b49-128x256-g3-b2", n, launches, timeOnly,
+                                   w);
+  variant<Variant<256, 256, 3, 1>>("b49-256x256-g3-b1", n, launches, timeOnly,
+                                   w);
+  variant<VariantDx<256, 256, 1>>("b49-dx-256x256-b1", n, launches, timeOnly,
+                                  w);
+  variant<VariantDx<128, 256, 2>>("b49-dx-128x256-b2", n, launches, timeOnly,
+                                  w);
   variant<VariantDx<64, 256, 4>>("b49-dx-64x256-b4", n, launches, timeOnly, w);
   variant<VariantDx<256, 256, 1, true>>("b49-dxbal-256x256-b1", n, launches,
                                         timeOnly, w);

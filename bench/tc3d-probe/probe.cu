@@ -6,7 +6,8 @@
 // (Answer, bench/NOTES.md "Box-3D27P on the Tensor Cores: a probe": 0.98x
 // the vector plane sums for Box-3D27P, 0.97x for Heat-3D, with the kernel
 // tcPlanes described below, v5. The `-shift-` variants, tcPlanesShifted,
-// v7, were written after the device time was spent: compiled, not yet run.)
+// v7, pass their checks but are slower: 488-521 against v5's 554 for
+// Box-3D27P, 525 against 593 for Heat-3D.)
 //
 // The math. out(z, y, x) = sum_{dz, dy, dx} w(dz, dy, dx) in(z+dz, y+dy, x+dx).
 // For one (dz, dy), the sum over dx of a 16 x 8 tile of outputs (rows y0+m,
@@ -45,9 +46,9 @@
 // Usage: probe GRID STEPS [time-only]; prints CHECK lines (two steps at
 // 128^3, 200 x 130 x 67 and 16 x 9 x 5 against an f64 CPU reference of the
 // same f16 input and f16-rounded weights) and RESULT lines (GRID^3, STEPS
-// steps); PROBE_ONLY=NAME runs one variant. Halo boundary: only interior
-// points are written (columns 0 and nx - 1 are stored with their input
-// value). The grid's x extent must be a multiple of 8.
+// steps); PROBE_ONLY=A,B,... runs the variants whose names contain A, B, ....
+// Halo boundary: only interior points are written (columns 0 and nx - 1 are
+// stored with their input value). The grid's x extent must be a multiple of 8.
 #include "../probe-common.h"
 
 #include <algorithm>
@@ -318,7 +319,7 @@ __global__ void __launch_bounds__((TY / 16) * (TX / 16) * 32, MINB)
   outputs.store(iterations - 3, otile + ((iterations - 1) & 1) * OTILE);
 }
 
-// v7 (written without device time, not yet measured): the window of an
+// v7 (measured slower than v5, bench/NOTES.md): the window of an
 // n-block starts 4 columns left of its outputs, c-4 .. c+11, so one
 // m16n8k16 per (dz, dy, n-block) covers the inputs c-1 .. c+8 and the
 // m16n8k8 goes: B(k, n) = w(dz, dy, k - 4 - n), 144 multiply-adds per
@@ -569,7 +570,7 @@ int main(int argc, char **argv) {
                                    timeOnly, star);
   variant<16, 128, 2, 128, true, 3>("heat-3d-16x128-d2-p128-b3", n, steps,
                                     timeOnly, star);
-  // v7, not yet measured: windows from c - 4, planes staged through registers.
+  // v7, slower than v5: windows from c - 4, planes staged through registers.
   variant<16, 128, 2, 64, false, 2, true>("box-3d27p-shift-16x128-d2-p64-b2", n,
                                           steps, timeOnly, box);
   variant<16, 128, 3, 64, false, 2, true>("box-3d27p-shift-16x128-d3-p64-b2", n,
