@@ -208,6 +208,141 @@ __global__ void __launch_bounds__(W *G, MINB)
   }
 }
 
+// One role, both levels in one pass over the weights (IL variants): for
+// each w(dy, dx), level 1's FMA (input row q) and level 2's (level 1's row
+// q - R - 1) follow each other, so one fetch of the weight serves both.
+// LDC: each fetch is an `ld.const` in the loop from an address ptxas cannot
+// prove uniform (the constant bank's address of the weights plus a zero
+// read from shared memory), so it is one LDC.64 into an ordinary register
+// per weight and row instead of the uniform registers' ULDC.64, R2UR and
+// MOV traffic; else the weights are read as in the other variants. The
+// sums keep the (dy, dx) order: bit for bit the reference.
+template <int W, int C, bool LDC, bool EDGE>
+__device__ __forceinline__ void sweepIl(const double *__restrict__ in,
+                                        double *__restrict__ out, int n, int x0,
+                                        int y0, int c, double *sm) {
+  using SM = Smem<W, C, 1>;
+  constexpr int iters = Geo<W, C>::iters;
+  const int gx = x0 - T * R + c;
+  const bool colIn = gx >= 0 && gx < n;
+  const bool colComputed = gx >= R && gx < n - R;
+  const bool colStored = c >= T * R && c < W - T * R && gx < n;
+  auto load = [&](int q) -> double {
+    int gy = y0 - T * R + q;
+    if (EDGE && !(colIn && gy >= 0 && gy < n))
+      return 0.0;
+    return in[(size_t)gy * n + gx];
+  };
+  auto complete = [&](double v, int gy) -> double {
+    if (EDGE && !(colComputed && gy >= R && gy < n - R))
+      return (colIn && gy >= 0 && gy < n) ? in[(size_t)gy * n + gx] : 0.0;
+    return v;
+  };
+  // The weights' constant-bank address plus a zero from the rows' pads
+  // (shared, never written), per thread.
+  unsigned long long wbase;
+  asm("cvta.to.const.u64 %0, %1;"
+      : "=l"(wbase)
+      : "l"((unsigned long long)cw49));
+  wbase += (unsigned long long)__double_as_longlong(sm[SM::in + (c & 1)]);
+  // Each weight row's fetches add a zero read again (a volatile shared
+  // load), so that ptxas cannot hoist them out of the loop.
+  unsigned long long wrow = wbase;
+  auto rowBase = [&]() {
+    if (LDC) {
+      long long z;
+      asm volatile("ld.volatile.shared.u64 %0, [%1];"
+                   : "=l"(z)
+                   : "r"(smemAddr(sm + SM::in + (c & 1))));
+      wrow = wbase + z;
+    }
+  };
+  auto weight = [&](int index) -> double {
+    if (!LDC)
+      return cw49[index];
+    double w;
+    asm volatile("ld.const.f64 %0, [%1];" : "=d"(w) : "l"(wrow + 8 * index));
+    return w;
+  };
+  sm[SM::in + c + R] = load(0);
+  double pre = load(1);
+  __syncthreads();
+  double acc1[7], acc2[7];
+#pragma unroll
+  for (int k = 0; k < 7; ++k)
+    acc1[k] = acc2[k] = 0;
+  for (int q0 = 0; q0 < iters; q0 += U) {
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const int q = q0 + u, par = u & 1;
+      sm[SM::in + (par ^ 1) * SM::rowLen + c + R] = pre;
+      pre = load(q + 2);
+      double x1[7], x2[7];
+#pragma unroll
+      for (int k = 0; k < 7; ++k) {
+        x1[k] = sm[SM::in + par * SM::rowLen + c + k];
+        x2[k] = sm[SM::l1 + (par ^ 1) * SM::rowLen + c + k];
+      }
+#pragma unroll
+      for (int dy = -R; dy <= R; ++dy) {
+        const int slot1 = (u - dy + 7 * U) % 7;
+        const int slot2 = (u - R - 1 - dy + 7 * U) % 7;
+        double s1 = dy == -R ? 0.0 : acc1[slot1];
+        double s2 = dy == -R ? 0.0 : acc2[slot2];
+        rowBase();
+#pragma unroll
+        for (int k = 0; k < 7; ++k) {
+          const double w = weight((dy + R) * 7 + k);
+          s1 = fma(w, x1[k], s1);
+          s2 = fma(w, x2[k], s2);
+        }
+        acc1[slot1] = s1;
+        acc2[slot2] = s2;
+        asm volatile("" ::"d"(s1), "d"(s2));
+        if (dy == R) {
+          sm[SM::l1 + par * SM::rowLen + c + R] =
+              complete(s1, y0 - T * R + q - R);
+          const int o2 = q - 2 * R - 1;
+          const int gy = y0 - T * R + o2;
+          if (colStored && o2 >= T * R && o2 < C + T * R && (!EDGE || gy < n))
+            out[(size_t)gy * n + gx] = complete(s2, gy);
+        }
+      }
+      __syncthreads();
+    }
+  }
+}
+
+template <int W, int C, int MINB, bool LDC>
+__global__ void __launch_bounds__(W, MINB)
+    rowsIl(const double *__restrict__ in, double *__restrict__ out, int n) {
+  extern __shared__ double sm[];
+  using SM = Smem<W, C, 1>;
+  for (int e = threadIdx.x; e < SM::total; e += W)
+    sm[e] = 0;
+  __syncthreads();
+  const int c = threadIdx.x;
+  const int x0 = blockIdx.x * Geo<W, C>::outCols, y0 = blockIdx.y * C;
+  const bool edge = !(x0 >= T * R && x0 - T * R + W <= n - R && y0 >= T * R &&
+                      y0 - T * R + Geo<W, C>::iters + 2 <= n - R);
+  if (edge)
+    sweepIl<W, C, LDC, true>(in, out, n, x0, y0, c, sm);
+  else
+    sweepIl<W, C, LDC, false>(in, out, n, x0, y0, c, sm);
+}
+
+template <int W, int C, int MINB, bool LDC> struct VariantIl {
+  static constexpr size_t smem = Smem<W, C, 1>::total * sizeof(double);
+  static constexpr bool exact = true;
+  static constexpr int threads = W;
+  static auto kernel() { return rowsIl<W, C, MINB, LDC>; }
+  static void launch(const double *in, double *out, int n) {
+    dim3 grid((n + Geo<W, C>::outCols - 1) / Geo<W, C>::outCols,
+              (n + C - 1) / C);
+    kernel()<<<grid, W, smem>>>(in, out, n);
+  }
+};
+
 // The split by columns of the weights instead (DX variants): two roles
 // per column, role 0 applying dx in [-3, -1], role 1 dx in [0, 3], each to
 // all 2 R + 1 weight rows, so that each role reads only its own neighbours
@@ -517,6 +652,14 @@ int main(int argc, char **argv) {
   variant<VariantDx<128, 256, 2>>("b49-dx-128x256-b2", n, launches, timeOnly,
                                   w);
   variant<VariantDx<64, 256, 4>>("b49-dx-64x256-b4", n, launches, timeOnly, w);
+  variant<VariantIl<256, 256, 2, false>>("b49-il-256x256-b2", n, launches,
+                                         timeOnly, w);
+  variant<VariantIl<256, 256, 2, true>>("b49-il-ldc-256x256-b2", n, launches,
+                                        timeOnly, w);
+  variant<VariantIl<256, 256, 3, true>>("b49-il-ldc-256x256-b3", n, launches,
+                                        timeOnly, w);
+  variant<VariantIl<128, 256, 4, true>>("b49-il-ldc-128x256-b4", n, launches,
+                                        timeOnly, w);
   variant<VariantDx<256, 256, 1, true>>("b49-dxbal-256x256-b1", n, launches,
                                         timeOnly, w);
   variant<VariantDx<128, 256, 2, true>>("b49-dxbal-128x256-b2", n, launches,
