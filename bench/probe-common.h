@@ -10,10 +10,12 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <string>
 #include <vector>
 
 #define CK(x)                                                                  \
@@ -177,6 +179,22 @@ template <class Launch> float timeSteps(int steps, Launch launch) {
   CK(cudaEventDestroy(e0));
   CK(cudaEventDestroy(e1));
   return ms;
+}
+
+// Whether the variant `name` runs: PROBE_ONLY, when set, is a
+// comma-separated list of substrings, and a variant runs when its name
+// contains one of them.
+inline bool probeSelected(const std::string &name) {
+  const char *only = std::getenv("PROBE_ONLY");
+  if (!only)
+    return true;
+  std::string list = only;
+  for (size_t b = 0, e; b <= list.size(); b = e + 1) {
+    e = std::min(list.find(',', b), list.size());
+    if (e > b && name.find(list.substr(b, e - b)) != std::string::npos)
+      return true;
+  }
+  return false;
 }
 
 // GStencil/s of `steps` steps of an n^3 grid in `ms` milliseconds.

@@ -531,19 +531,6 @@ std::vector<double> referenceStep(const std::vector<double> &in, int n,
   return next;
 }
 
-bool selected(const std::string &name) {
-  const char *only = std::getenv("PROBE_ONLY");
-  if (!only)
-    return true;
-  std::string list = only;
-  for (size_t b = 0, e; b <= list.size(); b = e + 1) {
-    e = std::min(list.find(',', b), list.size());
-    if (e > b && name.find(list.substr(b, e - b)) != std::string::npos)
-      return true;
-  }
-  return false;
-}
-
 // `launches` launches (2 steps each) on an n x n grid of values in [0, 1)
 // against the host reference: the split by rows must match it bit for bit
 // (the same FMAs in the same order: tolerance 0); the split by columns sums
@@ -588,7 +575,7 @@ bool check(const std::string &name, int n, int launches,
 template <class V>
 void variant(const char *name, int n, int launches, bool timeOnly,
              const std::vector<double> &w) {
-  if (!selected(name))
+  if (!probeSelected(name))
     return;
   auto kernel = V::kernel();
   CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,

@@ -498,25 +498,10 @@ static bool check(const char *name, int nx, int ny, int nz,
   return reportCheck(label.c_str(), maxError(ref, grids.read(grids.a)), tol);
 }
 
-// PROBE_ONLY, when set, is a comma-separated list of substrings: a variant
-// runs when its name contains one of them.
-static bool selected(const std::string &name) {
-  const char *only = std::getenv("PROBE_ONLY");
-  if (!only)
-    return true;
-  std::string list = only;
-  for (size_t b = 0, e; b <= list.size(); b = e + 1) {
-    e = std::min(list.find(',', b), list.size());
-    if (e > b && name.find(list.substr(b, e - b)) != std::string::npos)
-      return true;
-  }
-  return false;
-}
-
 template <int TY, int TX, int D, int P, bool STAR, int MINB, bool SHIFT = false>
 static void variant(const char *name, int n, int steps, bool timeOnly,
                     const std::vector<float> &w) {
-  if (!selected(name))
+  if (!probeSelected(name))
     return;
   using V = Variant<TY, TX, D, P, STAR, MINB, SHIFT>;
   auto kernel = V::kernel();

@@ -23,7 +23,22 @@
 // at every read, help a kernel bound by instruction issue? (It did not:
 // bench/NOTES.md, "Box-3D27P: two experiments that did not help".)
 //
-// Usage: probe GRID STEPS; prints RESULT lines and a CHECK line per variant
+// A third (the `-wino-` variants, WINO): Winograd's minimal filtering
+// F(4, 3) (Winograd, "Arithmetic Complexity of Computations", 1980; in the
+// form of Lavin and Gray, "Fast Algorithms for Convolutional Neural
+// Networks", CVPR 2016) on each row of x taps. Four adjacent outputs of a
+// 3-tap row filter g over inputs d_0 .. d_5 (columns x - 1 .. x + 4) are
+// Y = A^T [(G g) . (B^T d)]: six products instead of twelve. Accumulating
+// in the transformed domain, M = sum over (dz, dy) of (G g_{dz,dy}) .
+// (B^T d_{row}), needs B^T d once per staged row (14 operations, shared by
+// every output row and plane it feeds) and A^T M once per output (10 per
+// four): per plane and thread (2 output rows, 4 columns) 184 operations
+// instead of 216 FMAs. G g is computed in f64 on the host and rounded to
+// f32; the transforms' coefficients are small integers (B^T, A^T), so the
+// f32 sums stay far inside the f16 output's rounding.
+//
+// Usage: probe GRID STEPS [time-only] (PROBE_ONLY as in probe-common.h);
+// prints RESULT lines and a CHECK line per variant
 // (one step at 256^3 against an f64 CPU reference of the same f16 input;
 // halo boundary: only interior points are written).
 #include "../probe-common.h"
@@ -77,7 +92,35 @@ __device__ __forceinline__ void loadFloats(const float *src, float *v) {
 
 // F32: the staged planes hold f32 (each value converted once, when stored to
 // shared memory) instead of f16 (converted at every read).
-template <int TY, int OUT, int C, int D, bool STAR, bool F32 = false>
+// The transformed weights of WINO: G g for g = w(dz, dy, -1 .. 1), six at
+// ((dz + 1) * 3 + dy + 1) * 6.
+__constant__ float cwW[54];
+
+// B^T d of F(4, 3): the six transformed inputs of d_0 .. d_5.
+__device__ __forceinline__ void winogradInput(const float *d, float *t) {
+  const float a = d[1] + d[2], b = d[3] + d[4];
+  const float c = d[1] - d[2], e = d[4] - d[3];
+  const float f = d[4] - d[2], g = d[3] - d[1];
+  t[0] = fmaf(4.f, d[0], fmaf(-5.f, d[2], d[4]));
+  t[1] = fmaf(-4.f, a, b);
+  t[2] = fmaf(4.f, c, e);
+  t[3] = fmaf(2.f, g, f);
+  t[4] = fmaf(-2.f, g, f);
+  t[5] = fmaf(4.f, d[1], fmaf(-5.f, d[3], d[5]));
+}
+
+// A^T m of F(4, 3): the four outputs of the six transformed sums.
+__device__ __forceinline__ void winogradOutput(const float *m, float *y) {
+  const float p = m[1] + m[2], q = m[1] - m[2];
+  const float s = m[3] + m[4], t = m[3] - m[4];
+  y[0] = m[0] + p + s;
+  y[1] = fmaf(2.f, t, q);
+  y[2] = fmaf(4.f, s, p);
+  y[3] = fmaf(8.f, t, q) + m[5];
+}
+
+template <int TY, int OUT, int C, int D, bool STAR, bool F32 = false,
+          bool WINO = false>
 __global__ void __launch_bounds__(32 * TY)
     vecSums(const __half *__restrict__ in, __half *__restrict__ out, int nx,
             int ny, int nz, int planes) {
@@ -142,14 +185,24 @@ __global__ void __launch_bounds__(32 * TY)
     }
   };
 
+  static_assert(!WINO || (!STAR && !F32 && C % 4 == 0),
+                "F(4, 3) tiles of the box's rows");
+  constexpr int TILES = WINO ? C / 4 : 1;
   float acc[OUT][C][3];
+  float accW[OUT][TILES][6][3];
 #pragma unroll
   for (int k = 0; k < OUT; ++k)
 #pragma unroll
-    for (int c = 0; c < C; ++c)
+    for (int q = 0; q < 3; ++q) {
 #pragma unroll
-      for (int q = 0; q < 3; ++q)
+      for (int c = 0; c < C; ++c)
         acc[k][c][q] = 0.f;
+#pragma unroll
+      for (int t = 0; t < TILES; ++t)
+#pragma unroll
+        for (int j = 0; j < 6; ++j)
+          accW[k][t][j][q] = 0.f;
+    }
 
 #pragma unroll
   for (int j = 0; j < D; ++j)
@@ -176,6 +229,28 @@ __global__ void __launch_bounds__(32 * TY)
           unpack<C>(*reinterpret_cast<const Vec *>(p), v + 1);
           v[C + 1] = __half2float(p[C]);
         }
+        if constexpr (WINO) {
+          float tin[TILES][6];
+#pragma unroll
+          for (int t = 0; t < TILES; ++t)
+            winogradInput(v + 4 * t, tin[t]);
+#pragma unroll
+          for (int k = 0; k < OUT; ++k) {
+            const int dy = r - 1 - k;
+            if (dy < -1 || dy > 1)
+              continue;
+#pragma unroll
+            for (int dz = -1; dz <= 1; ++dz)
+#pragma unroll
+              for (int t = 0; t < TILES; ++t)
+#pragma unroll
+                for (int j = 0; j < 6; ++j) {
+                  float &a = accW[k][t][j][((u - 1 - dz) % 3 + 3) % 3];
+                  a = fmaf(cwW[((dz + 1) * 3 + dy + 1) * 6 + j], tin[t][j], a);
+                }
+          }
+          continue;
+        }
 #pragma unroll
         for (int k = 0; k < OUT; ++k) {
           const int dy = r - 1 - k;
@@ -197,6 +272,23 @@ __global__ void __launch_bounds__(32 * TY)
       // Output plane i - 2 is complete.
       const int pl = i - 2, z = z0 + pl;
       const int slot = ((u - 2) % 3 + 3) % 3;
+      float res[OUT][C];
+#pragma unroll
+      for (int k = 0; k < OUT; ++k)
+#pragma unroll
+        for (int t = 0; t < C; t += 4) {
+          if constexpr (WINO) {
+            float m[6];
+#pragma unroll
+            for (int j = 0; j < 6; ++j)
+              m[j] = accW[k][t / 4][j][slot];
+            winogradOutput(m, &res[k][t]);
+          } else {
+#pragma unroll
+            for (int c = t; c < t + 4 && c < C; ++c)
+              res[k][c] = acc[k][c][slot];
+          }
+        }
       if (pl >= 0 && pl < planes && z >= 1 && z < nz - 1) {
 #pragma unroll
         for (int k = 0; k < OUT; ++k) {
@@ -212,34 +304,57 @@ __global__ void __launch_bounds__(32 * TY)
 #pragma unroll
             for (int c = 0; c < C; c += 2) {
               if constexpr (C == 1)
-                h[c] = __float2half_rn(acc[k][c][slot]);
+                h[c] = __float2half_rn(res[k][c]);
               else
                 reinterpret_cast<__half2 *>(h)[c / 2] =
-                    __floats2half2_rn(acc[k][c][slot], acc[k][c + 1][slot]);
+                    __floats2half2_rn(res[k][c], res[k][c + 1]);
             }
             *reinterpret_cast<Vec *>(dst) = w;
           } else {
 #pragma unroll
             for (int c = 0; c < C; ++c)
               if (x + c >= 1 && x + c < nx - 1)
-                dst[c] = __float2half_rn(acc[k][c][slot]);
+                dst[c] = __float2half_rn(res[k][c]);
           }
         }
       }
 #pragma unroll
-      for (int k = 0; k < OUT; ++k)
+      for (int k = 0; k < OUT; ++k) {
 #pragma unroll
         for (int c = 0; c < C; ++c)
           acc[k][c][slot] = 0.f;
+#pragma unroll
+        for (int t = 0; t < TILES; ++t)
+#pragma unroll
+          for (int j = 0; j < 6; ++j)
+            accW[k][t][j][slot] = 0.f;
+      }
     }
   }
 }
 
-template <int TY, int OUT, int C, int D, bool STAR, bool F32 = false>
+template <int TY, int OUT, int C, int D, bool STAR, bool F32 = false,
+          bool WINO = false>
 static void variant(const char *name, int n, int steps, int planes,
                     const std::vector<float> &w, bool check) {
+  if (!probeSelected(name))
+    return;
   CK(cudaMemcpyToSymbol(cw, w.data(), 27 * sizeof(float)));
-  auto kernel = vecSums<TY, OUT, C, D, STAR, F32>;
+  // G g in f64 for each row g = w(dz, dy, -1 .. 1) of F(4, 3).
+  const double G[6][3] = {{1. / 4, 0, 0},
+                          {-1. / 6, -1. / 6, -1. / 6},
+                          {-1. / 6, 1. / 6, -1. / 6},
+                          {1. / 24, 1. / 12, 1. / 6},
+                          {1. / 24, -1. / 12, 1. / 6},
+                          {0, 0, 1}};
+  std::vector<float> ww(54);
+  for (int row = 0; row < 9; ++row)
+    for (int j = 0; j < 6; ++j)
+      ww[row * 6 + j] =
+          (float)(G[j][0] * w[row * 3] + G[j][1] * w[row * 3 + 1] +
+                  G[j][2] * w[row * 3 + 2]);
+  CK(cudaMemcpyToSymbol(cwW, ww.data(), 54 * sizeof(float)));
+  auto kernel = vecSums<TY, OUT, C, D, STAR, F32, WINO>;
   cudaFuncAttributes attr;
   CK(cudaFuncGetAttributes(&attr, kernel));
   dim3 block(32, TY);
@@ -290,6 +405,16 @@ int main(int argc, char **argv) {
   variant<TY, OUT, C, D, false, true>("box-3d27p-f32-ty" #TY "-o" #OUT "-c" #C \
                                       "-d" #D "-p" #P,                         \
                                       n, steps, P, box, check);
+#define BW(TY, OUT, C, D, P)                                                   \
+  variant<TY, OUT, C, D, false, false, true>("box-3d27p-wino-ty" #TY "-o" #OUT \
+                                             "-c" #C "-d" #D "-p" #P,          \
+                                             n, steps, P, box, check);
+  BW(4, 2, 4, 3, 64)
+  BW(4, 2, 4, 2, 64)
+  BW(2, 2, 4, 3, 64)
+  BW(4, 1, 4, 3, 64)
+  BW(2, 2, 8, 2, 64)
+  BW(4, 4, 4, 2, 64)
   H(2, 2, 8, 1, 64)
   H(2, 4, 4, 2, 64)
   HF(2, 4, 4, 2, 64)
