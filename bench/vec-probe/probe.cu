@@ -119,8 +119,14 @@ __device__ __forceinline__ void winogradOutput(const float *m, float *y) {
   y[3] = fmaf(8.f, t, q) + m[5];
 }
 
+// BULK (the `-bulk-` variants): the planes staged by the bulk copy engine
+// instead of the threads' loads and stores, as in the TMA and tc3d probes:
+// input plane i + D is copied in iteration i, one cp.async.bulk per row
+// (columns x0 - 8 .. x0 + 32 C + 7, clipped to the grid; warp w copies rows
+// w, w + TY, ...), into slot (i + D) mod (D + 1), completing on that slot's
+// mbarrier, so that no thread issues a staging load, store or address.
 template <int TY, int OUT, int C, int D, bool STAR, bool F32 = false,
-          bool WINO = false>
+          bool WINO = false, bool BULK = false>
 __global__ void __launch_bounds__(32 * TY)
     vecSums(const __half *__restrict__ in, __half *__restrict__ out, int nx,
             int ny, int nz, int planes) {
@@ -129,9 +135,12 @@ __global__ void __launch_bounds__(32 * TY)
   constexpr int SX = 32 * C + 16;
   constexpr int RPT = (ROWS + TY - 1) / TY; // staged rows per thread
   constexpr int U = 6;                      // unroll: multiple of 3 and of D
-  static_assert(U % D == 0, "prefetch sets must rotate statically");
+  constexpr int SLOTS = BULK ? D + 1 : 2;
+  static_assert(BULK ? U % SLOTS == 0 : U % D == 0,
+                "prefetch sets and slots must rotate statically");
+  static_assert(!BULK || !F32, "bulk copies stage f16");
   using S = std::conditional_t<F32, float, __half>;
-  __shared__ alignas(16) S buf[2][ROWS][SX];
+  __shared__ alignas(16) S buf[SLOTS][ROWS][SX];
 
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * 32 + tx;
   const int x0 = blockIdx.x * 32 * C, y0 = blockIdx.y * (TY * OUT),
@@ -185,6 +194,58 @@ __global__ void __launch_bounds__(32 * TY)
     }
   };
 
+  // The bulk copies: one mbarrier per slot, each warp arriving with the
+  // bytes of its rows. Columns and rows outside the grid are never copied:
+  // the buffer starts zeroed (columns), and a stale row feeds only outputs
+  // on the grid's faces, which are not written.
+  __shared__ alignas(8) unsigned long long bar[SLOTS];
+  const int xLo = max(x0 - 8, 0), xHi = min(x0 + 32 * C + 8, nx);
+  const int rowBytes = (xHi - xLo) * 2;
+  const int rLo = y0 == 0 ? 1 : 0, rHi = min(ROWS, ny + 1 - y0);
+  const int myRow = ty + TY * tx; // lane tx of warp ty copies this row
+  const bool copies = myRow >= rLo && myRow < rHi;
+  const int myBytes = __popc(__ballot_sync(~0u, copies)) * rowBytes;
+  if constexpr (BULK) {
+    for (int e = tid; e < SLOTS * ROWS * SX; e += 32 * TY)
+      (&buf[0][0][0])[e] = __float2half(0.f);
+    if (tid == 0) {
+      for (int k = 0; k < SLOTS; ++k)
+        asm volatile(
+            "mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smemAddr(&bar[k])),
+            "r"(TY));
+      asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    __syncthreads();
+  }
+  auto issue = [&](int i, int k) {
+    const int z = z0 - 1 + i;
+    const bool zin = z >= 0 && z < nz;
+    const unsigned b = smemAddr(&bar[k]);
+    if (tx == 0)
+      asm volatile(
+          "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b),
+          "r"(zin ? myBytes : 0)
+          : "memory");
+    __syncwarp();
+    if (zin && copies)
+      asm volatile(
+          "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
+          "[%0], [%1], %2, [%3];" ::"r"(
+              smemAddr(&buf[k][myRow][xLo - (x0 - 8)])),
+          "l"(in + static_cast<size_t>(z) * planeSize +
+              static_cast<size_t>(y0 - 1 + myRow) * nx + xLo),
+          "r"(rowBytes), "r"(b)
+          : "memory");
+  };
+  auto wait = [&](int i, int k) {
+    const unsigned b = smemAddr(&bar[k]), parity = (i / SLOTS) & 1;
+    asm volatile("{\n.reg .pred p;\nWAIT_%=:\n"
+                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+                 "@!p bra WAIT_%=;\n}" ::"r"(b),
+                 "r"(parity)
+                 : "memory");
+  };
+
   static_assert(!WINO || (!STAR && !F32 && C % 4 == 0),
                 "F(4, 3) tiles of the box's rows");
   constexpr int TILES = WINO ? C / 4 : 1;
@@ -205,20 +266,32 @@ __global__ void __launch_bounds__(32 * TY)
     }
 
 #pragma unroll
-  for (int j = 0; j < D; ++j)
-    load(j, j);
+  for (int j = 0; j < D; ++j) {
+    if constexpr (BULK)
+      issue(j, j);
+    else
+      load(j, j);
+  }
 
   for (int g = 0; g < iterations; g += U) {
 #pragma unroll
     for (int u = 0; u < U; ++u) {
       const int i = g + u;
-      store(u % D, i & 1);
-      if (i + D < iterations)
-        load(u % D, i + D);
-      __syncthreads();
+      if constexpr (BULK) {
+        wait(i, u % SLOTS);
+        __syncthreads(); // every warp is done with slot (i - 1) mod SLOTS
+        if (i + D < iterations)
+          issue(i + D, (u + D) % SLOTS);
+      } else {
+        store(u % D, i & 1);
+        if (i + D < iterations)
+          load(u % D, i + D);
+        __syncthreads();
+      }
+      const int cur = BULK ? u % SLOTS : i & 1;
 #pragma unroll
       for (int r = 0; r < OUT + 2; ++r) {
-        const S *p = &buf[i & 1][ty * OUT + r][8 + C * tx];
+        const S *p = &buf[cur][ty * OUT + r][8 + C * tx];
         float v[C + 2];
         if constexpr (F32) {
           v[0] = p[-1];
@@ -334,7 +407,7 @@ __global__ void __launch_bounds__(32 * TY)
 }
 
 template <int TY, int OUT, int C, int D, bool STAR, bool F32 = false,
-          bool WINO = false>
+          bool WINO = false, bool BULK = false>
 static void variant(const char *name, int n, int steps, int planes,
                     const std::vector<float> &w, bool check) {
   if (!probeSelected(name))
@@ -354,7 +427,7 @@ static void variant(const char *name, int n, int steps, int planes,
           (float)(G[j][0] * w[row * 3] + G[j][1] * w[row * 3 + 1] +
                   G[j][2] * w[row * 3 + 2]);
   CK(cudaMemcpyToSymbol(cwW, ww.data(), 54 * sizeof(float)));
-  auto kernel = vecSums<TY, OUT, C, D, STAR, F32, WINO>;
+  auto kernel = vecSums<TY, OUT, C, D, STAR, F32, WINO, BULK>;
   cudaFuncAttributes attr;
   CK(cudaFuncGetAttributes(&attr, kernel));
   dim3 block(32, TY);
@@ -409,6 +482,22 @@ int main(int argc, char **argv) {
   variant<TY, OUT, C, D, false, false, true>("box-3d27p-wino-ty" #TY "-o" #OUT \
                                              "-c" #C "-d" #D "-p" #P,          \
                                              n, steps, P, box, check);
+#define BB(TY, OUT, C, D, P)                                                   \
+  variant<TY, OUT, C, D, false, false, false, true>(                           \
+      "box-3d27p-bulk-ty" #TY "-o" #OUT "-c" #C "-d" #D "-p" #P, n, steps, P,  \
+      box, check);
+#define HB(TY, OUT, C, D, P)                                                   \
+  variant<TY, OUT, C, D, true, false, false, true>(                            \
+      "heat-3d-bulk-ty" #TY "-o" #OUT "-c" #C "-d" #D "-p" #P, n, steps, P,    \
+      star, check);
+  BB(4, 2, 4, 2, 64)
+  BB(4, 2, 4, 5, 64)
+  BB(2, 4, 4, 2, 64)
+  BB(4, 4, 4, 2, 64)
+  BB(8, 2, 4, 2, 64)
+  BB(2, 2, 8, 2, 64)
+  HB(2, 2, 8, 2, 64)
+  HB(2, 4, 4, 2, 64)
   BW(4, 2, 4, 3, 64)
   BW(4, 2, 4, 2, 64)
   BW(2, 2, 4, 3, 64)
