@@ -20,7 +20,8 @@
 # SWEEP=prefetch the one-step streamed kernels (f16 ring and plane sums,
 # f64 ring) with prefetch-distance d = 1, 2, 3 (<tiling>-<kind>-d<d>; the
 # plane sums also without prefetch, -nopf; run with TWINS=d2:d1); with
-# SWEEP=sums3d the 3-D stencils of bench/auto_cases.py (f16: SpTC, ring and
+# SWEEP=vector f16 Box-3D27P's and Heat-3D's vector plane sums over block
+# shapes (threads-x too); with SWEEP=sums3d the 3-D stencils of bench/auto_cases.py (f16: SpTC, ring and
 # plane sums at five tilings; f64: three), <tiling>-{ring,sums}. run times the
 # roofline (stencil-run --roofline: the bound of the run), checks every
 # variant at the odd size of its rank and times it (f16 3-D at 768^3, 200 steps; f64 3-D at 512^3 and
@@ -97,6 +98,24 @@ if [ "$mode" = compile ]; then
           compile_example lower-to-cuda-core "$src" "$name" ty4-o4-p64-sums \
             "stream=on threads-y=4 outputs-per-thread=4 planes=64 plane-sums=true" ;;
       esac
+    done
+    exit 0
+  fi
+  if [ "${SWEEP:-3d}" = vector ]; then
+    # f16 Box-3D27P's vector plane sums (W = 4) and Heat-3D's (W = 8) over
+    # block shapes: tx<threads-x>-ty<threads-y>-o<outputs>-p<planes>-d<d>.
+    for t in box-3d27p:4:32:4:2:64:3 box-3d27p:4:32:8:1:64:3 box-3d27p:4:32:8:2:64:2 \
+             box-3d27p:4:32:8:2:64:3 box-3d27p:4:32:4:2:128:3 box-3d27p:4:32:4:2:32:3 \
+             box-3d27p:4:64:1:2:64:3 box-3d27p:4:64:2:1:64:3 box-3d27p:4:64:2:2:64:2 \
+             box-3d27p:4:64:2:2:64:3 box-3d27p:4:64:4:1:64:3 box-3d27p:4:64:4:2:64:2 \
+             box-3d27p:4:64:4:2:64:3 box-3d27p:4:64:2:2:128:3 box-3d27p:4:64:1:4:64:2 \
+             box-3d27p:4:16:8:2:64:3 box-3d27p:4:16:16:1:64:3 \
+             heat-3d:8:32:2:2:64:1 heat-3d:8:64:1:2:64:1 heat-3d:8:64:2:2:64:1 \
+             heat-3d:8:64:1:4:64:1 heat-3d:8:16:4:2:64:1; do
+      IFS=: read -r name w tx ty o p d <<< "$t"
+      compile_example lower-to-cuda-core "$root/examples/$name.mlir" "$name" \
+        "w$w-tx$tx-ty$ty-o$o-p$p-d$d" \
+        "stream=on plane-sums=true vector-width=$w threads-x=$tx threads-y=$ty outputs-per-thread=$o planes=$p prefetch-distance=$d"
     done
     exit 0
   fi
