@@ -33,9 +33,17 @@
 #include <string>
 
 namespace {
-constexpr int R = 3;  // radius
-constexpr int T = 2;  // fused steps per launch
-constexpr int U = 14; // unrolled iterations (a multiple of 2 R + 1 and 2)
+constexpr int R = 3; // radius
+constexpr int T = 2; // fused steps per launch
+// Unrolled iterations, a multiple of 2 R + 1 (so that the sums' slots are
+// static; the shared buffers' parity too when it is even). -DUNROLL=14
+// doubles the code of the default 7: the first two calls' figures were
+// taken with 14 (bench/NOTES.md).
+#ifndef UNROLL
+#define UNROLL 7
+#endif
+constexpr int U = UNROLL;
+static_assert(U % (2 * R + 1) == 0, "the sums' slots must be static");
 __constant__ double cw49[49]; // w(dy, dx) at (dy + 3) * 7 + dx + 3
 
 template <int W, int C> struct Geo {
@@ -99,7 +107,7 @@ __device__ __forceinline__ void sweep(const double *__restrict__ in,
   for (int q0 = 0; q0 < iters; q0 += U) {
 #pragma unroll
     for (int u = 0; u < U; ++u) {
-      const int q = q0 + u, par = u & 1;
+      const int q = q0 + u, par = (U % 2 ? q : u) & 1;
       if (STAGE) {
         sm[SM::in + (par ^ 1) * SM::rowLen + c + R] = pre;
         pre = load(q + 2);
@@ -274,7 +282,7 @@ __device__ __forceinline__ void sweepIl(const double *__restrict__ in,
   for (int q0 = 0; q0 < iters; q0 += U) {
 #pragma unroll
     for (int u = 0; u < U; ++u) {
-      const int q = q0 + u, par = u & 1;
+      const int q = q0 + u, par = (U % 2 ? q : u) & 1;
       sm[SM::in + (par ^ 1) * SM::rowLen + c + R] = pre;
       pre = load(q + 2);
       double x1[7], x2[7];
@@ -397,7 +405,7 @@ __device__ __forceinline__ void sweepDx(const double *__restrict__ in,
   for (int q0 = 0; q0 < SM::iters; q0 += U) {
 #pragma unroll
     for (int u = 0; u < U; ++u) {
-      const int q = q0 + u, par = u & 1;
+      const int q = q0 + u, par = (U % 2 ? q : u) & 1;
       if (STAGE) {
         sm[SM::in + (par ^ 1) * SM::rowLen + c + R] = pre;
         pre = load(q + 2);
