@@ -649,6 +649,14 @@ int main(int argc, char **argv) {
   variant<VariantDx<64, 256, 4>>("b49-dx-64x256-b4", n, launches, timeOnly, w);
   variant<VariantIl<256, 256, 2, false>>("b49-il-256x256-b2", n, launches,
                                          timeOnly, w);
+  variant<VariantIl<256, 256, 3, false>>("b49-il-256x256-b3", n, launches,
+                                         timeOnly, w);
+  variant<VariantIl<128, 256, 5, false>>("b49-il-128x256-b5", n, launches,
+                                         timeOnly, w);
+  variant<VariantIl<128, 256, 6, false>>("b49-il-128x256-b6", n, launches,
+                                         timeOnly, w);
+  variant<VariantIl<256, 512, 3, false>>("b49-il-256x512-b3", n, launches,
+                                         timeOnly, w);
   variant<VariantIl<256, 256, 2, true>>("b49-il-ldc-256x256-b2", n, launches,
                                         timeOnly, w);
   variant<VariantIl<256, 256, 3, true>>("b49-il-ldc-256x256-b3", n, launches,
