@@ -42,6 +42,60 @@ __device__ __forceinline__ unsigned smemAddr(const void *p) {
   return static_cast<unsigned>(__cvta_generic_to_shared(p));
 }
 
+// The plane sums' uses of a staged row r (0 .. OUT + 1: the rows from one
+// above a thread's first output row to one below its last): f(k, dy, dz)
+// for each of its output rows k that the row feeds (dy = r - 1 - k in
+// [-1, 1]) and each plane offset dz in [-1, 1].
+template <int OUT, class F>
+__device__ __forceinline__ void forEachRowUse(int r, F f) {
+#pragma unroll
+  for (int k = 0; k < OUT; ++k) {
+    const int dy = r - 1 - k;
+    if (dy < -1 || dy > 1)
+      continue;
+#pragma unroll
+    for (int dz = -1; dz <= 1; ++dz)
+      f(k, dy, dz);
+  }
+}
+
+// The copy engine's completion barriers and its bulk copies (PTX ISA,
+// "mbarrier" and "cp.async.bulk"), for the probes that stage through it;
+// `bar` is the shared-memory address of an 8-byte mbarrier.
+__device__ __forceinline__ void mbarrierInit(unsigned bar, unsigned count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar),
+               "r"(count));
+}
+// After the initialisations, before the barrier that publishes them.
+__device__ __forceinline__ void mbarrierInitFence() {
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+// One arrival that also expects `bytes` more of the copies.
+__device__ __forceinline__ void mbarrierExpect(unsigned bar, unsigned bytes) {
+  asm volatile(
+      "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar),
+      "r"(bytes)
+      : "memory");
+}
+// `bytes` (a multiple of 16, both addresses 16-byte aligned) from global
+// `src` to shared `dst`, completing on `bar`.
+__device__ __forceinline__ void bulkCopy(unsigned dst, const void *src,
+                                         unsigned bytes, unsigned bar) {
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
+      "[%0], [%1], %2, [%3];" ::"r"(dst),
+      "l"(src), "r"(bytes), "r"(bar)
+      : "memory");
+}
+// Waits until the phase of parity `parity` of `bar` has completed.
+__device__ __forceinline__ void mbarrierWait(unsigned bar, unsigned parity) {
+  asm volatile("{\n.reg .pred p;\nWAIT_%=:\n"
+               "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+               "@!p bra WAIT_%=;\n}" ::"r"(bar),
+               "r"(parity)
+               : "memory");
+}
+
 // Random positive weights of the star and of the box, each summing to 1
 // (so values in [0, 1) stay there), the same in every probe.
 struct ProbeWeights {

@@ -214,10 +214,8 @@ __global__ void __launch_bounds__((TY / 16) * (TX / 16) * 32, MINB)
   const int rowsIn = (ny - (y0 - 1)) < ROWS ? ny - (y0 - 1) : ROWS;
   if (tid == 0) {
     for (int k = 0; k < SLOTS; ++k)
-      asm volatile(
-          "mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smemAddr(&bar[k])),
-          "r"(WARPS));
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+      mbarrierInit(smemAddr(&bar[k]), WARPS);
+    mbarrierInitFence();
   }
   if (xb - 8 < 0 || xb + TX + 8 > nx)
     for (int c = tid; c < SLOTS * ROWS * W; c += THREADS) {
@@ -234,27 +232,17 @@ __global__ void __launch_bounds__((TY / 16) * (TX / 16) * 32, MINB)
     const int z = z0 - 1 + i, k = i % SLOTS;
     const unsigned b = smemAddr(&bar[k]);
     if (lane == 0)
-      asm volatile(
-          "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b),
-          "r"(z < nz ? myRows * copyRowBytes : 0)
-          : "memory");
+      mbarrierExpect(b, z < nz ? myRows * copyRowBytes : 0);
     __syncwarp();
     const int row = warp + WARPS * lane;
     if (z < nz && lane < myRows)
-      asm volatile(
-          "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
-          "[%0], [%1], %2, [%3];" ::"r"(copyDst + (k * SLOT + row * W) * 2),
-          "l"(in + static_cast<size_t>(z) * plane + copySrc + row * nx),
-          "r"(copyRowBytes), "r"(b)
-          : "memory");
+      bulkCopy(copyDst + (k * SLOT + row * W) * 2,
+               in + static_cast<size_t>(z) * plane + copySrc + row * nx,
+               copyRowBytes, b);
   };
   auto wait = [&](int i) {
     const unsigned b = smemAddr(&bar[i % SLOTS]), parity = (i / SLOTS) & 1;
-    asm volatile("{\n.reg .pred p;\nWAIT_%=:\n"
-                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
-                 "@!p bra WAIT_%=;\n}" ::"r"(b),
-                 "r"(parity)
-                 : "memory");
+    mbarrierWait(b, parity);
   };
 
   const OutputPlanes<TY, TX, P> outputs(in, out, tid, xb, y0, z0, nx, ny, nz);

@@ -35,10 +35,7 @@ issuePlane(const CUtensorMap *map, unsigned char *buf, unsigned long long *bar,
            int i, int x0, int y0, int z0) {
   int s = i % (D + 1);
   unsigned b = smemAddr(&bar[s]);
-  asm volatile(
-      "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b),
-      "r"(BX * ROWS * 2)
-      : "memory");
+  mbarrierExpect(b, BX * ROWS * 2);
   asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::"
                "complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(
                    smemAddr(buf + s * SLOT_BYTES)),
@@ -65,9 +62,8 @@ __global__ void __launch_bounds__(32 * TY)
 
   if (tid == 0) {
     for (int s = 0; s < SLOTS; ++s)
-      asm volatile(
-          "mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smemAddr(&bar[s])));
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+      mbarrierInit(smemAddr(&bar[s]), 1);
+    mbarrierInitFence();
   }
   __syncthreads();
 
@@ -92,11 +88,7 @@ __global__ void __launch_bounds__(32 * TY)
       const int s = i % SLOTS;
       const unsigned b = smemAddr(&bar[s]);
       const unsigned parity = (i / SLOTS) & 1;
-      asm volatile("{\n.reg .pred p;\nWAIT_%=:\n"
-                   "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
-                   "@!p bra WAIT_%=;\n}" ::"r"(b),
-                   "r"(parity)
-                   : "memory");
+      mbarrierWait(b, parity);
       const __half *plane =
           reinterpret_cast<const __half *>(buf + s * SLOT_BYTES);
       // Input plane i feeds output planes i - 1 - dz (slot (i - 1 - dz) mod 3,
@@ -106,18 +98,12 @@ __global__ void __launch_bounds__(32 * TY)
 #pragma unroll
         for (int r = 0; r < OUT + 2; ++r) {
           float v = __half2float(plane[(ty * OUT + r) * BX + tx + 8 + dx]);
-#pragma unroll
-          for (int k = 0; k < OUT; ++k) {
-            const int dy = r - 1 - k;
-            if (dy < -1 || dy > 1)
-              continue;
-#pragma unroll
-            for (int dz = -1; dz <= 1; ++dz)
-              if (hasPoint<STAR>(dz, dy, dx))
-                acc[k][((u - 1 - dz) % 3 + 3) % 3] =
-                    fmaf(cw[(dz + 1) * 9 + (dy + 1) * 3 + dx + 1], v,
-                         acc[k][((u - 1 - dz) % 3 + 3) % 3]);
-          }
+          forEachRowUse<OUT>(r, [&](int k, int dy, int dz) {
+            if (hasPoint<STAR>(dz, dy, dx))
+              acc[k][((u - 1 - dz) % 3 + 3) % 3] =
+                  fmaf(cw[(dz + 1) * 9 + (dy + 1) * 3 + dx + 1], v,
+                       acc[k][((u - 1 - dz) % 3 + 3) % 3]);
+          });
         }
       // Output plane i - 2 is complete.
       const int p = i - 2, z = z0 + p;

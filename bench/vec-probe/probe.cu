@@ -210,10 +210,8 @@ __global__ void __launch_bounds__(32 * TY)
       (&buf[0][0][0])[e] = __float2half(0.f);
     if (tid == 0) {
       for (int k = 0; k < SLOTS; ++k)
-        asm volatile(
-            "mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smemAddr(&bar[k])),
-            "r"(TY));
-      asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        mbarrierInit(smemAddr(&bar[k]), TY);
+      mbarrierInitFence();
     }
     __syncthreads();
   }
@@ -222,28 +220,17 @@ __global__ void __launch_bounds__(32 * TY)
     const bool zin = z >= 0 && z < nz;
     const unsigned b = smemAddr(&bar[k]);
     if (tx == 0)
-      asm volatile(
-          "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b),
-          "r"(zin ? myBytes : 0)
-          : "memory");
+      mbarrierExpect(b, zin ? myBytes : 0);
     __syncwarp();
     if (zin && copies)
-      asm volatile(
-          "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
-          "[%0], [%1], %2, [%3];" ::"r"(
-              smemAddr(&buf[k][myRow][xLo - (x0 - 8)])),
-          "l"(in + static_cast<size_t>(z) * planeSize +
-              static_cast<size_t>(y0 - 1 + myRow) * nx + xLo),
-          "r"(rowBytes), "r"(b)
-          : "memory");
+      bulkCopy(smemAddr(&buf[k][myRow][xLo - (x0 - 8)]),
+               in + static_cast<size_t>(z) * planeSize +
+                   static_cast<size_t>(y0 - 1 + myRow) * nx + xLo,
+               rowBytes, b);
   };
   auto wait = [&](int i, int k) {
     const unsigned b = smemAddr(&bar[k]), parity = (i / SLOTS) & 1;
-    asm volatile("{\n.reg .pred p;\nWAIT_%=:\n"
-                 "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
-                 "@!p bra WAIT_%=;\n}" ::"r"(b),
-                 "r"(parity)
-                 : "memory");
+    mbarrierWait(b, parity);
   };
 
   static_assert(!WINO || (!STAR && !F32 && C % 4 == 0),
@@ -307,40 +294,28 @@ __global__ void __launch_bounds__(32 * TY)
 #pragma unroll
           for (int t = 0; t < TILES; ++t)
             winogradInput(v + 4 * t, tin[t]);
+          forEachRowUse<OUT>(r, [&](int k, int dy, int dz) {
 #pragma unroll
-          for (int k = 0; k < OUT; ++k) {
-            const int dy = r - 1 - k;
-            if (dy < -1 || dy > 1)
-              continue;
+            for (int t = 0; t < TILES; ++t)
 #pragma unroll
-            for (int dz = -1; dz <= 1; ++dz)
-#pragma unroll
-              for (int t = 0; t < TILES; ++t)
-#pragma unroll
-                for (int j = 0; j < 6; ++j) {
-                  float &a = accW[k][t][j][((u - 1 - dz) % 3 + 3) % 3];
-                  a = fmaf(cwW[((dz + 1) * 3 + dy + 1) * 6 + j], tin[t][j], a);
-                }
-          }
+              for (int j = 0; j < 6; ++j) {
+                float &a = accW[k][t][j][((u - 1 - dz) % 3 + 3) % 3];
+                a = fmaf(cwW[((dz + 1) * 3 + dy + 1) * 6 + j], tin[t][j], a);
+              }
+          });
           continue;
         }
+        forEachRowUse<OUT>(r, [&](int k, int dy, int dz) {
 #pragma unroll
-        for (int k = 0; k < OUT; ++k) {
-          const int dy = r - 1 - k;
-          if (dy < -1 || dy > 1)
-            continue;
+          for (int dx = -1; dx <= 1; ++dx)
+            if (hasPoint<STAR>(dz, dy, dx))
 #pragma unroll
-          for (int dz = -1; dz <= 1; ++dz)
-#pragma unroll
-            for (int dx = -1; dx <= 1; ++dx)
-              if (hasPoint<STAR>(dz, dy, dx))
-#pragma unroll
-                for (int c = 0; c < C; ++c) {
-                  float &a = acc[k][c][((u - 1 - dz) % 3 + 3) % 3];
-                  a = fmaf(cw[(dz + 1) * 9 + (dy + 1) * 3 + dx + 1],
-                           v[c + 1 + dx], a);
-                }
-        }
+              for (int c = 0; c < C; ++c) {
+                float &a = acc[k][c][((u - 1 - dz) % 3 + 3) % 3];
+                a = fmaf(cw[(dz + 1) * 9 + (dy + 1) * 3 + dx + 1],
+                         v[c + 1 + dx], a);
+              }
+        });
       }
       // Output plane i - 2 is complete.
       const int pl = i - 2, z = z0 + pl;
