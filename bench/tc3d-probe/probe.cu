@@ -7,7 +7,8 @@
 // the vector plane sums for Box-3D27P, 0.97x for Heat-3D, with the kernel
 // tcPlanes described below, v5. The `-shift-` variants, tcPlanesShifted,
 // v7, pass their checks but are slower: 488-521 against v5's 554 for
-// Box-3D27P, 525 against 593 for Heat-3D.)
+// Box-3D27P, 525 against 593 for Heat-3D; so are the `-hybrid-` ones,
+// the CUDA cores taking dz = 0: 466-474 for Box-3D27P.)
 //
 // The math. out(z, y, x) = sum_{dz, dy, dx} w(dz, dy, dx) in(z+dz, y+dy, x+dx).
 // For one (dz, dy), the sum over dx of a 16 x 8 tile of outputs (rows y0+m,
@@ -157,7 +158,15 @@ template <int TY, int TX, int P> struct OutputPlanes {
   }
 };
 
-template <int TY, int TX, int D, int P, bool STAR, int MINB>
+// HYBRID (the `-hybrid-` variants): the Tensor Cores take only the
+// neighbour planes' sums (dz = -1, 1) and the CUDA cores the plane's own
+// (dz = 0), adding into the same accumulators: the fragment's c0, c1 are
+// row g, columns 2t, 2t + 1 of its n-block, c2, c3 row g + 8, so a thread
+// sums those outputs' 9 points of plane i from the staged slot (weights
+// rounded to f16 as the B operands are), 72 FFMAs per plane, so that
+// neither unit carries all 27 multiply-adds of an output.
+template <int TY, int TX, int D, int P, bool STAR, int MINB,
+          bool HYBRID = false>
 __global__ void __launch_bounds__((TY / 16) * (TX / 16) * 32, MINB)
     tcPlanes(const __half *__restrict__ in, __half *__restrict__ out, int nx,
              int ny, int nz) {
@@ -197,6 +206,13 @@ __global__ void __launch_bounds__((TY / 16) * (TX / 16) * 32, MINB)
         bf[q][r][h] = weightPair<STAR>(q, r, 2 * t + 8 * h, g, 8);
       b8[q][r] = weightPair<STAR>(q, r, 2 * t, g, -8);
     }
+  // HYBRID: the plane's own weights w(0, dy, dx), rounded to f16.
+  float w0[3][3];
+#pragma unroll
+  for (int r = 0; r < 3; ++r)
+#pragma unroll
+    for (int c = 0; c < 3; ++c)
+      w0[r][c] = __half2float(__float2half_rn(cw[9 + r * 3 + c]));
 
   // Staging by the bulk copy engine: one cp.async.bulk per staged row (the
   // part of columns xb - 8 .. xb + TX + 7 inside the grid), completing on
@@ -286,7 +302,7 @@ __global__ void __launch_bounds__((TY / 16) * (TX / 16) * 32, MINB)
             : "r"(rowAddr + 32));
 #pragma unroll
         for (int q = 0; q < 3; ++q) {
-          if (!has<STAR>(q - 1, r - 1))
+          if (!has<STAR>(q - 1, r - 1) || (HYBRID && q == 1))
             continue;
           // Input plane i feeds output plane i - 1 - dz, dz = q - 1.
           const int s = ((u - q) % 3 + 3) % 3;
@@ -297,6 +313,36 @@ __global__ void __launch_bounds__((TY / 16) * (TX / 16) * 32, MINB)
             mma8(acc[s][1], a[6], a[7], b8[q][r]);
           }
         }
+      }
+      if constexpr (HYBRID) {
+        // Plane i's own sums (dz = 0) into output plane i - 1's set.
+        const __half *plane = ring + (i % SLOTS) * SLOT;
+        float(&a1)[2][4] = acc[((u - 1) % 3 + 3) % 3];
+#pragma unroll
+        for (int j = 0; j < 2; ++j)
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            // Outputs (row ro, columns co, co + 1): slot row ro + 1 + dy,
+            // column co + 8 + dx; the words at co + 6, co + 8, co + 10 hold
+            // columns co - 1 .. co + 2 (co is even).
+            const int ro = 16 * wy + g + 8 * h, co = 16 * wx + 8 * j + 2 * t;
+#pragma unroll
+            for (int dy = -1; dy <= 1; ++dy) {
+              const __half2 *row = reinterpret_cast<const __half2 *>(
+                  plane + (ro + 1 + dy) * W + co + 6);
+              const float2 p0 = __half22float2(row[0]),
+                           p1 = __half22float2(row[1]),
+                           p2 = __half22float2(row[2]);
+              const float v[4] = {p0.y, p1.x, p1.y, p2.x};
+#pragma unroll
+              for (int e = 0; e < 2; ++e)
+#pragma unroll
+                for (int dx = -1; dx <= 1; ++dx)
+                  if (hasPoint<STAR>(0, dy, dx))
+                    a1[j][2 * h + e] = fmaf(w0[dy + 1][dx + 1], v[e + 1 + dx],
+                                            a1[j][2 * h + e]);
+            }
+          }
       }
       // Output plane i - 2 is complete: into output tile i & 1.
       OutputPlanes<TY, TX, P>::write(acc[((u - 2) % 3 + 3) % 3],
@@ -440,14 +486,15 @@ __global__ void __launch_bounds__((TY / 16) * (TX / 16) * 32, MINB)
   outputs.store(iterations - 3, otile + ((iterations - 1) & 1) * OTILE);
 }
 
-template <int TY, int TX, int D, int P, bool STAR, int MINB, bool SHIFT = false>
+template <int TY, int TX, int D, int P, bool STAR, int MINB, bool SHIFT = false,
+          bool HYBRID = false>
 struct Variant {
   // The kernel of the variant (only that one is instantiated).
   static auto kernel() {
     if constexpr (SHIFT)
       return tcPlanesShifted<TY, TX, D, P, STAR, MINB>;
     else
-      return tcPlanes<TY, TX, D, P, STAR, MINB>;
+      return tcPlanes<TY, TX, D, P, STAR, MINB, HYBRID>;
   }
   static constexpr size_t smem =
       SHIFT ? (2 * (TY + 2) * (TX + 8) + 2 * TY * (TX + 8)) * 2
@@ -486,12 +533,13 @@ static bool check(const char *name, int nx, int ny, int nz,
   return reportCheck(label.c_str(), maxError(ref, grids.read(grids.a)), tol);
 }
 
-template <int TY, int TX, int D, int P, bool STAR, int MINB, bool SHIFT = false>
+template <int TY, int TX, int D, int P, bool STAR, int MINB, bool SHIFT = false,
+          bool HYBRID = false>
 static void variant(const char *name, int n, int steps, bool timeOnly,
                     const std::vector<float> &w) {
   if (!probeSelected(name))
     return;
-  using V = Variant<TY, TX, D, P, STAR, MINB, SHIFT>;
+  using V = Variant<TY, TX, D, P, STAR, MINB, SHIFT, HYBRID>;
   auto kernel = V::kernel();
   CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                           (int)V::smem));
@@ -554,5 +602,16 @@ int main(int argc, char **argv) {
                                          steps, timeOnly, box);
   variant<16, 128, 2, 64, true, 3, true>("heat-3d-shift-16x128-d2-p64-b3", n,
                                          steps, timeOnly, star);
+  // The Tensor Cores for dz = -1, 1, the CUDA cores for dz = 0.
+  variant<16, 128, 3, 64, false, 3, false, true>(
+      "box-3d27p-hybrid-16x128-d3-p64-b3", n, steps, timeOnly, box);
+  variant<16, 128, 3, 64, false, 2, false, true>(
+      "box-3d27p-hybrid-16x128-d3-p64-b2", n, steps, timeOnly, box);
+  variant<16, 64, 3, 64, false, 4, false, true>(
+      "box-3d27p-hybrid-16x64-d3-p64-b4", n, steps, timeOnly, box);
+  variant<32, 64, 3, 64, false, 3, false, true>(
+      "box-3d27p-hybrid-32x64-d3-p64-b3", n, steps, timeOnly, box);
+  variant<16, 128, 3, 64, true, 3, false, true>(
+      "heat-3d-hybrid-16x128-d3-p64-b3", n, steps, timeOnly, star);
   return 0;
 }
