@@ -61,6 +61,11 @@ template <bool STAR> __host__ __device__ constexpr bool has(int dz, int dy) {
   return STAR ? (dz == 0 || dy == 0) : true;
 }
 
+// Whether the stencil has a point in row dy of any plane.
+template <bool STAR> __host__ __device__ constexpr bool hasRow(int dy) {
+  return has<STAR>(-1, dy) || has<STAR>(0, dy) || has<STAR>(1, dy);
+}
+
 __device__ __forceinline__ unsigned packHalves(float lo, float hi) {
   __half2 h = __floats2half2_rn(lo, hi);
   return *reinterpret_cast<unsigned *>(&h);
@@ -73,6 +78,14 @@ __device__ __forceinline__ void mma(float *d, unsigned a0, unsigned a1,
                "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
                : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+}
+
+// Four 8 x 8 matrices of 16-bit elements from shared memory (lane l gives
+// row l % 8 of matrix l / 8) into a[0..3].
+__device__ __forceinline__ void ldmatrixX4(unsigned *a, unsigned addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+               : "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3])
+               : "r"(addr));
 }
 
 __device__ __forceinline__ void mma8(float *d, unsigned a0, unsigned a1,
@@ -287,19 +300,12 @@ __global__ void __launch_bounds__((TY / 16) * (TX / 16) * 32, MINB)
       const unsigned slot = smemAddr(ring + (i % SLOTS) * SLOT);
 #pragma unroll
       for (int r = 0; r < 3; ++r) {
-        if (!(has<STAR>(-1, r - 1) || has<STAR>(0, r - 1) ||
-              has<STAR>(1, r - 1)))
+        if (!hasRow<STAR>(r - 1))
           continue;
         unsigned a[8];
         const unsigned rowAddr = slot + ((mrow + r) * W + mcol) * 2;
-        asm volatile(
-            "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
-            : "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3])
-            : "r"(rowAddr));
-        asm volatile(
-            "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
-            : "=r"(a[4]), "=r"(a[5]), "=r"(a[6]), "=r"(a[7])
-            : "r"(rowAddr + 32));
+        ldmatrixX4(a, rowAddr);
+        ldmatrixX4(a + 4, rowAddr + 32);
 #pragma unroll
         for (int q = 0; q < 3; ++q) {
           if (!has<STAR>(q - 1, r - 1) || (HYBRID && q == 1))
@@ -455,15 +461,11 @@ __global__ void __launch_bounds__((TY / 16) * (TX / 16) * 32, MINB)
       const unsigned slot = smemAddr(ring + (i & 1) * SLOT);
 #pragma unroll
       for (int r = 0; r < 3; ++r) {
-        if (!(has<STAR>(-1, r - 1) || has<STAR>(0, r - 1) ||
-              has<STAR>(1, r - 1)))
+        if (!hasRow<STAR>(r - 1))
           continue;
         unsigned a[6];
         const unsigned rowAddr = slot + (mrow + r) * W * 2;
-        asm volatile(
-            "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
-            : "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3])
-            : "r"(rowAddr + mcol4 * 2));
+        ldmatrixX4(a, rowAddr + mcol4 * 2);
         asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];"
                      : "=r"(a[4]), "=r"(a[5])
                      : "r"(rowAddr + mcol2 * 2));
