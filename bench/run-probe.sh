@@ -5,6 +5,7 @@
 # over 1000), with the roofline; ARGS go to the probe's second round (vec,
 # tc3d, rows: `time-only` skips their checks there):
 #   bench/run-probe.sh tma|vec|tc3d|rows ART_DIR [ARGS...]   (ART_DIR/<tiling>/<stencil>.launch)
+# PROBE_NVCC_FLAGS: extra nvcc flags for the probe (the vec probe's -DWPAIRS).
 # Log: $OUT/<PROBE>.txt.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,7 +22,7 @@ ours=(--grid 768,768,768 --steps 200) size=(768 200)
 source "$root/bench/common.sh"
 build_runner "$out"
 begin_log
-nvcc -O3 -std=c++17 -arch=sm_90 -o "/tmp/$probe-probe" "$root/bench/$probe-probe/probe.cu" \
+nvcc ${PROBE_NVCC_FLAGS:-} -O3 -std=c++17 -arch=sm_90 -o "/tmp/$probe-probe" "$root/bench/$probe-probe/probe.cu" \
   -Xptxas -v > "$out/probe-build.txt" 2>&1 || { cat "$out/probe-build.txt"; exit 2; }
 "$run" --roofline 2>&1 | grep ROOFLINE | tee -a "$log"
 for round in 1 2; do
