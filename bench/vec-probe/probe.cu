@@ -666,77 +666,67 @@ int main(int argc, char **argv) {
   bool check = argc <= 3; // a third argument: time only
   const ProbeWeights w = makeWeights();
   const std::vector<float> &star = w.star, &box = w.box;
-  // name: stencil, threads-y, outputs per thread, columns per thread, planes
-  // ahead.
+  // A variant: its name's prefix, the stencil (STAR: Heat-3D, else the box),
+  // the schedule's flags and MINB, then the tiling: threads-y, outputs per
+  // thread, columns per thread, planes ahead, planes per block. The *M
+  // macros take MINB (blocks per SM asked of ptxas by __launch_bounds__, a
+  // register cap) and name it.
+#define VARIANT(PREFIX, STAR, F32, WINO, BULK, ACC, M, MNAME, TY, OUT, C, D,   \
+                P)                                                             \
+  variant<TY, OUT, C, D, STAR, F32, WINO, BULK, ACC, M>(                       \
+      PREFIX "-ty" #TY "-o" #OUT "-c" #C "-d" #D "-p" #P MNAME, n, steps, P,   \
+      STAR ? star : box, check);
 #define H(TY, OUT, C, D, P)                                                    \
-  variant<TY, OUT, C, D, true>("heat-3d-ty" #TY "-o" #OUT "-c" #C "-d" #D      \
-                               "-p" #P,                                        \
-                               n, steps, P, star, check);
+  VARIANT("heat-3d", true, false, false, false, ACC_F32, 0, "", TY, OUT, C, D, \
+          P)
 #define B(TY, OUT, C, D, P)                                                    \
-  variant<TY, OUT, C, D, false>("box-3d27p-ty" #TY "-o" #OUT "-c" #C "-d" #D   \
-                                "-p" #P,                                       \
-                                n, steps, P, box, check);
+  VARIANT("box-3d27p", false, false, false, false, ACC_F32, 0, "", TY, OUT, C, \
+          D, P)
 #define HF(TY, OUT, C, D, P)                                                   \
-  variant<TY, OUT, C, D, true, true>("heat-3d-f32-ty" #TY "-o" #OUT "-c" #C    \
-                                     "-d" #D "-p" #P,                          \
-                                     n, steps, P, star, check);
+  VARIANT("heat-3d-f32", true, true, false, false, ACC_F32, 0, "", TY, OUT, C, \
+          D, P)
 #define BF(TY, OUT, C, D, P)                                                   \
-  variant<TY, OUT, C, D, false, true>("box-3d27p-f32-ty" #TY "-o" #OUT "-c" #C \
-                                      "-d" #D "-p" #P,                         \
-                                      n, steps, P, box, check);
+  VARIANT("box-3d27p-f32", false, true, false, false, ACC_F32, 0, "", TY, OUT, \
+          C, D, P)
 #define BW(TY, OUT, C, D, P)                                                   \
-  variant<TY, OUT, C, D, false, false, true>("box-3d27p-wino-ty" #TY "-o" #OUT \
-                                             "-c" #C "-d" #D "-p" #P,          \
-                                             n, steps, P, box, check);
+  VARIANT("box-3d27p-wino", false, false, true, false, ACC_F32, 0, "", TY,     \
+          OUT, C, D, P)
 #define BB(TY, OUT, C, D, P)                                                   \
-  variant<TY, OUT, C, D, false, false, false, true>(                           \
-      "box-3d27p-bulk-ty" #TY "-o" #OUT "-c" #C "-d" #D "-p" #P, n, steps, P,  \
-      box, check);
+  VARIANT("box-3d27p-bulk", false, false, false, true, ACC_F32, 0, "", TY,     \
+          OUT, C, D, P)
 #define HB(TY, OUT, C, D, P)                                                   \
-  variant<TY, OUT, C, D, true, false, false, true>(                            \
-      "heat-3d-bulk-ty" #TY "-o" #OUT "-c" #C "-d" #D "-p" #P, n, steps, P,    \
-      star, check);
+  VARIANT("heat-3d-bulk", true, false, false, true, ACC_F32, 0, "", TY, OUT,   \
+          C, D, P)
 #define BH(TY, OUT, C, D, P)                                                   \
-  variant<TY, OUT, C, D, false, false, false, false, ACC_F16>(                 \
-      "box-3d27p-h2-ty" #TY "-o" #OUT "-c" #C "-d" #D "-p" #P, n, steps, P,    \
-      box, check);
+  VARIANT("box-3d27p-h2", false, false, false, false, ACC_F16, 0, "", TY, OUT, \
+          C, D, P)
 #define BM(TY, OUT, C, D, P)                                                   \
-  variant<TY, OUT, C, D, false, false, false, false, ACC_MIXED>(               \
-      "box-3d27p-h2f-ty" #TY "-o" #OUT "-c" #C "-d" #D "-p" #P, n, steps, P,   \
-      box, check);
+  VARIANT("box-3d27p-h2f", false, false, false, false, ACC_MIXED, 0, "", TY,   \
+          OUT, C, D, P)
 #define HH(TY, OUT, C, D, P)                                                   \
-  variant<TY, OUT, C, D, true, false, false, false, ACC_F16>(                  \
-      "heat-3d-h2-ty" #TY "-o" #OUT "-c" #C "-d" #D "-p" #P, n, steps, P,      \
-      star, check);
+  VARIANT("heat-3d-h2", true, false, false, false, ACC_F16, 0, "", TY, OUT, C, \
+          D, P)
 #define BS(TY, OUT, C, D, P)                                                   \
-  variant<TY, OUT, C, D, false, false, false, false, ACC_F16S>(                \
-      "box-3d27p-h2s-ty" #TY "-o" #OUT "-c" #C "-d" #D "-p" #P, n, steps, P,   \
-      box, check);
+  VARIANT("box-3d27p-h2s", false, false, false, false, ACC_F16S, 0, "", TY,    \
+          OUT, C, D, P)
 #define HS(TY, OUT, C, D, P)                                                   \
-  variant<TY, OUT, C, D, true, false, false, false, ACC_F16S>(                 \
-      "heat-3d-h2s-ty" #TY "-o" #OUT "-c" #C "-d" #D "-p" #P, n, steps, P,     \
-      star, check);
-// MINB: blocks per SM asked of ptxas (__launch_bounds__), a register cap.
+  VARIANT("heat-3d-h2s", true, false, false, false, ACC_F16S, 0, "", TY, OUT,  \
+          C, D, P)
 #define BSM(TY, OUT, C, D, P, M)                                               \
-  variant<TY, OUT, C, D, false, false, false, false, ACC_F16S, M>(             \
-      "box-3d27p-h2s-ty" #TY "-o" #OUT "-c" #C "-d" #D "-p" #P "-minb" #M, n,  \
-      steps, P, box, check);
+  VARIANT("box-3d27p-h2s", false, false, false, false, ACC_F16S, M,            \
+          "-minb" #M, TY, OUT, C, D, P)
 #define BHM(TY, OUT, C, D, P, M)                                               \
-  variant<TY, OUT, C, D, false, false, false, false, ACC_F16, M>(              \
-      "box-3d27p-h2-ty" #TY "-o" #OUT "-c" #C "-d" #D "-p" #P "-minb" #M, n,   \
-      steps, P, box, check);
+  VARIANT("box-3d27p-h2", false, false, false, false, ACC_F16, M, "-minb" #M,  \
+          TY, OUT, C, D, P)
 #define BHB(TY, OUT, C, D, P, M)                                               \
-  variant<TY, OUT, C, D, false, false, false, true, ACC_F16, M>(               \
-      "box-3d27p-h2-bulk-ty" #TY "-o" #OUT "-c" #C "-d" #D "-p" #P "-minb" #M, \
-      n, steps, P, box, check);
+  VARIANT("box-3d27p-h2-bulk", false, false, false, true, ACC_F16, M,          \
+          "-minb" #M, TY, OUT, C, D, P)
 #define BOM(TY, OUT, C, D, P, M)                                               \
-  variant<TY, OUT, C, D, false, false, false, false, ACC_F16O, M>(             \
-      "box-3d27p-h2o-ty" #TY "-o" #OUT "-c" #C "-d" #D "-p" #P "-minb" #M, n,  \
-      steps, P, box, check);
+  VARIANT("box-3d27p-h2o", false, false, false, false, ACC_F16O, M,            \
+          "-minb" #M, TY, OUT, C, D, P)
 #define HOM(TY, OUT, C, D, P, M)                                               \
-  variant<TY, OUT, C, D, true, false, false, false, ACC_F16O, M>(              \
-      "heat-3d-h2o-ty" #TY "-o" #OUT "-c" #C "-d" #D "-p" #P "-minb" #M, n,    \
-      steps, P, star, check);
+  VARIANT("heat-3d-h2o", true, false, false, false, ACC_F16O, M, "-minb" #M,   \
+          TY, OUT, C, D, P)
   BOM(4, 2, 4, 2, 64, 0)
   BOM(4, 2, 4, 2, 64, 6)
   BOM(4, 2, 4, 2, 64, 8)
