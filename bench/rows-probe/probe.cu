@@ -510,6 +510,193 @@ template <int W, int C, int MINB, bool BALANCED = false> struct VariantDx {
   }
 };
 
+// The weights' columns in phases, the rows in groups (PH variants): a
+// thread sweeps a group of 2 R + 1 input rows at a time, staged together,
+// and applies the weights column by column range ("phase", dx in
+// [DA_p, DB_p]) to all rows of the group before the next range, first for
+// level 1, then (after one barrier) for the group's completed level-1 rows
+// at level 2. Within a phase only its 7 (DB_p - DA_p + 1) weights are in
+// use, so they fit the 63 uniform registers (two phases: 28 and 21
+// weights, three: 14, 21, 14) and are fetched once per phase (an
+// `ld.const` per weight at the phase's start, volatile so that it stays
+// there) instead of about once per use; each neighbour value is read by
+// one phase, so the shared loads do not grow. The price: 2 (2 R + 1)
+// partial sums per level instead of 2 R + 1 (a sum is open from its first
+// row's phase to its last row's), and the order of each sum is (group,
+// phase, dy, dx), not (dy, dx): the check takes the tolerance of the DX
+// variants. Two barriers per group of 2 R + 1 rows instead of one per row.
+constexpr int GR = 2 * R + 1; // rows per group
+constexpr int SL = 2 * GR;    // partial-sum slots per level
+
+template <int W, int C> struct SmemPh {
+  static constexpr int rowLen = Geo<W, C>::rowLen;
+  // The input rows in two buffers (group parity; the copy engine fills one
+  // while the other is read), level 1's rows in one.
+  static constexpr int in = 0, l1 = 2 * GR * rowLen;
+  static constexpr int total = 3 * GR * rowLen;
+  // Groups: level 2 completes local rows q0 - 2 R .. q0 in the group of
+  // input rows q0 .. q0 + 2 R; the block's last output row is C + T R - 1;
+  // an even count (two groups unrolled, so that the slots are static).
+  static constexpr int groups = ((C + T * R - 1 + GR - 1) / GR + 1 + 1) / 2 * 2;
+};
+
+__device__ __forceinline__ double constWeight(unsigned long long base,
+                                              int index) {
+  double w;
+  asm volatile("ld.const.f64 %0, [%1];" : "=d"(w) : "l"(base + 8 * index));
+  return w;
+}
+
+// Phase p of NPH: its dx range.
+template <int NPH> __host__ __device__ constexpr int phaseLo(int p) {
+  return NPH == 1   ? -3
+         : NPH == 2 ? (p == 0 ? -3 : 1)
+                    : (p == 0   ? -3
+                       : p == 1 ? -1
+                                : 2);
+}
+template <int NPH> __host__ __device__ constexpr int phaseHi(int p) {
+  return NPH == 1   ? 3
+         : NPH == 2 ? (p == 0 ? 0 : 3)
+                    : (p == 0   ? -2
+                       : p == 1 ? 1
+                                : 3);
+}
+
+template <int W, int C, int NPH, bool WVOL, bool EDGE>
+__device__ __forceinline__ void sweepPh(const double *__restrict__ in,
+                                        double *__restrict__ out, int n, int x0,
+                                        int y0, int c, double *sm) {
+  using SM = SmemPh<W, C>;
+  const int gx = x0 - T * R + c;
+  const bool colIn = gx >= 0 && gx < n;
+  const bool colComputed = gx >= R && gx < n - R;
+  const bool colStored = c >= T * R && c < W - T * R && gx < n;
+  auto complete = [&](double v, int gy) -> double {
+    if (EDGE && !(colComputed && gy >= R && gy < n - R))
+      return (colIn && gy >= 0 && gy < n) ? in[(size_t)gy * n + gx] : 0.0;
+    return v;
+  };
+  unsigned long long wbase;
+  asm("cvta.to.const.u64 %0, %1;"
+      : "=l"(wbase)
+      : "l"((unsigned long long)cw49));
+  // Group g's input rows: one asynchronous 8-byte copy per row into buffer
+  // g mod 2 (zero-filled outside the grid), no registers held.
+  auto fetch = [&](int g) {
+#pragma unroll
+    for (int i = 0; i < GR; ++i) {
+      const int gy = y0 - T * R + g * GR + i;
+      const bool valid = !EDGE || (colIn && gy >= 0 && gy < n);
+      const double *src = valid ? in + (size_t)gy * n + gx : in;
+      asm volatile(
+          "cp.async.ca.shared.global [%0], [%1], 8, %2;" ::"r"(
+              smemAddr(sm + SM::in + ((g & 1) * GR + i) * SM::rowLen + c + R)),
+          "l"(src), "r"(valid ? 8 : 0));
+    }
+    asm volatile("cp.async.commit_group;");
+  };
+  fetch(0);
+  double acc1[SL], acc2[SL];
+#pragma unroll
+  for (int k = 0; k < SL; ++k)
+    acc1[k] = acc2[k] = 0;
+  // One level over the group's rows (row i at buffer `buf`, local row
+  // base + i): every phase, every row, every dy into the sum of row
+  // base + i - dy at slot (hb + i - dy) mod SL; then the rows completed
+  // (base - R .. base + R) go to done(j, value) and their slots reset.
+  auto level = [&](double(&acc)[SL], int buf, int hb, auto done) {
+#pragma unroll
+    for (int p = 0; p < NPH; ++p) {
+      const int lo = phaseLo<NPH>(p), hi = phaseHi<NPH>(p);
+      double w[GR][7];
+#pragma unroll
+      for (int dy = -R; dy <= R; ++dy)
+#pragma unroll
+        for (int k = lo; k <= hi; ++k)
+          w[dy + R][k + R] = WVOL ? constWeight(wbase, (dy + R) * 7 + k + R)
+                                  : cw49[(dy + R) * 7 + k + R];
+#pragma unroll
+      for (int i = 0; i < GR; ++i) {
+        double x[7];
+#pragma unroll
+        for (int k = lo; k <= hi; ++k)
+          x[k + R] = sm[buf + i * SM::rowLen + c + R + k];
+#pragma unroll
+        for (int dy = -R; dy <= R; ++dy) {
+          const int slot = ((hb + i - dy) % SL + SL) % SL;
+          double s = acc[slot];
+#pragma unroll
+          for (int k = lo; k <= hi; ++k)
+            s = fma(w[dy + R][k + R], x[k + R], s);
+          acc[slot] = s;
+        }
+      }
+    }
+    // Rows base - R + j (j = 0 .. 2 R) are complete.
+#pragma unroll
+    for (int j = 0; j < GR; ++j) {
+      const int slot = ((hb - R + j) % SL + SL) % SL;
+      done(j, acc[slot]);
+      acc[slot] = 0;
+    }
+  };
+  for (int g0 = 0; g0 < SM::groups; g0 += 2) {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int q0 = (g0 + h) * GR;
+      asm volatile("cp.async.wait_group 0;");
+      __syncthreads();
+      if (g0 + h + 1 < SM::groups)
+        fetch(g0 + h + 1);
+      // Level 1: input rows q0 .. q0 + 2 R; rows q0 - R .. q0 + R complete.
+      level(acc1, SM::in + h * GR * SM::rowLen, h * GR, [&](int j, double v) {
+        sm[SM::l1 + j * SM::rowLen + c + R] =
+            complete(v, y0 - T * R + q0 - R + j);
+      });
+      __syncthreads();
+      // Level 2: level 1's rows q0 - R .. q0 + R; rows q0 - 2 R .. q0
+      // complete.
+      level(acc2, SM::l1, h * GR - R, [&](int j, double v) {
+        const int o2 = q0 - 2 * R + j;
+        const int gy = y0 - T * R + o2;
+        if (colStored && o2 >= T * R && o2 < C + T * R && (!EDGE || gy < n))
+          out[(size_t)gy * n + gx] = complete(v, gy);
+      });
+    }
+  }
+}
+
+template <int W, int C, int MINB, int NPH, bool WVOL>
+__global__ void __launch_bounds__(W, MINB)
+    rowsPh(const double *__restrict__ in, double *__restrict__ out, int n) {
+  extern __shared__ double sm[];
+  using SM = SmemPh<W, C>;
+  for (int e = threadIdx.x; e < SM::total; e += W)
+    sm[e] = 0;
+  __syncthreads();
+  const int c = threadIdx.x;
+  const int x0 = blockIdx.x * Geo<W, C>::outCols, y0 = blockIdx.y * C;
+  const bool edge = !(x0 >= T * R && x0 - T * R + W <= n - R && y0 >= T * R &&
+                      y0 - T * R + SM::groups * GR <= n - R);
+  if (edge)
+    sweepPh<W, C, NPH, WVOL, true>(in, out, n, x0, y0, c, sm);
+  else
+    sweepPh<W, C, NPH, WVOL, false>(in, out, n, x0, y0, c, sm);
+}
+
+template <int W, int C, int MINB, int NPH, bool WVOL = false> struct VariantPh {
+  static constexpr size_t smem = SmemPh<W, C>::total * sizeof(double);
+  static constexpr bool exact = false;
+  static constexpr int threads = W;
+  static auto kernel() { return rowsPh<W, C, MINB, NPH, WVOL>; }
+  static void launch(const double *in, double *out, int n) {
+    dim3 grid((n + Geo<W, C>::outCols - 1) / Geo<W, C>::outCols,
+              (n + C - 1) / C);
+    kernel()<<<grid, W, smem>>>(in, out, n);
+  }
+};
+
 template <int W, int C, int G, int MINB> struct Variant {
   static constexpr size_t smem = Smem<W, C, G>::total * sizeof(double);
   static constexpr bool exact = true;
@@ -663,6 +850,20 @@ int main(int argc, char **argv) {
                                         timeOnly, w);
   variant<VariantIl<128, 256, 4, true>>("b49-il-ldc-128x256-b4", n, launches,
                                         timeOnly, w);
+  variant<VariantPh<256, 256, 2, 1>>("b49-ph1-256x256-b2", n, launches,
+                                     timeOnly, w);
+  variant<VariantPh<256, 256, 2, 2>>("b49-ph2-256x256-b2", n, launches,
+                                     timeOnly, w);
+  variant<VariantPh<256, 256, 2, 3>>("b49-ph3-256x256-b2", n, launches,
+                                     timeOnly, w);
+  variant<VariantPh<128, 256, 4, 2>>("b49-ph2-128x256-b4", n, launches,
+                                     timeOnly, w);
+  variant<VariantPh<128, 256, 4, 3>>("b49-ph3-128x256-b4", n, launches,
+                                     timeOnly, w);
+  variant<VariantPh<256, 256, 2, 2, true>>("b49-ph2v-256x256-b2", n, launches,
+                                           timeOnly, w);
+  variant<VariantPh<256, 512, 2, 2>>("b49-ph2-256x512-b2", n, launches,
+                                     timeOnly, w);
   variant<VariantDx<256, 256, 1, true>>("b49-dxbal-256x256-b1", n, launches,
                                         timeOnly, w);
   variant<VariantDx<128, 256, 2, true>>("b49-dxbal-128x256-b2", n, launches,
