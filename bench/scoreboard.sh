@@ -23,6 +23,7 @@ source "$root/bench/common.sh"
 kernels="f64-rows-t8:box-2d9p:f64:lower-to-cuda-core:fused-steps=8 stream=on threads-y=4 planes=256
 f64-rows-t8:heat-2d:f64:lower-to-cuda-core:fused-steps=8 stream=on threads-y=4 planes=256
 f64-rows-t2:box-2d49p:f64:lower-to-cuda-core:fused-steps=2 stream=on planes=256
+f64-rowgroups-t2-ph3:box-2d49p:f64:lower-to-cuda-core:fused-steps=2 stream=on planes=296 row-phases=3
 f64-rows-t3:star-2d13p:f64:lower-to-cuda-core:fused-steps=3 stream=on threads-y=4 planes=256
 f64-stream-ty2-o8:box-3d27p:f64:lower-to-cuda-core:stream=on threads-y=2 outputs-per-thread=8 prefetch-planes=false
 tc-t4:heat-2d:f16:lower-to-tc:fused-steps=4

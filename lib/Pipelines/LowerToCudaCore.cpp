@@ -10,7 +10,6 @@
 #include "stencil/Dialect/Stencil/Transforms/Passes.h"
 #include "stencil/Pipelines/Pipelines.h"
 
-
 using namespace mlir;
 using namespace mlir::stencil;
 
@@ -33,6 +32,7 @@ void mlir::stencil::buildCudaCoreKernelPipeline(
   convert.prefetchPlanes = options.prefetchPlanes;
   convert.prefetchDistance = options.prefetchDistance;
   convert.vectorWidth = options.vectorWidth;
+  convert.rowPhases = options.rowPhases;
   convert.replaceableWeights = options.replaceableWeights;
   pm.addPass(createConvertStencilToCudaCore(convert));
 }

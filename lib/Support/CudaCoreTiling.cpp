@@ -9,13 +9,14 @@ using namespace mlir::stencil;
 CudaCoreTiling::CudaCoreTiling(llvm::ArrayRef<int64_t> radii, int64_t threadsX,
                                int64_t threadsY, int64_t outputs, int64_t steps,
                                int64_t planes, bool stream, bool planeSums,
-                               int64_t vectorWidth)
+                               int64_t vectorWidth, int64_t rowPhases)
     : rank(radii.size()), threadsX(threadsX), threadsY(threadsY),
       outputs(outputs),
       planes(radii.size() == 3 || (stream && radii.size() == 2) ? planes : 1),
       stream(stream && radii.size() >= 2),
       planeSums(planeSums && stream && radii.size() == 3 && steps == 1),
       vectorWidth(this->planeSums ? std::max<int64_t>(vectorWidth, 1) : 1),
+      rowPhases(this->stream && radii.size() == 2 ? rowPhases : 0),
       steps(steps), radii(radii) {
   tile.assign(rank, 1);
   if (rowStream()) {
@@ -24,7 +25,7 @@ CudaCoreTiling::CudaCoreTiling(llvm::ArrayRef<int64_t> radii, int64_t threadsX,
     this->outputs = std::max<int64_t>(outputs, 1);
     tile = {this->planes, rowWidth() - 2 * steps * radii[1]};
     halo = {steps * radii[0], steps * radii[1]};
-    smemShape = {2 * steps, rowLength()};
+    smemShape = {sharedElements() / rowLength(), rowLength()};
     smemStrides = {rowLength(), 1};
     smemSize = sharedElements();
     return;
@@ -97,15 +98,16 @@ llvm::SmallVector<int64_t> CudaCoreTiling::unitOrigin(int64_t step,
   int64_t groups = numRowGroups(step);
   int64_t x = unit % shape[rank - 1], rest = unit / shape[rank - 1];
   local[rank - 1] += x;
-  local[rank - 2] += std::min(rest % groups * outputs, shape[rank - 2] - outputs);
+  local[rank - 2] +=
+      std::min(rest % groups * outputs, shape[rank - 2] - outputs);
   if (rank == 3)
     local[0] += rest / groups;
   return local;
 }
 
-llvm::SmallVector<int64_t> CudaCoreTiling::outputPosition(int64_t thread,
-                                                          int64_t k,
-                                                          int64_t column) const {
+llvm::SmallVector<int64_t>
+CudaCoreTiling::outputPosition(int64_t thread, int64_t k,
+                               int64_t column) const {
   llvm::SmallVector<int64_t> local(halo);
   if (rank == 1) {
     local[0] += thread + k * threads();
@@ -119,6 +121,10 @@ llvm::SmallVector<int64_t> CudaCoreTiling::outputPosition(int64_t thread,
 }
 
 double CudaCoreTiling::computedPointsPerOutput() const {
+  if (rowGroups())
+    return static_cast<double>(rowWidth() * rowGroupCount(planes) *
+                               rowGroupRows()) /
+           (planes * tile[1]);
   if (rowStream())
     return static_cast<double>(rowWidth() * rowStreamIterations(planes)) /
            (planes * tile[1]);

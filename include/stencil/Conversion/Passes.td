@@ -366,6 +366,26 @@ def ConvertStencilToCudaCore
     fused steps (where the sweep fits; the staged tiling otherwise) and
     stages it with one step, the faster kernel there.
 
+    Row groups (`row-phases=N`, N >= 1, with the row sweep; kernel in
+    CudaCoreRowGroups.cpp): the block sweeps groups of 2 r_y + 1 rows
+    instead of one row per barrier, and each fused step applies the x
+    offsets in N contiguous ranges (phases), each to all the group's rows
+    before the next, into 2 (2 r_y + 1) partial sums per step. A phase then
+    uses few enough weights for ptxas to keep them in the uniform registers
+    (63 words: 31 f64 weights), where the per-row sweep reloads or moves
+    one at almost every use of a 7 x 7 box's 49. Interior blocks copy the
+    next group's rows with cp.async (4- and 8-byte elements) while the
+    group computes. Shared memory: two input buffers and one per fused
+    step but the last, each of 2 r_y + 1 rows. Each output sums its points
+    by (group, phase, dy, dx): results differ from the per-row sweep's by
+    rounding only. N is at most 2 r_x + 1; one column per thread
+    (outputs-per-thread 0 or 1). Blocks at the grid's edges take the
+    per-row sweep's general form (a grouped sweep with the boundary's
+    checks needs more registers, and ptxas allocates one count per
+    kernel). Measured on an H100 (bench/NOTES.md, "Row groups"): f64
+    Box-2D49P with 2 fused steps, `planes=296 row-phases=3`, 214.0
+    GStencil/s against 200.7 for the per-row sweep in the same run.
+
     The op's `steps` S stay exact: the host code launches the t-step kernel
     `floor(S / t)` times, then a kernel of the `S mod t` remaining steps
     (`<name>_tail`, same tiling) once. The launch record describes the
@@ -418,6 +438,12 @@ def ConvertStencilToCudaCore
            "(1, 2, 4 or 8, at most 16 bytes), staged, read from shared "
            "memory and stored as one vector; rows that are not a multiple "
            "of it take the element-wise staging and stores">,
+    Option<"rowPhases", "row-phases", "int64_t", /*default=*/"0",
+           "With the 2-D row sweep (stream=on): 0 (default) sweeps one row "
+           "per barrier; N >= 1 sweeps groups of 2 r_y + 1 rows and applies "
+           "the x offsets in N phases, each to the whole group, so that a "
+           "phase's weights stay in uniform registers (at most 2 r_x + 1; "
+           "one column per thread)">,
     Option<"replaceableWeights", "replaceable-weights", "bool",
            /*default=*/"true",
            "Read a linear stencil's weights from a .const array "
@@ -428,7 +454,8 @@ def ConvertStencilToCudaCore
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
     "::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"
+    "::mlir::nvgpu::NVGPUDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
   ];
 }
 

@@ -224,9 +224,9 @@ struct LowerToFftOptions : public GPUTargetOptions<LowerToFftOptions> {
       llvm::cl::desc("Consider the radix-8 Cooley-Tukey tile (1-D 4096, 2-D "
                      "64 x 64) besides the PFA tiles"),
       llvm::cl::init(true)};
-  PassOptions::Option<int64_t> warps{
-      *this, "warps", llvm::cl::desc("Warps per thread block"),
-      llvm::cl::init(8)};
+  PassOptions::Option<int64_t> warps{*this, "warps",
+                                     llvm::cl::desc("Warps per thread block"),
+                                     llvm::cl::init(8)};
 };
 
 /// `--lower-to-fft`: linear f64 / f32 stencils to FFT kernels on the f64
@@ -318,6 +318,15 @@ struct LowerToCudaCoreOptions
                      "elements (at most 16 bytes); grids whose rows are not "
                      "a multiple of it take the element-wise path"),
       llvm::cl::init(1)};
+  PassOptions::Option<int64_t> rowPhases{
+      *this, "row-phases",
+      llvm::cl::desc("With the 2-D row sweep (stream=on): 0 sweeps one row "
+                     "per barrier; N >= 1 sweeps groups of 2 r_y + 1 rows "
+                     "and applies the x offsets in N phases, each to the "
+                     "whole group, so that a phase's weights stay in "
+                     "uniform registers (at most 2 r_x + 1; one column per "
+                     "thread)"),
+      llvm::cl::init(0)};
 };
 
 /// `--lower-to-cuda-core`: plain FMA kernels for every element type and

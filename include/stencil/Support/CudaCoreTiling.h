@@ -77,6 +77,23 @@ namespace stencil {
 /// one barrier per iteration separates every write from its readers. Each
 /// thread loads its input rowStreamUnroll() rows ahead.
 ///
+/// Row groups (rowGroups(): row streaming with `rowPhases` N >= 1): the
+/// block sweeps groups of G = rowGroupRows() = 2 r_y + 1 rows. Group g
+/// (local input rows q0 = g G .. q0 + G - 1, staged together in buffer g
+/// mod 2) passes through the levels in turn, a barrier before each: level s
+/// reads level s - 1's G rows of the group (local rows q0 - (s - 1) r_y +
+/// j), applies the x offsets in N contiguous ranges (rowPhaseRange, the
+/// phases), each to all G rows before the next, into the partial sums of
+/// the rows they feed (rowGroupSlots() = 2 G per level, slot = row mod 2
+/// G, static with two groups unrolled), and completes rows q0 - s r_y + j
+/// (0 <= j < G), stored in its level's buffer (s < steps) or `out`. Within
+/// a phase only its weights are in use, so few enough for the uniform
+/// registers; each x neighbour is read in one phase. Shared memory holds
+/// the two input buffers and one buffer per level 1 .. steps - 1, each of
+/// G rows of rowLength() (rowGroupRow); rowGroupCount() groups (an even
+/// number) cover the block's rows. Only interior blocks sweep in groups: the
+/// others take the per-row sweep above (in the same shared memory).
+///
 /// Plane sums (`planeSums`: a streamed 3-D linear stencil with one step per
 /// launch; AN5D's register streaming in 3-D, sections 3.1-3.3): the block
 /// sweeps along z as above, but its ring holds only the input plane being
@@ -109,7 +126,8 @@ struct CudaCoreTiling {
   CudaCoreTiling(llvm::ArrayRef<int64_t> radii, int64_t threadsX,
                  int64_t threadsY, int64_t outputs, int64_t steps,
                  int64_t planes = 1, bool stream = false,
-                 bool planeSums = false, int64_t vectorWidth = 1);
+                 bool planeSums = false, int64_t vectorWidth = 1,
+                 int64_t rowPhases = 0);
 
   int64_t rank = 0;
   int64_t threadsX = 0, threadsY = 0, outputs = 0;
@@ -125,6 +143,10 @@ struct CudaCoreTiling {
   /// Plane sums: the adjacent columns per thread, moved as one vector (1
   /// otherwise).
   int64_t vectorWidth = 1;
+  /// Row streaming: the phases of the x offsets of the row groups
+  /// (rowGroups()); 0: one row per iteration.
+  int64_t rowPhases = 0;
+  bool rowGroups() const { return rowStream() && rowPhases > 0; }
   /// Time steps per launch.
   int64_t steps = 1;
   /// Radius r_d of the stencil along each dimension.
@@ -148,6 +170,8 @@ struct CudaCoreTiling {
   /// Elements of the kernel's workgroup memory: the buffers, or (streaming)
   /// `steps` rings of ringSlots() planes.
   int64_t sharedElements() const {
+    if (rowGroups()) // the groups' buffers, or the per-row sweep's rows
+      return std::max(2 * steps, (steps + 1) * rowGroupRows()) * rowLength();
     if (rowStream())
       return 2 * steps * rowLength();
     return stream ? steps * ringSlots() * planeSize() : numBuffers() * smemSize;
@@ -178,6 +202,32 @@ struct CudaCoreTiling {
   int64_t rowStreamIterations(int64_t rows) const {
     int64_t n = rows + 2 * halo[0] + steps;
     return (n + rowStreamUnroll() - 1) / rowStreamUnroll() * rowStreamUnroll();
+  }
+  /// Row groups: rows per group (G = 2 r_y + 1), partial sums per level (2
+  /// G), the first element of row j of a group's buffer of `level` (0: the
+  /// input rows of group parity `parity`; s >= 1: level s's completed rows),
+  /// the groups covering a block of `rows` output rows (even: level `steps`
+  /// completes local rows up to q0 - steps r_y + 2 r_y in the group of q0,
+  /// and the block's last is t r_y + rows - 1), and phase p's x offsets
+  /// [lo, hi] (the 2 r_x + 1 offsets in rowPhases contiguous ranges, the
+  /// first ones one longer when they do not divide evenly).
+  int64_t rowGroupRows() const { return 2 * radii[0] + 1; }
+  int64_t rowGroupSlots() const { return 2 * rowGroupRows(); }
+  int64_t rowGroupRow(int64_t level, int64_t parity, int64_t j) const {
+    int64_t buffer = level == 0 ? parity : level + 1;
+    return (buffer * rowGroupRows() + j) * rowLength();
+  }
+  int64_t rowGroupCount(int64_t rows) const {
+    int64_t last = halo[0] + rows - 1 + (steps - 2) * radii[0];
+    int64_t groups =
+        llvm::divideCeil(std::max<int64_t>(last, 0), rowGroupRows()) + 1;
+    return llvm::alignTo(groups, 2);
+  }
+  std::pair<int64_t, int64_t> rowPhaseRange(int64_t p) const {
+    int64_t offsets = 2 * radii[1] + 1, base = offsets / rowPhases,
+            extra = offsets % rowPhases;
+    int64_t lo = -radii[1] + p * base + std::min(p, extra);
+    return {lo, lo + base + (p < extra ? 1 : 0) - 1};
   }
 
   /// Streaming: elements of one (y, x) plane of a ring, the planes of a

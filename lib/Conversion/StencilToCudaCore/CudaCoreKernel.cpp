@@ -74,6 +74,11 @@ gpu::GPUFuncOp CudaCoreKernelBuilder::build(OpBuilder &moduleBuilder,
   ty = arith::DivUIOp::create(*b, tid, cst(geo.threadsX));
   origin = spec.bandMargins.empty() ? getBlockOrigin(*b, geo.tile)
                                     : bandBlockOrigin();
+  if (geo.rowGroups()) {
+    buildRowGroups();
+    gpu::ReturnOp::create(*b);
+    return kernel.func;
+  }
   if (geo.rowStream()) {
     buildRowStream();
     gpu::ReturnOp::create(*b);
@@ -722,23 +727,21 @@ mlir::stencil::findTooWideDimension(ArrayRef<int64_t> radii, int64_t steps,
   return std::nullopt;
 }
 
-CudaCoreTiling
-mlir::stencil::chooseCudaCoreTiling(ArrayRef<int64_t> radii, int64_t threadsX,
-                                    int64_t threadsY, int64_t outputsPerThread,
-                                    int64_t steps, int64_t planes,
-                                    Type elementType, bool stream,
-                                    bool planeSums, int64_t vectorWidth) {
+CudaCoreTiling mlir::stencil::chooseCudaCoreTiling(
+    ArrayRef<int64_t> radii, int64_t threadsX, int64_t threadsY,
+    int64_t outputsPerThread, int64_t steps, int64_t planes, Type elementType,
+    bool stream, bool planeSums, int64_t vectorWidth, int64_t rowPhases) {
   if (stream && radii.size() == 2)
     return CudaCoreTiling(radii, threadsX, threadsY, outputsPerThread, steps,
                           planes == 0 ? kDefaultRowStreamRows : planes,
-                          /*stream=*/true);
+                          /*stream=*/true, /*planeSums=*/false,
+                          /*vectorWidth=*/1, rowPhases);
   stream = stream && radii.size() == 3;
   auto fits = [&](int64_t outputs, int64_t tilePlanes) {
-    return getCudaCoreSharedBytes(CudaCoreTiling(radii, threadsX, threadsY,
-                                                 outputs, steps, tilePlanes,
-                                                 stream, planeSums,
-                                                 vectorWidth),
-                                  elementType) <= kMaxCudaCoreSharedBytes;
+    return getCudaCoreSharedBytes(
+               CudaCoreTiling(radii, threadsX, threadsY, outputs, steps,
+                              tilePlanes, stream, planeSums, vectorWidth),
+               elementType) <= kMaxCudaCoreSharedBytes;
   };
   // A streamed block's planes do not change its shared memory.
   int64_t streamPlanes = planes == 0 ? kDefaultStreamPlanes : planes;

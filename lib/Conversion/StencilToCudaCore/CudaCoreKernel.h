@@ -106,14 +106,16 @@ std::optional<unsigned> findTooWideDimension(ArrayRef<int64_t> radii,
 /// (0: kDefaultStreamPlanes), which its rings' size does not depend on;
 /// with `planeSums` (a linear stencil, one step) it accumulates partial sums
 /// through a ring of two planes (CudaCoreTiling::planeSums), with
-/// `vectorWidth` adjacent columns per thread. The result may
+/// `vectorWidth` adjacent columns per thread. A 2-D row sweep takes
+/// `rowPhases` (CudaCoreTiling::rowGroups). The result may
 /// still not fit (the caller checks getCudaCoreSharedBytes).
 CudaCoreTiling chooseCudaCoreTiling(ArrayRef<int64_t> radii, int64_t threadsX,
                                     int64_t threadsY, int64_t outputsPerThread,
                                     int64_t steps, int64_t planes,
                                     Type elementType, bool stream = false,
                                     bool planeSums = false,
-                                    int64_t vectorWidth = 1);
+                                    int64_t vectorWidth = 1,
+                                    int64_t rowPhases = 0);
 
 } // namespace stencil
 } // namespace mlir

@@ -244,8 +244,42 @@ private:
   Value &planeSum(SmallVectorImpl<Value> &acc, int64_t j, int64_t slot) const;
 
   // The row streaming schedule of 2-D linear stencils
-  // (CudaCoreRowStream.cpp).
+  // (CudaCoreRowStream.cpp), and its row groups (CudaCoreRowGroups.cpp).
   void buildRowStream();
+  /// The per-row sweep of one block: the interior one (no boundary checks)
+  /// or the general one, which any block may take (the row groups' edge
+  /// blocks do).
+  void buildRowStreamSweep(bool interior);
+  void buildRowGroups();
+  /// Row streaming: column j of the thread (local column tid + j threads):
+  /// its staging coordinate (wrapped under periodic) and whether it is in the
+  /// grid, the raw grid x, whether it is in the grid, whether the boundary
+  /// computes its points (null: always), whether it is one of the block's
+  /// own columns (local [t r_x, t r_x + T_x)), whether its outputs are
+  /// stored, and its element in a shared row.
+  struct RowColumn {
+    Value insideX, stageX, gridX, inGrid, written, own, stored, slot;
+  };
+  RowColumn rowColumn(int64_t j);
+  /// Row streaming: shared memory set to zero (the first iterations read
+  /// rows no level has written yet, and the r_x pads of each row), then a
+  /// barrier.
+  void zeroRowSharedMemory();
+  /// Row streaming: grid y of local row `local`.
+  Value rowGridY(Value local);
+  /// Row streaming: whether the boundary computes the points of local row
+  /// `local` (null: every one; an interior sweep's rows all are).
+  Value rowWrittenY(Value local, bool interior);
+  /// Row streaming: a completed point's value in the element type: `sum`
+  /// where the boundary computes it (`rowWritten` and the column's), else
+  /// the kept value (Dirichlet: the boundary value; halo: the input's,
+  /// loaded where in the grid).
+  Value completedRowValue(Value sum, Value local, Value rowWritten,
+                          const RowColumn &col, bool interior);
+  /// Row streaming: stores the last level's `value` of local row `local` in
+  /// `out` if it is one of the block's `rows` own rows and the column's.
+  void storeRowOutput(Value value, Value local, Value rows, Value rowWritten,
+                      const RowColumn &col, bool interior);
 
   const CudaCoreKernelSpec &spec;
   /// The weights of a linear stencil (none for a general body).

@@ -74,86 +74,161 @@ struct RowPoint {
 };
 } // namespace
 
-void CudaCoreKernelBuilder::buildRowStream() {
-  assert(linear && geo.rowStream() && "row streaming of a linear 2-D stencil");
-  int64_t steps = geo.steps, ry = geo.radii[0], rx = geo.radii[1];
-  int64_t slots = geo.rowStreamSlots(), rowLength = geo.rowLength();
-  int64_t threads = geo.threads();
-
-  // The points in (dy, dx) order, duplicates summed.
-  SmallVector<RowPoint> points;
-  for (const auto &[offset, weight] : summedPoints())
-    points.push_back({offset[0], offset[1], weight.first, weight.second});
-
+CudaCoreKernelBuilder::RowColumn CudaCoreKernelBuilder::rowColumn(int64_t j) {
   auto cmp = [&](arith::CmpIPredicate predicate, Value x, Value y) -> Value {
     return arith::CmpIOp::create(*b, predicate, x, y);
   };
   auto andOf = [&](Value x, Value y) -> Value {
     return !x ? y : !y ? x : arith::AndIOp::create(*b, x, y).getResult();
   };
-  Value zeroAcc = arith::ConstantOp::create(*b, b->getZeroAttr(accType));
+  Value sizeX = sizes[1];
+  RowColumn col;
+  Value local = addConst(tid, j * geo.threads());
+  col.insideX = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
+  col.stageX = stagingCoord(1, local, col.insideX);
+  col.gridX =
+      arith::SubIOp::create(*b, add(origin[1], local), cst(geo.halo[1]));
+  col.inGrid = isWithin(*b, col.gridX, sizeX, /*margin=*/0);
+  if (boundary == BoundaryKind::halo)
+    col.written = isWithin(*b, col.gridX, sizeX, geo.radii[1]);
+  else if (boundary == BoundaryKind::dirichlet)
+    col.written = col.inGrid;
+  col.own = andOf(
+      cmp(arith::CmpIPredicate::uge, local, cst(geo.halo[1])),
+      cmp(arith::CmpIPredicate::ult, local, cst(geo.halo[1] + geo.tile[1])));
+  col.stored =
+      andOf(col.own, andOf(cmp(arith::CmpIPredicate::slt, col.gridX, sizeX),
+                           col.written));
+  col.slot = addConst(local, geo.radii[1]);
+  return col;
+}
+
+void CudaCoreKernelBuilder::zeroRowSharedMemory() {
   Value zeroElement =
       arith::ConstantOp::create(*b, b->getZeroAttr(elementType));
-
-  // Shared memory starts at zero, so that the first iterations' reads of
-  // rows no level has written yet (they feed only points no output depends
-  // on) and the r_x pads of each row read defined values.
-  int64_t total = geo.sharedElements();
+  int64_t total = geo.sharedElements(), threads = geo.threads();
   for (int64_t first = 0; first < total; first += threads) {
     Value e = addConst(tid, first);
     if (first + threads <= total) {
       memref::StoreOp::create(*b, zeroElement, smem, ValueRange{e});
       continue;
     }
-    scf::IfOp::create(*b, cmp(arith::CmpIPredicate::ult, e, cst(total)),
-                      [&](OpBuilder &then, Location loc) {
-                        memref::StoreOp::create(then, loc, zeroElement, smem,
-                                                ValueRange{e});
-                        scf::YieldOp::create(then, loc);
-                      });
+    scf::IfOp::create(
+        *b, arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, e, cst(total)),
+        [&](OpBuilder &then, Location loc) {
+          memref::StoreOp::create(then, loc, zeroElement, smem, ValueRange{e});
+          scf::YieldOp::create(then, loc);
+        });
   }
   gpu::BarrierOp::create(*b);
+}
 
-  // The thread's columns c + j W / k (0 <= j < k, W the row's columns): each
-  // one's staging coordinate (wrapped under periodic) and whether it is in
-  // the grid, the raw grid x for the predicates, whether the boundary
-  // computes its points (null: always), whether it is one of the block's own
-  // columns (local [t r_x, t r_x + T_x)) in the grid, and its element in a
-  // shared row.
-  struct Column {
-    Value insideX, stageX, gridX, inGrid, written, own, stored, slot;
-  };
-  int64_t columns = geo.outputs, width = geo.rowWidth();
-  Value sizeY = sizes[0], sizeX = sizes[1];
-  Value trueValue = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
-  SmallVector<Column> cols;
-  for (int64_t j = 0; j < columns; ++j) {
-    Column col;
-    Value local = addConst(tid, j * threads);
-    col.insideX = trueValue;
-    col.stageX = stagingCoord(1, local, col.insideX);
-    col.gridX =
-        arith::SubIOp::create(*b, add(origin[1], local), cst(geo.halo[1]));
-    col.inGrid = isWithin(*b, col.gridX, sizeX, /*margin=*/0);
-    if (boundary == BoundaryKind::halo)
-      col.written = isWithin(*b, col.gridX, sizeX, rx);
-    else if (boundary == BoundaryKind::dirichlet)
-      col.written = col.inGrid;
-    col.own = andOf(
-        cmp(arith::CmpIPredicate::uge, local, cst(geo.halo[1])),
-        cmp(arith::CmpIPredicate::ult, local, cst(geo.halo[1] + geo.tile[1])));
-    col.stored =
-        andOf(col.own, andOf(cmp(arith::CmpIPredicate::slt, col.gridX, sizeX),
-                             col.written));
-    col.slot = addConst(local, rx);
-    cols.push_back(col);
+Value CudaCoreKernelBuilder::rowGridY(Value local) {
+  return arith::SubIOp::create(*b, add(origin[0], local), cst(geo.halo[0]));
+}
+
+Value CudaCoreKernelBuilder::rowWrittenY(Value local, bool interior) {
+  if (interior)
+    return {};
+  Value y = rowGridY(local);
+  if (boundary == BoundaryKind::halo)
+    return isWithin(*b, y, sizes[0], geo.radii[0]);
+  if (boundary == BoundaryKind::dirichlet)
+    return isWithin(*b, y, sizes[0], /*margin=*/0);
+  return {};
+}
+
+Value CudaCoreKernelBuilder::completedRowValue(Value sum, Value local,
+                                               Value rowWritten,
+                                               const RowColumn &col,
+                                               bool interior) {
+  Value value = toElementType(sum);
+  Value written = rowWritten;
+  if (!interior && col.written)
+    written = written
+                  ? arith::AndIOp::create(*b, written, col.written).getResult()
+                  : col.written;
+  if (!written)
+    return value;
+  Value kept;
+  if (boundary == BoundaryKind::dirichlet) {
+    kept = arith::ConstantOp::create(
+        *b, b->getFloatAttr(elementType, boundaryValue));
+  } else {
+    // Halo: the input's value where in the grid (the branch is taken only by
+    // points at the grid's edges).
+    Value y = rowGridY(local), sizeY = sizes[0], sizeX = sizes[1];
+    Value trueValue = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
+    Value zeroElement =
+        arith::ConstantOp::create(*b, b->getZeroAttr(elementType));
+    Value inGrid = arith::AndIOp::create(
+        *b, isWithin(*b, y, sizeY, /*margin=*/0), col.inGrid);
+    Value notWritten = arith::XOrIOp::create(*b, written, trueValue);
+    Value load = arith::AndIOp::create(*b, notWritten, inGrid);
+    auto ifOp = scf::IfOp::create(
+        *b, load,
+        [&](OpBuilder &then, Location loc) {
+          Value linearIndex = arith::AddIOp::create(
+              then, loc, arith::MulIOp::create(then, loc, y, sizeX), col.gridX);
+          Value v =
+              memref::LoadOp::create(then, loc, in, ValueRange{linearIndex});
+          scf::YieldOp::create(then, loc, v);
+        },
+        [&](OpBuilder &otherwise, Location loc) {
+          scf::YieldOp::create(otherwise, loc, zeroElement);
+        });
+    kept = ifOp.getResult(0);
   }
+  return arith::SelectOp::create(*b, written, value, kept);
+}
+
+void CudaCoreKernelBuilder::storeRowOutput(Value value, Value local, Value rows,
+                                           Value rowWritten,
+                                           const RowColumn &col,
+                                           bool interior) {
+  auto cmp = [&](arith::CmpIPredicate predicate, Value x, Value y) -> Value {
+    return arith::CmpIOp::create(*b, predicate, x, y);
+  };
+  auto andOf = [&](Value x, Value y) -> Value {
+    return !x ? y : !y ? x : arith::AndIOp::create(*b, x, y).getResult();
+  };
+  // The block's own rows [t r_y, t r_y + rows).
+  Value stored = andOf(
+      andOf(cmp(arith::CmpIPredicate::sge, local, cst(geo.halo[0])),
+            cmp(arith::CmpIPredicate::slt, local, addConst(rows, geo.halo[0]))),
+      andOf(interior ? col.own : col.stored, rowWritten));
+  Value y = rowGridY(local), sizeX = sizes[1];
+  scf::IfOp::create(*b, stored, [&](OpBuilder &then, Location loc) {
+    Value linearIndex = arith::AddIOp::create(
+        then, loc, arith::MulIOp::create(then, loc, y, sizeX), col.gridX);
+    memref::StoreOp::create(then, loc, value, out, ValueRange{linearIndex});
+    scf::YieldOp::create(then, loc);
+  });
+}
+
+void CudaCoreKernelBuilder::buildRowStreamSweep(bool interior) {
+  assert(linear && geo.rowStream() && "row streaming of a linear 2-D stencil");
+  int64_t steps = geo.steps, ry = geo.radii[0];
+  int64_t slots = geo.rowStreamSlots(), rowLength = geo.rowLength();
+
+  // The points in (dy, dx) order, duplicates summed.
+  SmallVector<RowPoint> points;
+  for (const auto &[offset, weight] : summedPoints())
+    points.push_back({offset[0], offset[1], weight.first, weight.second});
+
+  Value zeroAcc = arith::ConstantOp::create(*b, b->getZeroAttr(accType));
+  Value zeroElement =
+      arith::ConstantOp::create(*b, b->getZeroAttr(elementType));
+
+  // The thread's columns c + j W / k (0 <= j < k, W the row's columns).
+  int64_t columns = geo.outputs;
+  Value sizeY = sizes[0], sizeX = sizes[1];
+  SmallVector<RowColumn> cols;
+  for (int64_t j = 0; j < columns; ++j)
+    cols.push_back(rowColumn(j));
 
   int64_t unroll = geo.rowStreamUnroll();
-  // Grid y of local row `local`.
-  auto gridY = [&](Value local) -> Value {
-    return arith::SubIOp::create(*b, add(origin[0], local), cst(geo.halo[0]));
-  };
+  auto gridY = [&](Value local) { return rowGridY(local); };
   auto mod = [&](int64_t x) { return ((x % slots) + slots) % slots; };
   // Loop-carried values of column j: the rows loaded ahead (row i in slot
   // i mod unroll), the partial sums (level-major) and each level's value of
@@ -167,198 +242,162 @@ void CudaCoreKernelBuilder::buildRowStream() {
     return j * steps + level;
   };
 
-  // The sweep. `interior`: the block's every row and column, its halo's and
-  // the rows it loads ahead past its last too, lie r or more from the
-  // grid's edges, so every level computes every point it holds, every load
-  // is in the grid and the block has C rows: that sweep skips the
-  // boundary's predicates, selects and loads, which took more issue slots
-  // per row than the FMAs.
-  auto sweep = [&](bool interior) {
-    // The block's rows: C, fewer in the last block along y.
-    Value rows = interior ? cst(geo.planes)
-                          : arith::MinUIOp::create(
-                                *b, arith::SubIOp::create(*b, sizeY, origin[0]),
-                                cst(geo.planes))
-                                .getResult();
-    Value groups =
-        interior ? cst(geo.rowStreamIterations(geo.planes) / unroll)
-                 : arith::DivUIOp::create(
-                       *b, addConst(rows, 2 * geo.halo[0] + steps + unroll - 1),
-                       cst(unroll))
-                       .getResult();
-    // The level-0 value of local row `local` in column `col`.
-    auto loadRow = [&](Value local, const Column &col) -> Value {
-      if (interior)
-        return memref::LoadOp::create(
-            *b, in, ValueRange{add(mul(gridY(local), sizeX), col.gridX)});
-      Value inside = col.insideX;
-      Value y = stagingCoord(0, local, inside);
-      Value linearIndex = add(mul(y, sizeX), col.stageX);
-      return loadElement(linearIndex, inside, /*valid=*/{});
-    };
-
-    // Loop-carried: the parity's shared offsets (written, read), then the
-    // columns' rows loaded ahead, partial sums and previous values.
-    SmallVector<Value> inits;
-    inits.push_back(cst(geo.rowSlot(0, 0)));
-    inits.push_back(cst(geo.rowSlot(1, 0)));
-    for (int64_t j = 0; j < columns; ++j)
-      for (int64_t k = 0; k < unroll; ++k)
-        inits.push_back(loadRow(cst(k), cols[j]));
-    for (int64_t k = 0; k < columns * steps * slots; ++k)
-      inits.push_back(zeroAcc);
-    for (int64_t k = 0; k < columns * steps; ++k)
-      inits.push_back(zeroElement);
-    auto loop = scf::ForOp::create(*b, cst(0), groups, cst(1), inits);
-    OpBuilder::InsertionGuard guard(*b);
-    b->setInsertionPointToStart(loop.getBody());
-    SmallVector<Value> state(loop.getRegionIterArgs());
-    Value writeOffset = state[0], readOffset = state[1];
-    int64_t numAhead = columns * unroll, numAcc = columns * steps * slots;
-    SmallVector<Value> ahead(state.begin() + 2, state.begin() + 2 + numAhead);
-    SmallVector<Value> acc(state.begin() + 2 + numAhead,
-                           state.begin() + 2 + numAhead + numAcc);
-    SmallVector<Value> previous(state.begin() + 2 + numAhead + numAcc,
-                                state.end());
-    // The induction variable through an opaque move: the addresses derived
-    // from it are recomputed from one base instead of each carried in
-    // registers by loop strength reduction.
-    Value groupFirst =
-        mul(hideFromOptimizer(*b, loop.getInductionVar()), cst(unroll));
-
-    for (int64_t u = 0; u < unroll; ++u) {
-      Value i = addConst(groupFirst, u);
-      // Level 0: row i into shared memory; row i + unroll loaded ahead.
-      SmallVector<Value> values(columns * steps);
-      for (int64_t j = 0; j < columns; ++j) {
-        Value current = ahead[aheadIndex(j, u)];
-        ahead[aheadIndex(j, u)] = loadRow(addConst(i, unroll), cols[j]);
-        memref::StoreOp::create(*b, current, smem,
-                                ValueRange{add(writeOffset, cols[j].slot)});
-        values[previousIndex(j, 0)] = current;
-      }
-      for (int64_t level = 1; level <= steps; ++level) {
-        // The row q this level receives (local row of level - 1, completed in
-        // iteration i - 1), and its static slot q mod P. Each point's FMAs
-        // for the thread's columns follow each other: one fetch of the
-        // weight serves them all (ptxas holds the weights in uniform
-        // registers and reloads those that do not fit).
-        int64_t q = u - 1 - (level - 1) * (ry + 1);
-        SmallVector<Value> rowBases;
-        for (int64_t j = 0; j < columns; ++j)
-          rowBases.push_back(
-              add(addConst(readOffset, (level - 1) * rowLength), cols[j].slot));
-        for (const RowPoint &point : points) {
-          Value weight = weightValue(point.index, point.weight);
-          for (int64_t j = 0; j < columns; ++j) {
-            Value v =
-                point.dx == 0
-                    ? previous[previousIndex(j, level - 1)]
-                    : memref::LoadOp::create(
-                          *b, smem, ValueRange{addConst(rowBases[j], point.dx)})
-                          .getResult();
-            if (v.getType() != accType)
-              v = arith::ExtFOp::create(*b, accType, v);
-            Value &sum = acc[accIndex(j, level, mod(q - point.dy))];
-            sum = LLVM::FMAOp::create(*b, weight, v, sum);
-          }
-        }
-        // The level's FMAs before anything that follows: without the fence
-        // LLVM's NVPTX instruction selection sinks each slot's FMAs down to
-        // the row that completes it, so that up to P rows of x neighbours
-        // stay live (7 x 7 in f64: 166 registers; emitOrderingFence).
-        SmallVector<Value> levelSums;
-        for (int64_t j = 0; j < columns; ++j)
-          for (int64_t slot = 0; slot < slots; ++slot)
-            levelSums.push_back(acc[accIndex(j, level, slot)]);
-        emitOrderingFence(levelSums);
-        // Output row q - r_y is complete; its slot restarts at zero.
-        Value local = addConst(i, -level * (ry + 1));
-        Value y = gridY(local);
-        Value rowWritten;
-        if (!interior && boundary == BoundaryKind::halo)
-          rowWritten = isWithin(*b, y, sizeY, ry);
-        else if (!interior && boundary == BoundaryKind::dirichlet)
-          rowWritten = isWithin(*b, y, sizeY, /*margin=*/0);
-        for (int64_t j = 0; j < columns; ++j) {
-          const Column &col = cols[j];
-          Value &done = acc[accIndex(j, level, mod(q - ry))];
-          Value value = toElementType(done);
-          done = zeroAcc;
-          Value written = andOf(rowWritten, interior ? Value() : col.written);
-          if (written) {
-            Value kept;
-            if (boundary == BoundaryKind::dirichlet) {
-              kept = arith::ConstantOp::create(
-                  *b, b->getFloatAttr(elementType, boundaryValue));
-            } else {
-              // Halo: the input's value where in the grid (the branch is
-              // taken only by points at the grid's edges).
-              Value inGrid =
-                  andOf(isWithin(*b, y, sizeY, /*margin=*/0), col.inGrid);
-              Value notWritten = arith::XOrIOp::create(*b, written, trueValue);
-              Value load = arith::AndIOp::create(*b, notWritten, inGrid);
-              auto ifOp = scf::IfOp::create(
-                  *b, load,
-                  [&](OpBuilder &then, Location loc) {
-                    Value linearIndex = arith::AddIOp::create(
-                        then, loc, arith::MulIOp::create(then, loc, y, sizeX),
-                        col.gridX);
-                    Value v = memref::LoadOp::create(then, loc, in,
-                                                     ValueRange{linearIndex});
-                    scf::YieldOp::create(then, loc, v);
-                  },
-                  [&](OpBuilder &otherwise, Location loc) {
-                    scf::YieldOp::create(otherwise, loc, zeroElement);
-                  });
-              kept = ifOp.getResult(0);
-            }
-            value = arith::SelectOp::create(*b, written, value, kept);
-          }
-          if (level < steps) {
-            memref::StoreOp::create(
-                *b, value, smem,
-                ValueRange{
-                    add(addConst(writeOffset, level * rowLength), col.slot)});
-            values[previousIndex(j, level)] = value;
-            continue;
-          }
-          // The last level: the block's own rows [t r_y, t r_y + rows).
-          Value stored = andOf(
-              andOf(cmp(arith::CmpIPredicate::sge, local, cst(geo.halo[0])),
-                    cmp(arith::CmpIPredicate::slt, local,
-                        addConst(rows, geo.halo[0]))),
-              andOf(interior ? col.own : col.stored, rowWritten));
-          scf::IfOp::create(*b, stored, [&](OpBuilder &then, Location loc) {
-            Value linearIndex = arith::AddIOp::create(
-                then, loc, arith::MulIOp::create(then, loc, y, sizeX),
-                col.gridX);
-            memref::StoreOp::create(then, loc, value, out,
-                                    ValueRange{linearIndex});
-            scf::YieldOp::create(then, loc);
-          });
-        }
-      }
-      gpu::BarrierOp::create(*b);
-      previous = values;
-      std::swap(writeOffset, readOffset);
-    }
-    SmallVector<Value> yields = {writeOffset, readOffset};
-    yields.append(ahead.begin(), ahead.end());
-    yields.append(acc.begin(), acc.end());
-    yields.append(previous.begin(), previous.end());
-    scf::YieldOp::create(*b, yields);
+  // The block's rows: C, fewer in the last block along y.
+  Value rows = interior ? cst(geo.planes)
+                        : arith::MinUIOp::create(
+                              *b, arith::SubIOp::create(*b, sizeY, origin[0]),
+                              cst(geo.planes))
+                              .getResult();
+  Value groups =
+      interior ? cst(geo.rowStreamIterations(geo.planes) / unroll)
+               : arith::DivUIOp::create(
+                     *b, addConst(rows, 2 * geo.halo[0] + steps + unroll - 1),
+                     cst(unroll))
+                     .getResult();
+  // The level-0 value of local row `local` in column `col`.
+  auto loadRow = [&](Value local, const RowColumn &col) -> Value {
+    if (interior)
+      return memref::LoadOp::create(
+          *b, in, ValueRange{add(mul(gridY(local), sizeX), col.gridX)});
+    Value inside = col.insideX;
+    Value y = stagingCoord(0, local, inside);
+    Value linearIndex = add(mul(y, sizeX), col.stageX);
+    return loadElement(linearIndex, inside, /*valid=*/{});
   };
 
+  // Loop-carried: the parity's shared offsets (written, read), then the
+  // columns' rows loaded ahead, partial sums and previous values.
+  SmallVector<Value> inits;
+  inits.push_back(cst(geo.rowSlot(0, 0)));
+  inits.push_back(cst(geo.rowSlot(1, 0)));
+  for (int64_t j = 0; j < columns; ++j)
+    for (int64_t k = 0; k < unroll; ++k)
+      inits.push_back(loadRow(cst(k), cols[j]));
+  for (int64_t k = 0; k < columns * steps * slots; ++k)
+    inits.push_back(zeroAcc);
+  for (int64_t k = 0; k < columns * steps; ++k)
+    inits.push_back(zeroElement);
+  auto loop = scf::ForOp::create(*b, cst(0), groups, cst(1), inits);
+  OpBuilder::InsertionGuard guard(*b);
+  b->setInsertionPointToStart(loop.getBody());
+  SmallVector<Value> state(loop.getRegionIterArgs());
+  Value writeOffset = state[0], readOffset = state[1];
+  int64_t numAhead = columns * unroll, numAcc = columns * steps * slots;
+  SmallVector<Value> ahead(state.begin() + 2, state.begin() + 2 + numAhead);
+  SmallVector<Value> acc(state.begin() + 2 + numAhead,
+                         state.begin() + 2 + numAhead + numAcc);
+  SmallVector<Value> previous(state.begin() + 2 + numAhead + numAcc,
+                              state.end());
+  // The induction variable through an opaque move: the addresses derived
+  // from it are recomputed from one base instead of each carried in
+  // registers by loop strength reduction.
+  Value groupFirst =
+      mul(hideFromOptimizer(*b, loop.getInductionVar()), cst(unroll));
+
+  for (int64_t u = 0; u < unroll; ++u) {
+    Value i = addConst(groupFirst, u);
+    // Level 0: row i into shared memory; row i + unroll loaded ahead.
+    SmallVector<Value> values(columns * steps);
+    for (int64_t j = 0; j < columns; ++j) {
+      Value current = ahead[aheadIndex(j, u)];
+      ahead[aheadIndex(j, u)] = loadRow(addConst(i, unroll), cols[j]);
+      memref::StoreOp::create(*b, current, smem,
+                              ValueRange{add(writeOffset, cols[j].slot)});
+      values[previousIndex(j, 0)] = current;
+    }
+    for (int64_t level = 1; level <= steps; ++level) {
+      // The row q this level receives (local row of level - 1, completed in
+      // iteration i - 1), and its static slot q mod P. Each point's FMAs
+      // for the thread's columns follow each other: one fetch of the
+      // weight serves them all (ptxas holds the weights in uniform
+      // registers and reloads those that do not fit).
+      int64_t q = u - 1 - (level - 1) * (ry + 1);
+      SmallVector<Value> rowBases;
+      for (int64_t j = 0; j < columns; ++j)
+        rowBases.push_back(
+            add(addConst(readOffset, (level - 1) * rowLength), cols[j].slot));
+      for (const RowPoint &point : points) {
+        Value weight = weightValue(point.index, point.weight);
+        for (int64_t j = 0; j < columns; ++j) {
+          Value v =
+              point.dx == 0
+                  ? previous[previousIndex(j, level - 1)]
+                  : memref::LoadOp::create(
+                        *b, smem, ValueRange{addConst(rowBases[j], point.dx)})
+                        .getResult();
+          if (v.getType() != accType)
+            v = arith::ExtFOp::create(*b, accType, v);
+          Value &sum = acc[accIndex(j, level, mod(q - point.dy))];
+          sum = LLVM::FMAOp::create(*b, weight, v, sum);
+        }
+      }
+      // The level's FMAs before anything that follows: without the fence
+      // LLVM's NVPTX instruction selection sinks each slot's FMAs down to
+      // the row that completes it, so that up to P rows of x neighbours
+      // stay live (7 x 7 in f64: 166 registers; emitOrderingFence).
+      SmallVector<Value> levelSums;
+      for (int64_t j = 0; j < columns; ++j)
+        for (int64_t slot = 0; slot < slots; ++slot)
+          levelSums.push_back(acc[accIndex(j, level, slot)]);
+      emitOrderingFence(levelSums);
+      // Output row q - r_y is complete; its slot restarts at zero.
+      Value local = addConst(i, -level * (ry + 1));
+      Value rowWritten = rowWrittenY(local, interior);
+      for (int64_t j = 0; j < columns; ++j) {
+        const RowColumn &col = cols[j];
+        Value &done = acc[accIndex(j, level, mod(q - ry))];
+        Value value = completedRowValue(done, local, rowWritten, col, interior);
+        done = zeroAcc;
+        if (level < steps) {
+          memref::StoreOp::create(
+              *b, value, smem,
+              ValueRange{
+                  add(addConst(writeOffset, level * rowLength), col.slot)});
+          values[previousIndex(j, level)] = value;
+          continue;
+        }
+        // The last level: the block's own rows.
+        storeRowOutput(value, local, rows, rowWritten, col, interior);
+      }
+    }
+    gpu::BarrierOp::create(*b);
+    previous = values;
+    std::swap(writeOffset, readOffset);
+  }
+  SmallVector<Value> yields = {writeOffset, readOffset};
+  yields.append(ahead.begin(), ahead.end());
+  yields.append(acc.begin(), acc.end());
+  yields.append(previous.begin(), previous.end());
+  scf::YieldOp::create(*b, yields);
+}
+
+void CudaCoreKernelBuilder::buildRowStream() {
+  assert(linear && geo.rowStream() && "row streaming of a linear 2-D stencil");
+  int64_t ry = geo.radii[0], rx = geo.radii[1];
+  // Shared memory starts at zero, so that the first iterations' reads of
+  // rows no level has written yet (they feed only points no output depends
+  // on) and the r_x pads of each row read defined values.
+  zeroRowSharedMemory();
+  Value sizeY = sizes[0], sizeX = sizes[1];
+  auto andOf = [&](Value x, Value y) -> Value {
+    return arith::AndIOp::create(*b, x, y);
+  };
+  // The sweep, twice. `interior`: the block's every row and column, its
+  // halo's and the rows it loads ahead past its last too, lie r or more from
+  // the grid's edges, so every level computes every point it holds, every
+  // load is in the grid and the block has C rows: that sweep skips the
+  // boundary's predicates, selects and loads, which took more issue slots
+  // per row than the FMAs.
   Value interior =
       andOf(isWithin(*b, addConst(origin[0], -geo.halo[0]), sizeY, ry,
-                     /*extent=*/geo.rowStreamIterations(geo.planes) + unroll),
+                     /*extent=*/geo.rowStreamIterations(geo.planes) +
+                         geo.rowStreamUnroll()),
             isWithin(*b, addConst(origin[1], -geo.halo[1]), sizeX, rx,
-                     /*extent=*/width));
+                     /*extent=*/geo.rowWidth()));
   auto ifInterior = scf::IfOp::create(*b, interior, /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(*b);
   b->setInsertionPointToStart(ifInterior.thenBlock());
-  sweep(/*interior=*/true);
+  buildRowStreamSweep(/*interior=*/true);
   b->setInsertionPointToStart(ifInterior.elseBlock());
-  sweep(/*interior=*/false);
+  buildRowStreamSweep(/*interior=*/false);
 }

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
@@ -125,8 +126,7 @@ static gpu::GPUFuncOp buildKernel(Operation *op, const CudaCoreTiling &tiling,
                                   Type elementType, BoundaryKind boundary,
                                   double boundaryValue,
                                   gpu::GPUModuleOp gpuModule, StringRef name,
-                                  StringRef weightsGlobal,
-                                  bool prefetchPlanes,
+                                  StringRef weightsGlobal, bool prefetchPlanes,
                                   int64_t prefetchDistance) {
   CudaCoreKernelSpec spec(op->getLoc());
   if (auto linearOp = dyn_cast<LinearOp>(op))
@@ -147,9 +147,10 @@ static gpu::GPUFuncOp buildKernel(Operation *op, const CudaCoreTiling &tiling,
   return kernel;
 }
 
-LogicalResult ConvertStencilToCudaCorePass::convert(
-    Operation *op, gpu::GPUModuleOp gpuModule, SymbolTable &symbols,
-    SmallVectorImpl<Attribute> &launches) {
+LogicalResult
+ConvertStencilToCudaCorePass::convert(Operation *op, gpu::GPUModuleOp gpuModule,
+                                      SymbolTable &symbols,
+                                      SmallVectorImpl<Attribute> &launches) {
   // 1. Checks and geometry.
   Value input = op->getOperand(0), output = op->getOperand(1);
   auto gridType = cast<MemRefType>(input.getType());
@@ -259,8 +260,8 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
   CudaCoreTiling tiling = chooseCudaCoreTiling(
       radii, threadsX, threadsY, outputsPerThread, fusedSteps, planes,
       elementType,
-      /*stream=*/(stream != "off" && rank == 3) || rowStream,
-      linearPlaneSums, vectorWidth);
+      /*stream=*/(stream != "off" && rank == 3) || rowStream, linearPlaneSums,
+      vectorWidth, rowPhases);
   bool streamFits =
       (!tiling.rowStream() || tiling.tile[1] >= 1) &&
       getCudaCoreSharedBytes(tiling, elementType) <= kMaxCudaCoreSharedBytes;
@@ -273,6 +274,23 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
            << vectorWidth.getValue()
            << ": plane-sums=true on a 3-D stencil.linear, streamed (stream=on, "
               "or auto where its planes fit) with fused-steps=1";
+  if (rowPhases < 0)
+    return op->emitOpError("needs row-phases >= 0, not ")
+           << rowPhases.getValue();
+  if (rowPhases > 0 && !tiling.rowStream())
+    return op->emitOpError("needs the 2-D row sweep for row-phases=")
+           << rowPhases.getValue()
+           << " (stream=on on a 2-D stencil.linear; this kernel is "
+           << (tiling.stream ? "streamed along z" : "staged") << ")";
+  if (rowPhases > 2 * radii[1] + 1)
+    return op->emitOpError("cannot split ")
+           << 2 * radii[1] + 1 << " x offset(s) (radius " << radii[1]
+           << " along x) into row-phases=" << rowPhases.getValue()
+           << " phases: use at most " << 2 * radii[1] + 1;
+  if (rowPhases > 0 && tiling.outputs > 1)
+    return op->emitOpError("row-phases sweeps one column per thread, not "
+                           "outputs-per-thread=")
+           << outputsPerThread.getValue();
   if (tiling.rowStream() && tiling.tile[1] < 1)
     return op->emitOpError("cannot stream with ")
            << tiling.rowWidth() << " columns per block: a row of the block "
@@ -282,6 +300,13 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
               "threads-x * threads-y * outputs-per-thread, or fewer "
               "fused-steps)";
   int64_t bytes = getCudaCoreSharedBytes(tiling, elementType);
+  if (bytes > kMaxCudaCoreSharedBytes && tiling.rowGroups())
+    return op->emitOpError("needs ")
+           << bytes << " bytes of shared memory for its row groups ("
+           << fusedSteps.getValue() + 1 << " buffers of "
+           << tiling.rowGroupRows() << " rows of " << tiling.rowLength()
+           << " elements), more than " << kMaxCudaCoreSharedBytes
+           << ": use a smaller fused-steps, or fewer threads, or row-phases=0";
   if (bytes > kMaxCudaCoreSharedBytes && tiling.rowStream())
     return op->emitOpError("needs ")
            << bytes << " bytes of shared memory for its row sweep (two rows "
@@ -334,11 +359,10 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
   if (int64_t tailSteps = steps % fusedSteps; fusedSteps > 1 && tailSteps) {
     CudaCoreTiling tailTiling(radii, threadsX, threadsY, tiling.outputs,
                               tailSteps, tiling.planes, tiling.stream,
-                              linearPlaneSums, vectorWidth);
-    tailKernel =
-        buildKernel(op, tailTiling, elementType, boundary, boundaryValue,
-                    gpuModule, name + "_tail", weightsGlobal, prefetchPlanes,
-                    prefetchDistance);
+                              linearPlaneSums, vectorWidth, tiling.rowPhases);
+    tailKernel = buildKernel(op, tailTiling, elementType, boundary,
+                             boundaryValue, gpuModule, name + "_tail",
+                             weightsGlobal, prefetchPlanes, prefetchDistance);
   }
 
   // 3. Host code and launch record. The record's source is what the runner
@@ -379,12 +403,12 @@ LogicalResult ConvertStencilToCudaCorePass::convert(
   launch.weightsGlobal = weightsGlobal;
   launch.accumulator = elementType.isF64() ? "f64" : "f32";
   if (isa<ApplyOp>(op))
-    launch.accumulator = elementType.isF64()   ? "f64"
-                         : elementType.isF32() ? "f32"
+    launch.accumulator = elementType.isF64()    ? "f64"
+                         : elementType.isF32()  ? "f32"
                          : elementType.isBF16() ? "bf16"
                                                 : "f16";
   launch.unit = elementType.isF64() ? "fma.f64" : "fma.f32";
-  launch.schedule = tiling.rowStream()  ? "rows"
+  launch.schedule = tiling.rowStream() ? "rows"
                     : tiling.planeSums ? "plane-sums"
                     : tiling.stream    ? "streamed"
                                        : "staged";
