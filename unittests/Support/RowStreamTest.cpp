@@ -520,24 +520,30 @@ TEST(RowStream, ColumnsPerThread) {
   EXPECT_GT(interiorBlocks, 50);
 }
 
-// Random irregular patterns of radius up to 3 (r_y and r_x apart), dyadic
-// weights, odd grids.
+/// A random irregular pattern of radius up to 3 (r_y and r_x apart): 1 to 8
+/// offsets, dyadic weights.
+Stencil randomPattern(std::mt19937 &random) {
+  Stencil s;
+  int64_t ry = random() % 4, rx = random() % 4;
+  std::map<std::pair<int64_t, int64_t>, double> chosen;
+  int64_t count = 1 + random() % 8;
+  for (int64_t k = 0; k < count; ++k) {
+    int64_t dy = ry ? int64_t(random() % (2 * ry + 1)) - ry : 0;
+    int64_t dx = rx ? int64_t(random() % (2 * rx + 1)) - rx : 0;
+    chosen[{dy, dx}] = (int64_t(random() % 9) - 4) / 8.0;
+  }
+  for (auto [offset, w] : chosen) {
+    s.offsets.push_back(offset);
+    s.weights.push_back(w);
+  }
+  return s;
+}
+
+// Random irregular patterns, odd grids.
 TEST(RowStream, RandomPatterns) {
   std::mt19937 random(2026);
   for (int trial = 0; trial < 24; ++trial) {
-    Stencil s;
-    int64_t ry = random() % 4, rx = random() % 4;
-    std::map<std::pair<int64_t, int64_t>, double> chosen;
-    int64_t count = 1 + random() % 8;
-    for (int64_t k = 0; k < count; ++k) {
-      int64_t dy = ry ? int64_t(random() % (2 * ry + 1)) - ry : 0;
-      int64_t dx = rx ? int64_t(random() % (2 * rx + 1)) - rx : 0;
-      chosen[{dy, dx}] = (int64_t(random() % 9) - 4) / 8.0;
-    }
-    for (auto [offset, w] : chosen) {
-      s.offsets.push_back(offset);
-      s.weights.push_back(w);
-    }
+    Stencil s = randomPattern(random);
     int64_t ny = 5 + random() % 30, nx = 3 + random() % 30;
     int64_t fused = 1 + random() % 3, rows = 1 + random() % 12;
     Boundary boundary = kBoundaries[random() % 3];
@@ -571,19 +577,7 @@ TEST(RowStream, RowGroups) {
 TEST(RowStream, RowGroupsRandomPatterns) {
   std::mt19937 random(77);
   for (int trial = 0; trial < 24; ++trial) {
-    Stencil s;
-    int64_t ry = random() % 4, rx = random() % 4;
-    std::map<std::pair<int64_t, int64_t>, double> chosen;
-    int64_t count = 1 + random() % 8;
-    for (int64_t k = 0; k < count; ++k) {
-      int64_t dy = ry ? int64_t(random() % (2 * ry + 1)) - ry : 0;
-      int64_t dx = rx ? int64_t(random() % (2 * rx + 1)) - rx : 0;
-      chosen[{dy, dx}] = (int64_t(random() % 9) - 4) / 8.0;
-    }
-    for (auto [offset, w] : chosen) {
-      s.offsets.push_back(offset);
-      s.weights.push_back(w);
-    }
+    Stencil s = randomPattern(random);
     int64_t ny = 5 + random() % 60, nx = 3 + random() % 40;
     int64_t fused = 1 + random() % 4, rows = 1 + random() % 12;
     Boundary boundary = kBoundaries[random() % 3];
