@@ -80,25 +80,24 @@ void CudaCoreKernelBuilder::buildRowGroups() {
   // each phase reads.
   struct Point {
     int64_t dy, dx;
-    Value weight;
+    double weight;
+    int64_t index;
   };
   SmallVector<SmallVector<Point>> phasePoints(geo.rowPhases);
   SmallVector<SmallVector<int64_t>> phaseOffsets(geo.rowPhases);
+  auto points = summedPoints();
   for (int64_t p = 0; p < geo.rowPhases; ++p) {
     auto [lo, hi] = geo.rowPhaseRange(p);
-    for (const auto &[offset, weight] : summedPoints()) {
+    for (const auto &[offset, weight] : points) {
       if (offset[1] < lo || offset[1] > hi)
         continue;
-      phasePoints[p].push_back({offset[0], offset[1], Value()});
+      phasePoints[p].push_back(
+          {offset[0], offset[1], weight.first, weight.second});
       if (!llvm::is_contained(phaseOffsets[p], offset[1]))
         phaseOffsets[p].push_back(offset[1]);
     }
     llvm::sort(phaseOffsets[p]);
   }
-  auto weightOf = [&](int64_t dy, int64_t dx) {
-    const auto &[w, index] = summedPoints().at({dy, dx});
-    return weightValue(index, w);
-  };
 
   zeroRowSharedMemory();
   RowColumn col = rowColumn(0);
@@ -121,7 +120,6 @@ void CudaCoreKernelBuilder::buildRowGroups() {
   // The grouped sweep of an interior block (see "Staging"): C rows, every
   // load in the grid, every point computed.
   auto sweep = [&]() {
-    const bool interior = true;
     Value rows = cst(geo.planes);
     bool async = elementBytes == 4 || elementBytes == 8;
     auto tokenType = nvgpu::DeviceAsyncTokenType::get(b->getContext());
@@ -191,8 +189,9 @@ void CudaCoreKernelBuilder::buildRowGroups() {
         int64_t first = h * group - (level - 1) * ry;
         for (int64_t p = 0; p < geo.rowPhases; ++p) {
           // This phase's weights, fetched where the phase starts.
-          for (Point &point : phasePoints[p])
-            point.weight = weightOf(point.dy, point.dx);
+          SmallVector<Value> weights;
+          for (const Point &point : phasePoints[p])
+            weights.push_back(weightValue(point.index, point.weight));
           for (int64_t j = 0; j < group; ++j) {
             DenseMap<int64_t, Value> x;
             for (int64_t dx : phaseOffsets[p]) {
@@ -203,9 +202,9 @@ void CudaCoreKernelBuilder::buildRowGroups() {
                 v = arith::ExtFOp::create(*b, accType, v);
               x[dx] = v;
             }
-            for (const Point &point : phasePoints[p]) {
+            for (auto [point, weight] : llvm::zip(phasePoints[p], weights)) {
               Value &sum = acc[accIndex(level, mod(first + j - point.dy))];
-              sum = LLVM::FMAOp::create(*b, point.weight, x[point.dx], sum);
+              sum = LLVM::FMAOp::create(*b, weight, x[point.dx], sum);
             }
             // The row's FMAs before the next row's loads (else LLVM may
             // sink them to where each sum completes, keeping every row's
@@ -214,19 +213,19 @@ void CudaCoreKernelBuilder::buildRowGroups() {
                 ArrayRef<Value>(acc).slice(accIndex(level, 0), slots));
           }
         }
-        // Rows q0 - level r_y + j are complete; their slots restart at 0.
+        // Rows q0 - level r_y + j are complete (the boundary computes every
+        // point of an interior block); their slots restart at 0.
         for (int64_t j = 0; j < group; ++j) {
           Value local = addConst(q0, j - level * ry);
-          Value rowWritten = rowWrittenY(local, interior);
           Value &done = acc[accIndex(level, mod(h * group - level * ry + j))];
-          Value value =
-              completedRowValue(done, local, rowWritten, col, interior);
+          Value value = toElementType(done);
           done = zeroAcc;
           if (level < steps)
             memref::StoreOp::create(*b, value, smem,
                                     ValueRange{element(level, 0, j, 0)});
           else
-            storeRowOutput(value, local, rows, rowWritten, col, interior);
+            storeRowOutput(value, local, rows, /*rowWritten=*/Value(), col,
+                           /*interior=*/true);
         }
       }
     }

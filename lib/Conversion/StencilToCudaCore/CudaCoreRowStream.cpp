@@ -72,14 +72,17 @@ struct RowPoint {
   double weight;
   int64_t index;
 };
+
+/// The conjunction of two conditions, either of which may be null (always
+/// true).
+Value andOf(ImplicitLocOpBuilder &b, Value x, Value y) {
+  return !x ? y : !y ? x : arith::AndIOp::create(b, x, y).getResult();
+}
 } // namespace
 
 CudaCoreKernelBuilder::RowColumn CudaCoreKernelBuilder::rowColumn(int64_t j) {
   auto cmp = [&](arith::CmpIPredicate predicate, Value x, Value y) -> Value {
     return arith::CmpIOp::create(*b, predicate, x, y);
-  };
-  auto andOf = [&](Value x, Value y) -> Value {
-    return !x ? y : !y ? x : arith::AndIOp::create(*b, x, y).getResult();
   };
   Value sizeX = sizes[1];
   RowColumn col;
@@ -94,11 +97,11 @@ CudaCoreKernelBuilder::RowColumn CudaCoreKernelBuilder::rowColumn(int64_t j) {
   else if (boundary == BoundaryKind::dirichlet)
     col.written = col.inGrid;
   col.own = andOf(
-      cmp(arith::CmpIPredicate::uge, local, cst(geo.halo[1])),
+      *b, cmp(arith::CmpIPredicate::uge, local, cst(geo.halo[1])),
       cmp(arith::CmpIPredicate::ult, local, cst(geo.halo[1] + geo.tile[1])));
-  col.stored =
-      andOf(col.own, andOf(cmp(arith::CmpIPredicate::slt, col.gridX, sizeX),
-                           col.written));
+  col.stored = andOf(
+      *b, col.own,
+      andOf(*b, cmp(arith::CmpIPredicate::slt, col.gridX, sizeX), col.written));
   col.slot = addConst(local, geo.radii[1]);
   return col;
 }
@@ -143,11 +146,7 @@ Value CudaCoreKernelBuilder::completedRowValue(Value sum, Value local,
                                                const RowColumn &col,
                                                bool interior) {
   Value value = toElementType(sum);
-  Value written = rowWritten;
-  if (!interior && col.written)
-    written = written
-                  ? arith::AndIOp::create(*b, written, col.written).getResult()
-                  : col.written;
+  Value written = andOf(*b, rowWritten, interior ? Value() : col.written);
   if (!written)
     return value;
   Value kept;
@@ -189,14 +188,12 @@ void CudaCoreKernelBuilder::storeRowOutput(Value value, Value local, Value rows,
   auto cmp = [&](arith::CmpIPredicate predicate, Value x, Value y) -> Value {
     return arith::CmpIOp::create(*b, predicate, x, y);
   };
-  auto andOf = [&](Value x, Value y) -> Value {
-    return !x ? y : !y ? x : arith::AndIOp::create(*b, x, y).getResult();
-  };
   // The block's own rows [t r_y, t r_y + rows).
   Value stored = andOf(
-      andOf(cmp(arith::CmpIPredicate::sge, local, cst(geo.halo[0])),
+      *b,
+      andOf(*b, cmp(arith::CmpIPredicate::sge, local, cst(geo.halo[0])),
             cmp(arith::CmpIPredicate::slt, local, addConst(rows, geo.halo[0]))),
-      andOf(interior ? col.own : col.stored, rowWritten));
+      andOf(*b, interior ? col.own : col.stored, rowWritten));
   Value y = rowGridY(local), sizeX = sizes[1];
   scf::IfOp::create(*b, stored, [&](OpBuilder &then, Location loc) {
     Value linearIndex = arith::AddIOp::create(
@@ -379,9 +376,6 @@ void CudaCoreKernelBuilder::buildRowStream() {
   // on) and the r_x pads of each row read defined values.
   zeroRowSharedMemory();
   Value sizeY = sizes[0], sizeX = sizes[1];
-  auto andOf = [&](Value x, Value y) -> Value {
-    return arith::AndIOp::create(*b, x, y);
-  };
   // The sweep, twice. `interior`: the block's every row and column, its
   // halo's and the rows it loads ahead past its last too, lie r or more from
   // the grid's edges, so every level computes every point it holds, every
@@ -389,7 +383,8 @@ void CudaCoreKernelBuilder::buildRowStream() {
   // boundary's predicates, selects and loads, which took more issue slots
   // per row than the FMAs.
   Value interior =
-      andOf(isWithin(*b, addConst(origin[0], -geo.halo[0]), sizeY, ry,
+      andOf(*b,
+            isWithin(*b, addConst(origin[0], -geo.halo[0]), sizeY, ry,
                      /*extent=*/geo.rowStreamIterations(geo.planes) +
                          geo.rowStreamUnroll()),
             isWithin(*b, addConst(origin[1], -geo.halo[1]), sizeX, rx,
