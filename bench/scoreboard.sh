@@ -39,6 +39,7 @@ vec-w8-ty2-o2-p64:heat-3d:f16:lower-to-cuda-core:plane-sums=true vector-width=8 
 vec-w8-ty2-o2-p64-d2:heat-3d:f16:lower-to-cuda-core:plane-sums=true vector-width=8 threads-y=2 outputs-per-thread=2 planes=64 prefetch-distance=2
 vec-w4-ty4-o2-p64-d3:box-3d27p:f16:lower-to-cuda-core:plane-sums=true vector-width=4 threads-y=4 outputs-per-thread=2 planes=64 prefetch-distance=3
 vec-w4-ty4-o2-p64-d4:box-3d27p:f16:lower-to-cuda-core:plane-sums=true vector-width=4 threads-y=4 outputs-per-thread=2 planes=64 prefetch-distance=4
+vec-w4-ty4-o2-p64-d3-m5:box-3d27p:f16:lower-to-cuda-core:plane-sums=true vector-width=4 threads-y=4 outputs-per-thread=2 planes=64 prefetch-distance=3 min-blocks-per-sm=5
 sptc:heat-3d:f16:lower-to-sptc:
 sptc:box-3d27p:f16:lower-to-sptc:"
 

@@ -33,6 +33,7 @@ void mlir::stencil::buildCudaCoreKernelPipeline(
   convert.prefetchDistance = options.prefetchDistance;
   convert.vectorWidth = options.vectorWidth;
   convert.rowPhases = options.rowPhases;
+  convert.minBlocksPerSM = options.minBlocksPerSM;
   convert.replaceableWeights = options.replaceableWeights;
   pm.addPass(createConvertStencilToCudaCore(convert));
 }

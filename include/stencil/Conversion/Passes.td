@@ -332,13 +332,24 @@ def ConvertStencilToCudaCore
     multiple of W, stage each plane as whole W-element vectors (one global
     load and one shared store each), read each input row's W columns and
     their neighbours as the aligned vectors covering them, and store their
-    W outputs of a row as one vector; the other blocks stage and store
-    element by element (the same shared layout and sums). The sums run
-    row by row (dy, then dx within a plane; dz-major as before), so the
-    results differ from the ring's by rounding only. Measured on an H100
-    at 768^3 (bench/NOTES.md, "Vector columns"), f16 Heat-3D with W = 8
-    and Box-3D27P with W = 4 run 13% and 21% faster than the best kernels
-    of one column per thread (81% and 75% of the single-step bound).
+    W outputs of a row as one vector. The other blocks of such grids (at
+    the grid's y and x edges) do the same with their y and x checks
+    computed once, before the sweep: clamped (halo) or wrapped (periodic)
+    staging indices, which output rows they store, and, under the halo
+    boundary, the lanes of the kept columns x < r_x and x >= N_x - r_x,
+    whose input values ride in extra ring slots of the sums to the store.
+    Grids whose rows are not a multiple of W stage and store element by
+    element (the same shared layout and sums). The sums run row by row
+    (dy, then dx within a plane; dz-major as before), so the results
+    differ from the ring's by rounding only. Measured on an H100 at 768^3
+    (bench/NOTES.md, "Vector columns", "Edge blocks"), f16 Heat-3D with
+    W = 8 and Box-3D27P with W = 4 run at 92% and 82% of the single-step
+    bound (611 and 562 GStencil/s before the edge blocks' checks moved
+    out of the sweep, 692 and 619 after).
+
+    `min-blocks-per-sm=N` puts `.minnctapersm N` on the kernels: ptxas
+    then schedules within the registers that leave room for N blocks per
+    SM, no more (more registers let it keep more loads in flight).
 
     Row streaming (`stream=on` for a 2-D `stencil.linear`; AN5D's register
     streaming, sections 3.1-3.3, kernel in CudaCoreRowStream.cpp): the block
@@ -444,6 +455,13 @@ def ConvertStencilToCudaCore
            "the x offsets in N phases, each to the whole group, so that a "
            "phase's weights stay in uniform registers (at most 2 r_x + 1; "
            "one column per thread)">,
+    Option<"minBlocksPerSM", "min-blocks-per-sm", "int64_t",
+           /*default=*/"0",
+           "0 (default): ptxas chooses the registers per thread; N >= 1: "
+           "the kernel asks for N resident blocks per SM (PTX "
+           ".minnctapersm), so ptxas schedules within the registers that "
+           "leave room for N blocks, no fewer and no more (N x threads per "
+           "block at most 2048)">,
     Option<"replaceableWeights", "replaceable-weights", "bool",
            /*default=*/"true",
            "Read a linear stencil's weights from a .const array "

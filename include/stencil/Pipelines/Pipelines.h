@@ -327,6 +327,14 @@ struct LowerToCudaCoreOptions
                      "uniform registers (at most 2 r_x + 1; one column per "
                      "thread)"),
       llvm::cl::init(0)};
+  PassOptions::Option<int64_t> minBlocksPerSM{
+      *this, "min-blocks-per-sm",
+      llvm::cl::desc("0 (default): ptxas chooses the registers per thread; "
+                     "N >= 1: the kernel asks for N resident blocks per SM "
+                     "(PTX .minnctapersm), so ptxas schedules within the "
+                     "registers that leave room for N blocks (N x threads "
+                     "per block at most 2048)"),
+      llvm::cl::init(0)};
 };
 
 /// `--lower-to-cuda-core`: plain FMA kernels for every element type and

@@ -365,9 +365,15 @@ Value CudaCoreKernelBuilder::loadElement(Value linear, Value inside,
 Value CudaCoreKernelBuilder::gridIndex(ArrayRef<Value> coords) {
   if (!(geo.stream && geo.rank == 3 && !elementType.isF64()))
     return getLinearIndex(*b, coords, sizes);
-  Value planeStart =
-      hideFromOptimizer(*b, mul(coords[0], mul(sizes[1], sizes[2])));
-  return add(planeStart, add(mul(coords[1], sizes[2]), coords[2]));
+  Value start = planeStart(coords[0]);
+  return add(start, add(mul(coords[1], sizes[2]), coords[2]));
+}
+
+Value CudaCoreKernelBuilder::planeStart(Value z) {
+  Value start = mul(z, mul(sizes[1], sizes[2]));
+  if (geo.stream && geo.rank == 3 && !elementType.isF64())
+    start = hideFromOptimizer(*b, start);
+  return start;
 }
 
 SmallVector<Value> CudaCoreKernelBuilder::unitOrigin(int64_t step, Value unit) {
@@ -469,9 +475,11 @@ SmallVector<Value> CudaCoreKernelBuilder::gridCoords(ArrayRef<Value> local) {
 }
 
 Value CudaCoreKernelBuilder::isWithinAll(ArrayRef<Value> coords,
-                                         ArrayRef<int64_t> margins) {
+                                         ArrayRef<int64_t> margins,
+                                         std::pair<int64_t, int64_t> dims) {
   Value all;
-  for (int64_t d = 0; d < geo.rank; ++d) {
+  int64_t end = dims.second < 0 ? geo.rank : dims.second;
+  for (int64_t d = dims.first; d < end; ++d) {
     if (interiorYX && d > 0)
       continue;
     Value inDim = isWithin(*b, coords[d], sizes[d], margins[d]);
@@ -480,10 +488,11 @@ Value CudaCoreKernelBuilder::isWithinAll(ArrayRef<Value> coords,
   return all;
 }
 
-Value CudaCoreKernelBuilder::isWritten(ArrayRef<Value> coords) {
+Value CudaCoreKernelBuilder::isWritten(ArrayRef<Value> coords,
+                                       std::pair<int64_t, int64_t> dims) {
   return boundary == BoundaryKind::halo
-             ? isWithinAll(coords, geo.radii)
-             : isWithinAll(coords, SmallVector<int64_t>(geo.rank, 0));
+             ? isWithinAll(coords, geo.radii, dims)
+             : isWithinAll(coords, SmallVector<int64_t>(geo.rank, 0), dims);
 }
 
 Value CudaCoreKernelBuilder::isStored(ArrayRef<Value> coords) {

@@ -134,6 +134,9 @@ private:
   /// streamed 3-D kernels of 16- and 32-bit grids, an opaque plane start
   /// plus the index in the plane.
   Value gridIndex(ArrayRef<Value> coords);
+  /// The linear index of the first point of plane `z` of a 3-D grid,
+  /// opaque as in gridIndex.
+  Value planeStart(Value z);
   /// Steps 1 .. t - 1 of a fused kernel.
   void computeIntermediateStep(int64_t step);
   /// The local position of the first point of work unit `unit` of `step`
@@ -151,12 +154,16 @@ private:
   /// outside the grid, in a fused step's region): the interior
   /// r_d <= coord_d < N_d - r_d (halo), every grid point (the others). A
   /// fused periodic step computes every position of its region instead.
-  Value isWritten(ArrayRef<Value> coords);
+  /// With `dims` = [first, end), only those dimensions are checked.
+  Value isWritten(ArrayRef<Value> coords,
+                  std::pair<int64_t, int64_t> dims = {0, -1});
   /// Whether the last step stores the output at `coords`: isWritten, and in
   /// band mode outside the exact region.
   Value isStored(ArrayRef<Value> coords);
-  /// Whether every coords_d lies in [margin_d, N_d - margin_d).
-  Value isWithinAll(ArrayRef<Value> coords, ArrayRef<int64_t> margins);
+  /// Whether every coords_d lies in [margin_d, N_d - margin_d), for d in
+  /// `dims` = [first, end) (end -1: the rank).
+  Value isWithinAll(ArrayRef<Value> coords, ArrayRef<int64_t> margins,
+                    std::pair<int64_t, int64_t> dims = {0, -1});
   /// `value` rounded to the element type.
   Value toElementType(Value value);
   /// The values of `count` points from shared memory (`index`).
@@ -225,6 +232,19 @@ private:
   }
   int64_t stagingVectorsPerThread() const;
   StagingValues vectorStagingLoads(Value planeZ);
+  /// Vector columns in a block at the grid's y or x edge: what does not
+  /// change from plane to plane, computed once before the sweep (see "Edge
+  /// blocks" in CudaCorePlaneSums.cpp). Per staging vector its index in a
+  /// plane, y N_x + x (wrapped under periodic, clamped into the grid under
+  /// halo), and whether it lies in the grid along y and x (Dirichlet only,
+  /// else null); per output row k whether the boundary writes any of the
+  /// row's columns; under halo, the lanes of a thread's vector that may be
+  /// kept columns (x < r_x or x >= N_x - r_x) and whether they are.
+  struct EdgeYX {
+    SmallVector<Value> stagingIndex, stagingInside, rowStored, laneKept;
+    SmallVector<int64_t> keptLanes;
+  };
+  EdgeYX computeEdgeYX();
   /// The loop both plane-sum sweeps run: `sums` partial sums per ring slot
   /// (an output's, or an output column's) carried through whole unrolled
   /// groups of iterations over the block's planes. Iteration u (input
@@ -299,6 +319,9 @@ private:
   /// rows are a multiple of the width: planes are staged, and outputs
   /// stored, as whole vectors (else element by element).
   bool vectorStaging = false;
+  /// While building the vector plane sums of an edge block with whole
+  /// vectors: the plane-invariant part of its checks (computeEdgeYX).
+  std::optional<EdgeYX> edgeYX;
 
   std::optional<ImplicitLocOpBuilder> b;
   Value in, out, smem;

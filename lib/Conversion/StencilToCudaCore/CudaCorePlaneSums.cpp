@@ -2,8 +2,8 @@
 //
 // The plane sweep of a streamed 3-D linear stencil with one step per launch
 // (`plane-sums=true`, CudaCoreTiling::planeSums; CudaCoreTilingTest's
-// PlaneSums3D runs the schedule on the CPU). AN5D (Matsumura et al., CGO 2020, sections
-// 3.1-3.3) streams the outermost dimension with the values along it in
+// PlaneSums3D runs the schedule on the CPU). AN5D (Matsumura et al., CGO 2020,
+// sections 3.1-3.3) streams the outermost dimension with the values along it in
 // registers: here each thread keeps, for each of its `outputs` outputs
 // along y, P = 2 r_z + 1 partial sums, one per output plane that the input
 // plane in shared memory feeds. With weights w(dz, dy, dx), iteration i
@@ -225,6 +225,35 @@ void CudaCoreKernelBuilder::buildPlaneSumLoop(
 // thread (2 outputs along y, 8 outputs) 12 vector shared loads where one
 // column per thread issues 12 scalar ones per 2 outputs, and a quarter of
 // the global loads and stores.
+//
+// Edge blocks (computeEdgeYX). On grids whose rows are a multiple of W, the
+// blocks at the grid's y and x edges (at 768^3 with 128-column tiles a
+// third of them, two thirds for Heat-3D's 256 columns) run the same sweep.
+// Their staging positions and output columns do not change from plane to
+// plane, so their checks along y and x are computed once, before it: each
+// staging vector's index in a plane (wrapped under periodic; under halo
+// clamped into the grid, since what the vectors outside feed is never
+// stored; under Dirichlet with an in-grid flag, outside: the boundary
+// value) and whether each output row has a written column. A plane then
+// costs such a block what it costs an interior one plus the z check of its
+// stores. The store is a whole vector; under halo, where r_x is not a
+// multiple of W, the vectors at the grid's x edges hold kept columns
+// (x < r_x or x >= N_x - r_x, lanes < r_x mod W or >= W - r_x mod W),
+// which must keep their input value. That value is the row's own element
+// at dz = dy = dx = 0: iteration i, which converts it anyway, writes it to
+// an extra sum of ring slot i, completed with output plane i at iteration
+// i + r_z, and the store selects it for the kept lanes:
+//
+//   kept[k][l][i mod P] = v_i[k][l],   out[k][l] = kept_l ? kept[k][l] : acc
+//
+// (exact: f16 -> f32 -> f16 round trips). Measured on an H100 (bench/NOTES.md,
+// "Edge blocks"): the edge loop fell from 1174 to 989 instructions per
+// three planes (the interior's: 980), Box-3D27P went from 562 to 619
+// GStencil/s and Heat-3D from 612 to 692, bit for bit the same outputs.
+// Two other forms lost: per-column stores for the threads holding a kept
+// column (577 and 638: those warps diverge at every plane), and whole
+// vectors with the kept columns copied back from the input after the sweep
+// (585 and 600).
 
 int64_t CudaCoreKernelBuilder::stagingVectorsPerThread() const {
   return llvm::divideCeil(geo.planeSize() / geo.vectorWidth, geo.threads());
@@ -247,22 +276,84 @@ StagingValues CudaCoreKernelBuilder::vectorStagingLoads(Value planeZ) {
     if (guard && (j + 1) * threads > total)
       isValid =
           arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, e, cst(total));
-    // The vector's first element: a multiple of the width, as is N_x, so
-    // the vector lies in the grid (periodic: wraps) or outside as a whole.
-    Value row = arith::DivUIOp::create(*b, e, cst(rowVectors));
-    Value column = arith::RemUIOp::create(*b, e, cst(rowVectors));
     Value inside = zInside;
-    Value y = stagingCoord(1, row, inside);
-    Value x = stagingCoord(2, mul(column, cst(width)), inside);
+    Value y, x;
+    if (edgeYX) {
+      // The y and x checks of an edge block, computed before the sweep.
+      if (Value insideYX = edgeYX->stagingInside[j])
+        inside = arith::AndIOp::create(*b, inside, insideYX);
+    } else {
+      // The vector's first element: a multiple of the width, as is N_x, so
+      // the vector lies in the grid (periodic: wraps) or outside as a whole.
+      Value row = arith::DivUIOp::create(*b, e, cst(rowVectors));
+      Value column = arith::RemUIOp::create(*b, e, cst(rowVectors));
+      y = stagingCoord(1, row, inside);
+      x = stagingCoord(2, mul(column, cst(width)), inside);
+    }
     if (isValid && boundary != BoundaryKind::periodic)
       inside = arith::AndIOp::create(*b, inside, isValid);
-    staged.values.push_back(loadElement(gridIndex({z, y, x}), inside, isValid,
-                                        columnVectorType()));
+    Value index = edgeYX ? add(planeStart(z), edgeYX->stagingIndex[j])
+                         : gridIndex({z, y, x});
+    staged.values.push_back(
+        loadElement(index, inside, isValid, columnVectorType()));
     staged.valid.push_back(isValid);
     // Vector e of the plane starts at element W e: rows hold whole vectors.
     staged.positions.push_back(mul(e, cst(width)));
   }
   return staged;
+}
+
+CudaCoreKernelBuilder::EdgeYX CudaCoreKernelBuilder::computeEdgeYX() {
+  int64_t width = geo.vectorWidth, threads = geo.threads();
+  int64_t rowVectors = geo.smemShape[2] / width;
+  bool halo = boundary == BoundaryKind::halo;
+  // Clamps `v` into [0, hi].
+  auto clamp = [&](Value v, Value hi) {
+    return arith::MaxSIOp::create(*b, arith::MinSIOp::create(*b, v, hi),
+                                  cst(0));
+  };
+  EdgeYX edge;
+  for (int64_t j = 0, e = stagingVectorsPerThread(); j < e; ++j) {
+    Value position = addConst(tid, j * threads);
+    Value row = arith::DivUIOp::create(*b, position, cst(rowVectors));
+    Value column = arith::RemUIOp::create(*b, position, cst(rowVectors));
+    Value inside = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
+    Value y = stagingCoord(1, row, inside);
+    Value x = stagingCoord(2, mul(column, cst(width)), inside);
+    if (halo) {
+      y = clamp(y, addConst(sizes[1], -1));
+      x = clamp(x, addConst(sizes[2], -width));
+    }
+    edge.stagingIndex.push_back(add(mul(y, sizes[2]), x));
+    edge.stagingInside.push_back(boundary == BoundaryKind::dirichlet ? inside
+                                                                     : Value());
+  }
+  Value x0 = add(origin[2], mul(tx, cst(width)));
+  for (int64_t k = 0; k < geo.outputs; ++k) {
+    SmallVector<Value> coords = outputCoords(k);
+    Value any;
+    for (int64_t c = 0; c < width; ++c) {
+      coords[2] = addConst(x0, c);
+      Value written = isWritten(coords, /*dims=*/{1, 3});
+      any = any ? arith::OrIOp::create(*b, any, written) : written;
+    }
+    edge.rowStored.push_back(any);
+  }
+  // The halo's kept columns x < r_x and x >= N_x - r_x fall in stored
+  // vectors where r_x is not a multiple of W, at lanes < r_x mod W and
+  // >= W - (r_x mod W) (N_x is a multiple of W).
+  int64_t partial = halo ? geo.radii[2] % width : 0;
+  for (int64_t lane = 0; lane < width; ++lane) {
+    if (lane >= partial && lane < width - partial)
+      continue;
+    SmallVector<Value> coords = outputCoords(0);
+    coords[2] = addConst(x0, lane);
+    edge.keptLanes.push_back(lane);
+    edge.laneKept.push_back(arith::XOrIOp::create(
+        *b, isWritten(coords, /*dims=*/{2, 3}),
+        arith::ConstantIntOp::create(*b, b->getI1Type(), 1)));
+  }
+  return edge;
 }
 
 void CudaCoreKernelBuilder::buildVectorPlaneSumSweep() {
@@ -283,12 +374,22 @@ void CudaCoreKernelBuilder::buildVectorPlaneSumSweep() {
   // the iteration (prefetchedValuesPerThread). Sum k * W + c is output k's
   // column c.
   bool vectors = vectorStaging;
+  // The sum after the outputs' that carries kept lane l of output row k.
+  auto keptSum = [&](int64_t k, int64_t l) {
+    return outputs * width + k * edgeYX->keptLanes.size() + l;
+  };
   auto addPlane = [&](int64_t u, Value base, SmallVectorImpl<Value> &acc) {
     // Row by row: the aligned vectors covering the columns the row's
     // points read, each used element converted once.
     int64_t dyMin = rowsOfPoints.begin()->first;
     int64_t dyMax = rowsOfPoints.rbegin()->first;
-    for (int64_t iy = dyMin; iy < outputs + dyMax; ++iy) {
+    // (Rows 0 .. outputs - 1 too where kept lanes read them.)
+    int64_t iyEnd = outputs + dyMax;
+    if (edgeYX && !edgeYX->keptLanes.empty()) {
+      dyMin = std::min<int64_t>(dyMin, 0);
+      iyEnd = std::max(iyEnd, outputs);
+    }
+    for (int64_t iy = dyMin; iy < iyEnd; ++iy) {
       std::map<int64_t, Value> loaded, converted;
       auto valueAt = [&](int64_t p) -> Value {
         auto [it, fresh] = converted.try_emplace(p);
@@ -307,7 +408,15 @@ void CudaCoreKernelBuilder::buildVectorPlaneSumSweep() {
           v = arith::ExtFOp::create(*b, accType, v);
         return it->second = v;
       };
+      // An edge block's kept lanes of output row iy (dz = dy = dx = 0):
+      // their input values, through the ring slots of the sums, to the
+      // store of that output plane.
       bool used = false;
+      if (edgeYX && iy >= 0 && iy < outputs)
+        for (auto [l, lane] : llvm::enumerate(edgeYX->keptLanes)) {
+          planeSum(acc, keptSum(iy, l), u) = valueAt(lane);
+          used = true;
+        }
       for (int64_t k = 0; k < outputs; ++k) {
         auto row = rowsOfPoints.find(iy - k);
         if (row == rowsOfPoints.end())
@@ -352,6 +461,27 @@ void CudaCoreKernelBuilder::buildVectorPlaneSumSweep() {
         storeColumns();
         continue;
       }
+      if (edgeYX) {
+        // An edge block: the row's y and x checks come from before the
+        // sweep, z's is the plane's (uniform). Whole vectors where the
+        // boundary writes any column, the halo's kept lanes among them
+        // with their input values.
+        SmallVector<Value> lanes(row);
+        for (auto [l, lane] : llvm::enumerate(edgeYX->keptLanes))
+          lanes[lane] = arith::SelectOp::create(
+              *b, edgeYX->laneKept[l], values[keptSum(k, l)], lanes[lane]);
+        coords[2] = x0;
+        Value stored = arith::AndIOp::create(
+            *b, isWritten(coords, /*dims=*/{0, 1}), edgeYX->rowStored[k]);
+        Value linear = gridIndex(coords);
+        Value vec = vector::FromElementsOp::create(*b, vectorType, lanes);
+        scf::IfOp::create(*b, stored, [&](OpBuilder &then, Location loc) {
+          vector::StoreOp::create(then, loc, vec, out, ValueRange{linear},
+                                  /*nontemporal=*/false, align);
+          scf::YieldOp::create(then, loc);
+        });
+        continue;
+      }
       // One vector where the boundary writes its first and last column
       // (then every one between); in an interior block only z is checked.
       coords[2] = addConst(x0, width - 1);
@@ -370,7 +500,13 @@ void CudaCoreKernelBuilder::buildVectorPlaneSumSweep() {
     }
   };
 
+  // Edge blocks with whole vectors check y and x before the sweep (the
+  // split needs isStored = isWritten: no band).
+  if (vectors && !interiorYX && spec.bandMargins.empty())
+    edgeYX = computeEdgeYX();
+  int64_t kept = edgeYX ? outputs * edgeYX->keptLanes.size() : 0;
   buildPlaneSumLoop(
-      outputs * width, addPlane,
+      outputs * width + kept, addPlane,
       /*finish=*/[&](Value sum) { return toElementType(sum); }, store);
+  edgeYX.reset();
 }

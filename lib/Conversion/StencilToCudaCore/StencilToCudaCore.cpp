@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -37,6 +38,8 @@ using namespace mlir::stencil;
 static constexpr int64_t kMaxFusedSteps = 64;
 /// The most planes a prefetching streamed sweep loads ahead.
 static constexpr int64_t kMaxPrefetchDistance = 4;
+/// The most resident threads per SM on sm_80 and sm_90 (min-blocks-per-sm).
+static constexpr int64_t kMaxThreadsPerSM = 2048;
 static constexpr StringLiteral kGpuModuleName = "stencil_cuda_core";
 
 FailureOr<CudaCoreStepKernel> mlir::stencil::buildCudaCoreStepKernel(
@@ -210,6 +213,12 @@ ConvertStencilToCudaCorePass::convert(Operation *op, gpu::GPUModuleOp gpuModule,
            << " bytes; the widest load and store move 16): use a "
               "vector-width of at most "
            << 128 / gridType.getElementTypeBitWidth();
+  if (minBlocksPerSM < 0 ||
+      minBlocksPerSM * threadsX * threadsY > kMaxThreadsPerSM)
+    return op->emitOpError("needs 0 <= min-blocks-per-sm and at most ")
+           << kMaxThreadsPerSM << " threads per SM, not "
+           << minBlocksPerSM.getValue() << " blocks of " << threadsX * threadsY
+           << " threads";
   if (stream != "on" && stream != "off" && stream != "auto")
     return op->emitOpError("needs stream=on, off or auto, not '")
            << stream.getValue() << "'";
@@ -364,6 +373,14 @@ ConvertStencilToCudaCorePass::convert(Operation *op, gpu::GPUModuleOp gpuModule,
                              boundaryValue, gpuModule, name + "_tail",
                              weightsGlobal, prefetchPlanes, prefetchDistance);
   }
+  // min-blocks-per-sm: `.minnctapersm` beside the `.maxntid` of the block
+  // size, through the NVVM attribute that the GPU-to-NVVM lowering keeps.
+  if (minBlocksPerSM > 0)
+    for (gpu::GPUFuncOp func : {kernel, tailKernel})
+      if (func)
+        func->setAttr(
+            NVVM::NVVMDialect::getMinctasmAttrName(),
+            Builder(op->getContext()).getI32IntegerAttr(minBlocksPerSM));
 
   // 3. Host code and launch record. The record's source is what the runner
   // checks against: a linear stencil's pattern and weights, a general
