@@ -232,6 +232,10 @@ private:
   }
   int64_t stagingVectorsPerThread() const;
   StagingValues vectorStagingLoads(Value planeZ);
+  /// Staging vector `e` of a plane: the grid y and x of its first element
+  /// (wrapped under periodic, else `inside` ANDed with whether it lies in
+  /// the grid, as stagingCoord does).
+  std::pair<Value, Value> stagingVectorCoords(Value e, Value &inside);
   /// Vector columns in a block at the grid's y or x edge: what does not
   /// change from plane to plane, computed once before the sweep (see "Edge
   /// blocks" in CudaCorePlaneSums.cpp). Per staging vector its index in a

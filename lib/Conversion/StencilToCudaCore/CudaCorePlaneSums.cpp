@@ -261,7 +261,6 @@ int64_t CudaCoreKernelBuilder::stagingVectorsPerThread() const {
 
 StagingValues CudaCoreKernelBuilder::vectorStagingLoads(Value planeZ) {
   int64_t width = geo.vectorWidth, threads = geo.threads();
-  int64_t rowVectors = geo.smemShape[2] / width;
   int64_t total = geo.planeSize() / width;
   int64_t perThread = stagingVectorsPerThread();
   bool guard = perThread * threads > total;
@@ -283,12 +282,7 @@ StagingValues CudaCoreKernelBuilder::vectorStagingLoads(Value planeZ) {
       if (Value insideYX = edgeYX->stagingInside[j])
         inside = arith::AndIOp::create(*b, inside, insideYX);
     } else {
-      // The vector's first element: a multiple of the width, as is N_x, so
-      // the vector lies in the grid (periodic: wraps) or outside as a whole.
-      Value row = arith::DivUIOp::create(*b, e, cst(rowVectors));
-      Value column = arith::RemUIOp::create(*b, e, cst(rowVectors));
-      y = stagingCoord(1, row, inside);
-      x = stagingCoord(2, mul(column, cst(width)), inside);
+      std::tie(y, x) = stagingVectorCoords(e, inside);
     }
     if (isValid && boundary != BoundaryKind::periodic)
       inside = arith::AndIOp::create(*b, inside, isValid);
@@ -303,9 +297,21 @@ StagingValues CudaCoreKernelBuilder::vectorStagingLoads(Value planeZ) {
   return staged;
 }
 
+std::pair<Value, Value>
+CudaCoreKernelBuilder::stagingVectorCoords(Value e, Value &inside) {
+  // The vector's first element: a multiple of the width, as is N_x, so the
+  // vector lies in the grid (periodic: wraps) or outside as a whole.
+  int64_t width = geo.vectorWidth;
+  int64_t rowVectors = geo.smemShape[2] / width;
+  Value row = arith::DivUIOp::create(*b, e, cst(rowVectors));
+  Value column = arith::RemUIOp::create(*b, e, cst(rowVectors));
+  Value y = stagingCoord(1, row, inside);
+  Value x = stagingCoord(2, mul(column, cst(width)), inside);
+  return {y, x};
+}
+
 CudaCoreKernelBuilder::EdgeYX CudaCoreKernelBuilder::computeEdgeYX() {
   int64_t width = geo.vectorWidth, threads = geo.threads();
-  int64_t rowVectors = geo.smemShape[2] / width;
   bool halo = boundary == BoundaryKind::halo;
   // Clamps `v` into [0, hi].
   auto clamp = [&](Value v, Value hi) {
@@ -315,11 +321,8 @@ CudaCoreKernelBuilder::EdgeYX CudaCoreKernelBuilder::computeEdgeYX() {
   EdgeYX edge;
   for (int64_t j = 0, e = stagingVectorsPerThread(); j < e; ++j) {
     Value position = addConst(tid, j * threads);
-    Value row = arith::DivUIOp::create(*b, position, cst(rowVectors));
-    Value column = arith::RemUIOp::create(*b, position, cst(rowVectors));
     Value inside = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
-    Value y = stagingCoord(1, row, inside);
-    Value x = stagingCoord(2, mul(column, cst(width)), inside);
+    auto [y, x] = stagingVectorCoords(position, inside);
     if (halo) {
       y = clamp(y, addConst(sizes[1], -1));
       x = clamp(x, addConst(sizes[2], -width));
