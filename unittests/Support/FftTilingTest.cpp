@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "stencil/Support/FftTileModel.h"
 #include "stencil/Support/FftTiling.h"
 #include "stencil/Support/StencilShape.h"
 

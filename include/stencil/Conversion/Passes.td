@@ -499,7 +499,7 @@ def ConvertStencilToFft : Pass<"convert-stencil-to-fft", "::mlir::ModuleOp"> {
     (no shared-memory round trip, 3.3), runs the other inverse stages, and
     stores each tile's valid points. The B fragments, the spectra and their
     layout are `FftCoefficientLayout` (`FftKernel.h`); the kernel follows the
-    CPU model `simulateFftTile` (`Support/FftTiling.h`) fragment by fragment.
+    CPU model `simulateFftTile` (`Support/FftTileModel.h`) fragment by fragment.
 
     Boundaries keep their meaning: a block holding a tile at the grid's edge
     (first or last along a dimension) computes its two tiles by T direct

@@ -5,7 +5,8 @@
 // prime-factor (Good-Thomas) index maps that make each tile dimension's DFT a
 // product of small dense DFTs with no twiddle factors, the dense DFT matrices
 // packed as Tensor Core fragments, the kernel spectrum raised to the number of
-// fused steps, and an error bound for the whole tile pipeline.
+// fused steps, and an error bound for the whole tile pipeline (its CPU model
+// is FftTileModel.h).
 //
 // Convention. A stencil maps a grid a to
 //     b[x] = Sum_o w_o a[x + o]                                        (1)
@@ -198,30 +199,6 @@ int64_t getDftFragmentRow(int64_t chunk, unsigned lane, bool swizzled);
 /// function in IR; unittests/Support/FftTilingTest.cpp checks that it makes
 /// every stage's quarter-warp accesses hit 8 distinct 16-byte slots.
 inline int64_t getFftSlotSwizzle(int64_t digit) { return (5 * (digit & 7)) & 7; }
-
-/// The forward transform of a tile on the CPU, through the warp fragments of
-/// MmaModel.h: (re, im) loaded with `loadMap` into the padded array, then one
-/// DFT stage per axis (A from the array, packed B, complex as four real MMAs
-/// of `shape`). Returns the padded array (row-major over the axes): at the
-/// position of frequencies (k_j), the tile's DFT at the Ruritanian
-/// frequencies (getFftFrequency), zero at padded positions.
-std::vector<std::complex<double>>
-simulateFftForward(const FftTilePlan &plan, FftMmaShape shape,
-                   llvm::ArrayRef<int64_t> loadMap,
-                   const std::vector<double> &re,
-                   const std::vector<double> &im);
-
-/// The whole tile pipeline on the CPU, through the warp fragments of
-/// MmaModel.h: load (re, im) with `loadMap`, forward DFT stages over every
-/// axis (A from the array, packed B, complex as four real MMAs of `shape`),
-/// the product by `spectrum` in the last stage's accumulators, the swizzled
-/// inverse stage of the last axis fed by those accumulators, the remaining
-/// inverse stages, and the read-back with `loadMap`. `re` and `im` hold two
-/// real tiles (row-major over N_d); they are overwritten with the results.
-void simulateFftTile(const FftTilePlan &plan, FftMmaShape shape,
-                     llvm::ArrayRef<int64_t> loadMap,
-                     llvm::ArrayRef<std::complex<double>> spectrum,
-                     std::vector<double> &re, std::vector<double> &im);
 
 /// A bound on |computed - exact| at any point of a tile after the pipeline,
 /// relative to the largest |re| or |im| of the tile's input, in f64 (unit

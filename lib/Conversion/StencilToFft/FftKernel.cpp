@@ -1,9 +1,9 @@
 //===- FftKernel.cpp - The FFT stencil kernel
 //------------------------------===//
 //
-// FlashFFTStencil (seed 004) as one kernel; the math and its CPU model are
-// Support/FftTiling.h, whose data path this kernel follows fragment by
-// fragment.
+// FlashFFTStencil (seed 004) as one kernel; the math is Support/FftTiling.h
+// and its CPU model Support/FftTileModel.h, whose data path this kernel
+// follows fragment by fragment.
 //
 // Geometry. Tiles of N_d points are placed every V_d = N_d - 2 T r_d points:
 // tile j along dimension d reads [s_d, s_d + N_d) with s_d = j V_d (halo and
