@@ -431,17 +431,23 @@ void runCooleyTukeyPasses(const FftTilePlan &plan, FftMmaShape shape,
   auto at = [&](int64_t p0, int64_t p1) -> std::complex<double> & {
     return array[64 * p0 + p1];
   };
-  // Pass 1: forward along axis 1, one unit per row p0.
-  for (int64_t p0 = 0; p0 < 64; ++p0) {
-    CtLanes x;
-    for (unsigned l = 0; l < kWarpSize; ++l)
-      for (int64_t c = 0; c < 2; ++c)
-        x.v[l][c] = at(p0, getFftCtPosition(l, c, false));
-    CtLanes z = forwardChain(shape, frag, x);
-    for (unsigned l = 0; l < kWarpSize; ++l)
-      for (int64_t e = 0; e < 2; ++e)
-        at(p0, getFftCtPosition(l, e, true)) = z.v[l][e];
-  }
+  // Passes 1 and 3: along axis 1, one unit per row p0; forward from the load
+  // layout, or inverse in the accumulator layout. Both leave the row in the
+  // accumulator layout.
+  auto rowPass = [&](bool inverseRows) {
+    for (int64_t p0 = 0; p0 < 64; ++p0) {
+      CtLanes x;
+      for (unsigned l = 0; l < kWarpSize; ++l)
+        for (int64_t c = 0; c < 2; ++c)
+          x.v[l][c] = at(p0, getFftCtPosition(l, c, inverseRows));
+      CtLanes z = inverseRows ? inverseChain(shape, frag, x)
+                              : forwardChain(shape, frag, x);
+      for (unsigned l = 0; l < kWarpSize; ++l)
+        for (int64_t e = 0; e < 2; ++e)
+          at(p0, getFftCtPosition(l, e, true)) = z.v[l][e];
+    }
+  };
+  rowPass(/*inverseRows=*/false);
   // Pass 2: along axis 0, one unit per column p1.
   bool inverse = !packedSpectrum.empty();
   for (int64_t p1 = 0; p1 < 64; ++p1) {
@@ -469,16 +475,6 @@ void runCooleyTukeyPasses(const FftTilePlan &plan, FftMmaShape shape,
   }
   if (!inverse)
     return;
-  // Pass 3: inverse along axis 1, one unit per row p0.
-  for (int64_t p0 = 0; p0 < 64; ++p0) {
-    CtLanes z;
-    for (unsigned l = 0; l < kWarpSize; ++l)
-      for (int64_t e = 0; e < 2; ++e)
-        z.v[l][e] = at(p0, getFftCtPosition(l, e, true));
-    CtLanes out = inverseChain(shape, frag, z);
-    for (unsigned l = 0; l < kWarpSize; ++l)
-      for (int64_t e = 0; e < 2; ++e)
-        at(p0, getFftCtPosition(l, e, true)) = out.v[l][e];
-  }
+  rowPass(/*inverseRows=*/true);
 }
 } // namespace
