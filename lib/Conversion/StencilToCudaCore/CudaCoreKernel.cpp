@@ -125,7 +125,6 @@ SmallVector<Value> CudaCoreKernelBuilder::bandBlockOrigin() {
   };
   Value rem = gpu::BlockIdOp::create(*b, gpu::Dimension::x);
   Value found = arith::ConstantIntOp::create(*b, b->getI1Type(), 0);
-  Value trueValue = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
   SmallVector<Value> j(rank);
   for (int64_t d = 0; d < rank; ++d) {
     // The sub-grid of the dimensions after d: all its tiles, its inner ones.
@@ -138,7 +137,7 @@ SmallVector<Value> CudaCoreKernelBuilder::bandBlockOrigin() {
     // b in an edge slab: its slab i (below lo_d, or from hi_d on), then the
     // sub-grid's tiles row-major.
     Value takeEdge = arith::AndIOp::create(
-        *b, arith::XOrIOp::create(*b, found, trueValue),
+        *b, logicalNot(found),
         arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, rem, edge));
     Value i = arith::DivUIOp::create(*b, rem, fullSub);
     Value below =
@@ -362,8 +361,12 @@ Value CudaCoreKernelBuilder::loadElement(Value linear, Value inside,
 /// there) and two adds per access. On an H200 (bench/NOTES.md, "Plane
 /// starts") this gains 3-14% in f16 and up to 8% in f32; f64 kernels, bound
 /// by memory, went -33% to +12% by tiling, and keep the linear index.
+bool CudaCoreKernelBuilder::hasOpaquePlaneStarts() const {
+  return geo.stream && geo.rank == 3 && !elementType.isF64();
+}
+
 Value CudaCoreKernelBuilder::gridIndex(ArrayRef<Value> coords) {
-  if (!(geo.stream && geo.rank == 3 && !elementType.isF64()))
+  if (!hasOpaquePlaneStarts())
     return getLinearIndex(*b, coords, sizes);
   Value start = planeStart(coords[0]);
   return add(start, add(mul(coords[1], sizes[2]), coords[2]));
@@ -371,7 +374,7 @@ Value CudaCoreKernelBuilder::gridIndex(ArrayRef<Value> coords) {
 
 Value CudaCoreKernelBuilder::planeStart(Value z) {
   Value start = mul(z, mul(sizes[1], sizes[2]));
-  if (geo.stream && geo.rank == 3 && !elementType.isF64())
+  if (hasOpaquePlaneStarts())
     start = hideFromOptimizer(*b, start);
   return start;
 }
@@ -500,9 +503,12 @@ Value CudaCoreKernelBuilder::isStored(ArrayRef<Value> coords) {
   if (spec.bandMargins.empty())
     return written;
   Value exact = isWithinAll(coords, spec.bandMargins);
-  Value trueValue = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
-  return arith::AndIOp::create(*b, written,
-                               arith::XOrIOp::create(*b, exact, trueValue));
+  return arith::AndIOp::create(*b, written, logicalNot(exact));
+}
+
+Value CudaCoreKernelBuilder::logicalNot(Value condition) {
+  return arith::XOrIOp::create(
+      *b, condition, arith::ConstantIntOp::create(*b, b->getI1Type(), 1));
 }
 
 Value CudaCoreKernelBuilder::toElementType(Value value) {

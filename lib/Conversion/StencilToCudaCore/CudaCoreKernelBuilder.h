@@ -134,6 +134,8 @@ private:
   /// streamed 3-D kernels of 16- and 32-bit grids, an opaque plane start
   /// plus the index in the plane.
   Value gridIndex(ArrayRef<Value> coords);
+  /// Whether plane starts are hidden from the optimizer (gridIndex).
+  bool hasOpaquePlaneStarts() const;
   /// The linear index of the first point of plane `z` of a 3-D grid,
   /// opaque as in gridIndex.
   Value planeStart(Value z);
@@ -160,6 +162,8 @@ private:
   /// Whether the last step stores the output at `coords`: isWritten, and in
   /// band mode outside the exact region.
   Value isStored(ArrayRef<Value> coords);
+  /// The negation of an i1 `condition`.
+  Value logicalNot(Value condition);
   /// Whether every coords_d lies in [margin_d, N_d - margin_d), for d in
   /// `dims` = [first, end) (end -1: the rank).
   Value isWithinAll(ArrayRef<Value> coords, ArrayRef<int64_t> margins,

@@ -352,9 +352,7 @@ CudaCoreKernelBuilder::EdgeYX CudaCoreKernelBuilder::computeEdgeYX() {
     SmallVector<Value> coords = outputCoords(0);
     coords[2] = addConst(x0, lane);
     edge.keptLanes.push_back(lane);
-    edge.laneKept.push_back(arith::XOrIOp::create(
-        *b, isWritten(coords, /*dims=*/{2, 3}),
-        arith::ConstantIntOp::create(*b, b->getI1Type(), 1)));
+    edge.laneKept.push_back(logicalNot(isWritten(coords, /*dims=*/{2, 3})));
   }
   return edge;
 }
