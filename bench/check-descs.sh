@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# On the GPU machine: checks every launch description under the given
-# folders against stencil-run's f64 reference at the full and odd sizes of
-# bench/common.sh (check_steps steps), JOBS at a time (default 12), each
-# run under a TIMEOUT (default 120 s, so a hung kernel shows as one
-# TIMEOUT line instead of swallowing the call). Lines reach
-# $OUT/check-descs.txt as each check ends, with the seconds it took:
+# On the GPU machine: check_folders (bench/common.sh) over folders from
+# any artifact directories, paths from the repository root: each launch
+# description at the full and the odd size against stencil-run's f64
+# reference, $CHECK_JOBS folders at a time (default 12), each run under
+# $CHECK_TIMEOUT seconds (default 120), each check's line in
+# $OUT/check-descs.txt as it ends:
 #   bench/check-descs.sh FOLDER...
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,23 +14,5 @@ mkdir -p "$out"
 log=$out/check-descs.txt
 build_runner "$out"
 begin_log
-export run
-check_desc() {
-  local desc=$1 size=$2 rank steps grid t0 line
-  rank=$(sed -n 's/^rank = //p' "$desc")
-  steps=$(check_steps "$desc")
-  grid=$(grid_for "$rank" "$size")
-  t0=$(date +%s)
-  line=$(timeout "${TIMEOUT:-120}" "$run" "$desc" --grid "$grid" --steps "$steps" 2>&1 \
-    | grep -E '^RESULT|FAIL|^error' | head -3 | tr '\n' ' ')
-  [ -n "$line" ] || line="TIMEOUT or no result"
-  echo "$(basename "$(dirname "$desc")") $(basename "$desc" .launch) $size ($(( $(date +%s) - t0 )) s): $line"
-}
-export -f check_desc check_steps steps_per_launch grid_for
-for folder in "$@"; do
-  for desc in "$folder"/*.launch; do
-    [ -f "$desc" ] && printf '%s full\n%s odd\n' "$desc" "$desc"
-  done
-done | xargs -P "${JOBS:-12}" -L 1 bash -c 'check_desc "$0" "$1"' >> "$log"
-elapsed "checks"
-echo "== $(grep -c 'check=PASS' "$log") PASS, $(grep -v '^==' "$log" | grep -c -E 'FAIL|error|TIMEOUT') FAIL, error or timeout" | tee -a "$log"
+CHECK_JOBS=${CHECK_JOBS:-12} check_folders . "$@"
+echo "== $(grep -c 'check=PASS' "$log") PASS, $(grep -v '^==' "$log" | grep -c -E 'FAIL|error') FAIL or error" | tee -a "$log"

@@ -96,35 +96,40 @@ compile_example() {
 
 # Checks every description of ART_DIR/FOLDER at the full and the odd size
 # (grid_for) against the runner's f64 reference: 3 steps, or two launches
-# of a kernel fusing F > 1 steps; the RESULT, FAIL and error lines go to
-# $log, folder by folder, with an `elapsed` line. The folders run
-# $CHECK_JOBS at a time (default: half the cores; the runner's f64
-# reference is single-threaded CPU work, the kernels are short):
+# of a kernel fusing F > 1 steps. Each check's RESULT, FAIL or error lines
+# reach $log (and standard output) when it ends, so a call cut by its time
+# limit keeps what it did. Each run is limited to $CHECK_TIMEOUT seconds
+# (default 120); one that prints nothing in that time is a FAIL line. An
+# `elapsed` line ends the checks. The folders run $CHECK_JOBS at a time
+# (default: half the cores; the runner's f64 reference is single-threaded
+# CPU work, the kernels are short):
 #   check_folders ART_DIR FOLDER...
 check_folders() {
-  local art=$1 folder jobs=${CHECK_JOBS:-$(( ($(nproc) + 1) / 2 ))} parts
+  local art=$1 folder jobs=${CHECK_JOBS:-$(( ($(nproc) + 1) / 2 ))}
   shift
-  parts=$(mktemp -d)
   for folder in "$@"; do
     while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
-    check_one_folder "$art" "$folder" > "$parts/$folder" &
+    check_one_folder "$art" "$folder" &
   done
   wait
-  for folder in "$@"; do cat "$parts/$folder" | tee -a "$log"; done
-  rm -rf "$parts"
   elapsed "checks of $# folders"
 }
 
-# The checks of one folder for check_folders, to standard output.
+# The checks of one folder for check_folders, appended to $log one check at
+# a time.
 check_one_folder() {
-  local art=$1 folder=$2 desc rank steps size
+  local art=$1 folder=$2 desc rank steps size prefix lines
   for desc in "$art/$folder"/*.launch; do
+    [ -f "$desc" ] || continue
     rank=$(sed -n 's/^rank = //p' "$desc")
     steps=$(check_steps "$desc")
     for size in full odd; do
-      "$run" "$desc" --grid "$(grid_for "$rank" "$size")" --steps "$steps" 2>&1 \
-        | grep -E '^RESULT|FAIL|^error' \
-        | sed "s|^|$folder $(basename "$desc" .launch) $size: |"
+      prefix="$folder $(basename "$desc" .launch) $size: "
+      lines=$(timeout "${CHECK_TIMEOUT:-120}" "$run" "$desc" \
+          --grid "$(grid_for "$rank" "$size")" --steps "$steps" 2>&1 \
+        | grep -E '^RESULT|FAIL|^error')
+      [ -n "$lines" ] || lines="FAIL: no result within ${CHECK_TIMEOUT:-120} s"
+      sed "s|^|$prefix|" <<< "$lines" | tee -a "$log"
     done
   done
 }
