@@ -349,7 +349,8 @@ def ConvertStencilToCudaCore
 
     `min-blocks-per-sm=N` puts `.minnctapersm N` on the kernels: ptxas
     then schedules within the registers that leave room for N blocks per
-    SM, no more (more registers let it keep more loads in flight).
+    SM. It is a register budget, not an occupancy cap (more registers let
+    ptxas keep more loads in flight).
 
     Row streaming (`stream=on` for a 2-D `stencil.linear`; AN5D's register
     streaming, sections 3.1-3.3, kernel in CudaCoreRowStream.cpp): the block
@@ -460,8 +461,8 @@ def ConvertStencilToCudaCore
            "0 (default): ptxas chooses the registers per thread; N >= 1: "
            "the kernel asks for N resident blocks per SM (PTX "
            ".minnctapersm), so ptxas schedules within the registers that "
-           "leave room for N blocks, no fewer and no more (N x threads per "
-           "block at most 2048)">,
+           "leave room for N blocks (N x threads per block at most "
+           "2048)">,
     Option<"replaceableWeights", "replaceable-weights", "bool",
            /*default=*/"true",
            "Read a linear stencil's weights from a .const array "
