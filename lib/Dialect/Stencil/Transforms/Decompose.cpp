@@ -176,7 +176,9 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
 
   // The source stencil rides along for the launch description (the GPU
   // runner checks the kernel against it, not against the matrices).
-  DictionaryAttr source = getSourceAttr(stepPattern, op.getWeightsAttr());
+  // Every attribute of the op is read before it is replaced (and freed).
+  DenseF64ArrayAttr stepWeights = op.getWeightsAttr();
+  DictionaryAttr source = getSourceAttr(stepPattern, stepWeights);
   rewriter.setInsertionPoint(op);
   auto rowGemm = rewriter.replaceOpWithNewOp<RowGemmOp>(
       op, op.getInput(), op.getOutput(), rewriter.getI64IntegerAttr(radius),
@@ -195,7 +197,7 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
   if (fusedSteps > 1) {
     rowGemm.setFusedStepsAttr(rewriter.getI64IntegerAttr(fusedSteps));
     rowGemm.setStepPatternAttr(stepPattern);
-    rowGemm.setStepWeightsAttr(op.getWeightsAttr());
+    rowGemm.setStepWeightsAttr(stepWeights);
   }
   rowGemm->setAttr(kSourceAttrName, source);
   return success();
