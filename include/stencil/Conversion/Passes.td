@@ -21,8 +21,11 @@ def ConvertStencilToSCF : Pass<"convert-stencil-to-scf"> {
        `r_d <= i_d < N_d - r_d` for `halo`, the whole grid otherwise;
     4. at each point, for `stencil.linear`, the sum of `w_i * src[i + o_i]`
        accumulated in f64 in pattern order and rounded once to the element
-       type; for `stencil.apply`, the body cloned with each `stencil.access`
-       replaced by a load (computing in the element type, as written);
+       type (unrolled up to 64 points; above, an `scf.for` over the points
+       reading `o_i` and `w_i` from two constant `memref.global` tables, so
+       that the IR does not grow with the pattern); for `stencil.apply`, the
+       body cloned with each `stencil.access` replaced by a load (computing
+       in the element type, as written);
     5. when `T` is even the result is in `input`: a final
        `memref.copy input -> output`.
 
