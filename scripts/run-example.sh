@@ -9,6 +9,11 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 example=${1:-$root/examples/box-2d9p.mlir}
+if [ ! -f "$example" ]; then
+  echo "run-example.sh: no such file: '$example' (the bundled examples are in" \
+       "$root/examples)" >&2
+  exit 2
+fi
 "$root/scripts/setup.sh" >/dev/null
 
 rank=$(grep -o 'memref<[?x0-9]*' "$example" | head -1 | tr -cd 'x' | wc -c)

@@ -3,7 +3,10 @@
 # packages, ninja, GoogleTest), then configures and builds the project.
 #   BUILD_DIR   build directory (default: <repo>/build, or <repo>/build-sanitize
 #               with --sanitize)
-#   --sanitize  the sanitizer build (issue 12): clang-22 with ASan + UBSan
+#   REFERENCE_BUILD_DIR  with --sanitize: the build whose emitted code the
+#               sanitizer build's is compared with (default: <repo>/build,
+#               when built)
+#   --sanitize  the sanitizer build: clang-22 with ASan + UBSan
 #               (LLVM_USE_SANITIZER="Address;Undefined", every UB report
 #               fatal) and libFuzzer coverage (LLVM_USE_SANITIZE_COVERAGE), so
 #               the fuzz targets are real libFuzzer binaries (scripts/fuzz.sh)
@@ -44,7 +47,36 @@ if ((sanitize)); then
          "-DLLVM_USE_SANITIZER=Address;Undefined"
          # LLVM's own build defines these; an out-of-tree project must.
          "-DLLVM_UBSAN_FLAGS=-fsanitize=undefined -fno-sanitize=vptr,function -fno-sanitize-recover=all"
-         -DLLVM_USE_SANITIZE_COVERAGE=ON)
+         -DLLVM_USE_SANITIZE_COVERAGE=ON
+         # -O1, as the sanitizers advise: a quicker build, and reports
+         # that still name the right lines.
+         "-DCMAKE_C_FLAGS_RELEASE=-O1 -DNDEBUG"
+         "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG")
+  # The plain build's tools, when there are: builds-agree.test compares the
+  # code both emit (clang's build against gcc's).
+  reference=${REFERENCE_BUILD_DIR:-$root/build}
+  [ -x "$reference/bin/stencil-opt" ] &&
+    extra+=("-DSTENCIL_REFERENCE_TOOLS_DIR=$reference/bin")
+fi
+# An existing build directory is reused (configured again, built
+# incrementally) when it is a Ninja build of this source tree; anything else
+# is left alone, with a message.
+if [ -f "$build/CMakeCache.txt" ]; then
+  cached_source=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt")
+  cached_generator=$(sed -n 's/^CMAKE_GENERATOR:INTERNAL=//p' "$build/CMakeCache.txt")
+  if [ "$cached_source" != "$root" ] || [ "$cached_generator" != Ninja ]; then
+    echo "setup: $build holds a build of '${cached_source:-?}' with the" \
+         "'${cached_generator:-?}' generator, not a Ninja build of $root;" \
+         "remove it or choose another directory with BUILD_DIR=..." >&2
+    exit 2
+  fi
+  cached_cxx=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
+  if ((sanitize)) && [[ "$cached_cxx" != *clang* ]]; then
+    echo "setup: $build was configured with $cached_cxx, not clang: the" \
+         "sanitizer build needs a directory of its own (default:" \
+         "$root/build-sanitize)" >&2
+    exit 2
+  fi
 fi
 cmake -G Ninja -S "$root" -B "$build" \
   -DCMAKE_BUILD_TYPE=Release \
