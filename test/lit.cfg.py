@@ -72,3 +72,12 @@ if config.ptxas_executable:
 if config.ptxas_executable and os.path.exists(config.ptxas_executable):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas_executable))
+
+# `reference-build` feature: another build's tools to compare the emitted
+# code with (STENCIL_REFERENCE_TOOLS_DIR; scripts/setup.sh --sanitize sets
+# it to the plain build's when there is one).
+if config.reference_tools_dir and os.path.exists(
+        os.path.join(config.reference_tools_dir, "stencil-opt")):
+    config.available_features.add("reference-build")
+    config.substitutions.append(("%reference_tools", config.reference_tools_dir))
+    config.substitutions.append(("%stencil_tools", config.stencil_tools_dir))

@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stencil/Analysis/CostModel.h"
+#include "stencil/Dialect/Stencil/IR/LaunchRecord.h"
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
 #include "stencil/Pipelines/Candidates.h"
 #include "stencil/Pipelines/KernelResources.h"
@@ -46,6 +47,9 @@ using namespace mlir::stencil;
 
 /// The fused steps `fused-steps=max` allows.
 static constexpr int64_t kMaxAutoFusedSteps = 4;
+/// The most `fused-steps=N` may ask for: each count adds candidates, each a
+/// whole pipeline and a ptxas run.
+static constexpr int64_t kMaxRankedFusedSteps = 16;
 
 namespace {
 /// One candidate and what the model made of it.
@@ -216,7 +220,7 @@ StencilSelectPipelinePass::evaluate(const PipelineCandidate &candidate,
     e.rejection = firstError.empty() ? "the pipeline failed" : firstError;
     return e;
   }
-  auto launches = (*copy)->getAttrOfType<ArrayAttr>("stencil.launches");
+  auto launches = (*copy)->getAttrOfType<ArrayAttr>(kLaunchesAttrName);
 
   // With an assembler: the rest of the pipeline, then ptxas's registers.
   llvm::StringMap<KernelResources> resources;
@@ -362,9 +366,14 @@ void StencilSelectPipelinePass::runOnOperation() {
 
   int64_t maxFused = kMaxAutoFusedSteps;
   if (fusedSteps != "max" &&
-      (StringRef(fusedSteps).getAsInteger(10, maxFused) || maxFused < 1)) {
-    emitError(loc) << "fused-steps must be a positive integer or 'max', got '"
-                   << fusedSteps << "'";
+      (StringRef(fusedSteps).getAsInteger(10, maxFused) || maxFused < 1 ||
+       maxFused > kMaxRankedFusedSteps)) {
+    emitError(loc) << "fused-steps must be an integer from 1 to "
+                   << kMaxRankedFusedSteps << " or 'max' ("
+                   << kMaxAutoFusedSteps << "), got '" << fusedSteps
+                   << "'; a kernel fusing more steps is chosen with its "
+                      "pipeline's own fused-steps (e.g. --lower-to-cuda-core "
+                      "fused-steps=32)";
     return signalPassFailure();
   }
   auto profile = lookupDeviceProfile(deviceProfile, chip);

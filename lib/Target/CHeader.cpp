@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stencil/Target/CHeader.h"
+#include "stencil/Dialect/Stencil/IR/LaunchRecord.h"
 #include "stencil/Target/LaunchDescription.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -63,6 +64,66 @@ static bool isIdentifier(StringRef name) {
                       [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
+/// Why `name` cannot name the header's function (empty when it can): a C++
+/// keyword, a name reserved to the implementation, or a name the header's
+/// code uses, which the function would hide.
+static std::string getFunctionNameProblem(StringRef name) {
+  if (!isIdentifier(name))
+    return "is not a C++ identifier";
+  static constexpr StringRef kKeywords[] = {
+      "alignas",       "alignof",     "and",
+      "and_eq",        "asm",         "auto",
+      "bitand",        "bitor",       "bool",
+      "break",         "case",        "catch",
+      "char",          "char8_t",     "char16_t",
+      "char32_t",      "class",       "compl",
+      "concept",       "const",       "consteval",
+      "constexpr",     "constinit",   "const_cast",
+      "continue",      "co_await",    "co_return",
+      "co_yield",      "decltype",    "default",
+      "delete",        "do",          "double",
+      "dynamic_cast",  "else",        "enum",
+      "explicit",      "export",      "extern",
+      "false",         "float",       "for",
+      "friend",        "goto",        "if",
+      "inline",        "int",         "long",
+      "mutable",       "namespace",   "new",
+      "noexcept",      "not",         "not_eq",
+      "nullptr",       "operator",    "or",
+      "or_eq",         "private",     "protected",
+      "public",        "register",    "reinterpret_cast",
+      "requires",      "return",      "short",
+      "signed",        "sizeof",      "static",
+      "static_assert", "static_cast", "struct",
+      "switch",        "template",    "this",
+      "thread_local",  "throw",       "true",
+      "try",           "typedef",     "typeid",
+      "typename",      "union",       "unsigned",
+      "using",         "virtual",     "void",
+      "volatile",      "wchar_t",     "while",
+      "xor",           "xor_eq"};
+  if (llvm::is_contained(kKeywords, name))
+    return "is a C++ keyword";
+  if (name.starts_with("__") ||
+      (name.size() > 1 && name[0] == '_' && llvm::isUpper(name[1])))
+    return "is reserved to the C++ implementation (a leading '__' or '_' "
+           "and a capital)";
+  static constexpr StringRef kUsed[] = {"stencil_kernel",
+                                        "stencil_status",
+                                        "stencil_kernel_load_memory",
+                                        "stencil_kernel_destroy",
+                                        "stencil_kernel_run",
+                                        "CUstream",
+                                        "CUdeviceptr",
+                                        "int64_t",
+                                        "__half",
+                                        "__nv_bfloat16",
+                                        "STENCIL_SUCCESS"};
+  if (llvm::is_contained(kUsed, name))
+    return "is a name the header's code uses";
+  return "";
+}
+
 LogicalResult mlir::stencil::emitCHeader(Operation *module, raw_ostream &os,
                                          const CHeaderOptions &options) {
   std::string description, ptx;
@@ -81,13 +142,15 @@ LogicalResult mlir::stencil::emitCHeader(Operation *module, raw_ostream &os,
   StringRef kernel = getEntry(description, "kernel");
   std::string function =
       options.function.empty() ? kernel.str() : options.function;
-  if (!isIdentifier(function))
-    return module->emitError("--header-function: '")
-           << function << "' is not a C identifier";
+  if (std::string problem = getFunctionNameProblem(function); !problem.empty())
+    return mlir::emitError(getLaunchRecordsLoc(module), "--header-function: '")
+           << function << "' " << problem
+           << "; choose another name for the header's function";
   int64_t rank = 0;
   if (getEntry(description, "rank").getAsInteger(10, rank) || rank < 1 ||
       rank > 3)
-    return module->emitError("kernel '") << kernel << "' has no rank 1 to 3";
+    return mlir::emitError(getLaunchRecordsLoc(module), "kernel '")
+           << kernel << "' has no rank 1 to 3";
   StringRef type = getEntry(description, "element_type");
   StringRef cType = llvm::StringSwitch<StringRef>(type)
                         .Case("f16", "__half")
@@ -96,7 +159,7 @@ LogicalResult mlir::stencil::emitCHeader(Operation *module, raw_ostream &os,
                         .Case("f64", "double")
                         .Default("");
   if (cType.empty())
-    return module->emitError("kernel '")
+    return mlir::emitError(getLaunchRecordsLoc(module), "kernel '")
            << kernel << "' has element type '" << type
            << "', which the header cannot type";
   StringRef steps = getEntry(description, "steps_per_launch");

@@ -1,6 +1,7 @@
 //===- LaunchDescription.cpp - PTX and launch descriptions ----------------===//
 
 #include "stencil/Target/LaunchDescription.h"
+#include "stencil/Dialect/Stencil/IR/LaunchRecord.h"
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -22,8 +23,9 @@ LogicalResult mlir::stencil::emitPTX(Operation *module, raw_ostream &os) {
     }
   });
   if (!found)
-    return module->emitError("no gpu.binary with PTX (format = isa) in the "
-                             "module; lower it with a GPU pipeline first");
+    return mlir::emitError(getLaunchRecordsLoc(module),
+                           "no gpu.binary with PTX (format = isa) in the "
+                           "module; lower it with a GPU pipeline first");
   return success();
 }
 
@@ -44,24 +46,41 @@ LogicalResult
 mlir::stencil::emitLaunchDescription(Operation *module, raw_ostream &os,
                                      const LaunchDescriptionOptions &options) {
   // 1. Find the kernel's record.
-  auto launches = module->getAttrOfType<ArrayAttr>("stencil.launches");
-  if (!launches || launches.empty())
-    return module->emitError("no 'stencil.launches' attribute: the module was "
-                             "not lowered by a stencil GPU pipeline");
+  Attribute launchesAttr = module->getAttr(kLaunchesAttrName);
+  if (!launchesAttr)
+    return mlir::emitError(getLaunchRecordsLoc(module),
+                           "no 'stencil.launches' attribute: the module was "
+                           "not lowered by a stencil GPU pipeline");
+  // Checked here too: the stencil dialect verifies the records only where it
+  // is loaded.
+  if (failed(verifyLaunchRecords(launchesAttr, [&] {
+        return mlir::emitError(getLaunchRecordsLoc(module));
+      })))
+    return failure();
+  auto launches = cast<ArrayAttr>(launchesAttr);
+  if (launches.empty())
+    return mlir::emitError(getLaunchRecordsLoc(module),
+                           "'stencil.launches' is empty: the module has no "
+                           "kernel");
   DictionaryAttr record;
+  SmallVector<StringRef> names;
   for (Attribute attr : launches) {
-    auto dict = dyn_cast<DictionaryAttr>(attr);
-    auto name = dict ? dict.getAs<StringAttr>("kernel") : StringAttr();
-    if (!name)
-      return module->emitError("malformed 'stencil.launches' entry");
-    if (!options.kernel.empty() && name.getValue() != options.kernel)
-      continue;
-    if (record)
-      return module->emitError("several kernels: choose one with --kernel");
-    record = dict;
+    auto dict = cast<DictionaryAttr>(attr);
+    names.push_back(dict.getAs<StringAttr>("kernel").getValue());
+    if (options.kernel.empty() ? launches.size() == 1
+                               : names.back() == options.kernel)
+      record = dict;
   }
-  if (!record)
-    return module->emitError("no kernel named '") << options.kernel << "'";
+  if (!record) {
+    InFlightDiagnostic diag = mlir::emitError(getLaunchRecordsLoc(module));
+    if (options.kernel.empty())
+      diag << "the module has " << names.size()
+           << " kernels; choose one with --kernel: ";
+    else
+      diag << "no kernel named '" << options.kernel << "'; the module has: ";
+    llvm::interleaveComma(names, diag);
+    return diag;
+  }
 
   auto getInt = [&](StringRef key) {
     auto attr = record.getAs<IntegerAttr>(key);
@@ -159,7 +178,8 @@ mlir::stencil::emitLaunchDescription(Operation *module, raw_ostream &os,
     auto type = repack.getAs<StringAttr>("type");
     auto map = repack.getAs<DenseI64ArrayAttr>("map");
     if (!kind || !type || !map)
-      return module->emitError("malformed 'repack' entry of kernel '")
+      return mlir::emitError(getLaunchRecordsLoc(module),
+                             "malformed 'repack' entry of kernel '")
              << record.getAs<StringAttr>("kernel").getValue() << "'";
     os << "repack = " << kind.getValue() << "\n";
     os << "repack_type = " << type.getValue() << "\n";

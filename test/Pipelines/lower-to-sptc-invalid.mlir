@@ -62,3 +62,13 @@ func.func @huge_outer_offset(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
   stencil.linear %in -> %out pattern <[[0, 0], [2147483647, 0]]> weights [0.5, 0.5] : memref<?x?xf16>
   return
 }
+
+// -----
+
+// A weight f16 cannot hold (its largest finite value is 65504): the sparse
+// kernel would compute with infinities.
+func.func @weights_overflow(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  // expected-error @+1 {{has a value 7.000000e+04 that overflows f16, the sparse Tensor Cores' operand type}}
+  stencil.linear %in -> %out pattern <star, rank = 2, radius = 1> weights [0.1, 0.2, 70000.0, 0.2, 0.1] : memref<?x?xf16>
+  return
+}

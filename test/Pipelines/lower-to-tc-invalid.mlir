@@ -30,3 +30,21 @@ func.func @huge_offset(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
   stencil.linear %in -> %out pattern <[[0, 0], [0, 2147483647]]> weights [0.5, 0.5] : memref<?x?xf16>
   return
 }
+
+// -----
+
+// Weights the operand type cannot hold (f16's largest finite value is
+// 65504): the kernel would compute with infinities.
+func.func @weights_overflow_f16(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  // expected-error @+1 {{'stencil.row_gemm' op has a kernel value 7.000000e+04 that overflows the Tensor Core operand type 'f16'}}
+  stencil.linear %in -> %out pattern <star, rank = 2, radius = 1> weights [0.1, 0.2, 70000.0, 0.2, 0.1] : memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @weights_overflow_bf16(%in: memref<?x?xbf16>, %out: memref<?x?xbf16>) {
+  // expected-error @+1 {{'stencil.row_gemm' op has a kernel value 1.000000e+300 that overflows the Tensor Core operand type 'bf16'}}
+  stencil.linear %in -> %out pattern <star, rank = 2, radius = 1> weights [0.1, 0.2, 1.0e300, 0.2, 0.1] : memref<?x?xbf16>
+  return
+}

@@ -5,10 +5,12 @@
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Format.h"
 
@@ -26,6 +28,46 @@ gpu::GPUModuleOp mlir::stencil::getOrCreateGpuModule(ModuleOp module,
   auto gpuModule = gpu::GPUModuleOp::create(builder, module.getLoc(), name);
   symbols.insert(gpuModule);
   return gpuModule;
+}
+
+std::string mlir::stencil::getUniqueKernelName(Operation *op, StringRef suffix,
+                                               gpu::GPUModuleOp gpuModule) {
+  auto parent = op->getParentOfType<FunctionOpInterface>();
+  std::string base =
+      (parent ? parent.getName().str() : std::string("stencil")) + "_" +
+      suffix.str();
+  // Every name in use that a kernel's derived names could meet.
+  llvm::StringSet<> used;
+  auto addSymbols = [&](Operation *table) {
+    if (!table || table->getNumRegions() == 0 || table->getRegion(0).empty())
+      return;
+    for (Operation &symbol : table->getRegion(0).front())
+      if (auto name = symbol.getAttrOfType<StringAttr>(
+              SymbolTable::getSymbolAttrName()))
+        used.insert(name.getValue());
+  };
+  addSymbols(gpuModule);
+  ModuleOp module = op->getParentOfType<ModuleOp>();
+  addSymbols(module);
+  if (module)
+    if (auto launches = module->getAttrOfType<ArrayAttr>(kLaunchesAttrName))
+      for (Attribute record : launches)
+        if (auto dict = dyn_cast<DictionaryAttr>(record))
+          if (auto kernel = dict.getAs<StringAttr>("kernel"))
+            used.insert(kernel.getValue());
+  // A name is free when no name in use is it or starts with it and `_`.
+  auto isFree = [&](StringRef name) {
+    return llvm::none_of(used, [&](const auto &entry) {
+      StringRef other = entry.getKey();
+      return other == name ||
+             (other.starts_with(name) && other[name.size()] == '_');
+    });
+  };
+  if (isFree(base))
+    return base;
+  for (int64_t k = 1;; ++k)
+    if (std::string name = base + "_" + std::to_string(k); isFree(name))
+      return name;
 }
 
 static StringRef getTypeName(Type type) {
@@ -290,8 +332,26 @@ public:
       : apply(apply), os(os) {}
 
   /// Prints `value`; false at the first op without a spelling (`unsupported`)
-  /// or when the text grows past the limit.
+  /// or when the text grows past the limits.
   bool print(Value value) {
+    // Bounded recursion: a chain of thousands of ops would overflow the
+    // stack, and the runner's parser takes no deeper expression anyway.
+    if (depth >= kMaxNesting)
+      return false;
+    ++depth;
+    bool printed = printDefinition(value);
+    --depth;
+    return printed;
+  }
+
+  Operation *unsupported = nullptr;
+  static constexpr size_t kMaxLength = 64 * 1024;
+  /// The runner's limit on nested sub-expressions (BodyExpr::kMaxNesting in
+  /// tools/stencil-run/BodyExpr.h).
+  static constexpr size_t kMaxNesting = 256;
+
+private:
+  bool printDefinition(Value value) {
     Operation *op = value.getDefiningOp();
     // From outside the region only constants have a spelling.
     if (!op)
@@ -353,10 +413,6 @@ public:
            print(op->getOperand(1)) && write(")");
   }
 
-  Operation *unsupported = nullptr;
-  static constexpr size_t kMaxLength = 64 * 1024;
-
-private:
   bool fail(Operation *op) {
     unsupported = op;
     return false;
@@ -381,6 +437,7 @@ private:
   ApplyOp apply;
   raw_ostream &os;
   size_t written = 0;
+  size_t depth = 0;
 };
 } // namespace
 

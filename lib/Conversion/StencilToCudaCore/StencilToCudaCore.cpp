@@ -40,6 +40,8 @@ static constexpr int64_t kMaxFusedSteps = 64;
 static constexpr int64_t kMaxPrefetchDistance = 4;
 /// The most resident threads per SM on sm_80 and sm_90 (min-blocks-per-sm).
 static constexpr int64_t kMaxThreadsPerSM = 2048;
+/// Resident blocks per SM: at most 32 on sm_80 to sm_120.
+static constexpr int64_t kMaxBlocksPerSM = 32;
 static constexpr StringLiteral kGpuModuleName = "stencil_cuda_core";
 
 FailureOr<CudaCoreStepKernel> mlir::stencil::buildCudaCoreStepKernel(
@@ -213,12 +215,13 @@ ConvertStencilToCudaCorePass::convert(Operation *op, gpu::GPUModuleOp gpuModule,
            << " bytes; the widest load and store move 16): use a "
               "vector-width of at most "
            << 128 / gridType.getElementTypeBitWidth();
-  if (minBlocksPerSM < 0 ||
+  // Bounded before the product, which a huge N would overflow.
+  if (minBlocksPerSM < 0 || minBlocksPerSM > kMaxBlocksPerSM ||
       minBlocksPerSM * threadsX * threadsY > kMaxThreadsPerSM)
-    return op->emitOpError("needs 0 <= min-blocks-per-sm and at most ")
-           << kMaxThreadsPerSM << " threads per SM, not "
-           << minBlocksPerSM.getValue() << " blocks of " << threadsX * threadsY
-           << " threads";
+    return op->emitOpError("needs 0 <= min-blocks-per-sm <= ")
+           << kMaxBlocksPerSM << " and at most " << kMaxThreadsPerSM
+           << " threads per SM, not " << minBlocksPerSM.getValue()
+           << " blocks of " << threadsX * threadsY << " threads";
   if (stream != "on" && stream != "off" && stream != "auto")
     return op->emitOpError("needs stream=on, off or auto, not '")
            << stream.getValue() << "'";
@@ -348,9 +351,7 @@ ConvertStencilToCudaCorePass::convert(Operation *op, gpu::GPUModuleOp gpuModule,
 
   // 2. The kernel of `fused-steps` steps, and one for the steps left over
   // (S mod t) when t does not divide the op's S.
-  auto parent = op->getParentOfType<FunctionOpInterface>();
-  std::string name =
-      (parent ? parent.getName().str() : "stencil") + "_cuda_core";
+  std::string name = getUniqueKernelName(op, "cuda_core", gpuModule);
   // The weights of a linear stencil, in a global the runtime can overwrite
   // (replaceable-weights).
   std::string weightsGlobal;
@@ -406,7 +407,8 @@ ConvertStencilToCudaCorePass::convert(Operation *op, gpu::GPUModuleOp gpuModule,
              "it";
     else
       op->emitWarning("the launch record has no body expression for the "
-                      "runner's reference (the expression is too large): "
+                      "runner's reference (the expression is larger than 64 "
+                      "KiB or nests more than 256 sub-expressions): "
                       "stencil-run can time this kernel but not check it");
   }
   StencilKernelLaunch launch;

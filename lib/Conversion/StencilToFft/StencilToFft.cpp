@@ -20,6 +20,8 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
+#include <cmath>
+
 namespace mlir {
 namespace stencil {
 #define GEN_PASS_DEF_CONVERTSTENCILTOFFT
@@ -76,6 +78,8 @@ struct ConvertStencilToFftPass
   LogicalResult convert(FftApplyOp op, gpu::GPUModuleOp gpuModule,
                         SymbolTable &symbols,
                         SmallVectorImpl<Attribute> &launches) {
+    if (!cast<MemRefType>(op.getInput().getType()).getLayout().isIdentity())
+      return op.emitOpError("needs grids with the identity layout");
     if (!op.getSpectrumAttr())
       return op.emitError("has no spectrum: run --stencil-fft-spectrum "
                           "before --convert-stencil-to-fft");
@@ -109,8 +113,7 @@ struct ConvertStencilToFftPass
         elementType,
         op.getPattern().getOffsets(),
         op.getWeights()};
-    auto parent = op->getParentOfType<FunctionOpInterface>();
-    std::string name = (parent ? parent.getName().str() : "stencil") + "_fft";
+    std::string name = getUniqueKernelName(op, "fft", gpuModule);
     OpBuilder moduleBuilder = OpBuilder::atBlockEnd(gpuModule.getBody());
     gpu::GPUFuncOp kernel =
         buildFftKernel(moduleBuilder, op.getLoc(), name, config, layout);
@@ -143,6 +146,13 @@ struct ConvertStencilToFftPass
     // The transforms' bound; the tail launch (fewer steps) is within it
     // when |H| <= 1, and the runner times and checks the T-step kernel.
     launch.fftErrorBound = getFftErrorBound(plan, spectrum);
+    if (!std::isfinite(launch.fftErrorBound))
+      return op.emitError("the FFT kernel's error bound is not finite (the "
+                          "weights' spectrum to the power of the ")
+             << fused
+             << " fused steps overflows f64): its result could not be "
+                "checked; use fewer fused steps, smaller weights or "
+                "another pipeline";
     launch.unit =
         config.shape == FftMmaShape::M16N8K4 ? "mma.f64.m16n8k4" : "mma.f64";
     launch.unitFlopsPerPoint =

@@ -177,10 +177,8 @@ LogicalResult ConvertStencilToSpTCPass::convert(
   if (!gather)
     radii = getRowFormRadii(rank, op.getRadius(), op.getRowOffsets(),
                             op.getColumnRadius());
-  auto parent =
-      op.getOperation()->getParentOfType<FunctionOpInterface>();
-  std::string name = (parent ? parent.getName().str() : "stencil") +
-                     (op.isDense() ? "_tc" : "_sptc");
+  std::string name = getUniqueKernelName(
+      op.getOperation(), op.isDense() ? "tc" : "sptc", gpuModule);
   OpBuilder moduleBuilder = OpBuilder::atBlockEnd(gpuModule.getBody());
   StencilKernelLaunch launch;
   launch.threads = 32 * warps;

@@ -12,6 +12,7 @@
 #ifndef STENCIL_CONVERSION_STENCILGPUCOMMON_HOSTLAUNCH_H
 #define STENCIL_CONVERSION_STENCILGPUCOMMON_HOSTLAUNCH_H
 
+#include "stencil/Dialect/Stencil/IR/LaunchRecord.h"
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
 #include "stencil/Support/CoefficientPacking.h"
 
@@ -22,13 +23,19 @@
 namespace mlir {
 namespace stencil {
 
-/// The module attribute listing the kernels and how to launch them.
-inline constexpr llvm::StringLiteral kLaunchesAttrName = "stencil.launches";
-
 /// The `gpu.module` named `name` of `module`, created (and the module marked
 /// as a GPU container) when missing.
 gpu::GPUModuleOp getOrCreateGpuModule(ModuleOp module, SymbolTable &symbols,
                                       StringRef name);
+
+/// The name of the kernel that `op` becomes: `<function>_<suffix>` (e.g.
+/// `heat_cuda_core`), or `<function>_<suffix>_<k>` with the smallest k >= 1
+/// that keeps it and every name derived from it (`<name>_tail`,
+/// `<name>_weights`, ...) apart from the symbols of `gpuModule` and of the
+/// enclosing module and from the kernels of its launch records, so that
+/// several stencils of one function get kernels of their own.
+std::string getUniqueKernelName(Operation *op, StringRef suffix,
+                                gpu::GPUModuleOp gpuModule);
 
 /// A kernel with the stencil kernel ABI `(in, out, coeffs, N_0 .. N_{R-1})`
 /// (grids and coefficients as 1-D dynamic memrefs) and how to launch it.
@@ -123,9 +130,10 @@ void emitHostLaunches(Operation *op, Value in, Value out, int64_t steps,
 /// evaluates: `a(o_0, ..)` for `stencil.access [o]`, f64 literals for
 /// constants, `+ - * /`, unary `-`, `max`, `min`, `abs` and `fma` for the
 /// arith/math ops of the same meaning; `arith.extf` is transparent and
-/// `arith.truncf` becomes `rnd(x)` (a rounding). Returns the first op that has no
-/// such spelling (nullptr when the whole body was printed), or failure when
-/// the expression (the body's DAG unfolded into a tree) would exceed 64 KiB.
+/// `arith.truncf` becomes `rnd(x)` (a rounding). Returns the first op that has
+/// no such spelling (nullptr when the whole body was printed), or failure when
+/// the expression (the body's DAG unfolded into a tree) would exceed 64 KiB
+/// or nest more than 256 sub-expressions (the runner's limit).
 FailureOr<Operation *> printBodyExpression(ApplyOp apply, raw_ostream &os);
 
 /// Appends the records of `launches` to the module's `stencil.launches`.

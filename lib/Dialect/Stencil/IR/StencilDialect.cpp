@@ -1,6 +1,7 @@
 //===- StencilDialect.cpp - Stencil dialect and attributes ----------------===//
 
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
+#include "stencil/Dialect/Stencil/IR/LaunchRecord.h"
 #include "stencil/Support/StencilShape.h"
 
 #include "mlir/IR/Builders.h"
@@ -27,6 +28,21 @@ void StencilDialect::initialize() {
 #define GET_OP_LIST
 #include "stencil/Dialect/Stencil/IR/StencilOps.cpp.inc"
       >();
+}
+
+LogicalResult StencilDialect::verifyOperationAttribute(Operation *op,
+                                                       NamedAttribute attr) {
+  // At the op's location without printing the op: the records sit on the
+  // module, which would be printed whole.
+  Location loc = op->getLoc();
+  if (attr.getName() == kLaunchesAttrName)
+    return verifyLaunchRecords(attr.getValue(),
+                               [&] { return mlir::emitError(loc); });
+  if (attr.getName() == kSourceAttrName)
+    return verifySourceAttr(attr.getValue(), [&] {
+      return mlir::emitError(loc) << "'" << kSourceAttrName << "' ";
+    });
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -5,6 +5,7 @@
 #include "stencil/Support/SpTCTiling.h"
 #include "stencil/Support/StencilShape.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 
@@ -99,15 +100,22 @@ static void printGridTypes(OpAsmPrinter &printer, Operation *, Type inputType,
 
 /// Checks what both stencil forms require of their grids and boundary, given
 /// the radius of the neighbourhood along each dimension.
+/// `value` without the `memref.cast`s that lead to it: the same buffer.
+static Value stripCasts(Value value) {
+  while (auto cast = value.getDefiningOp<memref::CastOp>())
+    value = cast.getSource();
+  return value;
+}
+
 static LogicalResult verifyStencil(Operation *op, Value input, Value output,
                                    ArrayRef<int64_t> radii,
                                    BoundaryKind boundary,
                                    FloatAttr boundaryValue) {
-  if (input == output)
-    return op->emitOpError("reads and writes the same buffer: the time steps "
-                           "ping-pong between two distinct grids (and a step "
-                           "must not overwrite points its neighbours still "
-                           "read)");
+  if (stripCasts(input) == stripCasts(output))
+    return op->emitOpError("reads and writes the same buffer")
+           << (input == output ? "" : " (through memref.cast)")
+           << ": the time steps ping-pong between two distinct grids (and a "
+              "step must not overwrite points its neighbours still read)";
   auto inputType = cast<MemRefType>(input.getType());
   auto outputType = cast<MemRefType>(output.getType());
   if (inputType != outputType)
@@ -121,6 +129,21 @@ static LogicalResult verifyStencil(Operation *op, Value input, Value output,
                            "dirichlet boundary");
   if (boundaryValue && !std::isfinite(boundaryValue.getValueAsDouble()))
     return op->emitOpError("the dirichlet boundary value must be finite");
+  if (boundaryValue) {
+    // The grid holds the value in its element type.
+    auto elementType = cast<FloatType>(inputType.getElementType());
+    APFloat value(boundaryValue.getValueAsDouble());
+    bool losesInfo;
+    value.convert(elementType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                  &losesInfo);
+    if (value.isInfinity())
+      return op->emitOpError("the dirichlet boundary value ")
+             << boundaryValue.getValueAsDouble() << " overflows the grid's "
+             << "element type " << elementType << " (largest finite value "
+             << APFloat::getLargest(elementType.getFloatSemantics())
+                    .convertToDouble()
+             << ")";
+  }
   for (auto [dim, radius] : llvm::enumerate(radii)) {
     int64_t size = inputType.getDimSize(dim);
     if (ShapedType::isDynamic(size) || size >= 2 * radius + 1)

@@ -12,6 +12,8 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <cmath>
+
 namespace mlir {
 namespace stencil {
 #define GEN_PASS_DEF_STENCILENCODE2TO4
@@ -53,6 +55,13 @@ struct StencilEncode2to4Pass
         APFloat f(v);
         f.convert(APFloat::IEEEhalf(), APFloat::rmNearestTiesToEven,
                   &losesInfo);
+        if (f.isInfinity() && std::isfinite(v))
+          return op.emitOpError("kernel row #")
+                 << row << " has a value " << v
+                 << " that overflows f16, the sparse Tensor Cores' operand "
+                    "type (the weights, composed over the fused steps when "
+                    "there are several): scale the weights, or use "
+                    "--lower-to-cuda-core, which computes in f32";
         values.push_back(f);
       }
       indices.append(sparse->indices.begin(), sparse->indices.end());

@@ -43,26 +43,43 @@ struct AffineForm {
   }
 };
 
-/// Evaluates body values to affine forms, memoizing shared subexpressions.
+/// Evaluates the values of a body to affine forms, one op at a time in the
+/// block's order (an operand's form is known before its user's), so that
+/// neither a long chain of ops (no recursion) nor a DAG whose sub-expressions
+/// are shared (every value is evaluated once, whether or not it is affine)
+/// costs more than one visit per op. A form whose value has one use is moved
+/// into its user instead of copied, so a chain of n additions costs O(n)
+/// term updates, not O(n^2).
 class AffineEvaluator {
 public:
   explicit AffineEvaluator(unsigned rank) : rank(rank) {}
 
-  std::optional<AffineForm> evaluate(Value value) {
-    auto it = memo.find(value);
-    if (it != memo.end())
-      return it->second;
-    std::optional<AffineForm> form = compute(value);
-    if (form)
-      memo.try_emplace(value, *form);
-    return form;
+  /// The form of the value `block` yields; std::nullopt when some value it
+  /// depends on is not affine.
+  std::optional<AffineForm> evaluateYield(Block &block) {
+    for (Operation &op : block.without_terminator())
+      for (Value result : op.getResults()) {
+        std::optional<AffineForm> form = compute(result);
+        forms.try_emplace(result, std::move(form));
+      }
+    return take(block.getTerminator()->getOperand(0));
   }
 
 private:
+  /// The form of an operand: moved out when this is its only use.
+  std::optional<AffineForm> take(Value value) {
+    auto it = forms.find(value);
+    if (it == forms.end())
+      return std::nullopt; // Defined outside the body.
+    if (!value.hasOneUse())
+      return it->second;
+    std::optional<AffineForm> form = std::move(it->second);
+    forms.erase(it);
+    return form;
+  }
+
   std::optional<AffineForm> compute(Value value) {
     Operation *def = value.getDefiningOp();
-    if (!def)
-      return std::nullopt;
     return llvm::TypeSwitch<Operation *, std::optional<AffineForm>>(def)
         .Case([&](AccessOp op) -> std::optional<AffineForm> {
           AffineForm form{LinearCombination(rank)};
@@ -78,14 +95,14 @@ private:
         .Case([&](arith::AddFOp op) { return combine(op, 1.0); })
         .Case([&](arith::SubFOp op) { return combine(op, -1.0); })
         .Case([&](arith::NegFOp op) -> std::optional<AffineForm> {
-          std::optional<AffineForm> x = evaluate(op.getOperand());
+          std::optional<AffineForm> x = take(op.getOperand());
           if (!x)
             return std::nullopt;
           return x->scale(-1.0);
         })
         .Case([&](arith::MulFOp op) -> std::optional<AffineForm> {
-          std::optional<AffineForm> lhs = evaluate(op.getLhs());
-          std::optional<AffineForm> rhs = evaluate(op.getRhs());
+          std::optional<AffineForm> lhs = take(op.getLhs());
+          std::optional<AffineForm> rhs = take(op.getRhs());
           if (!lhs || !rhs)
             return std::nullopt;
           if (lhs->isScalar())
@@ -95,8 +112,8 @@ private:
           return std::nullopt; // A product of two neighbours.
         })
         .Case([&](arith::DivFOp op) -> std::optional<AffineForm> {
-          std::optional<AffineForm> lhs = evaluate(op.getLhs());
-          std::optional<AffineForm> rhs = evaluate(op.getRhs());
+          std::optional<AffineForm> lhs = take(op.getLhs());
+          std::optional<AffineForm> rhs = take(op.getRhs());
           if (!lhs || !rhs || !rhs->isScalar() || rhs->constant == 0.0)
             return std::nullopt;
           return lhs->scale(1.0 / rhs->constant);
@@ -106,15 +123,17 @@ private:
 
   template <typename OpTy>
   std::optional<AffineForm> combine(OpTy op, double rhsFactor) {
-    std::optional<AffineForm> lhs = evaluate(op.getLhs());
-    std::optional<AffineForm> rhs = evaluate(op.getRhs());
+    std::optional<AffineForm> lhs = take(op.getLhs());
+    std::optional<AffineForm> rhs = take(op.getRhs());
     if (!lhs || !rhs)
       return std::nullopt;
     return lhs->add(*rhs, rhsFactor);
   }
 
   unsigned rank;
-  DenseMap<Value, AffineForm> memo;
+  /// The form of every value of the body evaluated so far (std::nullopt:
+  /// not affine), less those moved into their only user.
+  DenseMap<Value, std::optional<AffineForm>> forms;
 };
 
 /// stencil.apply (linear body) -> stencil.linear.
@@ -149,7 +168,8 @@ struct StencilLinearizePass
 std::optional<LinearCombination> mlir::stencil::getLinearCombination(ApplyOp op) {
   unsigned rank = cast<MemRefType>(op.getInput().getType()).getRank();
   AffineEvaluator evaluator(rank);
-  std::optional<AffineForm> form = evaluator.evaluate(op.getYield().getValue());
+  std::optional<AffineForm> form =
+      evaluator.evaluateYield(op.getBody().front());
   if (!form || form->constant != 0.0)
     return std::nullopt;
   return form->terms;

@@ -8,6 +8,8 @@
 #include "stencil/Dialect/Stencil/Transforms/Passes.h"
 #include "stencil/Support/SpTCPacking.h"
 
+#include <cmath>
+
 namespace mlir {
 namespace stencil {
 #define GEN_PASS_DEF_STENCILSPTCPACK
@@ -17,6 +19,20 @@ namespace stencil {
 
 using namespace mlir;
 using namespace mlir::stencil;
+
+/// The first of `values` that is finite but overflows the float type `type`
+/// (rounds to an infinity), or std::nullopt.
+static std::optional<double> findOverflow(ArrayRef<double> values, Type type) {
+  for (double v : values) {
+    APFloat f(v);
+    bool losesInfo;
+    f.convert(cast<FloatType>(type).getFloatSemantics(),
+              APFloat::rmNearestTiesToEven, &losesInfo);
+    if (f.isInfinity() && std::isfinite(v))
+      return v;
+  }
+  return std::nullopt;
+}
 
 /// `v` rounded to the 16-bit operand type `type` (f16 or bf16) of the
 /// Tensor Core kernels, as its bit pattern: the rounding libStencilRuntime
@@ -62,6 +78,19 @@ struct StencilSpTCPackPass
         return packF64(dense);
       // The dense kernels, rounded to the grid's type (f16 or bf16: the
       // Tensor Core operands; the layout is that of 16-bit elements).
+      SmallVector<double> kernels(dense.getKernels().getValues<double>());
+      if (auto columns = dense.getColumnWeightsAttr())
+        kernels.append(columns.getValues<double>().begin(),
+                       columns.getValues<double>().end());
+      if (std::optional<double> v = findOverflow(kernels, elementType)) {
+        op->emitOpError("has a kernel value ")
+            << *v << " that overflows the Tensor Core operand type "
+            << elementType << " (the weights, composed over the fused steps "
+            << "when there are several, are rounded to the grid's type): "
+               "scale the weights, or use --lower-to-cuda-core, which "
+               "computes in f32";
+        return WalkResult::interrupt();
+      }
       SmallVector<uint16_t> kernelBits;
       for (double v : dense.getKernels().getValues<double>())
         kernelBits.push_back(toOperandBits(v, elementType));

@@ -20,6 +20,14 @@ namespace stencil {
 using namespace mlir;
 using namespace mlir::stencil;
 
+/// The most warps a block may have (1024 threads).
+static constexpr int64_t kMaxWarps = 32;
+/// The most MMA column tiles per warp and pipelined sub-tiles per block
+/// the pass takes: far past what fits in shared memory or registers, and
+/// small enough that a tile's sizes stay 32-bit.
+static constexpr int64_t kMaxNTiles = 64;
+static constexpr int64_t kMaxSubTiles = 1024;
+
 namespace {
 struct StencilSpTCTilePass
     : public stencil::impl::StencilSpTCTileBase<StencilSpTCTilePass> {
@@ -33,6 +41,17 @@ struct StencilSpTCTilePass
       int64_t rank = gridType.getRank();
       // The f64 form (m8n8k4) has its own kernel: see the description.
       bool f64 = isa<RowGemmOp>(op) && gridType.getElementType().isF64();
+      // Bounds first: a huge count would overflow the tile's sizes.
+      if (warps < 0 || warps > kMaxWarps || nTiles < 0 || nTiles > kMaxNTiles ||
+          subTiles < 0 || subTiles > kMaxSubTiles) {
+        op->emitOpError("needs 0 <= warps <= ")
+            << kMaxWarps << ", 0 <= n-tiles <= " << kMaxNTiles
+            << " and 0 <= sub-tiles <= " << kMaxSubTiles
+            << " (0: chosen by the pass), got warps=" << warps.getValue()
+            << " n-tiles=" << nTiles.getValue()
+            << " sub-tiles=" << subTiles.getValue();
+        return WalkResult::interrupt();
+      }
       if (f64)
         return tileF64(op, rank);
       if (mma != "warp" && mma != "warpgroup" && mma != "auto") {

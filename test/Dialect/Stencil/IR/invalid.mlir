@@ -506,6 +506,37 @@ func.func @linear_in_place(%in: memref<?x?xf16>) {
 
 // -----
 
+// The same buffer through memref.cast (no --canonicalize needed).
+func.func @linear_in_place_cast(%in: memref<8x8xf16>) {
+  %a = memref.cast %in : memref<8x8xf16> to memref<?x?xf16>
+  %b = memref.cast %in : memref<8x8xf16> to memref<?x?xf16>
+  // expected-error @+1 {{'stencil.linear' op reads and writes the same buffer (through memref.cast)}}
+  stencil.linear %a -> %b pattern <star, rank = 2, radius = 1> weights [0.1, 0.2, 0.4, 0.2, 0.1] : memref<?x?xf16>
+  return
+}
+
+// -----
+
+// A boundary value the grid's element type cannot hold.
+func.func @dirichlet_overflow(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
+  // expected-error @+1 {{'stencil.linear' op the dirichlet boundary value 1.000000e+05 overflows the grid's element type 'f16' (largest finite value 6.550400e+04)}}
+  stencil.linear %in -> %out pattern <star, rank = 2, radius = 1> weights [0.1, 0.2, 0.4, 0.2, 0.1] boundary dirichlet(1.0e5) : memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @dirichlet_overflow_bf16(%in: memref<?xbf16>, %out: memref<?xbf16>) {
+  // expected-error @+1 {{'stencil.apply' op the dirichlet boundary value 1.000000e+300 overflows the grid's element type 'bf16'}}
+  stencil.apply %in -> %out boundary dirichlet(1.0e300) : memref<?xbf16> {
+    %a = stencil.access [1] : bf16
+    stencil.yield %a : bf16
+  }
+  return
+}
+
+// -----
+
 func.func @apply_in_place(%in: memref<?xf64>) {
   // expected-error @+1 {{'stencil.apply' op reads and writes the same buffer}}
   stencil.apply %in -> %in : memref<?xf64> {

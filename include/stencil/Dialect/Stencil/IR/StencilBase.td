@@ -38,6 +38,9 @@ def Stencil_Dialect : Dialect {
     See `docs/Rationale.md` for the boundary and time-stepping semantics.
   }];
   let useDefaultAttributePrinterParser = 1;
+  // `stencil.launches` (a module's launch records) and `stencil.source` are
+  // checked against their contracts (LaunchRecord.h).
+  let hasOperationAttrVerify = 1;
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
