@@ -3,7 +3,7 @@
 # packages, ninja, GoogleTest), then configures and builds the project.
 #   BUILD_DIR   build directory (default: <repo>/build, or <repo>/build-sanitize
 #               with --sanitize)
-#   --sanitize  the sanitizer build (issue 12): clang-22 with ASan + UBSan
+#   --sanitize  the sanitizer build: clang-22 with ASan + UBSan
 #               (LLVM_USE_SANITIZER="Address;Undefined", every UB report
 #               fatal) and libFuzzer coverage (LLVM_USE_SANITIZE_COVERAGE), so
 #               the fuzz targets are real libFuzzer binaries (scripts/fuzz.sh)

@@ -203,7 +203,7 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
   return success();
 }
 
-/// The low-rank chain (LoRAStencil, seed 003, eq. 9): V_k becomes kernel
+/// The low-rank chain (LoRAStencil, eq. 9): V_k becomes kernel
 /// row k (at row offset 0) of a `stencil.row_gemm` and u_k its column
 /// weights, so Sum_k U_k (X V_k) runs on the dense row-form kernel.
 FailureOr<RowGemmOp> StencilDecomposePass::buildChain(
