@@ -32,11 +32,13 @@ Two uses (python3, standard library only):
                             must exit 0 without an error, and print each
                             TEXT in the IR it writes.
       fails TEXT ARGS       as `opt`, but stencil-opt must fail and print TEXT.
-      cpu GRID [save=NAME] [steps=T]
+      cpu GRID [save=NAME] [steps=T] [ref=ARGS]
                             the block is MLIR: a harness for GRID
                             (`--stencil-attach-cpu-harness`), `--lower-to-cpu`,
                             mlir-runner, then utils/stencil-ref.py against the
-                            block itself: it must print PASS.
+                            block itself (or against the stencil ARGS give,
+                            e.g. `--dtype f32 --pattern box:2:1 --weights
+                            ...`): it must print PASS.
       save NAME             the block is written to NAME, nothing else.
       excerpt PATH          the block's lines appear, consecutively, in
                             ROOT/PATH.
@@ -170,7 +172,11 @@ class Runner:
                               executable="/bin/bash" if shell else None,
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               text=True, errors="replace")
-        self.log.append(f"$ {shown}\n{done.stdout}[exit {done.returncode}]")
+        out = done.stdout.split("\n")
+        if len(out) > 40:  # a harness prints a value per line
+            out = out[:20] + [f"... ({len(out) - 30} lines)"] + out[-10:]
+        self.log.append(f"$ {shown}\n" + "\n".join(out) +
+                        f"[exit {done.returncode}]")
         return done.returncode, done.stdout
 
     def env(self):
@@ -253,7 +259,7 @@ class Runner:
         return True, ""
 
     def k_cpu(self, block, args, scratch):
-        opts, _, rest = self._split_opts(args, {"save", "steps"})
+        opts, _, rest = self._split_opts(args, {"save", "steps", "ref"})
         grid = rest[0]
         name = self._save(block, opts, scratch)
         status, _ = self.run([self.opt, name,
@@ -272,7 +278,8 @@ class Runner:
         with open(os.path.join(scratch, name + ".result"), "w") as f:
             f.write(out)
         ref = [sys.executable, os.path.join(self.root, "utils", "stencil-ref.py"),
-               "--result", name + ".result", "--from-mlir", name, "--grid", grid]
+               "--result", name + ".result", "--grid", grid]
+        ref += shlex.split(opts["ref"]) if "ref" in opts else ["--from-mlir", name]
         if "steps" in opts:
             ref += ["--steps", opts["steps"]]
         status, out = self.run(ref, scratch)

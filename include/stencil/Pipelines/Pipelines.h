@@ -96,7 +96,8 @@ struct RowFormKernelOptions : public GPUTargetOptions<Derived> {
           "in the band within t r of the grid's edge, a CUDA-core kernel for "
           "the last S mod t steps; 1 to 64 (1: none; halo boundary; the "
           "composed innermost radius t r_x must be at most 7; not with the "
-          "low-rank chain or the gathered form)"),
+          "gathered form; with --lower-to-tc low-rank=true, the low-rank "
+          "chain of the composed weights)"),
       llvm::cl::init(1)};
   mlir::detail::PassOptions::Option<int64_t> wgmmaN{
       *this, "wgmma-n", llvm::cl::desc(Derived::kWgmmaNHelp),

@@ -74,7 +74,8 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
     return op.emitOpError("has a '")
            << stringifyBoundaryKind(op.getBoundary())
            << "' boundary; the matrix form supports only 'halo' (use "
-              "--lower-to-cpu for periodic and dirichlet boundaries)";
+              "--lower-to-cuda-core, --lower-to-fft or --lower-to-cpu for "
+              "periodic and dirichlet boundaries)";
   if (fusedSteps < 1 || fusedSteps > kMaxComposedSteps)
     return op.emitOpError("needs 1 <= fused-steps <= ")
            << kMaxComposedSteps << ", got " << fusedSteps.getValue();
