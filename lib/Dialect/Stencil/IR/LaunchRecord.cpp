@@ -10,6 +10,12 @@
 using namespace mlir;
 using namespace mlir::stencil;
 
+/// Whether `text` would break a description's `key = value` line: a line
+/// break, or `#`, which starts a comment.
+static bool breaksDescriptionLine(StringRef text) {
+  return text.find_first_of("\n\r#") != StringRef::npos;
+}
+
 namespace {
 /// Checks the keys of one record, each error naming the kernel and the key.
 class RecordChecker {
@@ -83,7 +89,7 @@ private:
     if (!*attr)
       return StringRef();
     StringRef value = attr->getValue();
-    if (value.find_first_of("\n\r#") != StringRef::npos || value.empty())
+    if (value.empty() || breaksDescriptionLine(value))
       return error(key) << "must be a non-empty string without a line break "
                            "or '#' (the description's comment sign)";
     if (!allowed.empty() && !llvm::is_contained(allowed, value)) {
@@ -231,7 +237,7 @@ LogicalResult RecordChecker::check() {
   if (*repack) {
     for (StringRef key : {"kind", "type"}) {
       auto value = repack->getAs<StringAttr>(key);
-      if (!value || value.getValue().find_first_of("\n\r#") != StringRef::npos)
+      if (!value || breaksDescriptionLine(value.getValue()))
         return error("repack")
                << "needs a string '" << key << "' without a line break or '#'";
     }
@@ -270,7 +276,7 @@ mlir::stencil::verifySourceAttr(Attribute source,
   if (body) {
     if (pattern || weights)
       return emitError() << "holds a body and a pattern: one or the other";
-    if (body.getValue().find_first_of("\n\r#") != StringRef::npos)
+    if (breaksDescriptionLine(body.getValue()))
       return emitError() << "has a body with a line break or '#'";
     return success();
   }

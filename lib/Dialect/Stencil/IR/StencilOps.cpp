@@ -1,6 +1,7 @@
 //===- StencilOps.cpp - Stencil dialect operations ------------------------===//
 
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
+#include "stencil/Support/FloatRange.h"
 #include "stencil/Support/SpTCPacking.h"
 #include "stencil/Support/SpTCTiling.h"
 #include "stencil/Support/StencilShape.h"
@@ -132,11 +133,8 @@ static LogicalResult verifyStencil(Operation *op, Value input, Value output,
   if (boundaryValue) {
     // The grid holds the value in its element type.
     auto elementType = cast<FloatType>(inputType.getElementType());
-    APFloat value(boundaryValue.getValueAsDouble());
-    bool losesInfo;
-    value.convert(elementType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
-                  &losesInfo);
-    if (value.isInfinity())
+    if (overflowsFloatFormat(boundaryValue.getValueAsDouble(),
+                             elementType.getFloatSemantics()))
       return op->emitOpError("the dirichlet boundary value ")
              << boundaryValue.getValueAsDouble() << " overflows the grid's "
              << "element type " << elementType << " (largest finite value "

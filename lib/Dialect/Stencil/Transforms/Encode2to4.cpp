@@ -7,12 +7,11 @@
 
 #include "stencil/Dialect/Stencil/Transforms/Passes.h"
 #include "stencil/Dialect/Stencil/Transforms/Transforms.h"
+#include "stencil/Support/FloatRange.h"
 #include "stencil/Support/SparseKernel.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/PatternMatch.h"
-
-#include <cmath>
 
 namespace mlir {
 namespace stencil {
@@ -51,17 +50,17 @@ struct StencilEncode2to4Pass
                                          : "--stencil-strided-swap")
                << " first";
       for (double v : sparse->values) {
-        bool losesInfo;
-        APFloat f(v);
-        f.convert(APFloat::IEEEhalf(), APFloat::rmNearestTiesToEven,
-                  &losesInfo);
-        if (f.isInfinity() && std::isfinite(v))
+        if (overflowsFloatFormat(v, APFloat::IEEEhalf()))
           return op.emitOpError("kernel row #")
                  << row << " has a value " << v
                  << " that overflows f16, the sparse Tensor Cores' operand "
                     "type (the weights, composed over the fused steps when "
                     "there are several): scale the weights, or use "
                     "--lower-to-cuda-core, which computes in f32";
+        bool losesInfo;
+        APFloat f(v);
+        f.convert(APFloat::IEEEhalf(), APFloat::rmNearestTiesToEven,
+                  &losesInfo);
         values.push_back(f);
       }
       indices.append(sparse->indices.begin(), sparse->indices.end());

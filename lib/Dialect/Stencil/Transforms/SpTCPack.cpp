@@ -6,9 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "stencil/Dialect/Stencil/Transforms/Passes.h"
+#include "stencil/Support/FloatRange.h"
 #include "stencil/Support/SpTCPacking.h"
-
-#include <cmath>
 
 namespace mlir {
 namespace stencil {
@@ -23,14 +22,9 @@ using namespace mlir::stencil;
 /// The first of `values` that is finite but overflows the float type `type`
 /// (rounds to an infinity), or std::nullopt.
 static std::optional<double> findOverflow(ArrayRef<double> values, Type type) {
-  for (double v : values) {
-    APFloat f(v);
-    bool losesInfo;
-    f.convert(cast<FloatType>(type).getFloatSemantics(),
-              APFloat::rmNearestTiesToEven, &losesInfo);
-    if (f.isInfinity() && std::isfinite(v))
+  for (double v : values)
+    if (overflowsFloatFormat(v, cast<FloatType>(type).getFloatSemantics()))
       return v;
-  }
   return std::nullopt;
 }
 
