@@ -1,5 +1,5 @@
 // box-2d225p.mlir: Box-2D225P (15x15): 2D box stencil, radius 7, 225 points.
-// From the SPIDER / SparStencil / FlashFFTStencil seed benchmarks; seed problem size 10240 x 10240.
+// From the benchmarks of SPIDER, SparStencil and FlashFFTStencil; their problem size 10240 x 10240.
 // Element type f16 (as for all benchmark stencils).
 // Coefficients: random in (0.05, 1.0) from random.Random(2025) (utils/gen-examples.py), normalised
 // to sum to 1 so many time steps stay bounded; asymmetric by construction.

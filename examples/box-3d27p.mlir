@@ -1,5 +1,5 @@
 // box-3d27p.mlir: Box-3D27P: 3D box stencil, radius 1, 27 points.
-// From the SPIDER / SparStencil / FlashFFTStencil seed benchmarks; seed problem size 1024^3 (768^3 in FlashFFTStencil).
+// From the benchmarks of SPIDER, SparStencil and FlashFFTStencil; their problem size 1024^3 (768^3 in FlashFFTStencil).
 // Element type f16 (as for all benchmark stencils).
 // Coefficients: random in (0.05, 1.0) from random.Random(2025) (utils/gen-examples.py), normalised
 // to sum to 1 so many time steps stay bounded; asymmetric by construction.

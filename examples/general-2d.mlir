@@ -1,6 +1,6 @@
 // general-2d.mlir: general (region) form of a 2D stencil with a NON-LINEAR body on a 5-point star:
 //   out = 0.5*c + 0.2*max(n, s) + 0.3*(w*e)
-// Not a seed benchmark: exercises stencil.apply / stencil.access / stencil.yield; element type f32.
+// Not a benchmark of the papers: exercises stencil.apply / stencil.access / stencil.yield; element type f32.
 // Coefficients are fixed (hand-written), not random.
 // Signature: func.func @general2d(%in, %out) with both arguments of type memref<?x?xf32>:
 //   arg 0 = input grid, arg 1 = output grid; the shape is dynamic, so any grid size works.

@@ -1,5 +1,5 @@
 // heat-1d.mlir: Heat-1D (1D3P): 1D star stencil, radius 1, 3 points.
-// From the SPIDER / SparStencil / FlashFFTStencil seed benchmarks; seed problem size 10,240,000 points (SPIDER, SparStencil).
+// From the benchmarks of SPIDER, SparStencil and FlashFFTStencil; their problem size 10,240,000 points (SPIDER, SparStencil).
 // Element type f16 (as for all benchmark stencils).
 // Coefficients: random in (0.05, 1.0) from random.Random(2025) (utils/gen-examples.py), normalised
 // to sum to 1 so many time steps stay bounded; asymmetric by construction.

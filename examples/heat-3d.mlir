@@ -1,5 +1,5 @@
 // heat-3d.mlir: Heat-3D (3D7P star): 3D star stencil, radius 1, 7 points.
-// From the SPIDER / SparStencil / FlashFFTStencil seed benchmarks; seed problem size 1024^3 (768^3 in FlashFFTStencil).
+// From the benchmarks of SPIDER, SparStencil and FlashFFTStencil; their problem size 1024^3 (768^3 in FlashFFTStencil).
 // Element type f16 (as for all benchmark stencils).
 // Coefficients: random in (0.05, 1.0) from random.Random(2025) (utils/gen-examples.py), normalised
 // to sum to 1 so many time steps stay bounded; asymmetric by construction.

@@ -1,5 +1,5 @@
 // irregular-2d.mlir: irregular 2D stencil with 7 explicit offsets (asymmetric; neither star nor box, radius <= 2).
-// Not a seed benchmark: exercises explicit-offset patterns; element type f16.
+// Not a benchmark of the papers: exercises explicit-offset patterns; element type f16.
 // Coefficients: random in (0.05, 1.0) from random.Random(2025) (utils/gen-examples.py), normalised
 // to sum to 1 so many time steps stay bounded; asymmetric by construction.
 // Offset order (weights follow it): as listed in the pattern.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the fuzz targets (issue 12) for a given time, in the sanitizer build
+# Runs the fuzz targets for a given time, in the sanitizer build
 # (clang-22, ASan + UBSan, libFuzzer; scripts/setup.sh --sanitize builds it).
 #
 #   scripts/fuzz.sh [--seconds N] [--max-len BYTES] [--merge] [TARGET ...]

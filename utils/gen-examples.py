@@ -27,7 +27,7 @@ SIZE_1D = '10,240,000 points (SPIDER, SparStencil)'
 SIZE_2D = '10240 x 10240'
 SIZE_3D = '1024^3 (768^3 in FlashFFTStencil)'
 
-# (file, func, kind, rank, radius, benchmark name, seed problem size)
+# (file, func, kind, rank, radius, benchmark name, the papers' problem size)
 STENCILS = [
     ('heat-1d.mlir', 'heat1d', 'star', 1, 1, 'Heat-1D (1D3P)', SIZE_1D),
     ('1d5p.mlir', 'stencil1d5p', 'star', 1, 2, '1D5P', SIZE_1D),
@@ -41,13 +41,13 @@ STENCILS = [
      SIZE_2D),
     ('heat-3d.mlir', 'heat3d', 'star', 3, 1, 'Heat-3D (3D7P star)', SIZE_3D),
     ('box-3d27p.mlir', 'box3d27p', 'box', 3, 1, 'Box-3D27P', SIZE_3D),
-    # Not a seed benchmark: explicit, asymmetric, neither star nor box.
+    # Not a benchmark of the papers: explicit, asymmetric, neither star nor box.
     ('irregular-2d.mlir', 'irregular2d',
      [[-2, 1], [-1, -1], [0, 0], [0, 2], [1, 0], [1, 1], [2, -1]], 2, None,
      None, None),
 ]
 
-SEED_SOURCES = 'the SPIDER / SparStencil / FlashFFTStencil seed benchmarks'
+SEED_SOURCES = "the benchmarks of SPIDER, SparStencil and FlashFFTStencil"
 
 
 def pattern_offsets(kind, rank, radius):
@@ -100,7 +100,7 @@ def linear_example(rng, fname, func, kind, rank, radius, bench, size):
         what = (f'irregular {rank}D stencil with {len(offsets)} explicit '
                 f'offsets (asymmetric; neither star nor box, radius <= '
                 f'{max(abs(c) for o in offsets for c in o)})')
-        origin = ['// Not a seed benchmark: exercises explicit-offset '
+        origin = ['// Not a benchmark of the papers: exercises explicit-offset '
                   'patterns; element type f16.']
     else:
         offsets = pattern_offsets(kind, rank, radius)
@@ -109,7 +109,7 @@ def linear_example(rng, fname, func, kind, rank, radius, bench, size):
                  'first index slowest)')
         what = (f'{bench}: {rank}D {kind} stencil, radius {radius}, '
                 f'{len(offsets)} points')
-        origin = [f'// From {SEED_SOURCES}; seed problem size {size}.',
+        origin = [f'// From {SEED_SOURCES}; their problem size {size}.',
                   '// Element type f16 (as for all benchmark stencils).']
     weights = random_weights(rng, len(offsets))
     grid = {1: '1000', 2: '64,48', 3: '12,10,9'}[rank]
@@ -142,7 +142,7 @@ def general_example():
         '// general-2d.mlir: general (region) form of a 2D stencil with a '
         'NON-LINEAR body on a 5-point star:',
         '//   out = 0.5*c + 0.2*max(n, s) + 0.3*(w*e)',
-        '// Not a seed benchmark: exercises stencil.apply / stencil.access '
+        '// Not a benchmark of the papers: exercises stencil.apply / stencil.access '
         '/ stencil.yield; element type f32.',
         '// Coefficients are fixed (hand-written), not random.',
     ] + signature_comment(2, 'f32', 'general2d') + [

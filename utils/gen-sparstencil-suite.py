@@ -3,7 +3,7 @@
 
 Writes one f16 `stencil.linear` program per stencil into DIR (NAME.mlir):
 stars (1-D radius 1-4, 2-D and 3-D radius 1-4), boxes (2-D radius 1-3, 3-D
-radius 1-2), diamonds and crosses (2-D radius 1-3; SparStencil, seed 002,
+radius 1-2), diamonds and crosses (2-D radius 1-3; SparStencil,
 Table 2) and random irregular patterns (2-D and 3-D, holding the centre).
 Weights are random and asymmetric (fixed seed), normalised to sum to 1 so
 that many time steps stay bounded. Prints the names, one per line.

@@ -1,4 +1,4 @@
-//===- CostModel.cpp - The performance model of seed 001 ------------------===//
+//===- CostModel.cpp - The performance model of "Do We Need TCs?" ---------===//
 
 #include "stencil/Analysis/CostModel.h"
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"

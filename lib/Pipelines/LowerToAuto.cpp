@@ -1,6 +1,6 @@
 //===- LowerToAuto.cpp - The pipeline the cost model chooses --------------===//
 //
-// `--lower-to-auto`: `--stencil-select-pipeline` (the model of seed 001
+// `--lower-to-auto`: `--stencil-select-pipeline` (the model of "Do We Need Tensor Cores?"
 // ranks every GPU pipeline that lowers the module) then
 // `--stencil-lower-selected` (the chosen one runs). See docs/Pipelines.md.
 //

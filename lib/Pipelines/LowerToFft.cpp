@@ -1,7 +1,7 @@
 //===- LowerToFft.cpp - The FFT pipeline ------------------------------------===//
 //
 // `--lower-to-fft`: linear stencils to FFT kernels on the f64 Tensor Cores
-// (FlashFFTStencil, seed 004), then the NVVM emission every GPU pipeline
+// (FlashFFTStencil), then the NVVM emission every GPU pipeline
 // shares. See docs/Pipelines.md.
 //
 //===----------------------------------------------------------------------===//

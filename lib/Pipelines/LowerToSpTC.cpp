@@ -1,6 +1,6 @@
 //===- LowerToSpTC.cpp - The Sparse Tensor Core pipeline ------------------===//
 //
-// `--lower-to-sptc`: the SPIDER passes (seed 000, section 3), the mma.sp
+// `--lower-to-sptc`: the SPIDER passes (section 3), the mma.sp
 // kernel generation, upstream's GPU-to-NVVM pipeline, and the contract
 // check. See docs/Pipelines.md.
 //
@@ -45,7 +45,7 @@ static void addRowFormKernelPasses(OpPassManager &pm, const Options &options,
 void mlir::stencil::buildSpTCKernelPipeline(OpPassManager &pm,
                                             const LowerToSpTCOptions &options) {
   // 1. Stencil -> matrix form -> sparse form: SparStencil's gathered form
-  // (seed 002, 3.1-3.3) for the stencils `layout` sends there, SPIDER's
+  // (SparStencil, 3.1-3.3) for the stencils `layout` sends there, SPIDER's
   // kernel rows for the others (3.1, 3.2). The passes of each route leave
   // the other's ops alone; both share encoding, tiling, packing and the
   // kernel.

@@ -58,13 +58,15 @@ void mlir::stencil::registerStencilPipelines() {
       buildLowerToCpuPipeline);
   registerPipeline<LowerToSpTCOptions>(
       "lower-to-sptc",
-      "Lower linear f16 stencils to 2:4 Sparse Tensor Core kernels (SPIDER) "
-      "and PTX",
+      "Lower linear f16 stencils to 2:4 Sparse Tensor Core kernels (SPIDER's "
+      "strided swap, SparStencil's matching) and PTX",
       buildLowerToSpTCPipeline);
   registerPipeline<LowerToTCOptions>(
       "lower-to-tc",
-      "Lower linear f16 stencils to dense Tensor Core kernels (mma.sync "
-      "m16n8k16, SPIDER's decomposition without sparsity) and PTX",
+      "Lower linear f16, bf16 and f64 stencils to dense Tensor Core kernels "
+      "(SPIDER's decomposition without sparsity: mma.sync m16n8k16 for f16 "
+      "and bf16, the f64 mma.sync shapes for f64; low-rank=true: "
+      "LoRAStencil's low-rank chain) and PTX",
       buildLowerToTCPipeline);
   registerPipeline<LowerToCudaCoreOptions>(
       "lower-to-cuda-core",
@@ -79,8 +81,8 @@ void mlir::stencil::registerStencilPipelines() {
       buildLowerToFftPipeline);
   registerPipeline<LowerToAutoOptions>(
       "lower-to-auto",
-      "Lower stencils through the GPU pipeline the performance model of seed "
-      "001 predicts fastest on the device profile (explain=true prints the "
+      "Lower stencils through the GPU pipeline the performance model of "
+      "\"Do We Need Tensor Cores for Stencil Computations?\" predicts fastest on the device profile (explain=true prints the "
       "ranking)",
       buildLowerToAutoPipeline);
 }

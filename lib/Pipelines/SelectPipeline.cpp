@@ -99,7 +99,7 @@ struct StencilSelectPipelinePass
   SmallVector<int64_t> gridSizes;
 };
 
-/// The seeds' benchmark sizes, the grid a prediction is for when neither the
+/// The papers' benchmark sizes, the grid a prediction is for when neither the
 /// option nor the op's type gives one.
 static SmallVector<int64_t> getNominalGrid(int64_t rank) {
   switch (rank) {

@@ -1,6 +1,6 @@
 //===- Decomposition.h - Slabs of a grid over several GPUs ------*- C++ -*-===//
 //
-// Issue 19, host side: a grid split along its outermost dimension into one
+// Several GPUs, host side: a grid split along its outermost dimension into one
 // slab per GPU (rank), each slab a grid of its own that the unchanged
 // kernels run on, with halo planes that neighbours refresh after every
 // launch.

@@ -1,6 +1,6 @@
 //===- MultiGpu.cpp - One grid over several GPUs with NCCL ----------------===//
 //
-// libStencilMultiGpu (include/stencil-runtime/StencilMultiGpu.h, issue 19,
+// libStencilMultiGpu (include/stencil-runtime/StencilMultiGpu.h,
 // docs/MultiGPU.md): the slabs of Decomposition.h, each a grid of its own on
 // which libStencilRuntime runs the kernel unchanged, and the halo exchange
 // over NCCL.

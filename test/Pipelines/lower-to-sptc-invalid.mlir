@@ -38,7 +38,7 @@ func.func @radius_too_large(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
 // -----
 
 func.func @dirichlet(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
-  // expected-error @+1 {{'stencil.linear' op has a 'dirichlet' boundary; the matrix form supports only 'halo' (use --lower-to-cpu for periodic and dirichlet boundaries)}}
+  // expected-error @+1 {{'stencil.linear' op has a 'dirichlet' boundary; the matrix form supports only 'halo' (use --lower-to-cuda-core, --lower-to-fft or --lower-to-cpu for periodic and dirichlet boundaries)}}
   stencil.linear %in -> %out pattern <star, rank = 2, radius = 1> weights [1., 2., 3., 4., 5.] boundary dirichlet(0.0) : memref<?x?xf16>
   return
 }

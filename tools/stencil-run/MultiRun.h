@@ -1,6 +1,6 @@
 //===- MultiRun.h - stencil-run over several GPUs ---------------*- C++ -*-===//
 //
-// stencil-run --gpus N (issue 19): the grid split over N GPUs by
+// stencil-run --gpus N: the grid split over N GPUs by
 // libStencilMultiGpu (runtime/include/stencil-runtime/StencilMultiGpu.h),
 // timed with and without the overlap of exchange and compute, and the
 // two apart. Built when NCCL is found (STENCIL_RUN_HAVE_MULTI_GPU).

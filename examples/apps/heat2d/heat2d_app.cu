@@ -1,5 +1,5 @@
 // A heat-equation solver that uses a compiled stencil as one part of its own
-// CUDA program (issue 18, docs/Runtime.md): the time steps are the kernel of
+// CUDA program (docs/Runtime.md): the time steps are the kernel of
 // `heat2d.h` (stencil-translate --to-c-header: the PTX is compiled in), run
 // through libStencilRuntime on this program's buffers and stream; between
 // chunks of steps the program's own kernels add a heat source and measure

@@ -1,6 +1,6 @@
-//===- CostModel.h - The performance model of seed 001 ----------*- C++ -*-===//
+//===- CostModel.h - The performance model of "Do We Need TCs?" -*- C++ -*-===//
 //
-// "Do We Need Tensor Cores for Stencil Computations?" (seed 001, section 3)
+// "Do We Need Tensor Cores for Stencil Computations?" (section 3)
 // models a stencil kernel per arithmetic unit by three numbers per output
 // point and time step:
 //
@@ -17,7 +17,7 @@
 //   M   = 2 D / t                    bytes per point and step (one read and one
 //                                    write of a D-byte element per launch of t
 //                                    fused steps; halo overlap ignored, as the
-//                                    seed says it does for conciseness, 3.2.1)
+//                                    paper says it does for conciseness, 3.2.1)
 //
 // and bounds it by the roofline (eq. 5, 12): with B the bandwidth and P_u the
 // unit's peak, the attainable stencil rate is
@@ -30,7 +30,7 @@
 // each unit is on (classifyScenario); in scenario 4 (both compute-bound) the
 // Tensor Core wins iff alpha < S P_TC / P_CU (eq. 19, isInSweetSpot).
 //
-// The prediction keeps the halo the seed leaves out: a block of output tile
+// The prediction keeps the halo the paper leaves out: a block of output tile
 // n_d (per dimension) reads its tile with a halo of t r_d per side, so it
 // reads A = Prod_d (n_d + 2 t r_d) / n_d input elements per output and
 // launch (Kernel tiles are small in 3-D, where A reaches 3), and
@@ -90,7 +90,7 @@ namespace mlir {
 namespace stencil {
 
 //===----------------------------------------------------------------------===//
-// The seed's formulas
+// The paper's formulas
 //===----------------------------------------------------------------------===//
 
 /// Eq. 9: alpha = K^(t) / (t K), the fusion redundancy of a kernel that
@@ -113,7 +113,7 @@ double getRooflineBound(double peakGflops, double bandwidthGBs,
 double getStencilBound(double peakGflops, double bandwidthGBs, double unitFlops,
                        double bytesPerPoint);
 
-/// The scenarios of seed 001, section 4.1, for a Tensor Core kernel against
+/// The scenarios of "Do We Need Tensor Cores?", section 4.1, for a Tensor Core kernel against
 /// the CUDA-core kernel of the same stencil and fusion depth.
 enum class Scenario {
   /// 1: both memory-bound; equal rates (eq. 14).
@@ -128,7 +128,7 @@ enum class Scenario {
   BothComputeBound = 4,
 };
 
-/// One Tensor Core kernel against CUDA cores (seed 001, eq. 13-19).
+/// One Tensor Core kernel against CUDA cores ("Do We Need Tensor Cores?", eq. 13-19).
 struct UnitComparison {
   Scenario scenario;
   /// P_TC,actual / P_CU,actual (eq. 13).
@@ -225,7 +225,7 @@ ModelConstants getModelConstants(StringRef pipeline, int64_t rank,
                                  int64_t elementBytes);
 
 /// The constants shared by every pipeline (CostModel.h, top); the defaults
-/// leave the seed's roofline: rho = 1, no occupancy and no edge term.
+/// leave the paper's roofline: rho = 1, no occupancy and no edge term.
 struct ModelGlobals {
   /// rho: L2 over DRAM bandwidth as the halo loads see it.
   double l2BandwidthRatio = 1;

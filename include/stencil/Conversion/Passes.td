@@ -55,7 +55,7 @@ def ConvertStencilToSpTC : Pass<"convert-stencil-to-sptc", "::mlir::ModuleOp"> {
     except for f64 grids.
 
     A fused form (`fused_steps` t, from `--stencil-decompose fused-steps`;
-    kernel composition, LoRAStencil seed 003 section III-A) is the kernel of
+    kernel composition, LoRAStencil section III-A) is the kernel of
     its composed weights, exact only on `[t r_d, N_d - t r_d)`: beside it, in
     the same `gpu.module`, the pass builds the band kernel (t direct steps
     of `step_pattern`/`step_weights` on CUDA cores, one block per tile that
@@ -75,7 +75,7 @@ def ConvertStencilToSpTC : Pass<"convert-stencil-to-sptc", "::mlir::ModuleOp"> {
     (rows g and g + 8) share one `mma.sync.m16n8k4` f64: its fragments are
     those of two m8n8k4 with the same B (a_1, c_2, c_3 at row g + 8).
 
-    The gathered forms (SparStencil, seed 002, sections 3.1-3.3: `layout`
+    The gathered forms (SparStencil, sections 3.1-3.3: `layout`
     [r1, r2] and `gather_offsets`, from `--stencil-flatten` and
     `--stencil-sptc-match`) take the same kernel with another B operand and
     output mapping: kernel row q is MMA q, and register p of lane (g, t)
@@ -163,7 +163,7 @@ def ConvertStencilToSpTC : Pass<"convert-stencil-to-sptc", "::mlir::ModuleOp"> {
     The A values are read with one 16-byte load per kernel row and lane.
 
     The kernel ABI, tile and coefficients are recorded in the module
-    attribute `stencil.launches` for `stencil-translate --stencil-to-launch`
+    attribute `stencil.launches` for `stencil-translate --to-launch`
     and the runner (docs/LaunchDescription.md).
   }];
   let options = [
@@ -194,7 +194,7 @@ def ConvertStencilToCudaCore
     ping-ponging the two grids (the host side is the one
     of every GPU pipeline, `StencilGPUCommon/HostLaunch.h`). This is the
     pipeline for what the Tensor Core pipelines cannot take: f32 and f64
-    grids, non-linear bodies, any pattern (seed 001, section 4: sparse Tensor
+    grids, non-linear bodies, any pattern ("Do We Need Tensor Cores?", section 4: sparse Tensor
     Cores pay off only in part of the space).
 
     Tiling. A block of `threads-x x threads-y` threads computes a tile of
@@ -247,7 +247,7 @@ def ConvertStencilToCudaCore
     but not checked).
 
     Temporal blocking (`fused-steps` = t > 1). One launch computes t time
-    steps, as the temporally fused CUDA-core kernels of seed 001 (section
+    steps, as the temporally fused CUDA-core kernels of "Do We Need Tensor Cores?" (section
     3.2.2: t times the work per output for the same global traffic) and
     EBISU do, with AN5D's overlapped (trapezoid) tiling: the block stages its
     tile with a halo of `t r_d` per side once, then steps 1 .. t - 1 compute
@@ -271,8 +271,8 @@ def ConvertStencilToCudaCore
     2-D (`P + 2 t r_z` staged planes for `P` output planes), so fewer planes
     fit with fused steps.
 
-    Streaming (`stream`, 3-D; AN5D, Matsumura et al. CGO 2020, and seed
-    001's fused CUDA-core kernels). A block owns a (y, x) tile and `planes`
+    Streaming (`stream`, 3-D; AN5D, Matsumura et al. CGO 2020, and the fused
+    CUDA-core kernels of "Do We Need Tensor Cores?"). A block owns a (y, x) tile and `planes`
     z planes of outputs (default 32) and marches along z: iteration i stages
     input plane i of its tile (with the halo of `t r` per side) into a ring
     of planes (`2 r_z + 1` with fused steps, `2 r_z + 2` for one step, whose
@@ -485,7 +485,7 @@ def ConvertStencilToFft : Pass<"convert-stencil-to-fft", "::mlir::ModuleOp"> {
   let summary = "Lower stencil.fft_apply to an f64 Tensor Core FFT kernel "
                 "(FlashFFTStencil)";
   let description = [{
-    FlashFFTStencil (seed 004), sections 3.1-3.3 and 4. Every
+    FlashFFTStencil, sections 3.1-3.3 and 4. Every
     `stencil.fft_apply` with its spectra (`--stencil-fft-spectrum`) becomes a
     `gpu.func` kernel in the `gpu.module` `@stencil_fft` (and `<name>_tail`
     for the `steps mod T` last steps) and, in place of the op, host code that

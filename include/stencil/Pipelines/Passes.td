@@ -8,14 +8,14 @@ include "mlir/Pass/PassBase.td"
 def StencilSelectPipeline
     : Pass<"stencil-select-pipeline", "::mlir::ModuleOp"> {
   let summary = "Choose a module's GPU pipeline by the performance model of "
-                "seed 001";
+                "\"Do We Need Tensor Cores for Stencil Computations?\"";
   let description = [{
     Runs the stencil part of every candidate pipeline (Candidates.h: SpTC,
     dense TC, low-rank TC, FFT and CUDA cores, with 1 to `fused-steps`
     fused steps) on a copy of the module, keeps the candidates that lower
     it, reads the launch records they wrote, predicts each one's
     GStencil/s on the device profile (Analysis/CostModel.h: the roofline
-    min(B / M, P_unit / C_unit) of seed 001, eq. 12, scaled by the measured
+    min(B / M, P_unit / C_unit) of "Do We Need Tensor Cores?", eq. 12, scaled by the measured
     efficiencies of the pipeline) and records the fastest as the module
     attribute `stencil.pipeline = "lower-to-...{...}"`, which
     `--stencil-lower-selected` runs. With `explain`, a remark prints the
@@ -32,7 +32,7 @@ def StencilSelectPipeline
     rejected; an assembler that takes no candidate at all (older than the
     PTX ISA LLVM emits) is ignored, and the remark says so. The FFT
     kernel's edge blocks depend on the grid: `grid` gives its extents, else
-    the op's static shape, else the seeds' benchmark sizes (10240000;
+    the op's static shape, else the papers' benchmark sizes (10240000;
     10240 x 10240; 512^3).
 
     A module no candidate lowers is an error that lists every candidate's

@@ -55,9 +55,9 @@ struct GPUTargetOptions : public PassPipelineOptions<Derived> {
 enum class SpTCLayout {
   /// Per stencil, the one of the two below that issues fewer mma.sp.
   Auto,
-  /// SPIDER (seed 000): kernel rows, strided swap.
+  /// SPIDER: kernel rows, strided swap.
   StridedSwap,
-  /// SparStencil (seed 002): flatten-and-crush, conflict-graph matching.
+  /// SparStencil: flatten-and-crush, conflict-graph matching.
   Matching,
 };
 
@@ -90,13 +90,14 @@ struct RowFormKernelOptions : public GPUTargetOptions<Derived> {
   mlir::detail::PassOptions::Option<int64_t> fusedSteps{
       *this, "fused-steps",
       llvm::cl::desc(
-          "Time steps per launch by kernel composition (LoRAStencil, seed "
-          "003): one Tensor Core step of the t-fold composed weights "
+          "Time steps per launch by kernel composition (LoRAStencil): "
+          "one Tensor Core step of the t-fold composed weights "
           "(computed in f64) where it is exact, t direct steps on CUDA cores "
           "in the band within t r of the grid's edge, a CUDA-core kernel for "
           "the last S mod t steps; 1 to 64 (1: none; halo boundary; the "
           "composed innermost radius t r_x must be at most 7; not with the "
-          "low-rank chain or the gathered form)"),
+          "gathered form; with --lower-to-tc low-rank=true, the low-rank "
+          "chain of the composed weights)"),
       llvm::cl::init(1)};
   mlir::detail::PassOptions::Option<int64_t> wgmmaN{
       *this, "wgmma-n", llvm::cl::desc(Derived::kWgmmaNHelp),
@@ -141,10 +142,10 @@ struct LowerToSpTCOptions : public RowFormKernelOptions<LowerToSpTCOptions> {
                      "per stencil, strided swap or matching, whichever "
                      "issues fewer mma.sp per output (ties: strided swap)"),
           clEnumValN(SpTCLayout::StridedSwap, "strided-swap",
-                     "SPIDER's kernel rows and strided swap (seed 000)"),
+                     "SPIDER's kernel rows and strided swap"),
           clEnumValN(SpTCLayout::Matching, "matching",
                      "SparStencil's flatten-and-crush and conflict-graph "
-                     "matching, layout explored per stencil (seed 002)"))};
+                     "matching, layout explored per stencil"))};
   PassOptions::Option<bool> orderedMetadata{
       *this, "ordered-metadata",
       llvm::cl::desc("Emit mma.sp::ordered_metadata (PTX 8.5)"),
@@ -205,7 +206,7 @@ void buildLowerToTCPipeline(OpPassManager &pm, const LowerToTCOptions &options);
 /// The stencil part of `--lower-to-tc` (see buildSpTCKernelPipeline).
 void buildTCKernelPipeline(OpPassManager &pm, const LowerToTCOptions &options);
 
-/// Options of `--lower-to-cuda-core`.
+/// Options of `--lower-to-fft`.
 struct LowerToFftOptions : public GPUTargetOptions<LowerToFftOptions> {
   static constexpr const char *kDefaultFeatures = "+ptx80";
 
@@ -238,6 +239,7 @@ void buildLowerToFftPipeline(OpPassManager &pm,
 void buildFftKernelPipeline(OpPassManager &pm,
                             const LowerToFftOptions &options);
 
+/// Options of `--lower-to-cuda-core`.
 struct LowerToCudaCoreOptions
     : public GPUTargetOptions<LowerToCudaCoreOptions> {
   static constexpr const char *kDefaultFeatures = "+ptx80";
@@ -394,7 +396,8 @@ struct LowerToAutoOptions : public PassPipelineOptions<LowerToAutoOptions> {
                      "(1-D), 10240 x 10240 (2-D), 512^3 (3-D)")};
 };
 
-/// `--lower-to-auto`: the performance model of seed 001 chooses the pipeline
+/// `--lower-to-auto`: the performance model of "Do We Need Tensor Cores for
+/// Stencil Computations?" chooses the pipeline
 /// (`--stencil-select-pipeline`: every candidate's stencil part runs on a
 /// copy, the launch records give each kernel's unit and work, the device
 /// profile the peaks), then the chosen pipeline runs

@@ -1,6 +1,6 @@
 //===- CoefficientPacking.h - Packed operands of the TC kernels -*- C++ -*-===//
 //
-// Data packing of SPIDER section 3.3.2 (seed 000), for the m16n8k32 f16
+// Data packing of SPIDER section 3.3.2, for the m16n8k32 f16
 // `mma.sp` the Sparse Tensor Core kernel issues (layouts in
 // docs/MmaSparseLayout.md).
 //
@@ -22,7 +22,7 @@
 // The dense forms (`mma.sync` m16n8k16 and, for f64, m8n8k4) and the
 // low-rank chain's second stage follow (their layouts below).
 //
-// **Repacking** (issue 18: weights replaced at run time). The packing takes
+// **Repacking** (weights replaced at run time). The packing takes
 // per-kernel-row arrays of values (`stencil.sparse_row_gemm`'s compressed
 // values, `stencil.row_gemm`'s kernels, the f64 form's row weights). For the
 // kernels of one step per launch each of those values is either a weight of
@@ -102,7 +102,7 @@ struct TCCoefficientLayout {
 std::vector<uint32_t> packTCCoefficients(ArraySpan<uint16_t> kernelBits,
                                          int64_t numRows, int64_t rowsPerBlock);
 
-/// The low-rank chain (`--lower-to-tc=low-rank`, LoRAStencil, seed 003,
+/// The low-rank chain (`--lower-to-tc=low-rank`, LoRAStencil,
 /// section II-D, eq. 9): a 2-D stencil of radius h with W = Sum_k u_k v_k^T
 /// is Sum_k U_k (X V_k). Stage 1 is the dense row form of v_k (above; kernel
 /// row k, T-tiles of 8 rows starting 8 apart at y_0 - h), stage 2 contracts

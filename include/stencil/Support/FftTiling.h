@@ -1,7 +1,7 @@
 //===- FftTiling.h - FFT stencil tiles: tailoring, PFA maps, spectra -*- C++ -*-===//
 //
-// IR-free math of the FFT pipeline (`--lower-to-fft`, issue #13), after
-// FlashFFTStencil (seed 004): the tile a thread block transforms, the
+// IR-free math of the FFT pipeline (`--lower-to-fft`), after
+// FlashFFTStencil: the tile a thread block transforms, the
 // prime-factor (Good-Thomas) index maps that make each tile dimension's DFT a
 // product of small dense DFTs with no twiddle factors, the dense DFT matrices
 // packed as Tensor Core fragments, the kernel spectrum raised to the number of
@@ -10,13 +10,13 @@
 //
 // Convention. A stencil maps a grid a to
 //     b[x] = Sum_o w_o a[x + o]                                        (1)
-// (correlation with offsets o; seed 004 eq. (2) writes the same sum as a
+// (correlation with offsets o; FlashFFTStencil eq. (2) writes the same sum as a
 // convolution with the flipped kernel). On a tile of N_0 x .. x N_{R-1}
 // points taken periodically (circular), the DFT
 //     A^[k] = Sum_x a[x] exp(-2 pi i Sum_d k_d x_d / N_d)
 // turns (1) into a pointwise product:
 //     B^[k] = H[k] A^[k],   H[k] = Sum_o w_o exp(+2 pi i Sum_d k_d o_d / N_d),
-// and T steps of (1) into one product by H[k]^T (seed 004 eq. (10)). Here
+// and T steps of (1) into one product by H[k]^T (FlashFFTStencil eq. (10)). Here
 // H^T is computed at compile time in long double (binary powering, one
 // rounding to f64 at the end), with the inverse DFT's 1 / prod N_d folded in:
 //     S[k] = H[k]^T / prod_d N_d.                                         (2)
@@ -25,7 +25,7 @@
 // and f64 sin/cos on the GPU for no gain, and the compiler's long double
 // powering keeps S accurate to about 1 ulp even for T in the hundreds.
 //
-// Kernel tailoring (seed 004 section 3.1: split / fuse / stitch). A tile of
+// Kernel tailoring (FlashFFTStencil section 3.1: split / fuse / stitch). A tile of
 // N_d points per dimension holds the input at [s_d, s_d + N_d); after T
 // circular steps the points at distance >= T r_d from the tile's edges equal
 // T steps of the true stencil (their dependence cone of radius T r_d stays in
@@ -37,7 +37,7 @@
 // padded Tensor Core work per valid point update within a shared-memory
 // budget.
 //
-// Prime-factor reshaping (seed 004 section 3.2.1, eq. (8)). For N = prod_j f_j
+// Prime-factor reshaping (FlashFFTStencil section 3.2.1, eq. (8)). For N = prod_j f_j
 // with pairwise coprime f_j, M_j = N / f_j, the input is stored at the CRT
 // ("diagonal", section 3.2.2) position n_j = n mod f_j and the spectrum is read
 // at the Ruritanian position k = Sum_j k_j M_j mod N. Since M_j n = M_j n_j
@@ -50,7 +50,7 @@
 // padded extent P_j = roundup(f_j, 8); padded entries hold zero, and the
 // padded rows and columns of the DFT matrices are zero.
 //
-// DFT as GEMM (seed 004 section 3.3, Algorithm 1). Along axis j with the other
+// DFT as GEMM (FlashFFTStencil section 3.3, Algorithm 1). Along axis j with the other
 // axes as a batch of "fibers", out[fiber][k] = Sum_n in[fiber][n] F[k][n]:
 // the data is the A operand (M = fibers, K = n), the matrix F^T the B operand
 // (K = n, N = k), complex as four real MMAs (Re += Ar Br, Re += Ai (-Bi),
@@ -59,7 +59,7 @@
 // packed matrices serve both shapes. B chunk c (K rows 4c..4c+3) of k-tile kt
 // (N columns 8kt..8kt+7) of lane (g, t) is F[8 kt + g][4 c + t].
 //
-// Fragment swizzling (seed 004 section 3.3, "Swizzling Fragments"). After the
+// Fragment swizzling (FlashFFTStencil section 3.3, "Swizzling Fragments"). After the
 // last forward axis, lane (g, t) holds C[fiber][8 kt + 2t + i] (i < 2). It
 // multiplies them by S and feeds them, unchanged, as A to the inverse DFT of
 // the same axis: A chunk (kt, i) of lane (g, t) is A[fiber][t] := C[fiber][8 kt
@@ -68,7 +68,7 @@
 // between the last forward transform, the product by S and the first inverse
 // transform.
 //
-// Double-layer filling (seed 004 section 3.2.3). The stencil is real and
+// Double-layer filling (FlashFFTStencil section 3.2.3). The stencil is real and
 // linear, so one complex tile carries two real tiles: the real part one, the
 // imaginary part the other; both results come out of one transform.
 //
@@ -216,7 +216,7 @@ double getFftErrorBound(const FftTilePlan &plan,
 //===----------------------------------------------------------------------===//
 //
 // The PFA tiles above pay for coprimality: 7 x 8 = 56 points padded to 64,
-// and one shared-memory pass per factor. A Cooley-Tukey tile (seed 004
+// and one shared-memory pass per factor. A Cooley-Tukey tile (FlashFFTStencil
 // section 3.3 notes that twiddles are the price of non-coprime factors) is a
 // 64 x 64 array, 2-D (64 x 64 points) or 1-D (4096 points, the four-step
 // split 4096 = 64 x 64 with a twiddle between the two axes), and runs each

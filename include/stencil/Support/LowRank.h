@@ -1,6 +1,6 @@
 //===- LowRank.h - Rank decomposition of 2-D stencil weights ----*- C++ -*-===//
 //
-// The math of LoRAStencil (seed 003, section II-D and III-C), IR-free.
+// The math of LoRAStencil (section II-D and III-C), IR-free.
 //
 // A 2-D stencil of radius h has an n x n weight matrix W (n = 2h + 1, row i
 // is the offset dy = i - h, column j the offset dx = j - h). Writing

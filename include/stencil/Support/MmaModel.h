@@ -1,7 +1,7 @@
 //===- MmaModel.h - CPU model of dense mma.sync fragments -------*- C++ -*-===//
 //
 // IR-free model of the dense warp-level MMAs the Tensor Core pipeline
-// (`--lower-to-tc`, issue #4) issues, written from the PTX ISA fragment
+// (`--lower-to-tc`) issues, written from the PTX ISA fragment
 // tables ("Matrix Fragments for mma.m16n8k16 with floating point type" and
 // "mma.m8n8k4 with .f64 floating point type"), like MmaSpModel.h for
 // `mma.sp`:

@@ -38,7 +38,7 @@ llvm::SmallVector<int64_t> getRowFormRadii(int64_t rank, int64_t radius,
                                            llvm::ArrayRef<int64_t> rowOffsets,
                                            int64_t columnRadius = 0);
 
-/// The B operand of a gathered form (SparStencil, seed 002; `layout`,
+/// The B operand of a gathered form (SparStencil; `layout`,
 /// `gather_offsets`) as its kernel reads it.
 struct SpTCGather {
   /// Outputs of an MMA column: r2 rows along y by r1 along x.

@@ -1,6 +1,6 @@
 //===- SparStencil.h - Flatten-and-crush and 2:4 matching -------*- C++ -*-===//
 //
-// IR-free math of SparStencil (seed 002) in the frame of this project's
+// IR-free math of SparStencil in the frame of this project's
 // `mma.sp.m16n8k32` kernel: adaptive layout morphing (section 3.1), the
 // conflict graph and hierarchical two-level matching of structured sparsity
 // conversion (section 3.2, Definitions 1-3, Algorithm 1), and the analytical

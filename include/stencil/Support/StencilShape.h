@@ -21,7 +21,7 @@
 namespace mlir {
 namespace stencil {
 
-/// The named shapes of the seeds (SPIDER section 2.2).
+/// The named shapes of the papers (SPIDER section 2.2).
 enum class ShapeKind { Star, Box };
 
 /// The largest |component| of an offset the dialect represents: 2^31 - 1, so

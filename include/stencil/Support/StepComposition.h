@@ -1,7 +1,7 @@
 //===- StepComposition.h - Fused time steps by composed weights -*- C++ -*-===//
 //
-// Kernel composition, LoRAStencil's route to temporal fusion (seed 003,
-// section III-A: three steps of a 3 x 3 stencil become one 7 x 7 stencil):
+// Kernel composition, LoRAStencil's route to temporal fusion
+// (section III-A: three steps of a 3 x 3 stencil become one 7 x 7 stencil):
 // t steps of a linear stencil with weights w on offsets O are one step of
 // the stencil with the t-fold composed weights
 //

@@ -5,7 +5,8 @@
 // CudaCoreTiling::rowGroups(), Support/CudaCoreTiling.h, and the unit tests
 // RowStream.RowGroups* run the schedule on the CPU). It is the register
 // streaming of CudaCoreRowStream.cpp (AN5D, Matsumura et al., CGO 2020,
-// sections 3.1-3.3; seed 001's fused CUDA-core kernels, section 3.2.2) with
+// sections 3.1-3.3; the fused CUDA-core kernels of "Do We Need Tensor
+// Cores?", section 3.2.2) with
 // the loop reordered for the weights' sake.
 //
 // Why: the per-row sweep applies all of a level's weights to each row it

@@ -5,8 +5,8 @@
 // unit tests run the schedule on the CPU). AN5D (Matsumura et al., CGO 2020,
 // sections 3.1-3.3: "register-based streaming" along the outermost
 // dimension, the inner dimensions' neighbours through shared memory, one
-// diagonal wavefront of the fused steps per iteration) and seed 001's fused
-// CUDA-core kernels (section 3.2.2).
+// diagonal wavefront of the fused steps per iteration) and the fused
+// CUDA-core kernels of "Do We Need Tensor Cores?" (section 3.2.2).
 //
 // The block is one row of W columns, k per thread (outputs-per-thread,
 // default 1): thread c owns local columns c + j W / k, 0 <= j < k (grid x

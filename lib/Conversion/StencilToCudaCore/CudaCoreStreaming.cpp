@@ -3,7 +3,8 @@
 // The plane sweep of a 3-D CUDA-core kernel (`stream`; the schedule and its
 // ring are CudaCoreTiling's, Support/CudaCoreTiling.h, and the unit tests
 // run it on the CPU). AN5D (Matsumura et al., CGO 2020, sections 3-4) and
-// seed 001's temporally fused CUDA-core kernels (section 3.2.2) stream the
+// the temporally fused CUDA-core kernels of "Do We Need Tensor Cores?"
+// (section 3.2.2) stream the
 // outermost dimension: a block owns a (y, x) tile and `planes` z planes of
 // outputs, and marches along z, so that each input plane is read from
 // global memory once per block instead of once per plane of the staged tile

@@ -2,8 +2,8 @@
 //
 // The FFT path of a Cooley-Tukey tile (`cooley_tukey` on stencil.fft_apply;
 // the math, the layouts and the CPU model this code follows value by value
-// are "Cooley-Tukey tiles" in Support/FftTiling.h). FlashFFTStencil (seed
-// 004) section 3.3 (DFT as GEMM, fragment swizzling) with radix-8 digits:
+// are "Cooley-Tukey tiles" in Support/FftTiling.h). FlashFFTStencil
+// section 3.3 (DFT as GEMM, fragment swizzling) with radix-8 digits:
 // each 64-point line ("unit", one warp) is an 8 x 8 matrix whose two DFT
 // stages run chained in registers, the first with the data as the MMA's B
 // operand, the second with the first's accumulators as A, the twiddle W_64

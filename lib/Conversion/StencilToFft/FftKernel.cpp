@@ -1,7 +1,7 @@
 //===- FftKernel.cpp - The FFT stencil kernel
 //------------------------------===//
 //
-// FlashFFTStencil (seed 004) as one kernel; the math is Support/FftTiling.h
+// FlashFFTStencil as one kernel; the math is Support/FftTiling.h
 // and its CPU model Support/FftTileModel.h, whose data path this kernel
 // follows fragment by fragment.
 //
@@ -33,7 +33,7 @@
 //      stored (f32 grids rounded).
 // A barrier separates the steps and stages.
 //
-// Conflict-free layout (seed 004 3.2.2 achieves it by diagonal indexing;
+// Conflict-free layout (FlashFFTStencil 3.2.2 achieves it by diagonal indexing;
 // here an XOR swizzle). Complex elements are 16-byte pairs, read and written
 // as v2.f64: a quarter warp (lanes (g, t), g in {g0, g0 + 1}, t < 4) must
 // touch 8 distinct 16-byte slots of a 128-byte line. Element e of the

@@ -1,6 +1,6 @@
 //===- FftKernel.h - The FFT stencil kernel ---------------------*- C++ -*-===//
 //
-// The GPU kernel of a `stencil.fft_apply` (FlashFFTStencil, seed 004): one
+// The GPU kernel of a `stencil.fft_apply` (FlashFFTStencil): one
 // thread block per pair of tiles (double-layer filling), DFT stages as f64
 // Tensor Core MMAs on the tile array in shared memory, the product by the
 // spectrum and the swizzled inverse stage in registers, and T direct steps on

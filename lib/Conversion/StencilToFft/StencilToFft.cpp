@@ -1,6 +1,6 @@
 //===- StencilToFft.cpp - Lower stencil.fft_apply to GPU kernels ----------===//
 //
-// Implements `--convert-stencil-to-fft` (FlashFFTStencil, seed 004); see
+// Implements `--convert-stencil-to-fft` (FlashFFTStencil); see
 // Conversion/Passes.td. The kernel is FftKernel.cpp, the host side the
 // shared StencilGPUCommon/HostLaunch.h.
 //

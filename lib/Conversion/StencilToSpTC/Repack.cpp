@@ -4,10 +4,10 @@
 // the stencil or a structural zero; which entry holds which weight follows
 // from the form's structure alone (its op description, StencilOps.td):
 //
-//  * banded (SPIDER 3.1, seed 000): entry (i, c) of kernel row o multiplies
+//  * banded (SPIDER 3.1): entry (i, c) of kernel row o multiplies
 //    the input at outer offset `row_offsets[o]` and innermost offset
 //    `input_offsets[c] - i` from output i of the block;
-//  * gathered (SparStencil 3.1, seed 002): entry (m, c) of kernel matrix q,
+//  * gathered (SparStencil 3.1): entry (m, c) of kernel matrix q,
 //    m = u r1 + v, multiplies the input at `g_q[c / 2] + (0, -u, c % 2 - v)`
 //    from output m (`layout = [r1, r2]`);
 //  * in the compressed (2:4) forms the stored value k of row i sits in

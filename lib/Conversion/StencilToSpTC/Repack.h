@@ -3,7 +3,7 @@
 // Private to lib/Conversion/StencilToSpTC: the RepackRecipe
 // (Support/CoefficientPacking.h) of a row form's packed coefficients, which
 // the launch description carries so that libStencilRuntime can pack new
-// weights of the same pattern (issue 18).
+// weights of the same pattern.
 //
 //===----------------------------------------------------------------------===//
 

@@ -290,8 +290,8 @@ void SpTCKernelBuilder::computeAndStore() {
   storeOutputs(acc);
 }
 
-/// Steps 3 and 4 of a low-rank chain (`column_weights`; LoRAStencil, seed
-/// 003, eq. 9; the math and the fragment identity are in
+/// Steps 3 and 4 of a low-rank chain (`column_weights`; LoRAStencil,
+/// eq. 9; the math and the fragment identity are in
 /// Support/SpTCPacking.h, LowRankColumnLayout, checked by the mma model in
 /// SpTCPackingTest). Stage 1: T-tile q (q = 0..n-tiles, rows y_0 - h + 8q
 /// .. + 7, the shared tile's rows 8q + n) of term k is the dense row form

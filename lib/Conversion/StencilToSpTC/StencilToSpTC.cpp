@@ -183,7 +183,7 @@ LogicalResult ConvertStencilToSpTCPass::convert(
   StencilKernelLaunch launch;
   launch.threads = 32 * warps;
   launch.coefficients = *op.getPackedCoefficients();
-  // How new weights of the same pattern are packed (issue 18), or why not.
+  // How new weights of the same pattern are packed, or why not.
   launch.repack =
       getRepackRecipe(op, launch.coefficients, launch.repackUnsupported);
   if (failed(addFusedStepKernels(op, gpuModule, name, launch)))

@@ -1,7 +1,7 @@
 //===- TCF64Kernel.cpp - The f64 mma.sync row-form kernel -----------------===//
 //
 // The kernel of a `stencil.row_gemm` on f64 grids: SPIDER's dense row form
-// (seed 000, section 4.4, "w. TC") on the f64 Tensor Core,
+// (SPIDER, section 4.4, "w. TC") on the f64 Tensor Core,
 // `mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64` (PTX ISA, "Matrix
 // Fragments for mma.m8n8k4 with .f64 floating point type"; sm_80 and later).
 //

@@ -5,7 +5,7 @@
 // memref). Every input that parses and verifies must
 //
 //  1. print (custom form) to text that parses back and prints identically:
-//     print/parse is a fixed point, so no attribute loses bits (issue 12);
+//     print/parse is a fixed point, so no attribute loses bits;
 //  2. print in the generic form to text that parses back to the same IR;
 //
 // anything else aborts. Inputs that do not parse or verify are fine: the

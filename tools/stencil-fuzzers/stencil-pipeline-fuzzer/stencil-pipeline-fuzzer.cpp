@@ -22,7 +22,7 @@
 // aborts). New pipelines join the list below as they land.
 //
 // The target counts what the inputs reached and prints it when the process
-// exits (the closing note of issue 12 reports these numbers):
+// exits:
 //
 //   stencil-pipeline-fuzzer: N inputs, V verified stencil programs, P
 //   pipeline runs (S succeeded, F failed with a diagnostic), E with emission

@@ -74,7 +74,8 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
     return op.emitOpError("has a '")
            << stringifyBoundaryKind(op.getBoundary())
            << "' boundary; the matrix form supports only 'halo' (use "
-              "--lower-to-cpu for periodic and dirichlet boundaries)";
+              "--lower-to-cuda-core, --lower-to-fft or --lower-to-cpu for "
+              "periodic and dirichlet boundaries)";
   if (fusedSteps < 1 || fusedSteps > kMaxComposedSteps)
     return op.emitOpError("needs 1 <= fused-steps <= ")
            << kMaxComposedSteps << ", got " << fusedSteps.getValue();
@@ -203,7 +204,7 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
   return success();
 }
 
-/// The low-rank chain (LoRAStencil, seed 003, eq. 9): V_k becomes kernel
+/// The low-rank chain (LoRAStencil, eq. 9): V_k becomes kernel
 /// row k (at row offset 0) of a `stencil.row_gemm` and u_k its column
 /// weights, so Sum_k U_k (X V_k) runs on the dense row-form kernel.
 FailureOr<RowGemmOp> StencilDecomposePass::buildChain(

@@ -1,6 +1,6 @@
 //===- FftSpectrum.cpp - kernel spectrum to the T (FlashFFTStencil 4) -----===//
 //
-// Implements `--stencil-fft-spectrum` (FlashFFTStencil, seed 004, section 4,
+// Implements `--stencil-fft-spectrum` (FlashFFTStencil, section 4,
 // eq. (10)); see Passes.td. The spectrum is `computeFftSpectrum` in
 // Support/FftTiling.h.
 //

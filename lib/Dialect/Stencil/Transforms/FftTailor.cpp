@@ -1,6 +1,6 @@
 //===- FftTailor.cpp - FFT tile choice (FlashFFTStencil 3.1) ---------------===//
 //
-// Implements `--stencil-fft-tailor` (FlashFFTStencil, seed 004, section 3.1
+// Implements `--stencil-fft-tailor` (FlashFFTStencil, section 3.1
 // kernel tailoring, with the prime-factor sizes of section 3.2.1 and the
 // temporal fusion of section 4); see Passes.td. The choice and its cost are
 // `chooseFftTile` in Support/FftTiling.h.

@@ -1,6 +1,6 @@
 //===- Flatten.cpp - SparStencil's flatten-and-crush ----------------------===//
 //
-// Implements `--stencil-flatten` (SparStencil, seed 002, sections 3.1 and
+// Implements `--stencil-flatten` (SparStencil, sections 3.1 and
 // 3.3); see Passes.td and Support/SparStencil.h.
 //
 //===----------------------------------------------------------------------===//

@@ -1,6 +1,6 @@
 //===- LowRank.cpp - Low-rank form of 2-D linear stencils -----------------===//
 //
-// Implements `--stencil-low-rank` (LoRAStencil, seed 003, II-D and III-C);
+// Implements `--stencil-low-rank` (LoRAStencil, II-D and III-C);
 // see Passes.td. The decompositions are in Support/LowRank.h.
 //
 //===----------------------------------------------------------------------===//

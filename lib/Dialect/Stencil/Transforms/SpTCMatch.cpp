@@ -1,6 +1,6 @@
 //===- SpTCMatch.cpp - SparStencil's structured sparsity conversion -------===//
 //
-// Implements `--stencil-sptc-match` (SparStencil, seed 002, section 3.2);
+// Implements `--stencil-sptc-match` (SparStencil, section 3.2);
 // see Passes.td and Support/SparStencil.h.
 //
 //===----------------------------------------------------------------------===//

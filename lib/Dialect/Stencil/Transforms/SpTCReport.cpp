@@ -1,7 +1,7 @@
 //===- SpTCReport.cpp - What each 2:4 route issues, per stencil -----------===//
 //
-// Implements `--stencil-sptc-report` (SparStencil, seed 002, section 3.3;
-// SPIDER, seed 000, section 3.1.1); see Passes.td. The numbers come from
+// Implements `--stencil-sptc-report` (SparStencil, section 3.3;
+// SPIDER, section 3.1.1); see Passes.td. The numbers come from
 // the functions `--stencil-flatten` decides with (Transforms.h), so the
 // report names the choice the pipeline makes.
 //

@@ -9,7 +9,7 @@ func.func @radius8(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
 // -----
 
 func.func @periodic(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
-  // expected-error @+1 {{'stencil.linear' op has a 'periodic' boundary; the matrix form supports only 'halo' (use --lower-to-cpu for periodic and dirichlet boundaries)}}
+  // expected-error @+1 {{'stencil.linear' op has a 'periodic' boundary; the matrix form supports only 'halo' (use --lower-to-cuda-core, --lower-to-fft or --lower-to-cpu for periodic and dirichlet boundaries)}}
   stencil.linear %in -> %out pattern <star, rank = 2, radius = 1> weights [1., 2., 3., 4., 5.] boundary periodic : memref<?x?xf16>
   return
 }

@@ -19,7 +19,7 @@ def Stencil_BoundaryKindAttr : I32EnumAttr<"BoundaryKind",
      Stencil_BoundaryDirichlet]> {
   let cppNamespace = "::mlir::stencil";
   let description = [{
-    * `halo` (the seeds' convention, and the default): only interior points,
+    * `halo` (the papers' convention, and the default): only interior points,
       whose whole neighbourhood lies inside the grid, are computed; the halo
       of width `r` along each dimension keeps the input grid's values.
     * `periodic`: every point is computed; neighbour indices wrap around.
@@ -36,7 +36,7 @@ def Stencil_PatternAttr : Stencil_Attr<"Pattern", "pattern"> {
   let summary = "the set of neighbour offsets of a stencil";
   let description = [{
     An ordered set of distinct, constant offsets of rank 1, 2 or 3. Two
-    conveniences name the seeds' shapes; any other set is written out:
+    conveniences name the papers' shapes; any other set is written out:
 
     ```mlir
     #stencil.pattern<star, rank = 2, radius = 1>   // Heat-2D, 5 points

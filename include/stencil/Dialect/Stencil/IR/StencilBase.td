@@ -27,7 +27,7 @@ def Stencil_Dialect : Dialect {
 
     * `stencil.linear`, the *coefficient form*: a set of offsets (a
       `#stencil.pattern`) and one constant weight per offset. This is the form
-      the Tensor-Core pipelines consume (SPIDER section 2.2: every seed treats
+      the Tensor-Core pipelines consume (SPIDER section 2.2: every paper treats
       a stencil as such a weighted neighbourhood).
     * `stencil.apply`, the *general form*: a region evaluated at every point
       that reads neighbours with `stencil.access` and combines them with

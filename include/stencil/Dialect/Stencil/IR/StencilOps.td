@@ -179,7 +179,7 @@ def Stencil_LowRankOp : Stencil_Op<"low_rank", [
   let summary = "a 2-D stencil as a sum of rank-1 (separable) terms";
   let description = [{
     The low-rank form of a linear 2-D stencil of radius `h` (LoRAStencil,
-    seed 003, section II-D): its `n x n` weight matrix (`n = 2h + 1`, row
+    section II-D): its `n x n` weight matrix (`n = 2h + 1`, row
     `i` the offset `dy = i - h`, column `j` the offset `dx = j - h`) written
     as `W = sum_k u_k v_k^T`. `u` and `v` hold the `K` vectors as `K x n`
     f64 tensors; for every output point `p = (y, x)`:
@@ -236,7 +236,7 @@ def Stencil_FftApplyOp : Stencil_Op<"fft_apply", [
   let summary = "a linear stencil as tiled FFTs: transform, product by the "
                 "spectrum to the fused steps, inverse transform";
   let description = [{
-    The FFT form of a `stencil.linear` (FlashFFTStencil, seed 004): the same
+    The FFT form of a `stencil.linear` (FlashFFTStencil): the same
     `pattern`, `weights`, `steps`, buffers and boundary, computed `fused_steps`
     (T) steps at a time on tiles. `factors` gives, per dimension (outermost
     first), the pairwise coprime factors of the tile size `N_d` (prime-factor
@@ -336,7 +336,7 @@ def Stencil_RowGemmOp : Stencil_Op<"row_gemm", [
     (`--stencil-sptc-pack`: the dense f16 A operands, `Support/SpTCPacking.h`).
 
     With `column_weights` (a `K x (2h + 1)` f64 tensor, 2-D only) the op is
-    the low-rank chain of LoRAStencil (seed 003, section II-D, eq. 9) that
+    the low-rank chain of LoRAStencil (section II-D, eq. 9) that
     `--stencil-decompose` makes of a `stencil.low_rank`: kernel row `k` (all
     `row_offsets` zero) is `V_k`, the row product `T_k = X V_k`, and its
     results are combined along the outer dimension by `u_k =
@@ -350,7 +350,7 @@ def Stencil_RowGemmOp : Stencil_Op<"row_gemm", [
     stage-2 MMA, `LowRankColumnLayout`); `packed_coefficients` then holds the
     stage-2 words after the row words.
 
-    **Gathered form** (SparStencil, seed 002, section 3.1;
+    **Gathered form** (SparStencil, section 3.1;
     `--stencil-flatten`, `--stencil-sptc-match`). With `gather_offsets` the
     kernel rows are the MMAs of SparStencil's flattened and crushed matrix
     (`Support/SparStencil.h`) instead of banded rows: `rows_per_block` is 16,
@@ -372,7 +372,7 @@ def Stencil_RowGemmOp : Stencil_Op<"row_gemm", [
     read but multiplies zeros). The stencil's radius along each dimension
     is what the non-zero entries reach; `radius` is the innermost one.
 
-    **Fused steps** (kernel composition, LoRAStencil's route; seed 003,
+    **Fused steps** (kernel composition, LoRAStencil's route,
     section III-A; `--stencil-decompose fused-steps=t`, math in
     `Support/StepComposition.h`). With `fused_steps t` the kernels are those
     of the t-fold composition of the stencil `step_pattern`/`step_weights`

@@ -130,12 +130,12 @@ def StencilDecompose : Pass<"stencil-decompose"> {
     the paired strided swap creates are 4-byte aligned. A band that starts
     one column later still fits, as `s + 2r + L <= 2L`.
 
-    Only the `halo` boundary is supported (the seeds' convention); other
+    Only the `halo` boundary is supported (the papers' convention); other
     boundaries, and `stencil.apply` bodies that `--stencil-linearize` could
     not turn into weights, are errors pointing at the op.
 
     With `fused-steps=t` (t > 1; kernel composition, LoRAStencil's route to
-    temporal fusion, seed 003 section III-A) the matrices are those of the
+    temporal fusion, LoRAStencil section III-A) the matrices are those of the
     t-fold composed weights `W_t = w * ... * w` (computed once in f64,
     `Support/StepComposition.h`; radius `t r_d` along each dimension), and
     the row form records `fused_steps`, `step_pattern` and `step_weights`:
@@ -146,7 +146,7 @@ def StencilDecompose : Pass<"stencil-decompose"> {
 
     With `low-rank` and `fused-steps=t > 1` a 2-D pattern of one radius
     along both dimensions takes the low-rank chain of its composed weights
-    (LoRAStencil, seed 003, sections II-D and III-A): the fewest leading
+    (LoRAStencil, sections II-D and III-A): the fewest leading
     SVD terms of the `n x n` composed matrix `W_t` (`n = 2 t r + 1`) whose
     residual `R = W_t - sum_k u_k v_k^T` has `sum |R| <= u S_t` (`u` the
     element type's unit roundoff, `S_t = sum |W_t|`), so that the
@@ -218,9 +218,9 @@ def StencilStridedSwap : Pass<"stencil-strided-swap"> {
 
 def StencilFlatten : Pass<"stencil-flatten"> {
   let summary = "Flatten-and-crush a linear stencil into SparStencil's "
-                "gathered matrix form (seed 002, 3.1)";
+                "gathered matrix form (SparStencil, 3.1)";
   let description = [{
-    SparStencil (seed 002) section 3.1, adaptive layout morphing: every
+    SparStencil section 3.1, adaptive layout morphing: every
     `stencil.linear` on f16 grids with the `halo` boundary becomes a
     `stencil.row_gemm` in the gathered form (see the op). Stencil flattening
     writes each output as the kernel vector times the window it reads;
@@ -281,9 +281,9 @@ def StencilFlatten : Pass<"stencil-flatten"> {
 
 def StencilSpTCMatch : Pass<"stencil-sptc-match"> {
   let summary = "Order the units of a gathered form into 2:4 sparsity by "
-                "conflict-graph matching (seed 002, 3.2)";
+                "conflict-graph matching (SparStencil, 3.2)";
   let description = [{
-    SparStencil (seed 002) section 3.2, structured sparsity conversion, on
+    SparStencil section 3.2, structured sparsity conversion, on
     every `stencil.row_gemm` in the gathered form (`--stencil-flatten`) that
     is not yet matched. The units (pairs of columns) are the nodes of the
     conflict graph (Definition 1): two units conflict when some row holds
@@ -316,9 +316,9 @@ def StencilSpTCReport : Pass<"stencil-sptc-report"> {
     `stencil.apply` bodies), one block on standard output, headed by its
     function and location, with one line per candidate:
 
-    - `strided-swap`: SPIDER (seed 000), one `mma.sp` per non-empty kernel
+    - `strided-swap`: SPIDER, one `mma.sp` per non-empty kernel
       row;
-    - `matching [r1, r2]`: SparStencil (seed 002) flattened and crushed with
+    - `matching [r1, r2]`: SparStencil flattened and crushed with
       each layout of the stencil's rank, then matched (section 3.2; the
       method, `two-level` or `blossom`, is given);
 
@@ -381,7 +381,7 @@ def StencilLowRank : Pass<"stencil-low-rank"> {
   let summary = "Rewrite 2-D linear stencils of low weight rank into "
                 "stencil.low_rank (LoRAStencil)";
   let description = [{
-    LoRAStencil (seed 003), sections II-D and III-C. For a 2-D
+    LoRAStencil, sections II-D and III-C. For a 2-D
     `stencil.linear` whose pattern has the same radius `h` along both
     dimensions, the weights form an `n x n` matrix `W` (`n = 2h + 1`). The
     pass decomposes `W = sum_k u_k v_k^T` (`Support/LowRank.h`):
@@ -426,7 +426,7 @@ def StencilFftTailor : Pass<"stencil-fft-tailor"> {
   let summary = "Choose the FFT tile of linear stencils and rewrite them "
                 "into stencil.fft_apply (FlashFFTStencil kernel tailoring)";
   let description = [{
-    FlashFFTStencil (seed 004), section 3.1 (kernel tailoring: split, fuse,
+    FlashFFTStencil, section 3.1 (kernel tailoring: split, fuse,
     stitch) with the prime-factor reshaping of section 3.2.1 and the temporal
     fusion of section 4. For each `stencil.linear` on an f64 or f32 grid the
     pass chooses the tile a thread block transforms: per dimension a size
@@ -472,7 +472,7 @@ def StencilFftSpectrum : Pass<"stencil-fft-spectrum"> {
   let summary = "Attach the kernel spectrum raised to the fused steps to "
                 "stencil.fft_apply (FlashFFTStencil temporal fusion)";
   let description = [{
-    FlashFFTStencil (seed 004), section 4, eq. (10): T fused steps are one
+    FlashFFTStencil, section 4, eq. (10): T fused steps are one
     product by `k_f^T`. For every `stencil.fft_apply` without a spectrum the
     pass computes, at compile time, `S[k] = H[k]^T / prod N_d` with
     `H[k] = sum_o w_o exp(2 pi i sum_d k_d o_d / N_d)` on the tile's
