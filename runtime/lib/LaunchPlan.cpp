@@ -144,6 +144,16 @@ PlanStatus planSteps(const LaunchDescription &desc, int64_t steps,
   return PlanStatus::Success;
 }
 
+int64_t roundUpToWholeLaunches(const LaunchDescription &desc, int64_t steps) {
+  const int64_t f = desc.stepsPerLaunch;
+  int64_t g = desc.tailKernel.empty() ? f : desc.tailSteps;
+  int64_t leftOver = steps % f;
+  if (leftOver % g == 0)
+    return steps;
+  int64_t up = (leftOver + g - 1) / g * g;
+  return up >= f ? steps - leftOver + f : steps - leftOver + up;
+}
+
 std::vector<uint64_t> getKernelArguments(const LaunchDescription &desc,
                                          uint64_t in, uint64_t out,
                                          uint64_t coeffs, uint64_t numCoeffs,

@@ -87,6 +87,12 @@ PlanStatus planSteps(const stencil_run::LaunchDescription &desc, int64_t steps,
                      int64_t &launches, int64_t &tailLaunches,
                      std::string &error);
 
+/// The fewest steps >= `steps` (>= 0) that whole launches make: `steps`
+/// itself with a one-step tail kernel, else rounded up to a multiple of
+/// steps_per_launch (or to a remainder the tail's steps divide).
+int64_t roundUpToWholeLaunches(const stencil_run::LaunchDescription &desc,
+                               int64_t steps);
+
 /// The kernel parameters of a launch reading `in` and writing `out`, one
 /// 64-bit word each (pointers and i64), in the order of the description's
 /// `args`: a buffer is the (allocated, aligned, offset, size, stride) of a

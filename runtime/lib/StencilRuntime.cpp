@@ -22,6 +22,7 @@
 #include <mutex>
 #include <sstream>
 #include <string>
+#include <cstdio>
 #include <vector>
 
 using namespace stencil_run;
@@ -545,6 +546,23 @@ stencil_status stencil_kernel_set_weights(stencil_kernel *kernel,
       return fail(STENCIL_ERROR_INVALID_ARGUMENT,
                   "kernel '" + k.desc.kernel + "': weight " +
                       std::to_string(j) + " is not finite");
+  // The type the kernel holds its weights in: the recipe's operand type, or
+  // the weights global's accumulation type. A weight that overflows it
+  // would make every result infinite.
+  ElemType held = k.desc.accumulator;
+  if (k.desc.repack)
+    held = k.desc.repack->type == mlir::stencil::OperandType::f16  ? ElemType::F16
+           : k.desc.repack->type == mlir::stencil::OperandType::bf16 ? ElemType::BF16
+                                                                   : ElemType::F64;
+  for (int64_t j = 0; j < count; ++j)
+    if (!std::isfinite(roundTo(held, weights[j]))) {
+      char value[32];
+      std::snprintf(value, sizeof(value), "%.17g", weights[j]);
+      return fail(STENCIL_ERROR_INVALID_ARGUMENT,
+                  "kernel '" + k.desc.kernel + "': weight " +
+                      std::to_string(j) + " (" + value + ") overflows the " +
+                      elemTypeName(held) + " the kernel holds its weights in");
+    }
   if (!k.desc.weightsGlobal.empty()) {
     std::vector<double> old = k.desc.weights;
     k.desc.weights.assign(weights, weights + count);

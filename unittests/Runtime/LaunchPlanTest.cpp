@@ -239,6 +239,19 @@ TEST(LaunchPlan, NoTailRefusesWithHowTo) {
   }
 }
 
+TEST(LaunchPlan, RoundUpToWholeLaunches) {
+  // With a one-step tail every count is whole; without, a multiple of F;
+  // with a 2-step tail of F = 8, an even remainder.
+  LaunchDescription oneStep = describe(tailLines(4));
+  LaunchDescription none = describe("steps_per_launch = 4\n");
+  LaunchDescription twoStep = describe(tailLines(8, /*tailSteps=*/2));
+  for (int64_t s = 0; s < 40; ++s) {
+    EXPECT_EQ(roundUpToWholeLaunches(oneStep, s), s);
+    EXPECT_EQ(roundUpToWholeLaunches(none, s), (s + 3) / 4 * 4);
+    EXPECT_EQ(roundUpToWholeLaunches(twoStep, s), (s + 1) / 2 * 2);
+  }
+}
+
 TEST(LaunchPlan, TailGridTooLarge) {
   // The tail's tile of one row: 65536 rows need more y blocks than CUDA
   // allows, checked only when the tail runs.
