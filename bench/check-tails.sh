@@ -12,14 +12,16 @@
 # (cc-general-t2); the composed steps of the Tensor Core pipelines with
 # their band kernel (tc-t3, tc-f64-t4, sptc-t4, sptc-t2 in 3-D, the low-rank
 # chain lowrank-t4; the sm_90a warpgroup kernel wg-t2 when CHIP is sm_90a);
-# FFT (fft-t4, fft-t3 periodic); and what --lower-to-auto picks for the
-# examples (auto, Heat-2D's 10 steps give 4 fused). Also ART_DIR/app: the
-# header of auto/heat-2d (stencil_kernels::heat2d) for
+# FFT (fft-t4, fft-t3 periodic); and what --lower-to-auto picks (auto:
+# the README's Heat-2D, examples/heat-2d.mlir with `steps 10 boundary
+# periodic`, and four examples with 4 steps). Also ART_DIR/app: the header
+# of auto/heat-2d-readme (stencil_kernels::heat2d) for
 # examples/apps/heat2d/heat2d_app.cu.
 # run checks each description at the odd size (bench/common.sh's grid_for)
 # for 1, 2, 3, 5 and 7 steps against stencil-run's f64 reference (CHECK
 # lines; $CHECK_JOBS descriptions at a time, default half the cores, each
-# run under $CHECK_TIMEOUT seconds, default 120); then Heat-2D's auto kernel with 10 steps from the same input
+# run under $CHECK_TIMEOUT seconds, default 120); then the README Heat-2D's
+# auto kernel with 10 steps from the same input
 # through stencil-run, the header (heat2d_app check) and the Python module
 # (heat2d_torch.py check: stencil_runtime.Kernel.run on PyTorch tensors),
 # whose results must equal stencil-run's bit for bit (BITWISE lines, also
@@ -94,17 +96,24 @@ if [ "$mode" = compile ]; then
   compile_example lower-to-fft \
     "$(variant_source "$ex/heat-2d.mlir" heat-2d-f64-periodic f64 periodic)" \
     heat-2d-f64-periodic fft-t3 "fused-steps=3"
-  # What --lower-to-auto picks (stencil_runtime.compile's default), with
-  # the examples' own steps (Heat-2D: 10).
-  for name in heat-1d heat-2d box-2d9p star-2d13p heat-3d; do
-    compile_example lower-to-auto "$ex/$name.mlir" "$name" auto ""
+  # What --lower-to-auto picks (stencil_runtime.compile's default): the
+  # README's Heat-2D (examples/heat-2d.mlir with `steps 10 boundary
+  # periodic`, where it fuses steps), and the examples with 4 steps.
+  sed 's/\] : memref/] steps 10 boundary periodic : memref/' \
+    "$ex/heat-2d.mlir" > "$tmp/heat-2d-readme.src.mlir"
+  compile_example lower-to-auto "$tmp/heat-2d-readme.src.mlir" heat-2d-readme \
+    auto ""
+  for name in heat-1d box-2d9p star-2d13p heat-3d; do
+    sed 's/\] : memref/] steps 4 : memref/' "$ex/$name.mlir" \
+      > "$tmp/$name-s4.src.mlir"
+    compile_example lower-to-auto "$tmp/$name-s4.src.mlir" "$name-s4" auto ""
   done
-  # The header of auto/heat-2d for the C++ app (its entry point heat2d).
+  # The header of auto/heat-2d-readme for the C++ app (entry point heat2d).
   mkdir -p "$out/app"
-  if [ -f "$out/auto/heat-2d.launch" ]; then
+  if [ -f "$out/auto/heat-2d-readme.launch" ]; then
     "$build/bin/stencil-translate" --to-c-header --header-function=heat2d \
-      "$tmp/heat-2d.mlir" -o "$out/app/heat2d.h"
-    echo "app: header of auto/heat-2d written"
+      "$tmp/heat-2d-readme.mlir" -o "$out/app/heat2d.h"
+    echo "app: header of auto/heat-2d-readme written"
   fi
   # Every kind must carry its tail: list the descriptions without one.
   for desc in "$out"/*/*.launch; do
@@ -141,9 +150,10 @@ done
 wait
 elapsed "checks"
 
-# Heat-2D's auto kernel through the header and the Python module, against
+# The README Heat-2D's auto kernel through the header and the Python module
+# (what stencil_runtime.compile("heat-2d.mlir") loads), against
 # stencil-run's result on the same input, bit for bit.
-heat=$art/auto/heat-2d.launch
+heat=$art/auto/heat-2d-readme.launch
 lib=/tmp/build-run/runtime
 app=
 if [ -f "$art/app/heat2d.h" ]; then
@@ -158,7 +168,7 @@ for steps in 10 1 3 5 7; do
   rm -f "$result"/in.npy "$result"/ref.npy
   "$run" "$heat" --grid "$grid" --steps "$steps" --warmup 0 --seed 7 \
     --save-input "$result/in.npy" --save-output "$result/ref.npy" 2>&1 \
-    | grep -E '^RESULT|FAIL|^error' | sed "s|^|CHECK auto/heat-2d.launch $grid steps=$steps (reference run): |" \
+    | grep -E '^RESULT|FAIL|^error' | sed "s|^|CHECK auto/heat-2d-readme.launch $grid steps=$steps (reference run): |" \
     | tee -a "$log"
   for client in header python; do
     rm -f "$result/app.npy"
