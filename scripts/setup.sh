@@ -3,9 +3,9 @@
 # packages, ninja, GoogleTest), then configures and builds the project.
 #   BUILD_DIR   build directory (default: <repo>/build, or <repo>/build-sanitize
 #               with --sanitize)
-#   REFERENCE_BUILD_DIR  with --sanitize: the build whose emitted code the
-#               sanitizer build's is compared with (default: <repo>/build,
-#               when built)
+#   REFERENCE_BUILD_DIR  with --sanitize: a build whose emitted code the
+#               sanitizer build's is compared with (builds-agree.test;
+#               e.g. <repo>/build, the gcc build)
 #   --sanitize  the sanitizer build: clang-22 with ASan + UBSan
 #               (LLVM_USE_SANITIZER="Address;Undefined", every UB report
 #               fatal) and libFuzzer coverage (LLVM_USE_SANITIZE_COVERAGE), so
@@ -52,11 +52,9 @@ if ((sanitize)); then
          # that still name the right lines.
          "-DCMAKE_C_FLAGS_RELEASE=-O1 -DNDEBUG"
          "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG")
-  # The plain build's tools, when there are: builds-agree.test compares the
-  # code both emit (clang's build against gcc's).
-  reference=${REFERENCE_BUILD_DIR:-$root/build}
-  [ -x "$reference/bin/stencil-opt" ] &&
-    extra+=("-DSTENCIL_REFERENCE_TOOLS_DIR=$reference/bin")
+  # Another build's tools, when asked: builds-agree.test compares the code
+  # both emit (clang's build against gcc's).
+  extra+=("-DSTENCIL_REFERENCE_TOOLS_DIR=${REFERENCE_BUILD_DIR:+$REFERENCE_BUILD_DIR/bin}")
 fi
 # An existing build directory is reused (configured again, built
 # incrementally) when it is a Ninja build of this source tree; anything else
