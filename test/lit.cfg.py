@@ -68,6 +68,20 @@ if config.ptxas_executable:
         config.available_features.add("nvcc")
         config.substitutions.append(("%nvcc", nvcc))
 
+# `stencil-run-stub` feature: the runner was built (with the CUDA toolkit)
+# and the toolkit's driver stub is there, so that the runner starts without
+# a driver: it parses a description and checks its options, then stops at
+# cuInit. %cuda_driver_stub is the stub (soname libcuda.so.1).
+stencil_run = os.path.join(config.stencil_tools_dir, "stencil-run")
+if config.ptxas_executable and os.path.exists(stencil_run):
+    stub = os.path.join(os.path.dirname(config.ptxas_executable), "..",
+                        "lib64", "stubs", "libcuda.so")
+    if os.path.exists(stub):
+        config.available_features.add("stencil-run-stub")
+        config.substitutions.append(("%stencil_run", stencil_run))
+        config.substitutions.append(("%cuda_driver_stub",
+                                     os.path.normpath(stub)))
+
 # `ptxas` feature: PTX emitted by the GPU pipelines can be assembled.
 if config.ptxas_executable and os.path.exists(config.ptxas_executable):
     config.available_features.add("ptxas")

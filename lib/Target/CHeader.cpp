@@ -174,7 +174,15 @@ LogicalResult mlir::stencil::emitCHeader(Operation *module, raw_ostream &os,
      << "', written by stencil-translate --to-c-header; do not edit.\n"
      << "// Rank " << rank << ", element type " << type << " (" << cType
      << "), " << (steps.empty() ? StringRef("1") : steps)
-     << " time step(s) per launch. The PTX and the launch description are\n"
+     << " time step(s) per launch";
+  StringRef tail = getEntry(description, "tail_kernel");
+  if (!tail.empty())
+    os << "; any number of steps\n// (the tail kernel '" << tail
+       << "' does those a launch of the kernel leaves over)";
+  else if (!steps.empty() && steps != "1")
+    os << "; steps must be a multiple of " << steps
+       << "\n// (this kernel has no tail kernel)";
+  os << ". The PTX and the launch description are\n"
      << "// embedded; the kernel runs through libStencilRuntime "
         "(docs/Runtime.md):\n"
      << "// link -lStencilRuntime, with cuda.h on the include path.\n"

@@ -141,6 +141,14 @@ mlir::stencil::emitLaunchDescription(Operation *module, raw_ostream &os,
     printList(os, getArray("band_margins"), ",", [&](int64_t v) { os << v; });
     os << "\n";
   }
+  if (auto tail = record.getAs<StringAttr>("tail_kernel")) {
+    os << "tail_kernel = " << tail.getValue()
+       << "\ntail_steps = " << getInt("tail_steps") << "\ntail_tile = ";
+    printList(os, getArray("tail_tile"), ",", [&](int64_t v) { os << v; });
+    os << "\ntail_block = ";
+    printList(os, getArray("tail_block"), ",", [&](int64_t v) { os << v; });
+    os << "\ntail_shared_bytes = " << getInt("tail_shared_bytes") << "\n";
+  }
   os << "tile = ";
   printList(os, getArray("tile"), ",", [&](int64_t v) { os << v; });
   os << "\nblock = ";

@@ -13,18 +13,24 @@ or DLPack (``__dlpack__``: PyTorch, CuPy, JAX)::
 
 The library is found through ``STENCIL_RUNTIME_LIBRARY`` (a path), then
 next to this package as installed (``<prefix>/lib``), then on the loader's
-path. Errors are ``StencilError`` (with the C API's status name) or
-``TypeError``/``ValueError`` for arrays the kernel cannot take.
+path. Errors are ``StencilError`` (with the C API's status name), which is
+also a ``ValueError`` for arguments the kernel cannot take (steps, grids,
+descriptions, weights) and a ``FileNotFoundError`` for a file that cannot
+be read, or a plain ``TypeError``/``ValueError`` for arrays and numbers
+refused before any C call.
 """
 
 import ctypes
 import ctypes.util
+import numbers
 import os
+import re
 import shutil
 import subprocess
 import tempfile
 
-__all__ = ["Kernel", "Multi", "StencilError", "compile", "library_path"]
+__all__ = ["Kernel", "Multi", "StencilError", "StencilFileError",
+           "StencilValueError", "compile", "library_path"]
 
 _STATUS = [
     "STENCIL_SUCCESS", "STENCIL_ERROR_INVALID_ARGUMENT", "STENCIL_ERROR_IO",
@@ -40,11 +46,61 @@ _OUT_INITIALIZED = 1
 
 
 class StencilError(RuntimeError):
-    """A failed call of the C API: ``status`` is its stencil_status name."""
+    """A failed call of the C API: ``status`` is its stencil_status name.
+    Raised as one of its subclasses below where a Python exception type
+    says more (``except StencilError`` catches them all)."""
 
     def __init__(self, status, message):
         self.status = status
         super().__init__("%s: %s" % (status, message))
+
+
+class StencilValueError(StencilError, ValueError):
+    """An argument or a launch description the kernel cannot take (a bad
+    description, steps that are not whole launches, a grid of the wrong
+    rank or size, weights of the wrong count or out of range)."""
+
+
+class StencilFileError(StencilError, FileNotFoundError):
+    """A file that cannot be read or loaded: a launch description, its PTX,
+    the library, the stencil source or the compiler's tools."""
+
+
+# Statuses raised as StencilValueError / StencilFileError.
+_VALUE_STATUSES = {"STENCIL_ERROR_INVALID_ARGUMENT",
+                   "STENCIL_ERROR_INVALID_DESCRIPTION",
+                   "STENCIL_ERROR_RANK_MISMATCH",
+                   "STENCIL_ERROR_GRID_TOO_SMALL",
+                   "STENCIL_ERROR_GRID_TOO_LARGE", "STENCIL_ERROR_STEPS"}
+_FILE_STATUSES = {"STENCIL_ERROR_IO"}
+
+
+def _error(status, message):
+    """The StencilError (subclass) for a status name."""
+    if status in _VALUE_STATUSES:
+        return StencilValueError(status, message)
+    if status in _FILE_STATUSES:
+        return StencilFileError(status, message)
+    return StencilError(status, message)
+
+
+_INT64_MAX = 2**63 - 1
+_UINT64_MAX = 2**64 - 1
+
+
+def _integer(value, what, low, high):
+    """``value`` as a Python int within [low, high], checked before ctypes
+    would wrap it (2**64 - 1 becomes -1 as an int64): TypeError for a
+    non-integer (bools and floats included), ValueError outside the
+    range."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError("%s must be an integer, not %s"
+                        % (what, type(value).__name__))
+    value = int(value)
+    if not low <= value <= high:
+        raise ValueError("%s = %d is outside %d .. %d" % (what, value, low,
+                                                          high))
+    return value
 
 
 _lib = None
@@ -62,16 +118,31 @@ def library_path():
     found = ctypes.util.find_library("StencilRuntime")
     if found:
         return found
-    raise StencilError("STENCIL_ERROR_IO",
-                       "libStencilRuntime.so not found: set "
-                       "STENCIL_RUNTIME_LIBRARY to its path")
+    raise StencilFileError("STENCIL_ERROR_IO",
+                           "libStencilRuntime.so not found: set "
+                           "STENCIL_RUNTIME_LIBRARY to its path")
+
+
+def _load_library(path, variable):
+    """ctypes.CDLL(path), its OSError as a StencilFileError that names the
+    path and how to choose another (``variable``)."""
+    if os.sep in path and not os.path.exists(path):
+        raise StencilFileError("STENCIL_ERROR_IO",
+                               "%s does not exist (set %s to the library's "
+                               "path)" % (path, variable))
+    try:
+        return ctypes.CDLL(path)
+    except OSError as e:
+        raise StencilFileError("STENCIL_ERROR_IO",
+                               "cannot load %s: %s (set %s to the library's "
+                               "path)" % (path, e, variable)) from None
 
 
 def _library():
     global _lib
     if _lib is not None:
         return _lib
-    lib = ctypes.CDLL(library_path())
+    lib = _load_library(library_path(), "STENCIL_RUNTIME_LIBRARY")
     c_kernel = ctypes.c_void_p
     sig = {
         "stencil_last_error": (ctypes.c_char_p, []),
@@ -86,6 +157,7 @@ def _library():
         "stencil_kernel_element_type": (ctypes.c_int, [c_kernel]),
         "stencil_kernel_radius": (ctypes.c_int64, [c_kernel, ctypes.c_int]),
         "stencil_kernel_steps_per_launch": (ctypes.c_int, [c_kernel]),
+        "stencil_kernel_tail_steps": (ctypes.c_int, [c_kernel]),
         "stencil_kernel_boundary": (ctypes.c_int, [c_kernel]),
         "stencil_kernel_num_points": (ctypes.c_int64, [c_kernel]),
         "stencil_kernel_point": (ctypes.c_int, [
@@ -107,7 +179,13 @@ def _library():
 def _bind(lib, signatures):
     """Sets the result and argument types of each C function named."""
     for name, (res, args) in signatures.items():
-        fn = getattr(lib, name)
+        try:
+            fn = getattr(lib, name)
+        except AttributeError:
+            raise StencilFileError(
+                "STENCIL_ERROR_IO",
+                "%s has no function %s: it is not the library of this module "
+                "(set STENCIL_RUNTIME_LIBRARY)" % (lib._name, name)) from None
         fn.restype, fn.argtypes = res, args
     return lib
 
@@ -116,7 +194,7 @@ def _raise_on(status, last_error):
     """Raises StencilError for a failed status, with last_error()'s text."""
     if status != 0:
         name = _STATUS[status] if 0 <= status < len(_STATUS) else str(status)
-        raise StencilError(name, last_error().decode())
+        raise _error(name, last_error().decode(errors="replace"))
 
 
 def _check(status):
@@ -188,8 +266,9 @@ def _stream_handle(stream):
         return None
     for attr in ("cuda_stream", "ptr", "handle"):  # torch, cupy, others
         if hasattr(stream, attr):
-            return int(getattr(stream, attr)) or None
-    return int(stream) or None
+            return _integer(getattr(stream, attr), "the stream's handle", 0,
+                            _UINT64_MAX) or None
+    return _integer(stream, "stream", 0, _UINT64_MAX) or None
 
 
 class Kernel:
@@ -200,14 +279,28 @@ class Kernel:
         lib = _library()
         handle = ctypes.c_void_p()
         if launch is not None:
-            _check(lib.stencil_kernel_load_file(os.fsencode(launch),
-                                                ctypes.byref(handle)))
+            if not isinstance(launch, (str, bytes, os.PathLike)):
+                raise TypeError("Kernel(launch): a path, not %s"
+                                % type(launch).__name__)
+            path = os.fsencode(launch)
+            if b"\0" in path:
+                raise ValueError("Kernel(launch): the path holds a NUL")
+            if not os.path.isfile(path):
+                raise StencilFileError(
+                    "STENCIL_ERROR_IO", "no launch description '%s'"
+                    % os.fsdecode(path))
+            _check(lib.stencil_kernel_load_file(path, ctypes.byref(handle)))
         else:
             if description is None or ptx is None:
                 raise TypeError("Kernel(launch) or Kernel(description=..., "
                                 "ptx=...)")
             d = description.encode() if isinstance(description, str) else description
             p = ptx.encode() if isinstance(ptx, str) else ptx
+            if not isinstance(d, bytes) or not isinstance(p, bytes):
+                raise TypeError("Kernel(description=..., ptx=...): str or "
+                                "bytes")
+            if not isinstance(name, str):
+                raise TypeError("Kernel(name=...): a str")
             _check(lib.stencil_kernel_load_memory(d, len(d), p, len(p),
                                                   name.encode(),
                                                   ctypes.byref(handle)))
@@ -217,6 +310,10 @@ class Kernel:
         self.radius = tuple(lib.stencil_kernel_radius(handle, d)
                             for d in range(self.rank))
         self.steps_per_launch = lib.stencil_kernel_steps_per_launch(handle)
+        # Steps per launch of the tail kernel, which makes any number of
+        # steps runnable; 0 without one (steps must then be a multiple of
+        # steps_per_launch).
+        self.tail_steps = lib.stencil_kernel_tail_steps(handle)
         self.boundary = ("halo", "periodic", "dirichlet")[
             lib.stencil_kernel_boundary(handle)]
         self._type = _TYPES[lib.stencil_kernel_element_type(handle)]
@@ -248,7 +345,11 @@ class Kernel:
         queued there after this call use them. Raises StencilError
         (STENCIL_ERROR_UNSUPPORTED, with the reason) for a kernel that
         cannot take new weights."""
-        values = [float(w) for w in weights]
+        try:
+            values = [float(w) for w in weights]
+        except (TypeError, ValueError) as e:
+            raise TypeError("weights must be a sequence of numbers: %s" % e) \
+                from None
         array = (ctypes.c_double * max(len(values), 1))(*values)
         _check(_library().stencil_kernel_set_weights(
             self._handle, array, len(values), _stream_handle(stream)))
@@ -260,9 +361,9 @@ class Kernel:
 
     def __repr__(self):
         return ("Kernel(%r, rank=%d, dtype=%s, radius=%s, steps_per_launch=%d, "
-                "boundary=%s)" % (self.name, self.rank, self.dtype,
-                                  self.radius, self.steps_per_launch,
-                                  self.boundary))
+                "tail_steps=%d, boundary=%s)"
+                % (self.name, self.rank, self.dtype, self.radius,
+                   self.steps_per_launch, self.tail_steps, self.boundary))
 
     def _check_array(self, array, what):
         pointer, shape, kind = _describe(array, what)
@@ -275,37 +376,89 @@ class Kernel:
         """Runs ``steps`` time steps on ``inp``, ping-ponging with ``out``
         (both overwritten; C-contiguous, the kernel's element type, the
         same shape), queued on ``stream`` (a torch/cupy stream or a CUstream
-        handle; default: the default stream). Returns the array that holds
-        the result (``out`` after an odd number of launches, else ``inp``).
-        With the halo boundary ``out`` first gets ``inp``'s values unless
-        ``out_initialized``."""
+        handle; default: the default stream). Any number of steps with a
+        tail kernel (``tail_steps`` > 0): floor(steps / steps_per_launch)
+        fused launches, then tail launches for the steps left over. Returns
+        the array that holds the result (``out`` after an odd number of
+        launches of both kinds, else ``inp``). With the halo boundary
+        ``out`` first gets ``inp``'s values unless ``out_initialized``."""
+        steps = _integer(steps, "steps", 0, _INT64_MAX)
         pin, shape = self._check_array(inp, "the input")
         pout, shape_out = self._check_array(out, "the output")
         if shape != shape_out:
             raise ValueError("input %s and output %s differ in shape"
                              % (shape, shape_out))
+        points = 1
+        for n in shape:
+            points *= _integer(n, "a grid size", 0, _INT64_MAX)
+        nbytes = points * self._type[2]
+        if pin == pout:
+            raise ValueError("the input and the output are the same buffer: "
+                             "the run ping-pongs between two distinct ones")
+        if pin < pout + nbytes and pout < pin + nbytes:
+            raise ValueError("the input (0x%x) and the output (0x%x) overlap "
+                             "(%d bytes each): the run ping-pongs between "
+                             "two disjoint buffers" % (pin, pout, nbytes))
         sizes = (ctypes.c_int64 * max(len(shape), 1))(*shape)
         result = ctypes.c_uint64()
         _check(_library().stencil_kernel_run(
-            self._handle, pin, pout, sizes, len(shape), int(steps),
+            self._handle, pin, pout, sizes, len(shape), steps,
             _stream_handle(stream), _OUT_INITIALIZED if out_initialized else 0,
             ctypes.byref(result)))
         return out if result.value == pout else inp
+
+
+_LOCATED = re.compile(r"^\S.*:\d+:\d+: (error|warning|note|remark): ")
+_DUMP = re.compile(r"^(Stack dump:|PLEASE submit a bug report|"
+                   r"Stack dump without symbol names|\s*#?\d+\s+0x[0-9a-fA-F]+|"
+                   r"\s*\d+\.\s+Program arguments:|"
+                   r"\S+\(\+0x[0-9a-fA-F]+\)\[0x[0-9a-fA-F]+\])")
+
+
+def _diagnostic(stderr):
+    """The compiler's located diagnostics (``file:line:col: error: ...``
+    and the lines that follow each, up to the crash banner and stack dump,
+    which are dropped); without one, ``stderr`` less its stack dump."""
+    kept, keep = [], False
+    for line in stderr.splitlines():
+        if _DUMP.match(line):
+            keep = False
+            continue
+        if _LOCATED.match(line):
+            keep = True
+        if keep:
+            kept.append(line)
+    if not kept:
+        kept = [line for line in stderr.splitlines() if not _DUMP.match(line)]
+    return "\n".join(kept).strip() or "no message (exit status only)"
 
 
 def compile(source, pipeline="lower-to-auto", options="", workdir=None):
     """Compiles the stencil source file ``source`` (a .mlir with one
     stencil op) with the installed stencil-opt and stencil-translate (found
     on PATH or in STENCIL_BIN) through ``--<pipeline>="<options>"``, and
-    loads the kernel. Raises FileNotFoundError without the tools and
-    StencilError with the compiler's message when it rejects the stencil."""
+    loads the kernel. Raises StencilFileError (a FileNotFoundError) without
+    the tools or the source, and StencilValueError (a ValueError) with the
+    compiler's located diagnostic, without a stack dump, when it rejects
+    the stencil."""
+    if not isinstance(source, (str, bytes, os.PathLike)):
+        raise TypeError("compile(source): a path, not %s"
+                        % type(source).__name__)
+    for what, value in (("pipeline", pipeline), ("options", options)):
+        if not isinstance(value, str):
+            raise TypeError("compile(%s): a str, not %s"
+                            % (what, type(value).__name__))
+    if not os.path.isfile(source):
+        raise StencilFileError("STENCIL_ERROR_IO", "no stencil source '%s'"
+                               % os.fsdecode(source))
     tools = {}
     for tool in ("stencil-opt", "stencil-translate"):
         path = shutil.which(tool, path=os.environ.get("STENCIL_BIN")) or \
             shutil.which(tool)
         if not path:
-            raise FileNotFoundError("%s not found (install the compiler, or "
-                                    "set STENCIL_BIN)" % tool)
+            raise StencilFileError("STENCIL_ERROR_IO",
+                                   "%s not found (install the compiler, or "
+                                   "set STENCIL_BIN)" % tool)
         tools[tool] = path
     with tempfile.TemporaryDirectory(dir=workdir) as tmp:
         lowered = os.path.join(tmp, "k.mlir")
@@ -316,11 +469,13 @@ def compile(source, pipeline="lower-to-auto", options="", workdir=None):
                  [tools["stencil-translate"], "--to-launch", lowered,
                   "--ptx-file", "k.ptx", "-o", os.path.join(tmp, "k.launch")]]
         for cmd in steps:
-            done = subprocess.run(cmd, capture_output=True, text=True)
+            done = subprocess.run(cmd, capture_output=True, text=True,
+                                  errors="replace")
             if done.returncode != 0:
-                raise StencilError("STENCIL_ERROR_INVALID_DESCRIPTION",
-                                   "%s failed:\n%s" % (os.path.basename(cmd[0]),
-                                                       done.stderr.strip()))
+                raise StencilValueError(
+                    "STENCIL_ERROR_INVALID_DESCRIPTION",
+                    "%s failed:\n%s" % (os.path.basename(cmd[0]),
+                                        _diagnostic(done.stderr)))
         return Kernel(os.path.join(tmp, "k.launch"))
 
 
@@ -336,10 +491,11 @@ def _multi_library():
     path = os.environ.get("STENCIL_MULTI_GPU_LIBRARY") or os.path.join(
         os.path.dirname(library_path()), "libStencilMultiGpu.so")
     if not os.path.exists(path):
-        raise StencilError("STENCIL_ERROR_IO",
-                           "%s not found: libStencilMultiGpu is built only "
-                           "when NCCL is found (docs/MultiGPU.md)" % path)
-    lib = ctypes.CDLL(path)
+        raise StencilFileError("STENCIL_ERROR_IO",
+                               "%s not found: libStencilMultiGpu is built "
+                               "only when NCCL is found (docs/MultiGPU.md)"
+                               % path)
+    lib = _load_library(path, "STENCIL_MULTI_GPU_LIBRARY")
     c_multi, i64 = ctypes.c_void_p, ctypes.c_int64
     p64 = ctypes.POINTER(ctypes.c_int64)
     sig = {
@@ -402,12 +558,18 @@ class Multi:
 
     def __init__(self, launch, sizes, devices=None, *, device=None, id=None,
                  num_ranks=None, rank=None, alignment=0):
+        if not isinstance(launch, (str, bytes, os.PathLike)):
+            raise TypeError("Multi(launch): a path, not %s"
+                            % type(launch).__name__)
+        self.sizes = tuple(_integer(n, "a grid size", 0, _INT64_MAX)
+                           for n in sizes)
+        alignment = _integer(alignment, "alignment", 0, _INT64_MAX)
         lib = _multi_library()
         self._handle = ctypes.c_void_p()
-        self.sizes = tuple(int(n) for n in sizes)
         c_sizes = (ctypes.c_int64 * len(self.sizes))(*self.sizes)
         if id is None:
-            devices = list(devices if devices is not None else [0])
+            devices = [_integer(d, "a device", 0, 2**31 - 1)
+                       for d in (devices if devices is not None else [0])]
             c_devices = (ctypes.c_int * len(devices))(*devices)
             _multi_check(lib.stencil_multi_create(
                 os.fsencode(launch), c_sizes, len(self.sizes), c_devices,
@@ -415,6 +577,10 @@ class Multi:
         else:
             if len(id) != Multi.ID_BYTES:
                 raise ValueError("id must be %d bytes" % Multi.ID_BYTES)
+            num_ranks = _integer(num_ranks, "num_ranks", 1, 2**31 - 1)
+            rank = _integer(rank, "rank", 0, num_ranks - 1)
+            if device is not None:
+                device = _integer(device, "device", 0, 2**31 - 1)
             c_id = ctypes.create_string_buffer(bytes(id), Multi.ID_BYTES)
             _multi_check(lib.stencil_multi_create_rank(
                 os.fsencode(launch), c_sizes, len(self.sizes),
@@ -436,6 +602,7 @@ class Multi:
 
     def slab(self, rank):
         """(own_begin, own_end, halo_low, halo_high) of rank ``rank``."""
+        rank = _integer(rank, "rank", 0, 2**31 - 1)
         v = [ctypes.c_int64() for _ in range(4)]
         _multi_check(_multi_library().stencil_multi_slab(
             self._handle, rank, *[ctypes.byref(x) for x in v]))
@@ -452,6 +619,8 @@ class Multi:
         view = memoryview(data).cast("B")
         if planes is None:
             planes = len(data) if hasattr(data, "__len__") else self.sizes[0]
+        first_plane = _integer(first_plane, "first_plane", 0, _INT64_MAX)
+        planes = _integer(planes, "planes", 0, _INT64_MAX)
         self._plane_bytes(view.nbytes, planes)
         buf = (ctypes.c_char * view.nbytes).from_buffer_copy(view)
         _multi_check(_multi_library().stencil_multi_upload(
@@ -460,6 +629,9 @@ class Multi:
     def download(self, first_plane, planes, plane_bytes):
         """Planes [first_plane, first_plane + planes) of the result that
         this process's ranks own, as a bytearray of ``plane_bytes`` each."""
+        first_plane = _integer(first_plane, "first_plane", 0, _INT64_MAX)
+        planes = _integer(planes, "planes", 0, _INT64_MAX)
+        plane_bytes = _integer(plane_bytes, "plane_bytes", 0, _INT64_MAX)
         out = bytearray(planes * plane_bytes)
         buf = (ctypes.c_char * len(out)).from_buffer(out)
         _multi_check(_multi_library().stencil_multi_download(
@@ -467,6 +639,10 @@ class Multi:
         return out
 
     def run(self, steps, flags=0):
+        """Queues ``steps`` steps on every rank (any number with a tail
+        kernel)."""
+        steps = _integer(steps, "steps", 0, _INT64_MAX)
+        flags = _integer(flags, "flags", 0, 7)
         _multi_check(_multi_library().stencil_multi_run(self._handle, steps,
                                                         flags))
 

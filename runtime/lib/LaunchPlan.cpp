@@ -59,32 +59,38 @@ PlanStatus planLaunches(const LaunchDescription &desc,
     }
   }
   plan.points = points;
-  if (steps < 0) {
-    error = "steps = " + std::to_string(steps) + " is negative";
-    return PlanStatus::InvalidArgument;
-  }
-  if (steps % desc.stepsPerLaunch != 0) {
-    error = "steps = " + std::to_string(steps) +
-            " is not a multiple of the kernel's steps_per_launch = " +
-            std::to_string(desc.stepsPerLaunch) + " (each launch computes " +
-            std::to_string(desc.stepsPerLaunch) + " steps)";
-    return PlanStatus::Steps;
-  }
-  plan.launches = steps / desc.stepsPerLaunch;
+  if (PlanStatus s =
+          planSteps(desc, steps, plan.launches, plan.tailLaunches, error);
+      s != PlanStatus::Success)
+    return s;
+  // Blocks per launch dimension of a tile (innermost first).
+  auto gridOf = [&](const std::vector<int64_t> &tile, const char *which,
+                    unsigned (&grid)[3]) {
+    for (int k = 0; k < desc.rank; ++k) {
+      int64_t n = sizes[desc.rank - 1 - k];
+      int64_t blocks = (n + tile[k] - 1) / tile[k];
+      int64_t limit = k == 0 ? 0x7fffffffLL : 65535;
+      if (blocks > limit) {
+        error = std::string(which) + "launch grid's dimension " +
+                std::to_string(k) + " needs " + std::to_string(blocks) +
+                " blocks, more than CUDA's " + std::to_string(limit);
+        return false;
+      }
+      grid[k] = unsigned(blocks);
+    }
+    return true;
+  };
   for (int k = 0; k < 3; ++k)
     plan.block[k] = desc.block[k];
   plan.sharedBytes = desc.sharedBytes;
-  for (int k = 0; k < desc.rank; ++k) {
-    int64_t n = sizes[desc.rank - 1 - k];
-    int64_t blocks = (n + desc.tile[k] - 1) / desc.tile[k];
-    int64_t limit = k == 0 ? 0x7fffffffLL : 65535;
-    if (blocks > limit) {
-      error = "the launch grid's dimension " + std::to_string(k) + " needs " +
-              std::to_string(blocks) + " blocks, more than CUDA's " +
-              std::to_string(limit);
+  if (!gridOf(desc.tile, "the ", plan.grid))
+    return PlanStatus::GridTooLarge;
+  if (plan.tailLaunches > 0) {
+    for (int k = 0; k < 3; ++k)
+      plan.tailBlock[k] = desc.tailBlock[k];
+    plan.tailSharedBytes = desc.tailSharedBytes;
+    if (!gridOf(desc.tailTile, "the tail kernel's ", plan.tailGrid))
       return PlanStatus::GridTooLarge;
-    }
-    plan.grid[k] = unsigned(blocks);
   }
   if (!desc.bandKernel.empty()) {
     // The description lists the band's tile and margins innermost first.
@@ -102,6 +108,50 @@ PlanStatus planLaunches(const LaunchDescription &desc,
       plan.bandBlock[k] = desc.bandBlock[k];
   }
   return PlanStatus::Success;
+}
+
+PlanStatus planSteps(const LaunchDescription &desc, int64_t steps,
+                     int64_t &launches, int64_t &tailLaunches,
+                     std::string &error) {
+  launches = tailLaunches = 0;
+  if (steps < 0) {
+    error = "steps = " + std::to_string(steps) + " is negative";
+    return PlanStatus::InvalidArgument;
+  }
+  const int64_t f = desc.stepsPerLaunch;
+  int64_t leftOver = steps % f;
+  if (leftOver != 0 && desc.tailKernel.empty()) {
+    error = "steps = " + std::to_string(steps) +
+            " is not a multiple of the kernel's steps_per_launch = " +
+            std::to_string(f) + " (each launch computes " + std::to_string(f) +
+            " steps), and its launch description has no tail kernel for the " +
+            std::to_string(leftOver) +
+            " left over: compile the stencil again with this compiler "
+            "(every kernel that fuses steps now carries a one-step tail "
+            "kernel, the description's tail_* keys), or run a multiple of " +
+            std::to_string(f) + " steps";
+    return PlanStatus::Steps;
+  }
+  if (leftOver != 0 && leftOver % desc.tailSteps != 0) {
+    error = "steps = " + std::to_string(steps) + " leaves " +
+            std::to_string(leftOver) + " after launches of " +
+            std::to_string(f) + " steps, not a multiple of the tail kernel's " +
+            std::to_string(desc.tailSteps) + " steps per launch";
+    return PlanStatus::Steps;
+  }
+  launches = steps / f;
+  tailLaunches = leftOver == 0 ? 0 : leftOver / desc.tailSteps;
+  return PlanStatus::Success;
+}
+
+int64_t roundUpToWholeLaunches(const LaunchDescription &desc, int64_t steps) {
+  const int64_t f = desc.stepsPerLaunch;
+  int64_t g = desc.tailKernel.empty() ? f : desc.tailSteps;
+  int64_t leftOver = steps % f;
+  if (leftOver % g == 0)
+    return steps;
+  int64_t up = (leftOver + g - 1) / g * g;
+  return up >= f ? steps - leftOver + f : steps - leftOver + up;
 }
 
 std::vector<uint64_t> getKernelArguments(const LaunchDescription &desc,

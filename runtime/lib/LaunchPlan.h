@@ -40,8 +40,23 @@ struct LaunchPlan {
   /// the description has no band kernel.
   unsigned bandBlocks = 0;
   unsigned bandBlock[3] = {1, 1, 1};
-  /// steps / steps_per_launch.
+  /// A run of S steps is `launches` = floor(S / F) launches of the kernel
+  /// (F = steps_per_launch; each followed by the band kernel's), then
+  /// `tailLaunches` = (S mod F) / tail_steps launches of the tail kernel,
+  /// all ping-ponging: launch l of the run (counting both kinds) reads
+  /// buffer l mod 2 (`in` for even l) and writes the other, so the result
+  /// is in `out` when totalLaunches() is odd and in `in` when it is even
+  /// (also for S = 0: no launch, the result is `in`).
   int64_t launches = 0;
+  int64_t tailLaunches = 0;
+  /// The tail kernel's blocks (its tile, like `grid`), threads and dynamic
+  /// shared memory; all 1 (0 bytes) without tail launches.
+  unsigned tailGrid[3] = {1, 1, 1};
+  unsigned tailBlock[3] = {1, 1, 1};
+  unsigned tailSharedBytes = 0;
+  int64_t totalLaunches() const { return launches + tailLaunches; }
+  /// Whether the run's result is in `out` (else in `in`).
+  bool resultInOut() const { return totalLaunches() % 2 == 1; }
   /// Grid points.
   uint64_t points = 0;
 };
@@ -53,13 +68,30 @@ std::vector<int64_t> getRadii(const stencil_run::LaunchDescription &desc);
 /// Checks `sizes` (outermost first) and `steps` against `desc` and plans the
 /// launches; on failure returns the status and sets `error`. Fails for: a
 /// rank other than the description's; a size below 2 r + 1 along its
-/// dimension (the stencil does not fit) or above 2^40; a negative `steps`
-/// or one that is not a multiple of steps_per_launch; more blocks along a
-/// launch dimension than CUDA allows (2^31 - 1 along x, 65535 along y and
-/// z), or a band grid outside 1 .. 2^31 - 1.
+/// dimension (the stencil does not fit) or above 2^40; a negative `steps`;
+/// steps that whole launches cannot make (not a multiple of
+/// steps_per_launch for a description without a tail kernel, or a
+/// remainder that tail_steps does not divide); more blocks along a launch
+/// dimension than CUDA allows (2^31 - 1 along x, 65535 along y and z, for
+/// the kernel and, when it runs, the tail kernel), or a band grid outside
+/// 1 .. 2^31 - 1.
 PlanStatus planLaunches(const stencil_run::LaunchDescription &desc,
                         const std::vector<int64_t> &sizes, int64_t steps,
                         LaunchPlan &plan, std::string &error);
+
+/// Checks that `steps` (>= 0) are whole launches of `desc`'s kernel and
+/// tail kernel, and counts them (LaunchPlan::launches, tailLaunches); on
+/// failure sets `error` (which says how to get a tail kernel when the
+/// description has none) and returns PlanStatus::Steps.
+PlanStatus planSteps(const stencil_run::LaunchDescription &desc, int64_t steps,
+                     int64_t &launches, int64_t &tailLaunches,
+                     std::string &error);
+
+/// The fewest steps >= `steps` (>= 0) that whole launches make: `steps`
+/// itself with a one-step tail kernel, else rounded up to a multiple of
+/// steps_per_launch (or to a remainder the tail's steps divide).
+int64_t roundUpToWholeLaunches(const stencil_run::LaunchDescription &desc,
+                               int64_t steps);
 
 /// The kernel parameters of a launch reading `in` and writing `out`, one
 /// 64-bit word each (pointers and i64), in the order of the description's

@@ -382,15 +382,16 @@ stencil_status exchange(stencil_multi &m, int b) {
   return STENCIL_SUCCESS;
 }
 
-/// One launch of the kernel on local planes [begin, begin + planes) of
-/// `in` as a grid, into `out` at its plane `outPlane`.
+/// One launch of `steps` steps (the kernel's steps_per_launch, or the tail
+/// kernel's steps: one launch of either) on local planes [begin, begin +
+/// planes) of `in` as a grid, into `out` at its plane `outPlane`.
 stencil_status launchOn(stencil_multi &m, LocalRank &r, CUdeviceptr in,
                         int64_t begin, int64_t planes, CUdeviceptr out,
-                        CUstream stream) {
+                        CUstream stream, int steps) {
   std::vector<int64_t> grid = m.gridOf(planes);
   MULTI_RUNTIME(stencil_kernel_run(r.kernel, in + size_t(begin) * m.planeBytes,
-                                   out, grid.data(), int(grid.size()),
-                                   m.desc.stepsPerLaunch, stream,
+                                   out, grid.data(), int(grid.size()), steps,
+                                   stream,
                                    STENCIL_RUN_OUT_INITIALIZED, nullptr));
   return STENCIL_SUCCESS;
 }
@@ -413,7 +414,12 @@ stencil_status initialize(stencil_multi &m) {
   return STENCIL_SUCCESS;
 }
 
-stencil_status launch(stencil_multi &m, unsigned flags) {
+/// One launch of `steps` steps on every rank (see launchOn). A tail launch
+/// (fewer steps than steps_per_launch) runs in the same layout: its halo
+/// of r planes per side lies within the h = r F the exchange refreshes,
+/// and every plane an F-step launch gets exactly right, the interior's and
+/// the windows' exact planes, a launch of fewer steps gets right too.
+stencil_status launch(stencil_multi &m, unsigned flags, int steps) {
   const int in = m.current, out = 1 - m.current;
   if (flags & STENCIL_MULTI_EXCHANGE_ONLY)
     return exchange(m, in);
@@ -429,7 +435,8 @@ stencil_status launch(stencil_multi &m, unsigned flags) {
     const int64_t begin = r.plan.interiorBegin;
     if (stencil_status s =
             launchOn(m, r, r.buf[in], begin, r.plan.interiorEnd - begin,
-                     r.buf[out] + size_t(begin) * m.planeBytes, r.compute))
+                     r.buf[out] + size_t(begin) * m.planeBytes, r.compute,
+                     steps))
       return s;
     MULTI_CU(cuEventRecord(r.interiorDone, r.compute));
   }
@@ -443,7 +450,8 @@ stencil_status launch(stencil_multi &m, unsigned flags) {
       for (size_t w = 0; w < r.plan.windows.size(); ++w)
         if (stencil_status s =
                 launchOn(m, r, r.buf[in], r.plan.windows[w].begin,
-                         r.plan.windows[w].planes, r.temps[w], r.exchange))
+                         r.plan.windows[w].planes, r.temps[w], r.exchange,
+                         steps))
           return s;
       MULTI_CU(cuStreamWaitEvent(r.exchange, r.interiorDone, 0));
       for (size_t w = 0; w < r.plan.windows.size(); ++w) {
@@ -456,7 +464,7 @@ stencil_status launch(stencil_multi &m, unsigned flags) {
     } else {
       if (stencil_status s =
               launchOn(m, r, r.buf[in], 0, m.slab(r).localPlanes(), r.buf[out],
-                       r.exchange))
+                       r.exchange, steps))
         return s;
     }
     MULTI_CU(cuEventRecord(r.launchDone, r.exchange));
@@ -669,17 +677,23 @@ stencil_status stencil_multi_run(stencil_multi *multi, int64_t steps,
     return fail(STENCIL_ERROR_INVALID_ARGUMENT,
                 "stencil_multi_run: unknown or contradictory flags " +
                     std::to_string(flags));
-  const int f = m.desc.stepsPerLaunch;
-  if (steps < 0 || steps % f != 0)
-    return fail(STENCIL_ERROR_STEPS,
-                "stencil_multi_run: " + std::to_string(steps) +
-                    " steps, not a multiple of the kernel's " +
-                    std::to_string(f) + " steps per launch");
+  // floor(steps / F) launches of the kernel, then the tail kernel's for
+  // the steps left over (planSteps: as a single GPU's run).
+  int64_t launches = 0, tailLaunches = 0;
+  std::string error;
+  if (PlanStatus st = planSteps(m.desc, steps, launches, tailLaunches, error);
+      st != PlanStatus::Success)
+    return fail(st == PlanStatus::Steps ? STENCIL_ERROR_STEPS
+                                        : STENCIL_ERROR_INVALID_ARGUMENT,
+                "stencil_multi_run: " + error);
   if (m.fresh && steps > 0)
     if (stencil_status s = initialize(m))
       return s;
-  for (int64_t l = 0; l < steps / f; ++l)
-    if (stencil_status s = launch(m, flags))
+  for (int64_t l = 0; l < launches; ++l)
+    if (stencil_status s = launch(m, flags, m.desc.stepsPerLaunch))
+      return s;
+  for (int64_t l = 0; l < tailLaunches; ++l)
+    if (stencil_status s = launch(m, flags, m.desc.tailSteps))
       return s;
   lastError.clear();
   return STENCIL_SUCCESS;

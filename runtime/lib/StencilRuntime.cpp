@@ -22,6 +22,7 @@
 #include <mutex>
 #include <sstream>
 #include <string>
+#include <cstdio>
 #include <vector>
 
 using namespace stencil_run;
@@ -34,7 +35,8 @@ struct stencil_kernel {
   // Set at the first run, in the context current then.
   CUcontext context = nullptr;
   CUmodule module = nullptr;
-  CUfunction function = nullptr, bandFunction = nullptr;
+  CUfunction function = nullptr, bandFunction = nullptr,
+             tailFunction = nullptr;
   CUdeviceptr coeffs = 0;
   uint64_t numCoeffs = 0;
   // Weights set before the module was loaded, for a kernel with a weights
@@ -158,7 +160,7 @@ void releaseModule(stencil_kernel &k) {
     getDriver().cuModuleUnload(k.module);
   k.coeffs = 0;
   k.module = nullptr;
-  k.function = k.bandFunction = nullptr;
+  k.function = k.bandFunction = k.tailFunction = nullptr;
   k.context = nullptr;
 }
 
@@ -187,17 +189,29 @@ stencil_status loadModule(stencil_kernel &k, CUcontext current) {
   k.jitLog = info.data();
   r = getDriver().cuModuleGetFunction(&k.function, k.module,
                                       k.desc.kernel.c_str());
-  if (r == CUDA_SUCCESS && !k.desc.bandKernel.empty())
+  const std::string *missing = &k.desc.kernel;
+  if (r == CUDA_SUCCESS && !k.desc.bandKernel.empty()) {
+    missing = &k.desc.bandKernel;
     r = getDriver().cuModuleGetFunction(&k.bandFunction, k.module,
                                         k.desc.bandKernel.c_str());
+  }
+  if (r == CUDA_SUCCESS && !k.desc.tailKernel.empty()) {
+    missing = &k.desc.tailKernel;
+    r = getDriver().cuModuleGetFunction(&k.tailFunction, k.module,
+                                        k.desc.tailKernel.c_str());
+  }
   if (r != CUDA_SUCCESS)
     return fail(STENCIL_ERROR_INVALID_DESCRIPTION,
-                "the PTX of '" + k.desc.path + "' has no kernel '" +
-                    (k.function ? k.desc.bandKernel : k.desc.kernel) + "'");
+                "the PTX of '" + k.desc.path + "' has no kernel '" + *missing +
+                    "'");
   if (k.desc.sharedBytes > 0)
     STENCIL_CU(getDriver().cuFuncSetAttribute(
         k.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
         int(k.desc.sharedBytes)));
+  if (k.tailFunction && k.desc.tailSharedBytes > 0)
+    STENCIL_CU(getDriver().cuFuncSetAttribute(
+        k.tailFunction, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+        int(k.desc.tailSharedBytes)));
   int maxThreads = 0;
   STENCIL_CU(getDriver().cuFuncGetAttribute(
       &maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, k.function));
@@ -208,6 +222,17 @@ stencil_status loadModule(stencil_kernel &k, CUcontext current) {
                     std::to_string(maxThreads) +
                     " threads per block on this device, its description " +
                     std::to_string(threads));
+  if (k.tailFunction) {
+    STENCIL_CU(getDriver().cuFuncGetAttribute(
+        &maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, k.tailFunction));
+    threads = k.desc.tailBlock[0] * k.desc.tailBlock[1] * k.desc.tailBlock[2];
+    if (threads > unsigned(maxThreads))
+      return fail(STENCIL_ERROR_CUDA,
+                  "tail kernel '" + k.desc.tailKernel + "' takes at most " +
+                      std::to_string(maxThreads) +
+                      " threads per block on this device, its description " +
+                      std::to_string(threads));
+  }
   // The packed coefficients, uploaded once (a word when there are none: the
   // kernels take a coeffs memref either way).
   k.numCoeffs = k.desc.hasCoefficients ? k.desc.coefficients.size() : 1;
@@ -442,6 +467,11 @@ int stencil_kernel_steps_per_launch(const stencil_kernel *kernel) {
   return kernel ? kernel->desc.stepsPerLaunch : 0;
 }
 
+int stencil_kernel_tail_steps(const stencil_kernel *kernel) {
+  return kernel && !kernel->desc.tailKernel.empty() ? kernel->desc.tailSteps
+                                                    : 0;
+}
+
 stencil_boundary stencil_kernel_boundary(const stencil_kernel *kernel) {
   if (!kernel)
     return STENCIL_BOUNDARY_HALO;
@@ -516,6 +546,23 @@ stencil_status stencil_kernel_set_weights(stencil_kernel *kernel,
       return fail(STENCIL_ERROR_INVALID_ARGUMENT,
                   "kernel '" + k.desc.kernel + "': weight " +
                       std::to_string(j) + " is not finite");
+  // The type the kernel holds its weights in: the recipe's operand type, or
+  // the weights global's accumulation type. A weight that overflows it
+  // would make every result infinite.
+  ElemType held = k.desc.accumulator;
+  if (k.desc.repack)
+    held = k.desc.repack->type == mlir::stencil::OperandType::f16  ? ElemType::F16
+           : k.desc.repack->type == mlir::stencil::OperandType::bf16 ? ElemType::BF16
+                                                                   : ElemType::F64;
+  for (int64_t j = 0; j < count; ++j)
+    if (!std::isfinite(roundTo(held, weights[j]))) {
+      char value[32];
+      std::snprintf(value, sizeof(value), "%.17g", weights[j]);
+      return fail(STENCIL_ERROR_INVALID_ARGUMENT,
+                  "kernel '" + k.desc.kernel + "': weight " +
+                      std::to_string(j) + " (" + value + ") overflows the " +
+                      elemTypeName(held) + " the kernel holds its weights in");
+    }
   if (!k.desc.weightsGlobal.empty()) {
     std::vector<double> old = k.desc.weights;
     k.desc.weights.assign(weights, weights + count);
@@ -583,6 +630,20 @@ stencil_status stencil_kernel_functions(const stencil_kernel *kernel,
   return succeed();
 }
 
+stencil_status stencil_kernel_tail_function(const stencil_kernel *kernel,
+                                            CUfunction *tailFunction) {
+  if (!kernel || !tailFunction)
+    return fail(STENCIL_ERROR_INVALID_ARGUMENT,
+                "stencil_kernel_tail_function: null argument");
+  if (!kernel->module)
+    return fail(STENCIL_ERROR_CONTEXT,
+                "kernel '" + kernel->desc.kernel +
+                    "' is not loaded yet: call stencil_kernel_prepare or run "
+                    "it first");
+  *tailFunction = kernel->tailFunction;
+  return succeed();
+}
+
 const char *stencil_kernel_jit_log(const stencil_kernel *kernel) {
   return kernel ? kernel->jitLog.c_str() : "";
 }
@@ -628,7 +689,7 @@ stencil_status stencil_kernel_run(stencil_kernel *kernel, CUdeviceptr in,
   }
   int64_t launches = plan.launches;
   // Only the halo boundary leaves points unwritten.
-  if (launches > 0 && k.desc.boundary == Boundary::Halo &&
+  if (plan.totalLaunches() > 0 && k.desc.boundary == Boundary::Halo &&
       !(flags & STENCIL_RUN_OUT_INITIALIZED))
     STENCIL_CU(getDriver().cuMemcpyDtoDAsync(
         out, in, plan.points * elemTypeBytes(k.desc.elementType), stream));
@@ -643,8 +704,14 @@ stencil_status stencil_kernel_run(stencil_kernel *kernel, CUdeviceptr in,
           k.bandFunction, p.bandBlocks, 1, 1, p.bandBlock[0], p.bandBlock[1],
           p.bandBlock[2], 0, stream, params, nullptr));
   }
+  // The steps left over: the tail kernel's launches, ping-ponging on.
+  for (int64_t l = launches; l < plan.totalLaunches(); ++l)
+    STENCIL_CU(getDriver().cuLaunchKernel(
+        k.tailFunction, p.tailGrid[0], p.tailGrid[1], p.tailGrid[2],
+        p.tailBlock[0], p.tailBlock[1], p.tailBlock[2], p.tailSharedBytes,
+        stream, k.params[l % 2].data(), nullptr));
   if (result)
-    *result = launches % 2 ? out : in;
+    *result = plan.resultInOut() ? out : in;
   return succeed();
 }
 

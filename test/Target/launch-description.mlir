@@ -35,14 +35,21 @@
 // CHECK-NEXT: args = in,out,coeffs,sizes
 
 // A kernel fusing time steps (temporal blocking) says how many one launch
-// computes; the runner counts each launch as that many steps. (The pipeline
-// sweeps a linear 2-D stencil that fuses steps by rows: one row of 256
-// threads, 252 x 128 outputs; `schedule` says so, for the benchmark
-// scripts.)
+// computes; the runner counts each launch as that many steps, and launches
+// the one-step tail kernel for the steps left over (the op's 3 steps: one
+// fused launch and one tail launch). (The pipeline sweeps a linear 2-D
+// stencil that fuses steps by rows: one row of 256 threads, 252 x 128
+// outputs; `schedule` says so, for the benchmark scripts. The tail's row of
+// one step keeps r, not 2 r, columns per side for its halo: 254 wide.)
 // FUSED:      kernel = heat_cuda_core
 // FUSED:      boundary = halo
 // FUSED-NEXT: # time steps in the source op: 3
 // FUSED-NEXT: steps_per_launch = 2
+// FUSED-NEXT: tail_kernel = heat_cuda_core_tail
+// FUSED-NEXT: tail_steps = 1
+// FUSED-NEXT: tail_tile = 254,128
+// FUSED-NEXT: tail_block = 256,1,1
+// FUSED-NEXT: tail_shared_bytes = 0
 // FUSED-NEXT: tile = 252,128
 // FUSED-NEXT: block = 256,1,1
 // FUSED-NEXT: shared_bytes = 0

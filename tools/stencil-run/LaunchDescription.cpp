@@ -280,6 +280,8 @@ bool parseLaunchDescriptionText(const std::string &text,
       "band_margins", "composed_abs_sum", "composed_points", "repack",
       "repack_type", "repack_rows", "repack_rows_per_block", "repack_radius",
       "repack_indices", "repack_map", "repack_unsupported", "weights_global",
+      "tail_kernel", "tail_steps", "tail_tile", "tail_block",
+      "tail_shared_bytes",
       // Read by the benchmark scripts (bench/table.py, bench/calibrate.py),
       // not by the runner.
       "unit", "unit_flops_per_point", "edge_unit", "edge_flops_per_point",
@@ -471,34 +473,86 @@ bool parseLaunchDescriptionText(const std::string &text,
         return false;
       }
   }
+  // `rank` values (innermost first) in lowest..kMaxTile.
+  auto parseRankList = [&](const char *key, int64_t lowest,
+                           std::vector<int64_t> &list) {
+    if (!parseIntList(kv[key].first, list) ||
+        static_cast<int>(list.size()) != desc.rank) {
+      error = where(key) + key + " must have " + std::to_string(desc.rank) +
+              " integers (innermost dim first), got '" + kv[key].first + "'";
+      return false;
+    }
+    for (int64_t x : list)
+      if (x < lowest || x > kMaxTile) {
+        error = where(key) + key + " values must be from " +
+                std::to_string(lowest) + " to " + std::to_string(kMaxTile) +
+                ", got " + std::to_string(x);
+        return false;
+      }
+    return true;
+  };
   if (bandCount == 4) {
     desc.bandKernel = kv["band_kernel"].first;
     if (desc.bandKernel.empty()) {
       error = where("band_kernel") + "empty kernel name";
       return false;
     }
-    // `rank` values (innermost first) in lowest..kMaxTile.
-    auto parseRankList = [&](const char *key, int64_t lowest,
-                             std::vector<int64_t> &list) {
-      if (!parseIntList(kv[key].first, list) ||
-          static_cast<int>(list.size()) != desc.rank) {
-        error = where(key) + key + " must have " + std::to_string(desc.rank) +
-                " integers (innermost dim first), got '" + kv[key].first + "'";
-        return false;
-      }
-      for (int64_t x : list)
-        if (x < lowest || x > kMaxTile) {
-          error = where(key) + key + " values must be from " +
-                  std::to_string(lowest) + " to " + std::to_string(kMaxTile) +
-                  ", got " + std::to_string(x);
-          return false;
-        }
-      return true;
-    };
     if (!parseRankList("band_tile", 1, desc.bandTile) ||
         !parseRankList("band_margins", 0, desc.bandMargins) ||
         !parseBlock("band_block", desc.bandBlock))
       return false;
+  }
+
+  // The tail kernel of a kernel that fuses steps: tail_kernel, tail_steps,
+  // tail_tile and tail_block together, tail_shared_bytes optional (0).
+  const char *tailKeys[] = {"tail_kernel", "tail_steps", "tail_tile",
+                            "tail_block"};
+  int tailCount = 0;
+  for (const char *k : tailKeys)
+    tailCount += kv.count(k) ? 1 : 0;
+  if ((tailCount != 0 && tailCount != 4) ||
+      (tailCount == 0 && kv.count("tail_shared_bytes"))) {
+    for (const char *k : tailKeys)
+      if (!kv.count(k)) {
+        error = path + ": missing key '" + k +
+                "' (tail_kernel, tail_steps, tail_tile and tail_block go "
+                "together)";
+        return false;
+      }
+  }
+  if (tailCount == 4) {
+    desc.tailKernel = kv["tail_kernel"].first;
+    if (desc.tailKernel.empty()) {
+      error = where("tail_kernel") + "empty kernel name";
+      return false;
+    }
+    if (desc.stepsPerLaunch < 2) {
+      error = where("tail_kernel") +
+              "a tail kernel needs steps_per_launch > 1 (it does the steps "
+              "a launch of the kernel leaves over)";
+      return false;
+    }
+    if (!parseInt(kv["tail_steps"].first, v) || v < 1 ||
+        v >= desc.stepsPerLaunch) {
+      error = where("tail_steps") + "tail_steps must be an integer from 1 to " +
+              std::to_string(desc.stepsPerLaunch - 1) +
+              " (below steps_per_launch), got '" + kv["tail_steps"].first +
+              "'";
+      return false;
+    }
+    desc.tailSteps = static_cast<int>(v);
+    if (!parseRankList("tail_tile", 1, desc.tailTile) ||
+        !parseBlock("tail_block", desc.tailBlock))
+      return false;
+    if (kv.count("tail_shared_bytes")) {
+      if (!parseInt(kv["tail_shared_bytes"].first, v) || v < 0 ||
+          v > (1 << 30)) {
+        error = where("tail_shared_bytes") + "bad tail_shared_bytes '" +
+                kv["tail_shared_bytes"].first + "'";
+        return false;
+      }
+      desc.tailSharedBytes = static_cast<unsigned>(v);
+    }
   }
 
   // A finite number >= 0 (composed_abs_sum, chain_abs_sum, fft_error_bound).

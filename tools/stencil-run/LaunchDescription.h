@@ -58,6 +58,18 @@ struct LaunchDescription {
   std::string bandKernel;
   std::vector<int64_t> bandTile, bandMargins;
   unsigned bandBlock[3] = {1, 1, 1};
+  /// The tail kernel of a kernel that fuses steps (steps_per_launch F > 1):
+  /// `tailSteps` (< F) steps per launch, on the same buffers and arguments
+  /// as `kernel`; a run of S steps is floor(S / F) launches of `kernel` then
+  /// (S mod F) / tailSteps launches of it (stencil_runtime::planLaunches).
+  /// Empty when absent (then S must be a multiple of F). Its tile
+  /// (innermost first, like `tile`), threads per block and dynamic shared
+  /// memory.
+  std::string tailKernel;
+  int tailSteps = 0;
+  std::vector<int64_t> tailTile;
+  unsigned tailBlock[3] = {1, 1, 1};
+  unsigned tailSharedBytes = 0;
   /// Sum |W| and number of the composed weights W of such a kernel (the
   /// tolerance of its launches); 0 when absent.
   double composedAbsSum = 0;
@@ -107,6 +119,9 @@ bool parseLaunchDescription(const std::string &path, LaunchDescription &desc,
 /// permutation holding in, out, sizes (and coeffs with coefficients);
 /// band_kernel, band_tile (`rank` sizes in 1..kMaxTile), band_block and
 /// band_margins (`rank` values in 0..kMaxTile) all present or all absent;
+/// tail_kernel, tail_steps (1..steps_per_launch - 1, with steps_per_launch
+/// > 1), tail_tile (`rank` sizes in 1..kMaxTile) and tail_block all present
+/// or all absent, tail_shared_bytes (0..2^30) only with them;
 /// composed_abs_sum (finite, >= 0) and composed_points (1..2^31 - 1)
 /// likewise; repack, repack_type, repack_rows, repack_rows_per_block,
 /// repack_radius and repack_map all present or all absent (repack_indices

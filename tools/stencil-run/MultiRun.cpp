@@ -202,7 +202,6 @@ int stencil_run::runMultiOnly(const LaunchDescription &desc,
     plane *= size_t(dims[k]);
   const size_t points = plane * size_t(dims[0]);
   const size_t planeBytes = plane * elemTypeBytes(et);
-  const int fused = desc.stepsPerLaunch;
   CU(cuInit(0));
   int count = 0;
   CU(cuDeviceGetCount(&count));
@@ -229,7 +228,7 @@ int stencil_run::runMultiOnly(const LaunchDescription &desc,
   if (!run.upload(planes, chunk, error))
     fatal("multi-gpu: " + error);
   double ms = 0;
-  int warm = (opts.warmup + fused - 1) / fused * fused;
+  int warm = int(stencil_runtime::roundUpToWholeLaunches(desc, opts.warmup));
   if (warm && !run.run(warm, 0, ms, error))
     fatal("multi-gpu: " + error);
   MultiTimes t = timeSplit(run, opts.steps);
@@ -241,7 +240,9 @@ int stencil_run::runMultiOnly(const LaunchDescription &desc,
   if (opts.check) {
     // A separate run from the input, checked on windows of planes.
     const int checkSteps =
-        std::min((opts.checkSteps + fused - 1) / fused * fused, opts.steps);
+        std::min(int(stencil_runtime::roundUpToWholeLaunches(
+                     desc, opts.checkSteps)),
+                 opts.steps);
     if (!run.upload(planes, chunk, error) || !run.run(checkSteps, 0, ms, error))
       fatal("multi-gpu: " + error);
     const int64_t n = dims[0];
@@ -315,7 +316,6 @@ int stencil_run::runMultiAfterSingle(const LaunchDescription &desc,
                                      double maxErr, double tol) {
   const std::vector<int64_t> &dims = opts.grid;
   const ElemType et = desc.elementType;
-  const int fused = desc.stepsPerLaunch;
   size_t points = 1;
   for (int64_t d : dims)
     points *= size_t(d);
@@ -327,7 +327,9 @@ int stencil_run::runMultiAfterSingle(const LaunchDescription &desc,
   double ms1 = 0;
   if (!run.upload(hostInput.data(), 0, dims[0], error) ||
       (opts.warmup > 0 &&
-       !run.run((opts.warmup + fused - 1) / fused * fused, 0, ms1, error)) ||
+       !run.run(int(stencil_runtime::roundUpToWholeLaunches(desc,
+                                                             opts.warmup)),
+                0, ms1, error)) ||
       !run.upload(hostInput.data(), 0, dims[0], error) ||
       !run.run(opts.steps, 0, ms1, error))
     fatal("multi-gpu: " + error);

@@ -98,14 +98,17 @@ Runs the PTX kernel of one stencil time step described by DESC.launch
 periodic and dirichlet(v) compute every point), reports time and
 GStencil/s, and checks the result against an f64 CPU implementation of the
 description's offsets/weights or general body. A
-kernel fusing steps (steps_per_launch = F in the description) runs T / F
-launches of F steps each.
+kernel fusing steps (steps_per_launch = F in the description) runs
+floor(T / F) launches of F steps each, then T mod F launches of its
+one-step tail kernel (tail_kernel; a description without one needs T a
+multiple of F).
 
 options:
   --grid N0,N1[,N2]    grid size, OUTERMOST dimension first (like the .npy
                        shape); the count must equal the description's rank
-  --steps T            timed time steps, a multiple of steps_per_launch
-                       (default 10, rounded up to such a multiple)
+  --steps T            timed time steps (default 10); without a tail kernel
+                       a multiple of steps_per_launch (the default rounded
+                       up to one)
   --warmup W           warm-up steps before timing (default 1, rounded up to
                        whole launches); they run on the same buffers, which
                        are then re-initialized
@@ -119,7 +122,8 @@ options:
   --no-check           skip the CPU check
   --check-steps K      steps of the separate check run when checking the full
                        T steps would cost more than --check-limit (default 2,
-                       rounded up to a multiple of steps_per_launch)
+                       without a tail kernel rounded up to a multiple of
+                       steps_per_launch)
   --check-limit OPS    largest T * points * P (stencil points) checked
                        directly against the timed result (default 2e10)
   --threads N          CPU threads of the host work: input, packing, the
@@ -316,19 +320,21 @@ struct GpuStencil {
   CUdeviceptr buf[2] = {0, 0};
   size_t bytes = 0;
 
-  /// `launches` launches (of steps_per_launch steps) on `stream`, launch l
-  /// reading buf[l % 2] and writing buf[(l + 1) % 2], both buffers holding
-  /// the grid's halo already.
-  void launch(int launches, CUstream stream) {
-    if (launches == 0)
-      return;
+  /// `steps` steps on `stream` (whole launches: those of the kernel, then
+  /// of its tail kernel), launch l reading buf[l % 2] and writing buf[(l +
+  /// 1) % 2], both buffers holding the grid's halo already; returns the
+  /// index of the buffer holding the result.
+  int launch(int steps, CUstream stream) {
+    if (steps == 0)
+      return 0;
+    CUdeviceptr result = 0;
     stencil_status s = stencil_kernel_run(
         kernel, buf[0], buf[1], dims.data(), static_cast<int>(dims.size()),
-        static_cast<int64_t>(launches) *
-            stencil_kernel_steps_per_launch(kernel),
-        stream, STENCIL_RUN_OUT_INITIALIZED, nullptr);
+        static_cast<int64_t>(steps), stream, STENCIL_RUN_OUT_INITIALIZED,
+        &result);
     if (s != STENCIL_SUCCESS)
       fatal(stencil_last_error());
+    return result == buf[1] ? 1 : 0;
   }
 
   void upload(const std::vector<uint8_t> &host) {
@@ -336,13 +342,13 @@ struct GpuStencil {
     CU(cuMemcpyHtoD(buf[1], host.data(), bytes));
   }
 
-  /// Runs `launches` launches from `host`; returns the last-written buffer.
-  std::vector<uint8_t> run(const std::vector<uint8_t> &host, int launches) {
+  /// Runs `steps` steps from `host`; returns the last-written buffer.
+  std::vector<uint8_t> run(const std::vector<uint8_t> &host, int steps) {
     upload(host);
-    launch(launches, nullptr);
+    int last = launch(steps, nullptr);
     CU(cuCtxSynchronize());
     std::vector<uint8_t> out(bytes);
-    CU(cuMemcpyDtoH(out.data(), buf[launches % 2], bytes));
+    CU(cuMemcpyDtoH(out.data(), buf[last], bytes));
     return out;
   }
 };
@@ -413,18 +419,25 @@ CheckResult stencil_run::check(const LaunchDescription &desc,
   // A launch of F fused steps whose own error is `launchError` (times M):
   // per launch that plus what F steps of the reference's per-step rounding
   // d (1 + S + ... + S^(F-1)) may differ by; the error of earlier launches
-  // grows by at most S^F per launch.
-  auto fusedLaunchTolerance = [&](double launchError) {
+  // grows by at most S^F per launch. Then the tail kernel's launches (g =
+  // tail_steps steps each, for the S mod F steps left over) likewise, with
+  // their own error `tailError` (0 for direct steps, which d covers).
+  auto fusedLaunchTolerance = [&](double launchError, double tailError) {
+    auto launches = [&](int each, int count, double ownError, double tol) {
+      double direct = 0, power = 1;
+      for (int t = 0; t < each; ++t) {
+        direct += power;
+        power *= S;
+      }
+      for (int l = 0; l < count; ++l)
+        tol = tol * power + ownError + d * direct;
+      return tol;
+    };
     int fused = desc.stepsPerLaunch;
-    double direct = 0, powerF = 1;
-    for (int t = 0; t < fused; ++t) {
-      direct += powerF;
-      powerF *= S;
-    }
-    double perLaunch = launchError + d * direct;
-    double tol = 0;
-    for (int l = 0; l < steps / fused; ++l)
-      tol = tol * powerF + perLaunch;
+    double tol = launches(fused, steps / fused, launchError, 0);
+    if (steps % fused != 0 && desc.tailSteps > 0)
+      tol = launches(desc.tailSteps, (steps % fused) / desc.tailSteps,
+                     tailError, tol);
     return tol;
   };
   if (desc.composedPoints > 0) {
@@ -435,15 +448,19 @@ CheckResult stencil_run::check(const LaunchDescription &desc,
     // composition); d (1 + ... + S^(F-1)) also bounds the band's direct
     // steps.
     double Pc = static_cast<double>(desc.composedPoints);
+    // The tail kernel's steps are direct.
     r.tol = fusedLaunchTolerance(
         desc.composedAbsSum * r.maxAbs *
-            (3 * u + 2 * Pc * uAcc + Pc * std::ldexp(1.0, -53)) +
-        subnormalSpacing(desc.elementType));
+                (3 * u + 2 * Pc * uAcc + Pc * std::ldexp(1.0, -53)) +
+            subnormalSpacing(desc.elementType),
+        0);
   }
   if (desc.fftErrorBound > 0) {
     // Transforms: their error fft_error_bound * M (d covers the reference's
     // rounding, or the direct steps at the grid's edge).
-    r.tol = fusedLaunchTolerance(desc.fftErrorBound * r.maxAbs);
+    // fft_error_bound bounds the tail kernel's transforms too.
+    r.tol = fusedLaunchTolerance(desc.fftErrorBound * r.maxAbs,
+                                 desc.fftErrorBound * r.maxAbs);
   }
   return compare(dims, cpu, gpu, r, planeBegin, planeEnd);
 }
@@ -559,20 +576,29 @@ int main(int argc, char **argv) {
   if (static_cast<int>(opts.grid.size()) != desc.rank)
     usageError("--grid has " + std::to_string(opts.grid.size()) +
                " sizes but the stencil has rank " + std::to_string(desc.rank));
-  // A launch computes steps_per_launch steps: T must be whole launches.
+  // A launch computes steps_per_launch steps, a tail launch tail_steps: T
+  // must be whole launches (any T with a one-step tail kernel).
   const int fused = desc.stepsPerLaunch;
+  auto wholeLaunches = [&](int steps) {
+    return static_cast<int>(
+        stencil_runtime::roundUpToWholeLaunches(desc, steps));
+  };
   if (!opts.stepsGiven)
-    opts.steps = (opts.steps + fused - 1) / fused * fused;
-  if (opts.steps % fused != 0)
-    usageError("--steps " + std::to_string(opts.steps) +
-               " is not a multiple of the kernel's steps_per_launch = " +
-               std::to_string(fused) + " (each launch computes " +
-               std::to_string(fused) + " steps)");
+    opts.steps = wholeLaunches(opts.steps);
+  {
+    int64_t launches = 0, tailLaunches = 0;
+    if (stencil_runtime::planSteps(desc, opts.steps, launches, tailLaunches,
+                                   error) !=
+        stencil_runtime::PlanStatus::Success)
+      usageError("--steps: " + error);
+  }
 #ifdef STENCIL_RUN_HAVE_MULTI_GPU
   if (opts.noSingle)
     return runMultiOnly(desc, opts);
 #endif
   const int launches = opts.steps / fused;
+  const int tailLaunches =
+      desc.tailSteps > 0 ? (opts.steps % fused) / desc.tailSteps : 0;
   const std::vector<int64_t> &dims = opts.grid;
   size_t points = 1;
   for (int64_t d : dims)
@@ -698,6 +724,13 @@ int main(int argc, char **argv) {
                 "launch\n",
                 desc.bandKernel.c_str(), plan.bandBlocks, plan.bandBlock[0],
                 plan.bandBlock[1], plan.bandBlock[2]);
+  if (plan.tailLaunches > 0)
+    std::printf("tail kernel: %s, %ux%ux%u blocks of %ux%ux%u threads, %lld "
+                "launch(es) of %d step(s) after the fused ones\n",
+                desc.tailKernel.c_str(), plan.tailGrid[0], plan.tailGrid[1],
+                plan.tailGrid[2], plan.tailBlock[0], plan.tailBlock[1],
+                plan.tailBlock[2], static_cast<long long>(plan.tailLaunches),
+                desc.tailSteps);
   if (localBytes > 0)
     std::printf("warning: kernel uses %d B of local memory per thread "
                 "(register spills?)\n",
@@ -707,7 +740,7 @@ int main(int argc, char **argv) {
   // input.
   if (opts.warmup > 0) {
     g.upload(hostInput);
-    g.launch((opts.warmup + fused - 1) / fused, nullptr);
+    g.launch(wholeLaunches(opts.warmup), nullptr);
     CU(cuCtxSynchronize());
   }
   g.upload(hostInput);
@@ -718,18 +751,21 @@ int main(int argc, char **argv) {
   CU(cuEventCreate(&start, CU_EVENT_DEFAULT));
   CU(cuEventCreate(&stop, CU_EVENT_DEFAULT));
   CU(cuEventRecord(start, nullptr));
-  g.launch(launches, nullptr);
+  const int last = g.launch(opts.steps, nullptr);
   CU(cuEventRecord(stop, nullptr));
   CU(cuEventSynchronize(stop));
   float ms = 0;
   CU(cuEventElapsedTime(&ms, start, stop));
   std::vector<uint8_t> result(g.bytes);
-  CU(cuMemcpyDtoH(result.data(), g.buf[launches % 2], g.bytes));
+  CU(cuMemcpyDtoH(result.data(), g.buf[last], g.bytes));
   double gstencils =
       static_cast<double>(opts.steps) * points / (ms * 1e-3) / 1e9;
   std::printf("steps: %d (after %d warm-up)", opts.steps, opts.warmup);
   if (fused > 1)
     std::printf(", %d launches of %d fused steps", launches, fused);
+  if (tailLaunches > 0)
+    std::printf(" and %d tail launch(es) of %d step(s)", tailLaunches,
+                desc.tailSteps);
   std::printf("\n");
   std::printf("time: %.4f ms total, %.4f ms/step\n", ms, ms / opts.steps);
   std::printf("throughput: %.3f GStencil/s (all grid points counted), "
@@ -752,15 +788,13 @@ int main(int argc, char **argv) {
     int checkSteps = opts.steps;
     std::vector<double> checked = gpuOut;
     if (work > opts.checkLimit) {
-      // Whole launches: rounded up to a multiple of steps_per_launch (T is
-      // one).
-      checkSteps = std::min((opts.checkSteps + fused - 1) / fused * fused,
-                            opts.steps);
+      // Whole launches (T is): rounded up to them, at most T.
+      checkSteps = std::min(wholeLaunches(opts.checkSteps), opts.steps);
       std::printf("check: full %d-step check would cost %.3g > %.3g "
                   "operations (--check-limit); checking a separate %d-step "
                   "run from the same input instead (--check-steps)\n",
                   opts.steps, work, opts.checkLimit, checkSteps);
-      checked = unpackElements(g.run(hostInput, checkSteps / fused), et,
+      checked = unpackElements(g.run(hostInput, checkSteps), et,
                                threads);
     }
     CheckResult r = check(desc, opts, dims, input, checked, checkSteps);

@@ -138,6 +138,9 @@ TEST(StencilRuntime, RunMisuse) {
             STENCIL_ERROR_STEPS);
   EXPECT_NE(std::string(stencil_last_error()).find("steps_per_launch = 2"),
             std::string::npos);
+  EXPECT_NE(std::string(stencil_last_error()).find("no tail kernel"),
+            std::string::npos);
+  EXPECT_EQ(stencil_kernel_tail_steps(k.k), 0);
   // Valid arguments: the run now needs the driver and a current context,
   // which this test does not create.
   stencil_status s =
@@ -145,6 +148,35 @@ TEST(StencilRuntime, RunMisuse) {
   EXPECT_TRUE(s == STENCIL_ERROR_CUDA || s == STENCIL_ERROR_CONTEXT)
       << stencil_status_name(s);
   EXPECT_STRNE(stencil_last_error(), "");
+}
+
+TEST(StencilRuntime, TailRunsAnySteps) {
+  // With a tail kernel every step count is planned (and then needs the
+  // driver); the tail's function is there only after a load.
+  Kernel k;
+  std::string text = std::string(kDescription) +
+                     "tail_kernel = heat3d_cuda_core_tail\ntail_steps = 1\n"
+                     "tail_tile = 32,8,8\ntail_block = 32,8,1\n";
+  ASSERT_EQ(stencil_kernel_load_memory(text.data(), text.size(), kPtx,
+                                       sizeof(kPtx), "tail.launch", &k.k),
+            STENCIL_SUCCESS)
+      << stencil_last_error();
+  EXPECT_EQ(stencil_kernel_tail_steps(k.k), 1);
+  CUfunction tail = nullptr;
+  EXPECT_EQ(stencil_kernel_tail_function(k.k, &tail), STENCIL_ERROR_CONTEXT);
+  EXPECT_EQ(stencil_kernel_tail_function(k.k, nullptr),
+            STENCIL_ERROR_INVALID_ARGUMENT);
+  const CUdeviceptr in = 0x10000, out = 0x20000;
+  int64_t sizes[3] = {16, 20, 24};
+  for (int64_t steps : {1, 2, 3, 5, 7}) {
+    stencil_status s =
+        stencil_kernel_run(k.k, in, out, sizes, 3, steps, nullptr, 0, nullptr);
+    EXPECT_TRUE(s == STENCIL_ERROR_CUDA || s == STENCIL_ERROR_CONTEXT)
+        << steps << ": " << stencil_status_name(s) << ": "
+        << stencil_last_error();
+  }
+  EXPECT_EQ(stencil_kernel_run(k.k, in, out, sizes, 3, -1, nullptr, 0, nullptr),
+            STENCIL_ERROR_INVALID_ARGUMENT);
 }
 
 } // namespace
@@ -203,6 +235,22 @@ TEST(StencilRuntime, PointsAndWeights) {
             std::string::npos);
   EXPECT_EQ(stencil_kernel_set_weights(k.k, nullptr, 3, nullptr),
             STENCIL_ERROR_INVALID_ARGUMENT);
+  // Weights that overflow the recipe's f16 (65504 is its largest; 65520
+  // and above round to infinity).
+  const double huge[3] = {1.0, 65520.0, 0.0};
+  EXPECT_EQ(stencil_kernel_set_weights(k.k, huge, 3, nullptr),
+            STENCIL_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(stencil_last_error())
+                .find("weight 1 (65520) overflows the f16 the kernel holds "
+                      "its weights in"),
+            std::string::npos)
+      << stencil_last_error();
+  const double largest[3] = {1.0, 65504.0, 0.0};
+  EXPECT_EQ(stencil_kernel_set_weights(k.k, largest, 3, nullptr),
+            STENCIL_SUCCESS)
+      << stencil_last_error();
+  EXPECT_EQ(stencil_kernel_set_weights(k.k, fresh, 3, nullptr),
+            STENCIL_SUCCESS);
   ASSERT_EQ(stencil_kernel_weights(k.k, w), STENCIL_SUCCESS);
   EXPECT_EQ(w[0], 1.0);
 }

@@ -59,9 +59,10 @@ def ConvertStencilToSpTC : Pass<"convert-stencil-to-sptc", "::mlir::ModuleOp"> {
     its composed weights, exact only on `[t r_d, N_d - t r_d)`: beside it, in
     the same `gpu.module`, the pass builds the band kernel (t direct steps
     of `step_pattern`/`step_weights` on CUDA cores, one block per tile that
-    reaches the band, stores only there) and, when t does not divide the
-    steps, a tail kernel of the last `S mod t` steps; the host code launches
-    the band kernel after each composed launch (docs/Pipelines.md).
+    reaches the band, stores only there) and the tail kernel of one direct
+    step, launched for the steps left over (`S mod t` of the op's steps, or
+    of any run's in libStencilRuntime); the host code launches the band
+    kernel after each composed launch (docs/Pipelines.md).
 
     On f64 grids a `stencil.row_gemm` becomes the f64 kernel
     (`TCF64Kernel.cpp`) on `mma.sync.m8n8k4` f64: A holds 8 rows (8 `y`, or
@@ -402,10 +403,13 @@ def ConvertStencilToCudaCore
     GStencil/s against 200.7 for the per-row sweep in the same run.
 
     The op's `steps` S stay exact: the host code launches the t-step kernel
-    `floor(S / t)` times, then a kernel of the `S mod t` remaining steps
-    (`<name>_tail`, same tiling) once. The launch record describes the
-    t-step kernel (`steps_per_launch`), which is the one a benchmark times,
-    even when S < t leaves it unused by the op's own host code.
+    `floor(S / t)` times, then the one-step tail kernel (`<name>_tail`, the
+    same schedule; its own tile where one step widens it, as in the row
+    sweep) `S mod t` times. The launch record describes the t-step kernel
+    (`steps_per_launch`), which is the one a benchmark times, even when
+    S < t leaves it unused by the op's own host code, and its tail (the
+    `tail_*` keys), with which a run of any number of steps is whole
+    launches.
   }];
   let options = [
     Option<"threadsX", "threads-x", "int64_t", /*default=*/"32",

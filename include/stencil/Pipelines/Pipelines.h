@@ -93,8 +93,8 @@ struct RowFormKernelOptions : public GPUTargetOptions<Derived> {
           "Time steps per launch by kernel composition (LoRAStencil): "
           "one Tensor Core step of the t-fold composed weights "
           "(computed in f64) where it is exact, t direct steps on CUDA cores "
-          "in the band within t r of the grid's edge, a CUDA-core kernel for "
-          "the last S mod t steps; 1 to 64 (1: none; halo boundary; the "
+          "in the band within t r of the grid's edge, a one-step CUDA-core "
+          "tail kernel for the steps left over; 1 to 64 (1: none; halo boundary; the "
           "composed innermost radius t r_x must be at most 7; not with the "
           "gathered form; with --lower-to-tc low-rank=true, the low-rank "
           "chain of the composed weights)"),

@@ -210,13 +210,40 @@ void mlir::stencil::emitHostLaunches(Operation *op, Value in, Value out,
         });
     buffers = loop.getResults();
   }
-  if (launch.tailKernel) {
-    bool ownTiling = !launch.tailBlockTile.empty();
-    emitLaunch(b, loc, launch.tailKernel,
-               ownTiling ? gridOf(launch.tailBlockTile) : grid,
-               blockOf(ownTiling ? launch.tailThreads : launch.threads),
-               ownTiling ? 0 : launch.sharedBytes, buffers);
+  // The steps left over, by launches of the tail kernel (one step each as
+  // the pipelines build it), ping-ponging on.
+  bool ownTailTiling = !launch.tailBlockTile.empty();
+  ArrayRef<int64_t> tailTile =
+      ownTailTiling ? ArrayRef<int64_t>(launch.tailBlockTile) : tile;
+  int64_t tailThreads = ownTailTiling ? launch.tailThreads : launch.threads;
+  int64_t tailSharedBytes = ownTailTiling ? 0 : launch.sharedBytes;
+  int64_t leftOver = steps % launch.stepsPerLaunch;
+  assert((!leftOver || launch.tailKernel) && "steps left over need a tail");
+  int64_t numTailLaunches =
+      launch.tailKernel ? leftOver / launch.tailSteps : 0;
+  assert(numTailLaunches * launch.tailSteps == leftOver &&
+         "the tail's steps must divide the steps left over");
+  gpu::KernelDim3 tailGrid = {one, one, one}, tailBlock = tailGrid;
+  if (numTailLaunches > 0) {
+    tailGrid = gridOf(tailTile);
+    tailBlock = blockOf(tailThreads);
+  }
+  if (numTailLaunches == 1) {
+    emitLaunch(b, loc, launch.tailKernel, tailGrid, tailBlock,
+               tailSharedBytes, buffers);
+    std::swap(buffers[0], buffers[1]);
     ++numLaunches;
+  } else if (numTailLaunches > 1) {
+    Value zero = arith::ConstantIndexOp::create(b, 0);
+    auto loop = scf::ForOp::create(
+        b, zero, arith::ConstantIndexOp::create(b, numTailLaunches), one,
+        buffers, [&](OpBuilder &lb, Location l, Value, ValueRange iterArgs) {
+          emitLaunch(lb, l, launch.tailKernel, tailGrid, tailBlock,
+                     tailSharedBytes, iterArgs);
+          scf::YieldOp::create(lb, l, ValueRange{iterArgs[1], iterArgs[0]});
+        });
+    buffers = loop.getResults();
+    numLaunches += numTailLaunches;
   }
   if (numLaunches % 2 == 0)
     gpu::MemcpyOp::create(b, Type(), ValueRange{}, outFlat, inFlat);
@@ -304,6 +331,20 @@ void mlir::stencil::emitHostLaunches(Operation *op, Value in, Value out,
     record.push_back(b.getNamedAttr("band_margins",
                                     b.getDenseI64ArrayAttr(llvm::to_vector(
                                         llvm::reverse(launch.bandMargins)))));
+  }
+  if (launch.tailKernel) {
+    record.push_back(b.getNamedAttr(
+        "tail_kernel",
+        b.getStringAttr(gpu::GPUFuncOp(launch.tailKernel).getName())));
+    record.push_back(
+        b.getNamedAttr("tail_steps", b.getI64IntegerAttr(launch.tailSteps)));
+    record.push_back(b.getNamedAttr(
+        "tail_tile",
+        b.getDenseI64ArrayAttr(llvm::to_vector(llvm::reverse(tailTile)))));
+    record.push_back(b.getNamedAttr(
+        "tail_block", b.getDenseI64ArrayAttr({tailThreads, 1, 1})));
+    record.push_back(b.getNamedAttr("tail_shared_bytes",
+                                    b.getI64IntegerAttr(tailSharedBytes)));
   }
   if (launch.composedPoints > 0) {
     record.push_back(b.getNamedAttr("composed_abs_sum",

@@ -349,8 +349,9 @@ ConvertStencilToCudaCorePass::convert(Operation *op, gpu::GPUModuleOp gpuModule,
            << ": use a smaller fused-steps, or fewer threads, "
               "outputs-per-thread or planes";
 
-  // 2. The kernel of `fused-steps` steps, and one for the steps left over
-  // (S mod t) when t does not divide the op's S.
+  // 2. The kernel of `fused-steps` steps and, when it fuses more than one,
+  // the tail kernel of one step, launched for the steps left over (S mod t
+  // of the op's S here, of any run's steps in libStencilRuntime).
   std::string name = getUniqueKernelName(op, "cuda_core", gpuModule);
   // The weights of a linear stencil, in a global the runtime can overwrite
   // (replaceable-weights).
@@ -366,11 +367,12 @@ ConvertStencilToCudaCorePass::convert(Operation *op, gpu::GPUModuleOp gpuModule,
       buildKernel(op, tiling, elementType, boundary, boundaryValue, gpuModule,
                   name, weightsGlobal, prefetchPlanes, prefetchDistance);
   gpu::GPUFuncOp tailKernel;
-  if (int64_t tailSteps = steps % fusedSteps; fusedSteps > 1 && tailSteps) {
-    CudaCoreTiling tailTiling(radii, threadsX, threadsY, tiling.outputs,
-                              tailSteps, tiling.planes, tiling.stream,
-                              linearPlaneSums, vectorWidth, tiling.rowPhases);
-    tailKernel = buildKernel(op, tailTiling, elementType, boundary,
+  std::optional<CudaCoreTiling> tailTiling;
+  if (fusedSteps > 1) {
+    tailTiling.emplace(radii, threadsX, threadsY, tiling.outputs,
+                       /*fusedSteps=*/1, tiling.planes, tiling.stream,
+                       linearPlaneSums, vectorWidth, tiling.rowPhases);
+    tailKernel = buildKernel(op, *tailTiling, elementType, boundary,
                              boundaryValue, gpuModule, name + "_tail",
                              weightsGlobal, prefetchPlanes, prefetchDistance);
   }
@@ -419,6 +421,13 @@ ConvertStencilToCudaCorePass::convert(Operation *op, gpu::GPUModuleOp gpuModule,
   launch.threads = tiling.threads();
   launch.stepsPerLaunch = fusedSteps;
   launch.tailKernel = tailKernel;
+  if (tailTiling && (tailTiling->tile != tiling.tile ||
+                     tailTiling->threads() != tiling.threads())) {
+    // A tile of one step has a narrower halo: the row sweep's blocks then
+    // hold more output columns (its own launch grid).
+    launch.tailBlockTile = tailTiling->tile;
+    launch.tailThreads = tailTiling->threads();
+  }
   launch.weightsGlobal = weightsGlobal;
   launch.accumulator = elementType.isF64() ? "f64" : "f32";
   if (isa<ApplyOp>(op))

@@ -92,12 +92,15 @@ struct ConvertStencilToFftPass
     Type elementType =
         cast<MemRefType>(op.getInput().getType()).getElementType();
     int64_t steps = op.getSteps(), fused = op.getFusedSteps();
-    int64_t tailSteps = steps % fused;
-    FftCoefficientLayout layout(plan, tailSteps != 0);
+    // The tail kernel (one step per launch, for the steps `fused` does not
+    // divide) wherever the op has its spectrum (--stencil-fft-spectrum
+    // gives it one whenever fused > 1).
+    bool hasTail = fused > 1 && op.getTailSpectrumAttr();
+    FftCoefficientLayout layout(plan, hasTail);
     SmallVector<std::complex<double>> spectrum =
         getSpectrum(op.getSpectrumAttr());
     SmallVector<std::complex<double>> tailSpectrum;
-    if (tailSteps)
+    if (hasTail)
       tailSpectrum = getSpectrum(op.getTailSpectrumAttr());
     SmallVector<int32_t> words = layout.pack(spectrum, tailSpectrum);
 
@@ -118,9 +121,9 @@ struct ConvertStencilToFftPass
     gpu::GPUFuncOp kernel =
         buildFftKernel(moduleBuilder, op.getLoc(), name, config, layout);
     gpu::GPUFuncOp tailKernel;
-    if (tailSteps) {
+    if (hasTail) {
       FftKernelConfig tailConfig = config;
-      tailConfig.steps = tailSteps;
+      tailConfig.steps = 1;
       tailConfig.tail = true;
       tailKernel = buildFftKernel(moduleBuilder, op.getLoc(), name + "_tail",
                                   tailConfig, layout);
@@ -143,9 +146,12 @@ struct ConvertStencilToFftPass
     launch.boundaryValue = config.boundaryValue;
     launch.accumulator = "f64";
     launch.coefficients = words;
-    // The transforms' bound; the tail launch (fewer steps) is within it
-    // when |H| <= 1, and the runner times and checks the T-step kernel.
+    // The transforms' bound, per launch: the larger of the T-step kernel's
+    // and the one-step tail's (which depend on max |H|^T and max |H|).
     launch.fftErrorBound = getFftErrorBound(plan, spectrum);
+    if (hasTail)
+      launch.fftErrorBound = std::max(launch.fftErrorBound,
+                                      getFftErrorBound(plan, tailSpectrum));
     if (!std::isfinite(launch.fftErrorBound))
       return op.emitError("the FFT kernel's error bound is not finite (the "
                           "weights' spectrum to the power of the ")

@@ -112,8 +112,9 @@ static LogicalResult checkSupported(RowForm op) {
 /// Fused steps by composition (Support/StepComposition.h): `launch.kernel`
 /// computes t steps as one step of the composed weights, exact on [t r_d,
 /// N_d - t r_d); the band kernel then computes the rest of the interior by
-/// t direct steps of the step stencil, and a tail kernel (full grid) the
-/// last S mod t steps; both are CUDA-core kernels of the same gpu.module
+/// t direct steps of the step stencil, and a tail kernel (full grid) one
+/// direct step, launched for the steps left over (S mod t of the op's S,
+/// or of any run's); both are CUDA-core kernels of the same gpu.module
 /// (buildCudaCoreStepKernel). Called before the main kernel is built (so
 /// that their diagnostics come first); the caller divides the main kernel's
 /// flops per point by t.
@@ -145,9 +146,9 @@ static LogicalResult addFusedStepKernels(RowForm op, gpu::GPUModuleOp gpuModule,
     launch.bandThreads = band->threads;
     launch.bandMargins = margins;
   }
-  if (int64_t tailSteps = op.getSteps() % t) {
+  {
     FailureOr<CudaCoreStepKernel> tail = buildCudaCoreStepKernel(
-        gpuModule, op.getLoc(), step, elementType, tailSteps,
+        gpuModule, op.getLoc(), step, elementType, /*steps=*/1,
         /*bandMargins=*/{}, (name + "_tail").str());
     if (failed(tail))
       return failure();

@@ -124,8 +124,12 @@ STENCIL_RUNTIME_API stencil_status stencil_multi_download(stencil_multi *multi,
                                                           int64_t first_plane,
                                                           int64_t planes);
 
-/** Queues `steps` time steps (a multiple of steps_per_launch) on every
- *  rank; returns when they are queued. `flags`: STENCIL_MULTI_*. */
+/** Queues `steps` time steps on every rank: floor(steps / F) launches of
+ *  the kernel (F = steps_per_launch), then launches of its tail kernel for
+ *  the steps left over, each launch after its halo exchange (any `steps`
+ *  with a tail kernel; without one, a multiple of F, else
+ *  STENCIL_ERROR_STEPS); returns when they are queued. `flags`:
+ *  STENCIL_MULTI_*. */
 STENCIL_RUNTIME_API stencil_status stencil_multi_run(stencil_multi *multi,
                                                      int64_t steps,
                                                      unsigned flags);

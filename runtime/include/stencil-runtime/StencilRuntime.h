@@ -16,10 +16,13 @@
  *   stencil_kernel_destroy(k);
  *
  * Grids are dense and row-major (the innermost dimension contiguous),
- * `sizes` outermost first. A run is a ping-pong between `in` and `out`:
- * both are overwritten, and after `steps` steps the result is in `out` when
- * the number of launches (steps / steps_per_launch) is odd and in `in` when
- * it is even; `*result` says which. With a halo boundary the points of the
+ * `sizes` outermost first. A run of S steps is floor(S / F) launches of
+ * the kernel (F = steps_per_launch) and then, for the S mod F steps left
+ * over, launches of its tail kernel (stencil_kernel_tail_steps each; any S
+ * when the kernel has one). The run ping-pongs between `in` and `out`:
+ * both are overwritten, and the result is in `out` when the number of
+ * launches of both kinds is odd and in `in` when it is even; `*result`
+ * says which. With a halo boundary the points of the
  * halo keep their values, so `out` must start with the same halo as `in`:
  * the run copies `in` to `out` on the stream first, unless the caller
  * passes STENCIL_RUN_OUT_INITIALIZED.
@@ -62,7 +65,8 @@ typedef enum stencil_status {
   STENCIL_ERROR_GRID_TOO_SMALL = 5,
   /** A launch grid beyond CUDA's limits. */
   STENCIL_ERROR_GRID_TOO_LARGE = 6,
-  /** Steps that are not a multiple of the kernel's steps per launch. */
+  /** Steps that are not whole launches: not a multiple of the kernel's
+   *  steps per launch, for a kernel without a tail kernel. */
   STENCIL_ERROR_STEPS = 7,
   /** No current CUDA context, or another one than the kernel's. */
   STENCIL_ERROR_CONTEXT = 8,
@@ -134,10 +138,16 @@ STENCIL_RUNTIME_API size_t stencil_element_size(stencil_element_type type);
  *  `dim` is out of range. */
 STENCIL_RUNTIME_API int64_t stencil_kernel_radius(const stencil_kernel *kernel,
                                                   int dim);
-/** Time steps one launch computes (fused steps); a run's steps must be a
- *  multiple. */
+/** Time steps one launch computes (fused steps). */
 STENCIL_RUNTIME_API int
 stencil_kernel_steps_per_launch(const stencil_kernel *kernel);
+/** Steps per launch of the kernel's tail kernel, which does the steps that
+ *  launches of the kernel leave over (so that a run takes any number of
+ *  steps); 0 when it has none (a description written before tails, or a
+ *  kernel of one step per launch): then a run's steps must be a multiple
+ *  of stencil_kernel_steps_per_launch. */
+STENCIL_RUNTIME_API int
+stencil_kernel_tail_steps(const stencil_kernel *kernel);
 /** The boundary the kernel implements. */
 STENCIL_RUNTIME_API stencil_boundary
 stencil_kernel_boundary(const stencil_kernel *kernel);
@@ -186,12 +196,20 @@ STENCIL_RUNTIME_API stencil_status
 stencil_kernel_functions(const stencil_kernel *kernel, CUfunction *function,
                          CUfunction *band_function);
 
+/** After a prepare or a run: the tail kernel's CUDA function (null
+ *  without one). */
+STENCIL_RUNTIME_API stencil_status
+stencil_kernel_tail_function(const stencil_kernel *kernel,
+                             CUfunction *tail_function);
+
 /** After a prepare or a run: the PTX JIT's information log (may be
  *  empty). */
 STENCIL_RUNTIME_API const char *
 stencil_kernel_jit_log(const stencil_kernel *kernel);
 
-/** Runs `steps` time steps on the grid of `rank` `sizes` (outermost first)
+/** Runs `steps` time steps (any number with a tail kernel, else a
+ *  multiple of steps_per_launch: STENCIL_ERROR_STEPS, whose message says
+ *  how to get a tail) on the grid of `rank` `sizes` (outermost first)
  *  in `in`, ping-ponging with `out` (see above), launched on `stream` (0:
  *  the context's default stream); asynchronous like a kernel launch. The
  *  buffer holding the result is stored in `*result` when `result` is not

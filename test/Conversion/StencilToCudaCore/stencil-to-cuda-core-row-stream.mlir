@@ -13,7 +13,7 @@
 // two parities' offsets, the 6 rows loaded ahead, 2 x 3 partial sums and
 // the previous values of levels 0 and 1. Each iteration does 2 x 5 FMAs,
 // stores the last level's row to %arg1 and ends with a barrier.
-// FUSED:         steps_per_launch = 2 : i64, tile = array<i64: 4, 5>
+// FUSED:         steps_per_launch = 2 : i64, tail_block = {{.*}}, tile = array<i64: 4, 5>
 // FUSED:         gpu.func @heat_cuda_core(
 // FUSED-SAME:      workgroup(%{{.*}} : memref<40xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // FUSED-COUNT-5:   memref.store %{{.*}}, %{{.*}} : memref<40xf32, #gpu.address_space<workgroup>>
@@ -68,7 +68,7 @@
 // 2 x 5 FMAs of both columns (a point's two FMAs one after the other, so
 // one fetch of the weight serves both), and the loop carries twice the
 // rows ahead, partial sums and previous values.
-// COLUMNS:       steps_per_launch = 2 : i64, tile = array<i64: 4, 5>
+// COLUMNS:       steps_per_launch = 2 : i64, tail_block = {{.*}}, tile = array<i64: 4, 5>
 // COLUMNS:       gpu.func @heat_cuda_core(
 // COLUMNS-SAME:    workgroup(%{{.*}} : memref<40xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64})
 // COLUMNS-SAME:    known_block_size = array<i32: 4, 1, 1>

@@ -5,11 +5,12 @@
 // array of 16-byte pairs; each pass issues the radix-8 chains of one unit
 // (forward: 8 m16n8k4 MMAs; pass 2 forward and inverse: 16; pass 3: 8) with
 // a __syncwarp before the in-place stores. The coefficients hold the packed
-// spectrum (4096 complex), the per-lane constants (192) and, in 1-D, the
-// four-step twiddles (8192 complex): 4 words each.
+// spectrum (4096 complex), the one-step tail kernel's (4096 complex: T > 1),
+// the per-lane constants (192) and, in 1-D, the four-step twiddles (8192
+// complex): 4 words each.
 
 // CHECK: shared_bytes = 65536
-// CHECK: memref.global "private" constant @heat2d_fft_coefficients : memref<17152xi32>
+// CHECK: memref.global "private" constant @heat2d_fft_coefficients : memref<33536xi32>
 // CHECK: gpu.func @heat2d_fft
 // CHECK-COUNT-32: mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64
 // CHECK-NOT: mma.sync
@@ -26,7 +27,7 @@ func.func @heat2d(%in: memref<?x?xf64>, %out: memref<?x?xf64>) {
 // -----
 
 // 1-D: the four-step twiddles follow the per-lane constants.
-// CHECK: memref.global "private" constant @heat1d_fft_coefficients : memref<49920xi32>
+// CHECK: memref.global "private" constant @heat1d_fft_coefficients : memref<66304xi32>
 // CHECK: gpu.func @heat1d_fft
 // CHECK-COUNT-32: mma.sync.aligned.m16n8k4
 // CHECK-NOT: mma.sync

@@ -26,7 +26,8 @@ int main(int argc, char **argv) {
          stencil_kernel_steps_per_launch(k));
   for (int d = 0; d < rank; ++d)
     printf(" %lld", (long long)stencil_kernel_radius(k, d));
-  printf(" boundary %d\n", (int)stencil_kernel_boundary(k));
+  printf(" boundary %d tail steps %d\n", (int)stencil_kernel_boundary(k),
+         stencil_kernel_tail_steps(k));
 
   int64_t sizes[3] = {64, 64, 64}, small[3] = {2, 2, 2};
   CUdeviceptr in = 0x100000, out = 0x200000;

@@ -4,9 +4,13 @@ every array it cannot take before any CUDA call; a valid run stops at the
 driver or the context with a StencilError. Arrays are stand-ins exposing
 __cuda_array_interface__ (PyTorch's and CuPy's protocol) or __dlpack__.
 
-    python3 check_module.py LAUNCH STENCIL_SOURCE
+    python3 check_module.py LAUNCH STENCIL_SOURCE NOTAIL_LAUNCH
+
+NOTAIL_LAUNCH is LAUNCH without its tail kernel (as written before tails).
 """
 import ctypes
+import os
+import subprocess
 import sys
 
 import stencil_runtime as sr
@@ -54,14 +58,34 @@ expect(TypeError, lambda: k.run(FakeArray((64, 48), "<f8"), b, 2), "element type
 expect(ValueError, lambda: k.run(a, FakeArray((64, 47), pointer=0x200000), 2), "differ in shape")
 expect(ValueError, lambda: k.run(FakeArray((64, 48), strides=(2, 128)), b, 2),
        "not a dense row-major")
-# Dense strides given explicitly are fine (row of 48 f16: 96 bytes).
-expect(sr.StencilError, lambda: k.run(FakeArray((64, 48), strides=(96, 2)), b, 3),
-       "STENCIL_ERROR_STEPS")
-expect(sr.StencilError, lambda: k.run(FakeArray((64,)), FakeArray((64,), pointer=8), 2),
+# Any number of steps: the fused launches and the tail kernel's are planned
+# and the run stops at the driver (dense strides given explicitly are fine:
+# a row of 48 f16 is 96 bytes).
+for steps in (1, 2, 3, 5, 7, 10):
+    try:
+        k.run(FakeArray((64, 48), strides=(96, 2)), b, steps)
+        raise AssertionError("a run without a GPU succeeded")
+    except sr.StencilError as e:
+        assert e.status in ("STENCIL_ERROR_CUDA", "STENCIL_ERROR_CONTEXT"), e
+        print("steps %d: %s" % (steps, e.status))
+# Without the tail kernel, 3 steps are refused with how to get one.
+notail = sr.Kernel(sys.argv[3])
+assert notail.tail_steps == 0
+expect(ValueError, lambda: notail.run(a, b, 3), "compile the stencil again")
+expect(sr.StencilValueError, lambda: k.run(FakeArray((64,)), FakeArray((64,), pointer=8), 2),
        "STENCIL_ERROR_RANK_MISMATCH")
-expect(sr.StencilError, lambda: k.run(FakeArray((4, 48)), FakeArray((4, 48), pointer=8), 2),
+expect(ValueError, lambda: k.run(FakeArray((4, 48)), FakeArray((4, 48), pointer=8), 2),
        "STENCIL_ERROR_GRID_TOO_SMALL")
-expect(sr.StencilError, lambda: k.run(a, a, 2), "two distinct device buffers")
+expect(ValueError, lambda: k.run(a, a, 2), "the same buffer")
+# Overlapping but different buffers (64 x 48 f16 = 6144 bytes, 2048 apart).
+expect(ValueError, lambda: k.run(a, FakeArray((64, 48), pointer=0x100800), 2),
+       "overlap")
+# Integers that would wrap in ctypes are refused first.
+expect(ValueError, lambda: k.run(a, b, 2**64 - 1), "outside 0 ..")
+expect(ValueError, lambda: k.run(a, b, -1), "outside 0 ..")
+expect(TypeError, lambda: k.run(a, b, 2.0), "must be an integer")
+expect(TypeError, lambda: k.run(a, b, True), "must be an integer")
+expect(ValueError, lambda: k.run(a, b, 2, stream=2**64), "outside 0 ..")
 try:
     k.run(a, b, 2)
     raise AssertionError("a run without a GPU succeeded")
@@ -77,11 +101,32 @@ try:
     raise AssertionError("a run without a GPU succeeded")
 except sr.StencilError as e:
     print("valid DLPack run: %s" % e.status)
-expect(sr.StencilError, lambda: sr.Kernel("/nonexistent.launch"), "STENCIL_ERROR_IO")
-expect(sr.StencilError, lambda: sr.Kernel(description="version = 9\n", ptx="x"),
+expect(FileNotFoundError, lambda: sr.Kernel("/nonexistent.launch"), "STENCIL_ERROR_IO")
+expect(ValueError, lambda: sr.Kernel(description="version = 9\n", ptx="x"),
        "STENCIL_ERROR_INVALID_DESCRIPTION")
+expect(TypeError, lambda: sr.Kernel(42), "a path")
+# A bad library path: a clear FileNotFoundError, not a bare OSError.
+for library in ("/nonexistent/libStencilRuntime.so", sys.argv[1]):
+    done = subprocess.run(
+        [sys.executable, "-c",
+         "import stencil_runtime as sr\n"
+         "try:\n"
+         "    sr.Kernel('x.launch')\n"
+         "except FileNotFoundError as e:\n"
+         "    print('%s: %s' % (type(e).__name__, e))\n"],
+        env=dict(os.environ, STENCIL_RUNTIME_LIBRARY=library),
+        capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    print(done.stdout.strip())
 # compile() through the tools on PATH.
 print(sr.compile(sys.argv[2], "lower-to-cuda-core", "fused-steps=2"))
-expect(sr.StencilError, lambda: sr.compile(sys.argv[2], "lower-to-sptc", "fused-steps=99"),
-       "stencil-opt failed")
+# A rejected stencil: the compiler's located diagnostic only.
+try:
+    sr.compile(sys.argv[2], "lower-to-sptc", "fused-steps=99")
+    raise AssertionError("fused-steps=99 compiled")
+except ValueError as e:
+    print("%s: %s" % (type(e).__name__, e))
+    assert "Stack dump" not in str(e) and "PLEASE submit" not in str(e), e
+    print("compiler message without a stack dump")
+expect(FileNotFoundError, lambda: sr.compile("/nonexistent.mlir"), "no stencil source")
 print("OK")

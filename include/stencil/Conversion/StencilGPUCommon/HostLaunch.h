@@ -54,10 +54,16 @@ struct StencilKernelLaunch {
   /// The boundary the kernel implements, and a Dirichlet boundary's value.
   BoundaryKind boundary = BoundaryKind::halo;
   double boundaryValue = 0;
-  /// The kernel of the last `steps mod stepsPerLaunch` steps (same ABI);
-  /// null when `stepsPerLaunch` divides `steps`. Its tile and threads per
-  /// block, when they differ from `kernel`'s (empty, 0: the same).
+  /// The tail kernel (same ABI) of a kernel that fuses steps
+  /// (`stepsPerLaunch` > 1): `tailSteps` steps per launch (one, so that a
+  /// run of any number of steps S is floor(S / stepsPerLaunch) launches of
+  /// `kernel` and then S mod stepsPerLaunch launches of the tail, at
+  /// compile time here and at run time in libStencilRuntime); null with one
+  /// step per launch. Its tile and threads per block, when they differ from
+  /// `kernel`'s (empty, 0: the same, and then also `sharedBytes`; otherwise
+  /// its shared memory is static).
   gpu::GPUFuncOp tailKernel;
+  int64_t tailSteps = 1;
   SmallVector<int64_t> tailBlockTile;
   int64_t tailThreads = 0;
   /// Fused steps by kernel composition (Support/StepComposition.h): the
@@ -119,8 +125,10 @@ struct StencilKernelLaunch {
 /// Replaces the stencil op `op` (grids `in` and `out`, `steps` time steps)
 /// by host code launching `launch.kernel` (then `launch.bandKernel`, if
 /// any, on the same buffers) `steps / launch.stepsPerLaunch` times, then
-/// `launch.tailKernel` once if there is one, and appends the launch record
-/// of `launch.kernel` to `launches`. Does not erase `op`.
+/// `launch.tailKernel` `(steps mod launch.stepsPerLaunch) /
+/// launch.tailSteps` times, and appends the launch record of
+/// `launch.kernel` (with its tail's `tail_*` keys) to `launches`. Does not
+/// erase `op`.
 void emitHostLaunches(Operation *op, Value in, Value out, int64_t steps,
                       const StencilKernelLaunch &launch, SymbolTable &symbols,
                       SmallVectorImpl<Attribute> &launches);

@@ -229,6 +229,14 @@ LogicalResult RecordChecker::check() {
       failed(checkBlock("band_block", false)) ||
       failed(getSizes("band_margins", false, *rank, *rank, 0, INT32_MAX)))
     return failure();
+  // The tail kernel (fewer steps than `steps_per_launch`, for the steps a
+  // run leaves over).
+  if (failed(getKernelName("tail_kernel", false)) ||
+      failed(getInt("tail_steps", false, 1, 1024)) ||
+      failed(getSizes("tail_tile", false, *rank, *rank, 1, INT32_MAX)) ||
+      failed(checkBlock("tail_block", false)) ||
+      failed(getInt("tail_shared_bytes", false, 0, INT32_MAX)))
+    return failure();
   // The weights' repacking recipe.
   FailureOr<DictionaryAttr> repack =
       get<DictionaryAttr>("repack", false, "a dictionary");

@@ -401,15 +401,16 @@ LogicalResult FftApplyOp::verify() {
     if (failed(verifySpectrum(*this, "spectrum", spectrum, shape)))
       return failure();
   }
-  bool hasTail = getSteps() % getFusedSteps() != 0;
+  // The tail (one step per launch) finishes the steps fused_steps does not
+  // divide: needed then, allowed whenever fused_steps > 1.
   if (ElementsAttr tail = getTailSpectrumAttr()) {
-    if (!getSpectrumAttr() || !hasTail)
-      return emitOpError("a tail_spectrum needs a spectrum and steps that "
-                         "fused_steps does not divide");
+    if (!getSpectrumAttr() || getFusedSteps() == 1)
+      return emitOpError("a tail_spectrum needs a spectrum and fused_steps "
+                         "> 1");
     if (failed(verifySpectrum(*this, "tail_spectrum", tail, shape)))
       return failure();
-  } else if (getSpectrumAttr() && hasTail) {
-    return emitOpError("needs a tail_spectrum for the last ")
+  } else if (getSpectrumAttr() && getSteps() % getFusedSteps() != 0) {
+    return emitOpError("needs a tail_spectrum (one step's) for the last ")
            << getSteps() % getFusedSteps() << " steps";
   }
   return verifyStencil(*this, getInput(), getOutput(), radii, getBoundary(),

@@ -43,8 +43,10 @@ struct StencilFftSpectrumPass
         return;
       FftTilePlan plan = op.getTilePlan();
       op.setSpectrumAttr(getSpectrumAttr(op, plan, op.getFusedSteps()));
-      if (int64_t tail = op.getSteps() % op.getFusedSteps())
-        op.setTailSpectrumAttr(getSpectrumAttr(op, plan, tail));
+      // The tail kernel's: one step, launched for the steps left over (of
+      // the op's, and of any run's in libStencilRuntime).
+      if (op.getFusedSteps() > 1)
+        op.setTailSpectrumAttr(getSpectrumAttr(op, plan, 1));
     });
   }
 };

@@ -91,7 +91,7 @@ func.func @spectrum_shape(%in: memref<?xf64>, %out: memref<?xf64>) {
 // -----
 
 func.func @missing_tail(%in: memref<?xf64>, %out: memref<?xf64>) {
-  // expected-error @+1 {{needs a tail_spectrum for the last 1 steps}}
+  // expected-error @+1 {{needs a tail_spectrum (one step's) for the last 1 steps}}
   stencil.fft_apply %in -> %out pattern <star, rank = 1, radius = 1> weights [0.25, 0.5, 0.25] steps 3 fused_steps 2 factors [array<i64: 8>] spectrum dense<(0.0, 0.0)> : tensor<8xcomplex<f64>> : memref<?xf64>
   return
 }
@@ -99,8 +99,8 @@ func.func @missing_tail(%in: memref<?xf64>, %out: memref<?xf64>) {
 // -----
 
 func.func @extra_tail(%in: memref<?xf64>, %out: memref<?xf64>) {
-  // expected-error @+1 {{a tail_spectrum needs a spectrum and steps that fused_steps does not divide}}
-  stencil.fft_apply %in -> %out pattern <star, rank = 1, radius = 1> weights [0.25, 0.5, 0.25] steps 4 fused_steps 2 factors [array<i64: 8>] spectrum dense<(0.0, 0.0)> : tensor<8xcomplex<f64>> tail_spectrum dense<(0.0, 0.0)> : tensor<8xcomplex<f64>> : memref<?xf64>
+  // expected-error @+1 {{a tail_spectrum needs a spectrum and fused_steps > 1}}
+  stencil.fft_apply %in -> %out pattern <star, rank = 1, radius = 1> weights [0.25, 0.5, 0.25] steps 4 fused_steps 1 factors [array<i64: 8>] spectrum dense<(0.0, 0.0)> : tensor<8xcomplex<f64>> tail_spectrum dense<(0.0, 0.0)> : tensor<8xcomplex<f64>> : memref<?xf64>
   return
 }
 

@@ -28,11 +28,11 @@ func.func @f32_3d(%in: memref<4x5x6xf32>, %out: memref<4x5x6xf32>) {
 }
 
 // A Cooley-Tukey tile keeps its unit attribute; its spectrum has the
-// digits' shape.
+// digits' shape, and so has the one-step tail's (fused_steps > 1).
 // CHECK-LABEL: func.func @cooley_tukey_1d
 // CHECK: fused_steps 16 factors [array<i64: 8, 8, 8, 8>] cooley_tukey boundary periodic : memref<?xf64>
 // SPECTRUM-LABEL: func.func @cooley_tukey_1d
-// SPECTRUM: factors [array<i64: 8, 8, 8, 8>] cooley_tukey spectrum dense<"0x{{[0-9A-F]+}}"> : tensor<8x8x8x8xcomplex<f64>> boundary periodic
+// SPECTRUM: factors [array<i64: 8, 8, 8, 8>] cooley_tukey spectrum dense<"0x{{[0-9A-F]+}}"> : tensor<8x8x8x8xcomplex<f64>> tail_spectrum dense<"0x{{[0-9A-F]+}}"> : tensor<8x8x8x8xcomplex<f64>> boundary periodic
 func.func @cooley_tukey_1d(%in: memref<?xf64>, %out: memref<?xf64>) {
   stencil.fft_apply %in -> %out pattern <star, rank = 1, radius = 1>
       weights [0.25, 0.5, 0.25] steps 32 fused_steps 16
