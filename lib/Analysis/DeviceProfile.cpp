@@ -75,6 +75,11 @@ mlir::stencil::parseDeviceProfile(StringRef text) {
       profile.chip = value.str();
     } else if (key == "source") {
       profile.source = value.str();
+    } else if (key == "calibrated") {
+      if (value != "true" && value != "false")
+        err = lineError(lineNo, "'calibrated' needs true or false, got '" +
+                                    value + "'");
+      profile.calibrated = value == "true";
     } else if (key == "sms") {
       err = getInteger(profile.sms);
     } else if (key == "shared_bytes_per_sm") {
@@ -120,6 +125,8 @@ void mlir::stencil::printDeviceProfile(const DeviceProfile &profile,
     os << "chip = " << profile.chip << "\n";
   if (!profile.source.empty())
     os << "source = " << profile.source << "\n";
+  if (!profile.calibrated)
+    os << "calibrated = false\n";
   auto printInt = [&](StringRef key, int64_t v) {
     if (v > 0)
       os << key << " = " << v << "\n";
@@ -194,6 +201,7 @@ static constexpr StringRef kA100 = R"(version = 1
 name = NVIDIA A100-SXM4-80GB
 chip = sm_80
 source = NVIDIA A100 data sheet (vendor figures, not measured)
+calibrated = false
 sms = 108
 shared_bytes_per_sm = 167936
 shared_bytes_per_block = 166912
@@ -207,11 +215,67 @@ peak.fma.f32 = 19.5
 peak.fma.f64 = 9.7
 )";
 
-static constexpr BuiltinProfile kBuiltins[] = {
-    {"h100", kH100}, {"h200", kH200}, {"a100", kA100}};
+// B200: NVIDIA's Blackwell data sheet, HGX B200 at 1000 W, per GPU: 8 TB/s
+// of HBM3e, 2.25 PFLOP/s dense f16 and bf16 on the Tensor Cores (4.5 with
+// 2:4 sparsity), 40 TFLOP/s f64 on the Tensor Cores and on the CUDA cores,
+// 80 TFLOP/s f32; 148 SMs; 228 KiB of shared memory per SM, 227 KiB per
+// block (compute capability 10.0). Not measured here: the Tensor Core
+// figures are those of Blackwell's tcgen05 instructions, and the warp-level
+// mma.sync and mma.sp these kernels issue may run well below them. No
+// figure for the f64 m8n8k4 shape (sm_100 takes m16n8k4).
+static constexpr StringRef kB200 = R"(version = 1
+name = NVIDIA B200
+chip = sm_100
+source = NVIDIA Blackwell data sheet, HGX B200 (vendor figures, not measured)
+calibrated = false
+sms = 148
+shared_bytes_per_sm = 233472
+shared_bytes_per_block = 232448
+registers_per_sm = 65536
+bandwidth_gbs = 8000
+peak.mma.sp.f16 = 4500
+peak.mma.f16 = 2250
+peak.mma.bf16 = 2250
+peak.mma.f64.m16n8k4 = 40
+peak.mma.f64.m16n8k8 = 40
+peak.mma.f64.m16n8k16 = 40
+peak.fma.f32 = 80
+peak.fma.f64 = 40
+)";
+
+// RTX PRO 6000 Blackwell Workstation Edition (GB202, sm_120): NVIDIA's data
+// sheet and RTX Blackwell architecture figures: 1792 GB/s of GDDR7, 188 SMs
+// at a 2.6 GHz boost, 125 TFLOP/s f32, 503.8 TFLOP/s dense f16 and bf16
+// with f32 accumulation on the Tensor Cores (1007.6 with 2:4 sparsity), f64
+// at 1/64 of the f32 rate; 100 KiB of shared memory per SM, 99 KiB per block
+// (compute capability 12.0). No f64 Tensor Cores, so no mma.f64 peak: the
+// f64 Tensor Core kernels are no candidates on it. Not measured here.
+static constexpr StringRef kRtxPro6000 = R"(version = 1
+name = NVIDIA RTX PRO 6000 Blackwell Workstation Edition
+chip = sm_120
+source = NVIDIA RTX PRO 6000 Blackwell data sheet (vendor figures, not measured)
+calibrated = false
+sms = 188
+shared_bytes_per_sm = 102400
+shared_bytes_per_block = 101376
+registers_per_sm = 65536
+bandwidth_gbs = 1792
+peak.mma.sp.f16 = 1007.6
+peak.mma.f16 = 503.8
+peak.mma.bf16 = 503.8
+peak.fma.f32 = 125
+peak.fma.f64 = 1.97
+)";
+
+static constexpr BuiltinProfile kBuiltins[] = {{"h100", kH100},
+                                               {"h200", kH200},
+                                               {"a100", kA100},
+                                               {"b200", kB200},
+                                               {"rtx-pro-6000", kRtxPro6000}};
 
 ArrayRef<StringRef> mlir::stencil::getBuiltinDeviceProfileNames() {
-  static const StringRef names[] = {"h100", "h200", "a100"};
+  static const StringRef names[] = {"h100", "h200", "a100", "b200",
+                                    "rtx-pro-6000"};
   return names;
 }
 
@@ -230,13 +294,22 @@ mlir::stencil::getBuiltinDeviceProfile(StringRef name) {
 llvm::Expected<DeviceProfile>
 mlir::stencil::lookupDeviceProfile(StringRef spec, StringRef chip) {
   if (spec.empty()) {
+    // The generation of the chip: Ampere and Ada, Hopper, the data-center
+    // and the workstation Blackwell.
     std::optional<unsigned> sm = getSMVersion(chip);
-    if (sm && *sm >= 80)
-      return getBuiltinDeviceProfile(*sm >= 90 ? "h100" : "a100");
+    if (sm && *sm >= 80 && *sm <= 89)
+      return getBuiltinDeviceProfile("a100");
+    if (sm == 90u)
+      return getBuiltinDeviceProfile("h100");
+    if (sm == 100u)
+      return getBuiltinDeviceProfile("b200");
+    if (sm == 120u)
+      return getBuiltinDeviceProfile("rtx-pro-6000");
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
         "no built-in device profile for chip '" + chip +
-            "' (sm_80 and later); give device-profile=");
+            "' (sm_80 to sm_89, sm_90, sm_100, sm_120); give "
+            "device-profile=");
   }
   // A name without a path separator or a dot is meant as a built-in.
   if (llvm::is_contained(getBuiltinDeviceProfileNames(), spec.lower()) ||

@@ -47,10 +47,12 @@ mlir::stencil::parsePipelineCandidate(StringRef text) {
 }
 
 SmallVector<PipelineCandidate>
-mlir::stencil::getPipelineCandidates(StringRef chip, int optLevel,
-                                     int64_t maxFusedSteps) {
+mlir::stencil::getPipelineCandidates(StringRef chip, StringRef features,
+                                     int optLevel, int64_t maxFusedSteps) {
   // The options each candidate sets; the pipelines' defaults otherwise.
   std::string common = ("chip=" + chip).str();
+  if (!features.empty())
+    common += (" features=" + features).str();
   if (optLevel != 3)
     common += " opt-level=" + std::to_string(optLevel);
   SmallVector<PipelineCandidate> candidates;
@@ -121,7 +123,8 @@ buildWith(OpPassManager &pm, const PipelineCandidate &candidate, Part part,
     kernel(pm, *options);
     break;
   case Part::Emission:
-    buildStencilGPUEmissionPipeline(pm, options->chip, options->features,
+    buildStencilGPUEmissionPipeline(pm, options->chip,
+                                    options->getEmittedFeatures(),
                                     options->optLevel, candidate.pipeline);
     break;
   case Part::Whole:

@@ -16,6 +16,7 @@ void mlir::stencil::buildLowerToAutoPipeline(
     OpPassManager &pm, const LowerToAutoOptions &options) {
   StencilSelectPipelineOptions select;
   select.chip = options.chip;
+  select.features = options.features;
   select.deviceProfile = options.deviceProfile;
   select.fusedSteps = options.fusedSteps;
   select.optLevel = options.optLevel;

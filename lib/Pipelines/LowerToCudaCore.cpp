@@ -15,6 +15,9 @@ using namespace mlir::stencil;
 
 void mlir::stencil::buildCudaCoreKernelPipeline(
     OpPassManager &pm, const LowerToCudaCoreOptions &options) {
+  // 0. The chip and features (GPUTarget.h).
+  addGPUTargetCheck(pm, "lower-to-cuda-core", options);
+
   // 1. Linear bodies become stencil.linear (merged offsets, no zero
   // weights): those get the register-tiled kernel.
   if (options.linearize)
@@ -42,6 +45,7 @@ void mlir::stencil::buildLowerToCudaCorePipeline(
     OpPassManager &pm, const LowerToCudaCoreOptions &options) {
   buildCudaCoreKernelPipeline(pm, options);
   // 3. Upstream: NVVM, LLVM, PTX in a gpu.binary; the contract.
-  buildStencilGPUEmissionPipeline(pm, options.chip, options.features,
+  buildStencilGPUEmissionPipeline(pm, options.chip,
+                                  options.getEmittedFeatures(),
                                   options.optLevel, "lower-to-cuda-core");
 }

@@ -18,6 +18,10 @@ using namespace mlir::stencil;
 
 void mlir::stencil::buildFftKernelPipeline(OpPassManager &pm,
                                            const LowerToFftOptions &options) {
+  // 0. The chip has the f64 mma.sync, features the PTX ISA it needs
+  // (GPUTarget.h).
+  addGPUTargetCheck(pm, "lower-to-fft", options);
+
   // 1. Linear bodies become stencil.linear; kernel tailoring (3.1) and the
   // spectrum to the T (4).
   pm.addPass(createStencilLinearize());
@@ -32,7 +36,7 @@ void mlir::stencil::buildFftKernelPipeline(OpPassManager &pm,
   // take m16n8k4, which runs at twice the rate of m8n8k4 there.
   ConvertStencilToFftOptions convert;
   convert.warps = options.warps;
-  if (getSMVersion(options.chip).value_or(0) >= 90)
+  if (hasMmaF64M16N8K4(options.chip))
     convert.f64Shape = "m16n8k4";
   pm.addPass(createConvertStencilToFft(convert));
 }
@@ -41,6 +45,7 @@ void mlir::stencil::buildLowerToFftPipeline(OpPassManager &pm,
                                             const LowerToFftOptions &options) {
   buildFftKernelPipeline(pm, options);
   // 3. Upstream: NVVM, LLVM, PTX in a gpu.binary; the contract.
-  buildStencilGPUEmissionPipeline(pm, options.chip, options.features,
+  buildStencilGPUEmissionPipeline(pm, options.chip,
+                                  options.getEmittedFeatures(),
                                   options.optLevel, "lower-to-fft");
 }

@@ -8,6 +8,7 @@
 
 #include "stencil/Conversion/StencilToSpTC/StencilToSpTC.h"
 #include "stencil/Dialect/Stencil/Transforms/Passes.h"
+#include "stencil/Pipelines/Passes.h"
 #include "stencil/Pipelines/Pipelines.h"
 #include "stencil/Support/GPUTarget.h"
 
@@ -44,6 +45,9 @@ static void addRowFormKernelPasses(OpPassManager &pm, const Options &options,
 
 void mlir::stencil::buildSpTCKernelPipeline(OpPassManager &pm,
                                             const LowerToSpTCOptions &options) {
+  // 0. The chip has mma.sp, features the PTX ISA it needs (GPUTarget.h).
+  addGPUTargetCheck(pm, "lower-to-sptc", options);
+
   // 1. Stencil -> matrix form -> sparse form: SparStencil's gathered form
   // (SparStencil, 3.1-3.3) for the stencils `layout` sends there, SPIDER's
   // kernel rows for the others (3.1, 3.2). The passes of each route leave
@@ -85,12 +89,17 @@ void mlir::stencil::buildLowerToSpTCPipeline(OpPassManager &pm,
                                              const LowerToSpTCOptions &options) {
   buildSpTCKernelPipeline(pm, options);
   // 3. Upstream: NVVM, LLVM, PTX in a gpu.binary; the contract.
-  buildStencilGPUEmissionPipeline(pm, options.chip, options.features,
+  buildStencilGPUEmissionPipeline(pm, options.chip,
+                                  options.getEmittedFeatures(),
                                   options.optLevel, "lower-to-sptc");
 }
 
 void mlir::stencil::buildTCKernelPipeline(OpPassManager &pm,
                                           const LowerToTCOptions &options) {
+  // 0. The chip has mma.sync, features the PTX ISA it needs (GPUTarget.h);
+  // no 2:4 sparse row form, which only --lower-to-sptc lowers.
+  addGPUTargetCheck(pm, "lower-to-tc", options);
+
   // 1. Stencil -> matrix form (SPIDER 3.1.1), no swap: dense operands; with
   // low-rank, 2-D stencils of low rank first become U_k X V_k chains
   // (LoRAStencil II-D), which decompose into row forms with column weights;
@@ -110,7 +119,7 @@ void mlir::stencil::buildTCKernelPipeline(OpPassManager &pm,
   // On sm_90 and later the f64 kernel takes m16n8k4, which runs at twice the
   // rate of m8n8k4 there (stencil-run --roofline).
   ConvertStencilToSpTCOptions convert;
-  if (getSMVersion(options.chip).value_or(0) >= 90)
+  if (hasMmaF64M16N8K4(options.chip))
     convert.f64Shape = "m16n8k4";
   // On sm_90a, mma=warpgroup takes the dense wgmma.mma_async kernel.
   addRowFormKernelPasses(pm, options, convert, options.mTiles);
@@ -120,8 +129,21 @@ void mlir::stencil::buildLowerToTCPipeline(OpPassManager &pm,
                                            const LowerToTCOptions &options) {
   buildTCKernelPipeline(pm, options);
   // 3. Upstream: NVVM, LLVM, PTX in a gpu.binary; the contract.
-  buildStencilGPUEmissionPipeline(pm, options.chip, options.features,
+  buildStencilGPUEmissionPipeline(pm, options.chip,
+                                  options.getEmittedFeatures(),
                                   options.optLevel, "lower-to-tc");
+}
+
+void mlir::stencil::addGPUTargetCheck(OpPassManager &pm, StringRef pipeline,
+                                      StringRef chip, StringRef features,
+                                      ArrayRef<GPUInstructions> instructions) {
+  StencilCheckTargetOptions check;
+  check.pipeline = ("--" + pipeline).str();
+  check.chip = chip.str();
+  check.features = features.str();
+  for (GPUInstructions i : instructions)
+    check.instructions.push_back(getInstructionsName(i).str());
+  pm.addPass(createStencilCheckTarget(check));
 }
 
 void mlir::stencil::buildStencilGPUEmissionPipeline(OpPassManager &pm,

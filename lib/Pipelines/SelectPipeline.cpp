@@ -27,6 +27,7 @@
 #include "stencil/Pipelines/Candidates.h"
 #include "stencil/Pipelines/KernelResources.h"
 #include "stencil/Pipelines/Passes.h"
+#include "stencil/Support/GPUTarget.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -80,7 +81,7 @@ struct StencilSelectPipelinePass
     // The candidates' passes create ops of many dialects while this pass
     // runs, when no dialect may be loaded any more.
     for (const PipelineCandidate &c :
-         getPipelineCandidates(chip, optLevel, 1)) {
+         getPipelineCandidates(chip, features, optLevel, 1)) {
       OpPassManager pm(ModuleOp::getOperationName());
       if (succeeded(buildCandidateKernelPipeline(pm, c)))
         pm.getDependentDialects(registry);
@@ -376,11 +377,24 @@ void StencilSelectPipelinePass::runOnOperation() {
                       "fused-steps=32)";
     return signalPassFailure();
   }
+  // The chip and features every candidate gets (GPUTarget.h); whether a
+  // candidate's instructions run on that chip is its own check.
+  if (std::string error = checkGPUTarget("--lower-to-auto", chip, features, {});
+      !error.empty()) {
+    emitError(loc) << error;
+    return signalPassFailure();
+  }
   auto profile = lookupDeviceProfile(deviceProfile, chip);
   if (!profile) {
     emitError(loc) << llvm::toString(profile.takeError());
     return signalPassFailure();
   }
+  // Published figures rank the candidates less surely than measured ones.
+  if (!profile->calibrated)
+    emitWarning(loc) << "device profile '" << profile->name
+                     << "' is not calibrated (" << profile->source
+                     << "): the choice rests on published peaks; measure the "
+                        "device with stencil-run --roofline --profile-out";
 
   ptxasPath = findPtxas(ptxas);
   if (!ptxasPath && ptxas != "none" && ptxas != "auto" && !ptxas.empty()) {
@@ -402,7 +416,7 @@ void StencilSelectPipelinePass::runOnOperation() {
 
   SmallVector<Evaluation, 0> evaluations;
   for (const PipelineCandidate &c :
-       getPipelineCandidates(chip, optLevel, maxFused))
+       getPipelineCandidates(chip, features, optLevel, maxFused))
     evaluations.push_back(evaluate(c, *profile));
   // A kernel ptxas refuses is rejected, unless ptxas takes none of the
   // candidates the pipelines lower (one older than the PTX ISA LLVM emits):
@@ -431,8 +445,9 @@ void StencilSelectPipelinePass::runOnOperation() {
     std::string text;
     llvm::raw_string_ostream os(text);
     os << "candidates on " << profile->name << " (bandwidth "
-       << llvm::format("%.0f", profile->bandwidthGBs)
-       << " GB/s), GStencil/s, per point and step, best first; "
+       << llvm::format("%.0f", profile->bandwidthGBs) << " GB/s"
+       << (profile->calibrated ? "" : "; not calibrated: published figures")
+       << "), GStencil/s, per point and step, best first; "
        << (!assemblerNote.empty()
                ? "ptxas assembled no candidate (" + assemblerNote +
                      "): occupancy not modelled"

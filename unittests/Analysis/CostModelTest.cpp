@@ -12,6 +12,7 @@
 #include "stencil/Analysis/CostModel.h"
 #include "stencil/Analysis/DeviceProfile.h"
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
+#include "stencil/Support/GPUTarget.h"
 #include "stencil/Support/StencilShape.h"
 
 #include "mlir/IR/Builders.h"
@@ -248,16 +249,28 @@ TEST(DeviceProfileTest, BuiltinsParseAndRoundTrip) {
     auto profile = getBuiltinDeviceProfile(name);
     ASSERT_TRUE(bool(profile)) << llvm::toString(profile.takeError());
     EXPECT_GT(profile->bandwidthGBs, 0);
-    for (StringRef unit :
-         {"mma.sp.f16", "mma.f16", "mma.f64", "fma.f32", "fma.f64"})
+    for (StringRef unit : {"mma.sp.f16", "mma.f16", "fma.f32", "fma.f64"})
       EXPECT_GT(profile->getUnitTflops(unit), 0)
           << name.str() << " " << unit.str();
+    // The f64 MMA the pipelines issue on the profile's chip (m8n8k4 before
+    // sm_90, m16n8k4 from sm_90 on); the RTX PRO 6000 has no f64 Tensor
+    // Cores and no published figure for them.
+    StringRef f64Unit =
+        hasMmaF64M16N8K4(profile->chip) ? "mma.f64.m16n8k4" : "mma.f64";
+    if (name == "rtx-pro-6000")
+      EXPECT_EQ(profile->getUnitTflops(f64Unit), 0);
+    else
+      EXPECT_GT(profile->getUnitTflops(f64Unit), 0) << name.str();
+    // Measured profiles are calibrated, published figures are not.
+    EXPECT_EQ(profile->calibrated, name == "h100" || name == "h200")
+        << name.str();
     std::string text;
     llvm::raw_string_ostream os(text);
     printDeviceProfile(*profile, os);
     auto again = parseDeviceProfile(text);
     ASSERT_TRUE(bool(again)) << llvm::toString(again.takeError());
     EXPECT_EQ(again->name, profile->name);
+    EXPECT_EQ(again->calibrated, profile->calibrated);
     EXPECT_EQ(again->sms, profile->sms);
     EXPECT_EQ(again->sharedBytesPerBlock, profile->sharedBytesPerBlock);
     EXPECT_NEAR(again->bandwidthGBs, profile->bandwidthGBs, 0.05);
@@ -287,9 +300,40 @@ TEST(DeviceProfileTest, ByChip) {
   auto a100 = lookupDeviceProfile("", "sm_86");
   ASSERT_TRUE(bool(a100));
   EXPECT_EQ(a100->chip, "sm_80");
-  auto none = lookupDeviceProfile("", "sm_75");
-  EXPECT_FALSE(bool(none));
-  llvm::consumeError(none.takeError());
+  // Blackwell: the data-center and the workstation chip, by generation.
+  for (auto [chip, profileChip] :
+       {std::pair<StringRef, StringRef>{"sm_100", "sm_100"},
+        {"sm_100a", "sm_100"},
+        {"sm_120", "sm_120"},
+        {"sm_120a", "sm_120"},
+        {"sm_90a", "sm_90"}}) {
+    auto profile = lookupDeviceProfile("", chip);
+    ASSERT_TRUE(bool(profile)) << chip.str();
+    EXPECT_EQ(profile->chip, profileChip) << chip.str();
+  }
+  // Chips of no profile's generation.
+  for (StringRef chip : {"sm_75", "sm_103", "sm_110", "sm_121"}) {
+    auto none = lookupDeviceProfile("", chip);
+    EXPECT_FALSE(bool(none)) << chip.str();
+    llvm::consumeError(none.takeError());
+  }
+}
+
+TEST(DeviceProfileTest, Calibrated) {
+  auto parsed = parseDeviceProfile("version = 1\ncalibrated = false\n"
+                                   "bandwidth_gbs = 100\npeak.fma.f32 = 1\n");
+  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  EXPECT_FALSE(parsed->calibrated);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  printDeviceProfile(*parsed, os);
+  EXPECT_NE(text.find("calibrated = false\n"), std::string::npos);
+  auto bad = parseDeviceProfile("version = 1\ncalibrated = maybe\n"
+                                "bandwidth_gbs = 100\npeak.fma.f32 = 1\n");
+  ASSERT_FALSE(bool(bad));
+  EXPECT_NE(llvm::toString(bad.takeError())
+                .find("'calibrated' needs true or false, got 'maybe'"),
+            std::string::npos);
 }
 
 /// The message of a parse that must fail.

@@ -11,6 +11,7 @@
 //   name = NVIDIA H100 80GB HBM3
 //   chip = sm_90
 //   source = stencil-run --roofline, 2026-11-22
+//   calibrated = true            (false: published figures, not measured)
 //   sms = 132
 //   shared_bytes_per_sm = 233472
 //   shared_bytes_per_block = 232448
@@ -45,6 +46,10 @@ struct DeviceProfile {
   std::string chip;
   /// Where the figures come from (a run, or vendor figures).
   std::string source;
+  /// Whether the figures were measured on the device (stencil-run
+  /// --roofline); false (`calibrated = false`) for published figures, whose
+  /// predictions `--lower-to-auto` marks as not calibrated.
+  bool calibrated = true;
   int64_t sms = 0;
   int64_t sharedBytesPerSM = 0;
   int64_t sharedBytesPerBlock = 0;
@@ -70,16 +75,17 @@ llvm::Expected<DeviceProfile> parseDeviceProfile(llvm::StringRef text);
 void printDeviceProfile(const DeviceProfile &profile, llvm::raw_ostream &os);
 
 /// The built-in profiles: "h100" and "h200" (measured with stencil-run
-/// --roofline on this project's GPU machines) and "a100" (vendor figures,
-/// sm_80).
+/// --roofline on this project's GPU machines), and "a100" (sm_80), "b200"
+/// (sm_100) and "rtx-pro-6000" (sm_120) from NVIDIA's published figures,
+/// not calibrated.
 llvm::ArrayRef<llvm::StringRef> getBuiltinDeviceProfileNames();
 
 /// The built-in profile `name`, or an error listing the names.
 llvm::Expected<DeviceProfile> getBuiltinDeviceProfile(llvm::StringRef name);
 
 /// The profile a `device-profile=` option names: a built-in name or the path
-/// of a profile file; empty: the built-in profile of `chip` (sm_90 and later:
-/// h100, sm_80 to sm_89: a100).
+/// of a profile file; empty: the built-in profile of `chip` (sm_80 to sm_89:
+/// a100, sm_90: h100, sm_100: b200, sm_120: rtx-pro-6000).
 llvm::Expected<DeviceProfile> lookupDeviceProfile(llvm::StringRef spec,
                                                   llvm::StringRef chip);
 

@@ -35,14 +35,17 @@ struct PipelineCandidate {
 /// malformed string or an unknown pipeline.
 FailureOr<PipelineCandidate> parsePipelineCandidate(StringRef text);
 
-/// The candidates of `--lower-to-auto` for `chip`: strided-swap/matching
+/// The candidates of `--lower-to-auto` for `chip` (and `features`, when not
+/// empty; each pipeline's own default otherwise): strided-swap/matching
 /// SpTC (layout=auto), dense TC and the low-rank TC chain, each with
 /// 1..maxFusedSteps fused steps (kernel composition), FFT with
 /// 1..maxFusedSteps fused steps, CUDA cores with 1..maxFusedSteps fused
 /// steps, and the 3-D plane sums. Which of them take a given stencil is found
 /// by running them.
-SmallVector<PipelineCandidate>
-getPipelineCandidates(StringRef chip, int optLevel, int64_t maxFusedSteps);
+SmallVector<PipelineCandidate> getPipelineCandidates(StringRef chip,
+                                                     StringRef features,
+                                                     int optLevel,
+                                                     int64_t maxFusedSteps);
 
 /// Adds the stencil part of `candidate` (up to the kernels and launches,
 /// before the NVVM emission) to `pm`; fails on options the pipeline does not

@@ -5,6 +5,55 @@
 
 include "mlir/Pass/PassBase.td"
 
+def StencilCheckTarget : Pass<"stencil-check-target", "::mlir::ModuleOp"> {
+  let summary = "Check a GPU pipeline's chip and PTX ISA version before it "
+                "emits anything";
+  let description = [{
+    The first pass of every GPU pipeline (`--lower-to-sptc`, `--lower-to-tc`,
+    `--lower-to-cuda-core`, `--lower-to-fft`, and the pipelines
+    `--lower-to-auto` weighs). It checks, with the rules of
+    `Support/GPUTarget.h`, that
+
+    - `chip` is a chip LLVM 22's NVPTX backend knows (not empty, and not a
+      string of several options: a pipeline's options are separated by
+      spaces, `--lower-to-sptc="chip=sm_90 warps=8"`, not commas);
+    - the chip has every family of instructions in `instructions` that the
+      pipeline's kernels issue (`mma.sp`: sm_80 or later; `wgmma`: sm_90a
+      only; ...);
+    - `features`, when given, is one `+ptxNN` that LLVM emits, no older
+      than the chip needs (sm_100a: PTX 8.6, sm_120: 8.7) and than the
+      instructions need (`mma.sp::ordered_metadata`: 8.5);
+    - no op needs instructions the pipeline does not issue: a 2:4 sparse row
+      form (`stencil.sparse_row_gemm`) is for `--lower-to-sptc`'s `mma.sp`,
+      not for the dense pipelines.
+
+    Each failure is an error at the first stencil op (the module when there
+    is none) that names the pipeline, what was given and the chips or the
+    PTX ISA version the pipeline takes, instead of a crash or an instruction
+    selection failure in LLVM's NVPTX backend later. With an empty
+    `features`, the pipeline emits the newest of the PTX ISA versions the
+    chip and the instructions need (`getPTXFeatures`).
+
+    Example: `--stencil-check-target="pipeline=--lower-to-sptc chip=sm_75
+    instructions=mma.sp,cp.async"` fails with "--lower-to-sptc needs a chip
+    with the sparse Tensor Cores' mma.sp (sm_80 or later: sm_80, sm_86,
+    sm_89, sm_90, sm_90a, sm_100a, sm_120, ...); got 'sm_75'".
+  }];
+  let options = [
+    Option<"pipeline", "pipeline", "std::string",
+           /*default=*/"\"--stencil-check-target\"",
+           "The pipeline's flag, as diagnostics name it (--lower-to-sptc)">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "The target GPU (sm_80, sm_90a, sm_100a, sm_120, ...)">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "The PTX ISA version (+ptx85; empty: the one the chip and the "
+           "instructions need)">,
+    ListOption<"instructions", "instructions", "std::string",
+               "The families of instructions the pipeline's kernels issue: "
+               "fma, cp.async, mma, mma.sp, mma.sp.ordered, wgmma">,
+  ];
+}
+
 def StencilSelectPipeline
     : Pass<"stencil-select-pipeline", "::mlir::ModuleOp"> {
   let summary = "Choose a module's GPU pipeline by the performance model of "
@@ -40,12 +89,19 @@ def StencilSelectPipeline
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
-           "Target GPU (sm_80, sm_86, sm_90, ...)">,
+           "Target GPU: sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100a, sm_120, "
+           "... (each candidate that does not take it is rejected)">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "PTX ISA version, +ptxNN, of every candidate (default: each "
+           "pipeline's own, the newest of what the chip and its "
+           "instructions need)">,
     Option<"deviceProfile", "device-profile", "std::string",
            /*default=*/"\"\"",
-           "The device: a built-in profile (h100, h200, a100) or the path of "
-           "a file from stencil-run --roofline --profile-out; empty: by chip "
-           "(sm_90: h100, sm_80: a100)">,
+           "The device: a built-in profile (h100, h200, a100, b200, "
+           "rtx-pro-6000; a100, b200 and rtx-pro-6000 from published "
+           "figures, not calibrated) or the path of a file from stencil-run "
+           "--roofline --profile-out; empty: by chip (sm_80..sm_89: a100, "
+           "sm_90: h100, sm_100: b200, sm_120: rtx-pro-6000)">,
     Option<"fusedSteps", "fused-steps", "std::string", /*default=*/"\"max\"",
            "Time steps a launch may fuse: N (candidates with 1..N) or max "
            "(1..4); never more than the op's steps">,

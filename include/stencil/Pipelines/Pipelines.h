@@ -11,6 +11,7 @@
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
+#include "stencil/Support/GPUTarget.h"
 
 namespace mlir {
 namespace stencil {
@@ -32,24 +33,50 @@ void buildLowerToCpuPipeline(OpPassManager &pm,
                              const LowerToCpuOptions &options);
 
 /// The GPU target options every GPU pipeline takes, declared once: `chip`,
-/// `features` (default `Derived::kDefaultFeatures`, the PTX ISA the
-/// pipeline's instructions need) and `opt-level`.
+/// `features` (default empty: the newest of the PTX ISA versions the chip
+/// and the pipeline's instructions need, Support/GPUTarget.h; the help of
+/// each pipeline's, `Derived::kFeaturesHelp`, says what its instructions
+/// need) and `opt-level`. `Derived::getGPUInstructions()` lists the
+/// instruction families its kernels issue (GPUInstructions), which the
+/// pipeline's first pass, `--stencil-check-target`, checks the chip and
+/// `features` against.
 template <typename Derived>
 struct GPUTargetOptions : public PassPipelineOptions<Derived> {
   mlir::detail::PassOptions::Option<std::string> chip{
       *this, "chip",
-      llvm::cl::desc("Target GPU (sm_80, sm_86, sm_90, sm_90a, ...)"),
+      llvm::cl::desc("Target GPU: sm_80, sm_86, sm_89, sm_90, sm_90a, "
+                     "sm_100a, sm_120, ... (a chip LLVM's NVPTX backend "
+                     "knows that has the pipeline's instructions)"),
       llvm::cl::init("sm_90")};
   mlir::detail::PassOptions::Option<std::string> features{
-      *this, "features",
-      llvm::cl::desc("PTX features (default: the PTX ISA the pipeline's "
-                     "instructions need; +ptx85 for "
-                     "mma.sp::ordered_metadata)"),
-      llvm::cl::init(Derived::kDefaultFeatures)};
+      *this, "features", llvm::cl::desc(Derived::kFeaturesHelp),
+      llvm::cl::init("")};
   mlir::detail::PassOptions::Option<int> optLevel{
       *this, "opt-level", llvm::cl::desc("NVVM optimization level"),
       llvm::cl::init(3)};
+
+  /// The `features` the PTX is emitted with: `features`, or when empty the
+  /// `+ptxNN` the chip and getGPUInstructions() need.
+  std::string getEmittedFeatures() const {
+    return getPTXFeatures(
+        chip, features,
+        static_cast<const Derived *>(this)->getGPUInstructions());
+  }
 };
+
+/// Adds `--stencil-check-target` for `pipeline` (its flag, without the
+/// dashes: "lower-to-sptc") with the target options of `options`: the first
+/// pass of every GPU pipeline.
+void addGPUTargetCheck(OpPassManager &pm, StringRef pipeline, StringRef chip,
+                       StringRef features,
+                       ArrayRef<GPUInstructions> instructions);
+
+template <typename Derived>
+void addGPUTargetCheck(OpPassManager &pm, StringRef pipeline,
+                       const GPUTargetOptions<Derived> &options) {
+  addGPUTargetCheck(pm, pipeline, options.chip, options.features,
+                    static_cast<const Derived &>(options).getGPUInstructions());
+}
 
 /// How `--lower-to-sptc` makes a stencil 2:4 sparse.
 enum class SpTCLayout {
@@ -117,8 +144,10 @@ struct RowFormKernelOptions : public GPUTargetOptions<Derived> {
 
 /// Options of `--lower-to-sptc`.
 struct LowerToSpTCOptions : public RowFormKernelOptions<LowerToSpTCOptions> {
-  /// mma.sp::ordered_metadata needs PTX 8.5.
-  static constexpr const char *kDefaultFeatures = "+ptx85";
+  static constexpr const char *kFeaturesHelp =
+      "PTX ISA version, +ptxNN (default: the newest of what the chip needs, "
+      "+ptx86 for sm_100a, +ptx87 for sm_120, and what mma.sp needs, +ptx85 "
+      "with ordered-metadata, +ptx71 without)";
   static constexpr const char *kNTilesHelp =
       "mma.sp column tiles per warp (0: by rank, fewer where the tile would "
       "exceed 48 KiB of shared memory)";
@@ -150,6 +179,17 @@ struct LowerToSpTCOptions : public RowFormKernelOptions<LowerToSpTCOptions> {
       *this, "ordered-metadata",
       llvm::cl::desc("Emit mma.sp::ordered_metadata (PTX 8.5)"),
       llvm::cl::init(true)};
+
+  /// mma.sp (::ordered_metadata unless ordered-metadata=false) and cp.async;
+  /// wgmma with mma=warpgroup is --stencil-sptc-tile's located error on a
+  /// chip other than sm_90a.
+  SmallVector<GPUInstructions, 3> getGPUInstructions() const {
+    SmallVector<GPUInstructions, 3> instructions = {GPUInstructions::MmaSp};
+    if (orderedMetadata)
+      instructions.push_back(GPUInstructions::MmaSpOrderedMetadata);
+    instructions.push_back(GPUInstructions::CpAsync);
+    return instructions;
+  }
 };
 
 /// `--lower-to-sptc`: SPIDER on the 2:4 Sparse Tensor Cores. Linear
@@ -168,7 +208,10 @@ void buildSpTCKernelPipeline(OpPassManager &pm,
 
 /// Options of `--lower-to-tc`.
 struct LowerToTCOptions : public RowFormKernelOptions<LowerToTCOptions> {
-  static constexpr const char *kDefaultFeatures = "+ptx80";
+  static constexpr const char *kFeaturesHelp =
+      "PTX ISA version, +ptxNN (default: the newest of what the chip needs, "
+      "+ptx86 for sm_100a, +ptx87 for sm_120, and what mma.sync and "
+      "cp.async need, +ptx70)";
   static constexpr const char *kNTilesHelp =
       "mma column tiles per warp (0: by rank, fewer where the tile would "
       "exceed 48 KiB of shared memory)";
@@ -192,6 +235,11 @@ struct LowerToTCOptions : public RowFormKernelOptions<LowerToTCOptions> {
                      "the composed weights, their SVD truncated within the "
                      "element type's rounding (--stencil-decompose low-rank)"),
       llvm::cl::init(false)};
+
+  /// mma.sync (f16, bf16, f64) and cp.async.
+  SmallVector<GPUInstructions, 3> getGPUInstructions() const {
+    return {GPUInstructions::Mma, GPUInstructions::CpAsync};
+  }
 };
 
 /// `--lower-to-tc`: SPIDER's "w. TC" configuration (section 4.4) on the
@@ -208,7 +256,15 @@ void buildTCKernelPipeline(OpPassManager &pm, const LowerToTCOptions &options);
 
 /// Options of `--lower-to-fft`.
 struct LowerToFftOptions : public GPUTargetOptions<LowerToFftOptions> {
-  static constexpr const char *kDefaultFeatures = "+ptx80";
+  static constexpr const char *kFeaturesHelp =
+      "PTX ISA version, +ptxNN (default: the newest of what the chip needs, "
+      "+ptx86 for sm_100a, +ptx87 for sm_120, and what the f64 mma.sync "
+      "needs, +ptx70)";
+
+  /// The f64 mma.sync of the DFT stages.
+  SmallVector<GPUInstructions, 3> getGPUInstructions() const {
+    return {GPUInstructions::Mma};
+  }
 
   PassOptions::Option<int64_t> fusedSteps{
       *this, "fused-steps",
@@ -242,7 +298,10 @@ void buildFftKernelPipeline(OpPassManager &pm,
 /// Options of `--lower-to-cuda-core`.
 struct LowerToCudaCoreOptions
     : public GPUTargetOptions<LowerToCudaCoreOptions> {
-  static constexpr const char *kDefaultFeatures = "+ptx80";
+  static constexpr const char *kFeaturesHelp =
+      "PTX ISA version, +ptxNN (default: the newest of what the chip needs, "
+      "+ptx70 for sm_80, +ptx86 for sm_100a, +ptx87 for sm_120, and what the "
+      "kernels need: +ptx60, +ptx70 for row-phases' cp.async)";
 
   PassOptions::Option<bool> replaceableWeights{
       *this, "replaceable-weights",
@@ -337,6 +396,14 @@ struct LowerToCudaCoreOptions
                      "registers that leave room for N blocks (N x threads "
                      "per block at most 2048)"),
       llvm::cl::init(0)};
+
+  /// Plain FMA kernels; the 2-D row groups (row-phases) stage by cp.async.
+  SmallVector<GPUInstructions, 3> getGPUInstructions() const {
+    SmallVector<GPUInstructions, 3> instructions = {GPUInstructions::Fma};
+    if (rowPhases > 0)
+      instructions.push_back(GPUInstructions::CpAsync);
+    return instructions;
+  }
 };
 
 /// `--lower-to-cuda-core`: plain FMA kernels for every element type and
@@ -361,14 +428,24 @@ void buildStencilGPUEmissionPipeline(OpPassManager &pm, StringRef chip,
 struct LowerToAutoOptions : public PassPipelineOptions<LowerToAutoOptions> {
   PassOptions::Option<std::string> chip{
       *this, "chip",
-      llvm::cl::desc("Target GPU (sm_80, sm_86, sm_90, sm_90a, ...)"),
+      llvm::cl::desc("Target GPU: sm_80, sm_86, sm_89, sm_90, sm_90a, "
+                     "sm_100a, sm_120, ... (each candidate pipeline that "
+                     "does not take it is rejected)"),
       llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX ISA version, +ptxNN, of every candidate (default: "
+                     "each pipeline's own, the newest of what the chip and "
+                     "its instructions need)"),
+      llvm::cl::init("")};
   PassOptions::Option<std::string> deviceProfile{
       *this, "device-profile",
-      llvm::cl::desc("The device the model predicts for: h100, h200, a100 "
-                     "(built in) or a file of stencil-run --roofline "
-                     "--profile-out; empty: by chip (sm_90: h100, sm_80: "
-                     "a100)"),
+      llvm::cl::desc("The device the model predicts for: h100, h200, a100, "
+                     "b200, rtx-pro-6000 (built in; a100, b200 and "
+                     "rtx-pro-6000 from published figures, not calibrated) "
+                     "or a file of stencil-run --roofline --profile-out; "
+                     "empty: by chip (sm_80..sm_89: a100, sm_90: h100, "
+                     "sm_100: b200, sm_120: rtx-pro-6000)"),
       llvm::cl::init("")};
   PassOptions::Option<std::string> fusedSteps{
       *this, "fused-steps",
