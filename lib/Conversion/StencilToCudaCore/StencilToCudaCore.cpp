@@ -41,6 +41,8 @@ static constexpr int64_t kMaxPrefetchDistance = 4;
 /// The most resident threads per SM on sm_80 and sm_90 (min-blocks-per-sm).
 static constexpr int64_t kMaxThreadsPerSM = 2048;
 static constexpr StringLiteral kGpuModuleName = "stencil_cuda_core";
+/// The `.const` bank of user constants (replaceable weights).
+static constexpr int64_t kMaxConstantBytes = 64 * 1024;
 
 FailureOr<CudaCoreStepKernel> mlir::stencil::buildCudaCoreStepKernel(
     gpu::GPUModuleOp gpuModule, Location loc, const LinearStencil &step,
@@ -237,8 +239,28 @@ ConvertStencilToCudaCorePass::convert(Operation *op, gpu::GPUModuleOp gpuModule,
   // a 15 x 15 box), unless outputs-per-thread asks for the staged tiling;
   // where the sweep does not fit it falls back to that tiling, unless
   // `planes` asks for the sweep.
+  // The row sweep, its row groups and the plane sums unroll every point of
+  // a linear stencil (with the sums' slots); a larger one takes the staged
+  // or ring kernel, whose sums loop over the points (kMaxUnrolledPoints).
+  auto linearOp = dyn_cast<LinearOp>(op);
+  int64_t numPoints = linearOp ? linearOp.getPattern().getNumPoints() : 0;
+  bool unrollable = numPoints <= kMaxUnrolledPoints;
+  auto tooManyPoints = [&](StringRef schedule) {
+    return op->emitOpError("has ")
+           << numPoints << " points: " << schedule
+           << " unrolls the sum over the points, for stencils of at most "
+           << kMaxUnrolledPoints
+           << " points (the staged and streamed kernels loop over more)";
+  };
+  if (!unrollable && stream == "on" && rank == 2)
+    return tooManyPoints("the 2-D row sweep (stream=on)");
+  if (!unrollable && rowPhases > 0)
+    return tooManyPoints("the row groups (row-phases)");
+  if (!unrollable && planeSums && rank == 3)
+    return tooManyPoints("the plane sums (plane-sums=true)");
   bool autoRows = stream == "auto" && rank == 2 && isa<LinearOp>(op) &&
-                  fusedSteps > 1 && outputsPerThread == 0 && radii[0] <= 3;
+                  fusedSteps > 1 && outputsPerThread == 0 && radii[0] <= 3 &&
+                  unrollable;
   bool rowStream = (stream == "on" && rank == 2) || autoRows;
   if (planes < 0 || (planes > 1 && rank != 3 && !rowStream))
     return op->emitOpError("needs planes >= 0 (0: automatic), and 1 or 0 "
@@ -357,6 +379,18 @@ ConvertStencilToCudaCorePass::convert(Operation *op, gpu::GPUModuleOp gpuModule,
   Type accType = elementType.isF64() ? Type(Float64Type::get(op->getContext()))
                                      : Type(Float32Type::get(op->getContext()));
   if (auto linear = dyn_cast<LinearOp>(op); linear && replaceableWeights) {
+    // `.const` holds 64 KiB per module: 16384 f32 or 8192 f64 weights.
+    int64_t weightBytes =
+        int64_t(linear.getWeights().size()) * accType.getIntOrFloatBitWidth() /
+        8;
+    if (weightBytes > kMaxConstantBytes)
+      return op->emitOpError("has ")
+             << linear.getWeights().size() << " weights of "
+             << accType.getIntOrFloatBitWidth() / 8 << " bytes ("
+             << weightBytes << " bytes), more than the " << kMaxConstantBytes
+             << " bytes of .const that hold replaceable weights: use "
+                "replaceable-weights=false (the weights are then part of the "
+                "kernel)";
     weightsGlobal = name + "_weights";
     createCudaCoreWeightsGlobal(gpuModule, op->getLoc(), weightsGlobal,
                                 linear.getWeights(), accType);
