@@ -247,17 +247,17 @@ ConvertStencilToCudaCorePass::convert(Operation *op, gpu::GPUModuleOp gpuModule,
   bool unrollable = numPoints <= kMaxUnrolledPoints;
   auto tooManyPoints = [&](StringRef schedule) {
     return op->emitOpError("has ")
-           << numPoints << " points: " << schedule
-           << " unrolls the sum over the points, for stencils of at most "
-           << kMaxUnrolledPoints
-           << " points (the staged and streamed kernels loop over more)";
+           << numPoints << " points, more than the " << kMaxUnrolledPoints
+           << " that " << schedule
+           << " takes: it unrolls the sum over the points (the staged and "
+              "streamed kernels loop over more)";
   };
   if (!unrollable && stream == "on" && rank == 2)
     return tooManyPoints("the 2-D row sweep (stream=on)");
   if (!unrollable && rowPhases > 0)
-    return tooManyPoints("the row groups (row-phases)");
+    return tooManyPoints("the row sweep's row groups (row-phases)");
   if (!unrollable && planeSums && rank == 3)
-    return tooManyPoints("the plane sums (plane-sums=true)");
+    return tooManyPoints("the 3-D plane sums sweep (plane-sums=true)");
   bool autoRows = stream == "auto" && rank == 2 && isa<LinearOp>(op) &&
                   fusedSteps > 1 && outputsPerThread == 0 && radii[0] <= 3 &&
                   unrollable;
@@ -288,8 +288,21 @@ ConvertStencilToCudaCorePass::convert(Operation *op, gpu::GPUModuleOp gpuModule,
   // With plane-sums, a streamed linear 3-D kernel of one step (the tail of
   // fused ones too) keeps partial sums of its planes (CudaCorePlaneSums.cpp).
   bool linearPlaneSums = planeSums && isa<LinearOp>(op);
+  // A general body is cloned once per output of a thread. With more than
+  // kMaxUnrolledPoints accesses the automatic choice takes one output per
+  // thread: the clones of several outputs read many of the same shared
+  // elements, and CSE, merging each such load with its twin one clone
+  // earlier, scans every op in between for side effects, which grows with
+  // the square of the body (5000 accesses: minutes).
+  int64_t outputs = outputsPerThread;
+  if (auto apply = dyn_cast<ApplyOp>(op); apply && outputs == 0) {
+    int64_t accesses = 0;
+    apply.getBody().walk([&](AccessOp) { ++accesses; });
+    if (accesses > kMaxUnrolledPoints)
+      outputs = 1;
+  }
   CudaCoreTiling tiling = chooseCudaCoreTiling(
-      radii, threadsX, threadsY, outputsPerThread, fusedSteps, planes,
+      radii, threadsX, threadsY, outputs, fusedSteps, planes,
       elementType,
       /*stream=*/(stream != "off" && rank == 3) || rowStream, linearPlaneSums,
       vectorWidth, rowPhases);
@@ -298,7 +311,7 @@ ConvertStencilToCudaCorePass::convert(Operation *op, gpu::GPUModuleOp gpuModule,
       getCudaCoreSharedBytes(tiling, elementType) <= kMaxCudaCoreSharedBytes;
   if (stream == "auto" && tiling.stream && !(autoRows && planes > 1) &&
       !streamFits)
-    tiling = chooseCudaCoreTiling(radii, threadsX, threadsY, outputsPerThread,
+    tiling = chooseCudaCoreTiling(radii, threadsX, threadsY, outputs,
                                   fusedSteps, planes, elementType);
   if (vectorWidth > 1 && !tiling.planeSums)
     return op->emitOpError("needs the plane sums for vector-width=")

@@ -1,5 +1,5 @@
-// RUN: stencil-opt %s --split-input-file --convert-stencil-to-cuda-core | FileCheck %s
-// RUN: stencil-opt %s --split-input-file --convert-stencil-to-cuda-core="replaceable-weights=false" | FileCheck %s --check-prefix=IMM
+// RUN: stencil-opt %s --split-input-file --convert-stencil-to-cuda-core -mlir-print-elementsattrs-with-hex-if-larger=100000 | FileCheck %s
+// RUN: stencil-opt %s --split-input-file --convert-stencil-to-cuda-core="replaceable-weights=false" -mlir-print-elementsattrs-with-hex-if-larger=100000 | FileCheck %s --check-prefix=IMM
 // RUN: stencil-opt %s --split-input-file --convert-stencil-to-cuda-core="fused-steps=2" | FileCheck %s --check-prefix=FUSED
 
 // Above kMaxUnrolledPoints (256) points the sum is an scf.for over a
