@@ -84,10 +84,7 @@ for row in "${rows[@]}"; do
   selected "$name" || continue
   $gen $args --type f16 > "$tmp/$name-f16.mlir"
   $gen $args --type f64 > "$tmp/$name-f64.mlir"
-  points=$(grep -o 'stencil.access' "$tmp/$name-f16.mlir" | wc -l)
-  if [ "$points" -eq 0 ]; then
-    points=$(python3 -c "import sys; t=open(sys.argv[1]).read(); w=t[t.index('weights ['):]; print(w[:w.index(']')].count(',') + 1)" "$tmp/$name-f16.mlir")
-  fi
+  points=$($gen $args --count)
   line=$(printf '%-16s %6s' "$name" "$points")
   for p in "${pipelines[@]}"; do
     type=f16

@@ -6,6 +6,8 @@ compile-time benchmark (bench/compile-time.sh) and tests:
   gen-pattern.py random RANK POINTS [--type T]
   gen-pattern.py apply RANK ACCESSES [--type T]
 
+(--count prints the number of points, or accesses, instead.)
+
 star/box: the short form `<star, rank = R, radius = r>` (or every offset
 written out with --explicit); random: POINTS distinct offsets drawn from the
 smallest box of that rank that holds them; apply: a stencil.apply whose body
@@ -33,8 +35,16 @@ def main():
     ap.add_argument("size", type=int, help="radius, or points/accesses")
     ap.add_argument("--type", default="f16")
     ap.add_argument("--explicit", action="store_true")
+    ap.add_argument("--count", action="store_true",
+                    help="print only the number of points (accesses)")
     a = ap.parse_args()
     rng = random.Random(2025)
+    if a.count:
+        if a.kind in ("random", "apply"):
+            print(a.size)
+        else:
+            print(len(star(a.rank, a.size) if a.kind == "star" else box(a.rank, a.size)))
+        return
     memref = "memref<" + "x".join(["?"] * a.rank) + "x" + a.type + ">"
     print(f"func.func @k(%in: {memref}, %out: {memref}) {{")
     if a.kind == "apply":
