@@ -25,6 +25,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
+#include <map>
 #include <cassert>
 #include <cmath>
 #include <numeric>
@@ -377,6 +378,10 @@ ComplexLD unitRoot(int64_t num, int64_t den, int sign) {
 }
 } // namespace
 
+static std::vector<std::complex<double>>
+scatterSpectrum(const FftTilePlan &plan,
+                ArrayRef<ComplexLD> spectrumByFrequency);
+
 std::vector<std::complex<double>>
 mlir::stencil::computeFftSpectrum(const FftTilePlan &plan,
                                   ArrayRef<int64_t> offsets,
@@ -391,31 +396,99 @@ mlir::stencil::computeFftSpectrum(const FftTilePlan &plan,
     for (int64_t m = 0; m < n; ++m)
       roots[d][m] = unitRoot(m, n, +1);
   }
-  // H over the tile's frequencies (row-major over N_d).
+  // H over the tile's frequencies (row-major over N_d),
+  //   H(k) = Sum_i w_i Prod_d W_d^(k_d o_id).
   int64_t points = 1;
   for (int64_t d = 0; d < rank; ++d)
     points *= plan.getTileSize(d);
-  std::vector<ComplexLD> spectrumByFrequency(points);
-  SmallVector<int64_t, 3> k(rank);
   long double scale = 1.0L / (long double)points;
-  for (int64_t p = 0; p < points; ++p) {
-    int64_t rest = p;
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      k[d] = rest % plan.getTileSize(d);
-      rest /= plan.getTileSize(d);
-    }
-    ComplexLD h = 0;
-    for (size_t i = 0; i < weights.size(); ++i) {
-      ComplexLD term = (long double)weights[i];
-      for (int64_t d = 0; d < rank; ++d) {
-        int64_t n = plan.getTileSize(d);
-        int64_t o = ((offsets[i * rank + d] % n) + n) % n;
-        term *= roots[d][(k[d] * o) % n];
+  std::vector<ComplexLD> spectrumByFrequency(points);
+  // Up to kMaxDirectSpectrumWork complex products, the sum over the points
+  // in their order for each frequency (the spectra every stencil of up to
+  // 225 points got on tiles of up to 4096 points: unchanged bit for bit).
+  constexpr int64_t kMaxDirectSpectrumWork = int64_t(1) << 24;
+  if (int64_t(weights.size()) * points * rank <= kMaxDirectSpectrumWork) {
+    SmallVector<int64_t, 3> k(rank);
+    for (int64_t p = 0; p < points; ++p) {
+      int64_t rest = p;
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        k[d] = rest % plan.getTileSize(d);
+        rest /= plan.getTileSize(d);
       }
-      h += term;
+      ComplexLD h = 0;
+      for (size_t i = 0; i < weights.size(); ++i) {
+        ComplexLD term = (long double)weights[i];
+        for (int64_t d = 0; d < rank; ++d) {
+          int64_t n = plan.getTileSize(d);
+          int64_t o = ((offsets[i * rank + d] % n) + n) % n;
+          term *= roots[d][(k[d] * o) % n];
+        }
+        h += term;
+      }
+      spectrumByFrequency[p] = power(h, plan.fusedSteps) * scale;
     }
-    spectrumByFrequency[p] = power(h, plan.fusedSteps) * scale;
+    return scatterSpectrum(plan, spectrumByFrequency);
   }
+  // Above, one dimension at a time from the innermost: the points are grouped by
+  // their first d offsets (mod N_d; groups and their members in the order
+  // of first occurrence), and each group's partial sums over k_d .. k_{R-1}
+  // are Sum over its members of W_d^(k_d o_d) times the member's partial
+  // sums over k_{d+1} .. k_{R-1}. That costs Sum_d (groups of d + 1
+  // offsets) N_d .. N_{R-1} multiply-adds instead of (points) (tile points)
+  // R: a 61 x 61 box on a 64 x 64 tile takes 0.5 M instead of 30 M. In 1-D
+  // it is the plain sum over the points in their order; in more dimensions
+  // the sums' order differs, which moved some spectra by an ulp.
+  struct Partial {
+    SmallVector<int64_t, 3> key; // offsets mod N_d
+    std::vector<ComplexLD> sums;
+  };
+  std::vector<Partial> level;
+  for (size_t i = 0; i < weights.size(); ++i) {
+    Partial leaf;
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t n = plan.getTileSize(d);
+      leaf.key.push_back(((offsets[i * rank + d] % n) + n) % n);
+    }
+    leaf.sums.assign(1, ComplexLD((long double)weights[i]));
+    level.push_back(std::move(leaf));
+  }
+  int64_t inner = 1; // N_{d+1} .. N_{R-1}
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    int64_t n = plan.getTileSize(d);
+    std::map<SmallVector<int64_t, 3>, size_t> groupOf;
+    std::vector<Partial> next;
+    for (const Partial &member : level) {
+      SmallVector<int64_t, 3> prefix(member.key.begin(),
+                                     member.key.begin() + d);
+      auto [it, fresh] = groupOf.try_emplace(prefix, next.size());
+      if (fresh) {
+        next.push_back({prefix, {}});
+        next.back().sums.assign(n * inner, ComplexLD(0));
+      }
+      std::vector<ComplexLD> &sums = next[it->second].sums;
+      int64_t o = member.key[d];
+      for (int64_t k = 0; k < n; ++k) {
+        ComplexLD root = roots[d][(k * o) % n];
+        for (int64_t t = 0; t < inner; ++t)
+          sums[k * inner + t] += root * member.sums[t];
+      }
+    }
+    level = std::move(next);
+    inner *= n;
+  }
+  assert(level.size() == 1 && "a pattern has points");
+  for (int64_t p = 0; p < points; ++p)
+    spectrumByFrequency[p] =
+        power(level.front().sums[p], plan.fusedSteps) * scale;
+  return scatterSpectrum(plan, spectrumByFrequency);
+}
+
+/// The spectrum over the tile's frequencies (row-major over N_d) at the
+/// Ruritanian positions of the padded array.
+static std::vector<std::complex<double>>
+scatterSpectrum(const FftTilePlan &plan,
+                ArrayRef<ComplexLD> spectrumByFrequency) {
+  int64_t rank = plan.getRank();
   // Scatter to the padded array at the Ruritanian positions.
   SmallVector<int64_t> extents = plan.getAxisExtents();
   int64_t numAxes = extents.size();

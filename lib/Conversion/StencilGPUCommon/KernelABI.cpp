@@ -175,3 +175,30 @@ BandTilingValues mlir::stencil::getBandTiling(ImplicitLocOpBuilder &b,
   }
   return band;
 }
+
+std::string mlir::stencil::createConstantTable(gpu::GPUModuleOp gpuModule,
+                                               Location loc, StringRef name,
+                                               DenseElementsAttr values) {
+  std::string unique = name.str();
+  for (int64_t n = 1; gpuModule.lookupSymbol(unique); ++n)
+    unique = (name + "_" + Twine(n)).str();
+  OpBuilder builder = OpBuilder::atBlockBegin(gpuModule.getBody());
+  LLVM::GlobalOp::create(
+      builder, loc,
+      LLVM::LLVMArrayType::get(values.getElementType(),
+                               values.getNumElements()),
+      /*isConstant=*/true, LLVM::Linkage::Internal, unique, values,
+      /*alignment=*/8, kGlobalAddressSpace);
+  return unique;
+}
+
+Value mlir::stencil::loadTableEntry(ImplicitLocOpBuilder &b, StringRef name,
+                                    Type type, Value index,
+                                    unsigned addressSpace) {
+  auto pointer = LLVM::LLVMPointerType::get(b.getContext(), addressSpace);
+  Value base = LLVM::AddressOfOp::create(b, pointer, name);
+  Value at = arith::IndexCastOp::create(b, b.getI64Type(), index);
+  Value address =
+      LLVM::GEPOp::create(b, pointer, type, base, ArrayRef<LLVM::GEPArg>{at});
+  return LLVM::LoadOp::create(b, type, address);
+}

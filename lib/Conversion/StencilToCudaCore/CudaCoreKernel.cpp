@@ -64,6 +64,7 @@ gpu::GPUFuncOp CudaCoreKernelBuilder::build(OpBuilder &moduleBuilder,
                           geo.sharedElements(), geo.threads());
   b.emplace(
       ImplicitLocOpBuilder::atBlockBegin(loc, &kernel.func.getBody().front()));
+  kernelName = name.str();
   in = kernel.in;
   out = kernel.out;
   sizes = kernel.sizes;
@@ -559,16 +560,34 @@ void mlir::stencil::createCudaCoreWeightsGlobal(gpu::GPUModuleOp gpuModule,
 }
 
 SmallVector<Value> CudaCoreKernelBuilder::compute(int64_t count,
-                                                  SmemIndexFn index) {
+                                                  SmemIndexFn index,
+                                                  SmemLoopIndexFn loopIndex) {
   if (linear)
-    return computeLinear(count, index);
+    return computeLinear(count, index, loopIndex);
   return computeApply(spec.apply, count, index);
 }
 
 /// Step 3, stencil.linear: register tiling along y (pass description): the
 /// `count` points are consecutive along y (independent points in 1-D).
-SmallVector<Value> CudaCoreKernelBuilder::computeLinear(int64_t count,
-                                                        SmemIndexFn index) {
+SmallVector<Value> CudaCoreKernelBuilder::computeLinear(
+    int64_t count, SmemIndexFn index, SmemLoopIndexFn loopIndex) {
+  if (sumsInLoop()) {
+    if (loopIndex)
+      return computeLinearLoop(count, loopIndex);
+    // Every index but the ring's is linear in the offset.
+    SmallVector<int64_t> origin(geo.rank, 0);
+    SmallVector<Value> bases;
+    for (int64_t k = 0; k < count; ++k)
+      bases.push_back(index(k, origin));
+    return computeLinearLoop(count, [&](int64_t k, ArrayRef<Value> offset) {
+      Value linear = bases[k];
+      for (int64_t d = 0; d < geo.rank; ++d)
+        linear = add(linear, geo.smemStrides[d] == 1
+                                 ? offset[d]
+                                 : mul(offset[d], cst(geo.smemStrides[d])));
+      return linear;
+    });
+  }
   const LinearStencil &pattern = *linear;
   ArrayRef<double> weights = linear->weights;
   int64_t rank = geo.rank;
@@ -617,6 +636,112 @@ SmallVector<Value> CudaCoreKernelBuilder::computeLinear(int64_t count,
     emitOrderingFence(acc);
   }
   return acc;
+}
+
+/// The loop form's points in the order computeLinear adds them to each
+/// output: (offset, summed weight, point index or -1).
+namespace {
+struct LoopPoint {
+  SmallVector<int64_t> offset;
+  double weight;
+  int64_t index;
+};
+} // namespace
+
+const CudaCoreKernelBuilder::PointTables &CudaCoreKernelBuilder::pointTables() {
+  if (tables)
+    return *tables;
+  int64_t rank = geo.rank;
+  SmallVector<LoopPoint> points;
+  if (rank == 1) {
+    // The 1-D form adds the points in the pattern's order, unsummed.
+    for (unsigned i = 0; i < linear->getNumPoints(); ++i)
+      points.push_back({SmallVector<int64_t>(linear->getPoint(i)),
+                        linear->weights[i], int64_t(i)});
+  } else {
+    // Columns (the offset without its y), then dy ascending (forEachColumnRow
+    // adds row iy to output k through dy = iy - k, iy ascending).
+    std::map<SmallVector<int64_t>, std::map<int64_t, LoopPoint>> columns;
+    for (const auto &[offset, weight] : summedPoints()) {
+      SmallVector<int64_t> column(offset);
+      column[rank - 2] = 0;
+      columns[column][offset[rank - 2]] = {offset, weight.first,
+                                           weight.second};
+    }
+    for (const auto &[column, rows] : columns)
+      for (const auto &[dy, point] : rows)
+        points.push_back(point);
+  }
+  // The weights: entries of spec.weightsGlobal where every entry is one
+  // point (the runtime may overwrite them), else a table of their own.
+  bool fromGlobal = !spec.weightsGlobal.empty() &&
+                    llvm::all_of(points, [](const LoopPoint &p) {
+                      return p.index >= 0;
+                    });
+  SmallVector<int32_t> ints;
+  SmallVector<Attribute> weights;
+  for (const LoopPoint &p : points) {
+    for (int64_t o : p.offset)
+      ints.push_back(int32_t(o)); // |o| < 48 KiB: the tile holds 2 r + 1.
+    ints.push_back(int32_t(p.index));
+    weights.push_back(b->getFloatAttr(accType, p.weight));
+  }
+
+  auto gpuModule =
+      b->getBlock()->getParentOp()->getParentOfType<gpu::GPUModuleOp>();
+  tables.emplace();
+  tables->numEntries = points.size();
+  tables->offsets = createConstantTable(
+      gpuModule, spec.loc, kernelName + "_points",
+      DenseElementsAttr::get(
+          RankedTensorType::get({int64_t(ints.size())}, b->getI32Type()),
+          ArrayRef<int32_t>(ints)));
+  if (!fromGlobal)
+    tables->weights = createConstantTable(
+        gpuModule, spec.loc, kernelName + "_point_weights",
+        DenseElementsAttr::get(
+            RankedTensorType::get({int64_t(weights.size())}, accType),
+            weights));
+  return *tables;
+}
+
+SmallVector<Value>
+CudaCoreKernelBuilder::computeLinearLoop(int64_t count,
+                                         SmemLoopIndexFn index) {
+  const PointTables &table = pointTables();
+  int64_t rank = geo.rank;
+  Type i32 = b->getI32Type();
+  Value zero = arith::ConstantOp::create(*b, b->getZeroAttr(accType));
+  auto loop =
+      scf::ForOp::create(*b, cst(0), cst(table.numEntries), cst(1),
+                         SmallVector<Value>(count, zero));
+  OpBuilder::InsertionGuard guard(*b);
+  b->setInsertionPointToStart(loop.getBody());
+  Value e = loop.getInductionVar();
+  // Entry e: offsets o_0 .. o_{R-1}, then the point's index.
+  Value row = mul(e, cst(rank + 1));
+  auto entry = [&](int64_t column) -> Value {
+    return arith::IndexCastOp::create(
+        *b, b->getIndexType(),
+        loadTableEntry(*b, table.offsets, i32, addConst(row, column)));
+  };
+  SmallVector<Value> offset;
+  for (int64_t d = 0; d < rank; ++d)
+    offset.push_back(entry(d));
+  Value weight =
+      table.weights.empty()
+          ? loadTableEntry(*b, spec.weightsGlobal, accType, entry(rank),
+                           kConstantAddressSpace)
+          : loadTableEntry(*b, table.weights, accType, e);
+  SmallVector<Value> acc(loop.getRegionIterArgs());
+  for (int64_t k = 0; k < count; ++k) {
+    Value v = memref::LoadOp::create(*b, smem, ValueRange{index(k, offset)});
+    if (v.getType() != accType)
+      v = arith::ExtFOp::create(*b, accType, v);
+    acc[k] = LLVM::FMAOp::create(*b, weight, v, acc[k]);
+  }
+  scf::YieldOp::create(*b, acc);
+  return SmallVector<Value>(loop.getResults());
 }
 
 std::map<SmallVector<int64_t>, std::pair<double, int64_t>>

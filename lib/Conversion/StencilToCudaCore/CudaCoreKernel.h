@@ -11,6 +11,7 @@
 #ifndef STENCIL_LIB_CONVERSION_STENCILTOCUDACORE_CUDACOREKERNEL_H
 #define STENCIL_LIB_CONVERSION_STENCILTOCUDACORE_CUDACOREKERNEL_H
 
+#include "stencil/Conversion/StencilGPUCommon/KernelABI.h"
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
 #include "stencil/Support/CudaCoreTiling.h"
 #include "stencil/Support/StepComposition.h"

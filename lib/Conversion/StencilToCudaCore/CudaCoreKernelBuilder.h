@@ -68,6 +68,9 @@ inline int64_t getVectorBytes(VectorType type) {
 /// The shared-memory index of the point `offset` away from point `k` of a
 /// thread's (or a work unit's) points.
 using SmemIndexFn = function_ref<Value(int64_t k, ArrayRef<int64_t> offset)>;
+/// The same with the offset in index values (one per dimension, outermost
+/// first), for the loop form of a large stencil (computeLinearLoop).
+using SmemLoopIndexFn = function_ref<Value(int64_t k, ArrayRef<Value> offset)>;
 
 /// Builds the gpu.func of one stencil op.
 class CudaCoreKernelBuilder {
@@ -170,9 +173,34 @@ private:
                     std::pair<int64_t, int64_t> dims = {0, -1});
   /// `value` rounded to the element type.
   Value toElementType(Value value);
-  /// The values of `count` points from shared memory (`index`).
-  SmallVector<Value> compute(int64_t count, SmemIndexFn index);
-  SmallVector<Value> computeLinear(int64_t count, SmemIndexFn index);
+  /// The values of `count` points from shared memory (`index`). A linear
+  /// stencil of more than kMaxUnrolledPoints points is summed in a loop
+  /// whose shared-memory index is `loopIndex`, by default index(k, 0) plus
+  /// the offset times geo.smemStrides (every index linear in the offset).
+  SmallVector<Value> compute(int64_t count, SmemIndexFn index,
+                             SmemLoopIndexFn loopIndex = {});
+  SmallVector<Value> computeLinear(int64_t count, SmemIndexFn index,
+                                   SmemLoopIndexFn loopIndex);
+  /// Whether computeLinear sums in a loop (more than kMaxUnrolledPoints).
+  bool sumsInLoop() const {
+    return linear && linear->getNumPoints() > kMaxUnrolledPoints;
+  }
+  /// The loop form of computeLinear: an scf.for over the points in the
+  /// order the unrolled form adds them to each output (the pattern's in
+  /// 1-D; columns, then dy ascending, duplicates summed, above), each
+  /// iteration reading its point's offset and weight from constant tables
+  /// (pointTables) and adding one FMA to each of the `count` sums: the same
+  /// products added in the same order, so the same values bit for bit.
+  SmallVector<Value> computeLinearLoop(int64_t count, SmemLoopIndexFn index);
+  /// The loop form's tables in the kernel's gpu.module, built once per
+  /// kernel: the points' offsets (and point index) as i32, and, unless the
+  /// weights come from spec.weightsGlobal, their weights in the
+  /// accumulation type; both `.global` constants.
+  struct PointTables {
+    int64_t numEntries = 0;
+    std::string offsets, weights;
+  };
+  const PointTables &pointTables();
   SmallVector<Value> computeApply(ApplyOp apply, int64_t count,
                                   SmemIndexFn index);
   /// Stores outputs `first`, `first + 1`, ... of the thread; with `z`, at
@@ -215,6 +243,9 @@ private:
   Value ringIndex(int64_t level, Value localZ, Value yxBase, int64_t k,
                   ArrayRef<int64_t> offset,
                   SmallVectorImpl<std::pair<int64_t, Value>> &rowBases);
+  /// ringIndex with the offset in index values (the loop form).
+  Value ringLoopIndex(int64_t level, Value localZ, Value yxBase, int64_t k,
+                      ArrayRef<Value> offset);
   /// Intermediate step `step` on its plane `localZ`.
   void streamIntermediateStep(int64_t step, Value localZ);
   /// The last step on its plane `localZ`: computes and stores the thread's
@@ -330,6 +361,10 @@ private:
   /// While building the vector plane sums of an edge block with whole
   /// vectors: the plane-invariant part of its checks (computeEdgeYX).
   std::optional<EdgeYX> edgeYX;
+  /// The loop form's tables, once built (pointTables).
+  std::optional<PointTables> tables;
+  /// The kernel's name (the tables' names start with it).
+  std::string kernelName;
 
   std::optional<ImplicitLocOpBuilder> b;
   Value in, out, smem;

@@ -210,6 +210,17 @@ Value CudaCoreKernelBuilder::ringIndex(
   return addConst(rowBase, (k + offset[1]) * strideY + offset[2]);
 }
 
+Value CudaCoreKernelBuilder::ringLoopIndex(int64_t level, Value localZ,
+                                           Value yxBase, int64_t k,
+                                           ArrayRef<Value> offset) {
+  // localZ + dz >= 0: a step's plane localZ is at least its radius r_z into
+  // the ring's planes.
+  int64_t strideY = geo.smemStrides[1];
+  Value rowBase = add(ringBase(level, add(localZ, offset[0])), yxBase);
+  Value inPlane = add(mul(offset[1], cst(strideY)), offset[2]);
+  return add(addConst(rowBase, k * strideY), inPlane);
+}
+
 /// One plane of intermediate step `step`: the (y, x) part of the staged
 /// kernel's work units (CudaCoreTiling::planeUnits, unitOrigin), read from
 /// ring `step - 1` and written to ring `step`.
@@ -224,9 +235,13 @@ void CudaCoreKernelBuilder::streamIntermediateStep(int64_t step, Value localZ) {
   local[0] = localZ;
   Value yxBase = add(mul(local[1], cst(strideY)), local[2]);
   SmallVector<std::pair<int64_t, Value>> rowBases;
-  SmallVector<Value> values =
-      compute(geo.outputs, [&](int64_t k, ArrayRef<int64_t> offset) {
+  SmallVector<Value> values = compute(
+      geo.outputs,
+      [&](int64_t k, ArrayRef<int64_t> offset) {
         return ringIndex(step - 1, localZ, yxBase, k, offset, rowBases);
+      },
+      [&](int64_t k, ArrayRef<Value> offset) {
+        return ringLoopIndex(step - 1, localZ, yxBase, k, offset);
       });
   SmallVector<int64_t> center(3, 0);
   for (auto [k, value] : llvm::enumerate(values)) {
@@ -248,9 +263,13 @@ void CudaCoreKernelBuilder::streamLastStep(Value localZ) {
   Value yxBase = add(mul(ty, cst(geo.outputs * strideY)), tx);
   yxBase = addConst(yxBase, geo.halo[1] * strideY + geo.halo[2]);
   SmallVector<std::pair<int64_t, Value>> rowBases;
-  SmallVector<Value> values =
-      compute(geo.outputs, [&](int64_t k, ArrayRef<int64_t> offset) {
+  SmallVector<Value> values = compute(
+      geo.outputs,
+      [&](int64_t k, ArrayRef<int64_t> offset) {
         return ringIndex(geo.steps - 1, localZ, yxBase, k, offset, rowBases);
+      },
+      [&](int64_t k, ArrayRef<Value> offset) {
+        return ringLoopIndex(geo.steps - 1, localZ, yxBase, k, offset);
       });
   storeOutputs(/*first=*/0, values,
                addConst(add(origin[0], localZ), -geo.halo[0]));

@@ -43,6 +43,8 @@ static constexpr int64_t kMaxThreadsPerSM = 2048;
 /// Resident blocks per SM: at most 32 on sm_80 to sm_120.
 static constexpr int64_t kMaxBlocksPerSM = 32;
 static constexpr StringLiteral kGpuModuleName = "stencil_cuda_core";
+/// The `.const` bank of user constants (replaceable weights).
+static constexpr int64_t kMaxConstantBytes = 64 * 1024;
 
 FailureOr<CudaCoreStepKernel> mlir::stencil::buildCudaCoreStepKernel(
     gpu::GPUModuleOp gpuModule, Location loc, const LinearStencil &step,
@@ -240,8 +242,28 @@ ConvertStencilToCudaCorePass::convert(Operation *op, gpu::GPUModuleOp gpuModule,
   // a 15 x 15 box), unless outputs-per-thread asks for the staged tiling;
   // where the sweep does not fit it falls back to that tiling, unless
   // `planes` asks for the sweep.
+  // The row sweep, its row groups and the plane sums unroll every point of
+  // a linear stencil (with the sums' slots); a larger one takes the staged
+  // or ring kernel, whose sums loop over the points (kMaxUnrolledPoints).
+  auto linearOp = dyn_cast<LinearOp>(op);
+  int64_t numPoints = linearOp ? linearOp.getPattern().getNumPoints() : 0;
+  bool unrollable = numPoints <= kMaxUnrolledPoints;
+  auto tooManyPoints = [&](StringRef schedule) {
+    return op->emitOpError("has ")
+           << numPoints << " points, more than the " << kMaxUnrolledPoints
+           << " that " << schedule
+           << " takes: it unrolls the sum over the points (the staged and "
+              "streamed kernels loop over more)";
+  };
+  if (!unrollable && stream == "on" && rank == 2)
+    return tooManyPoints("the 2-D row sweep (stream=on)");
+  if (!unrollable && rowPhases > 0)
+    return tooManyPoints("the row sweep's row groups (row-phases)");
+  if (!unrollable && planeSums && rank == 3)
+    return tooManyPoints("the 3-D plane sums sweep (plane-sums=true)");
   bool autoRows = stream == "auto" && rank == 2 && isa<LinearOp>(op) &&
-                  fusedSteps > 1 && outputsPerThread == 0 && radii[0] <= 3;
+                  fusedSteps > 1 && outputsPerThread == 0 && radii[0] <= 3 &&
+                  unrollable;
   bool rowStream = (stream == "on" && rank == 2) || autoRows;
   if (planes < 0 || (planes > 1 && rank != 3 && !rowStream))
     return op->emitOpError("needs planes >= 0 (0: automatic), and 1 or 0 "
@@ -269,8 +291,21 @@ ConvertStencilToCudaCorePass::convert(Operation *op, gpu::GPUModuleOp gpuModule,
   // With plane-sums, a streamed linear 3-D kernel of one step (the tail of
   // fused ones too) keeps partial sums of its planes (CudaCorePlaneSums.cpp).
   bool linearPlaneSums = planeSums && isa<LinearOp>(op);
+  // A general body is cloned once per output of a thread. With more than
+  // kMaxUnrolledPoints accesses the automatic choice takes one output per
+  // thread: the clones of several outputs read many of the same shared
+  // elements, and CSE, merging each such load with its twin one clone
+  // earlier, scans every op in between for side effects, which grows with
+  // the square of the body (5000 accesses: minutes).
+  int64_t outputs = outputsPerThread;
+  if (auto apply = dyn_cast<ApplyOp>(op); apply && outputs == 0) {
+    int64_t accesses = 0;
+    apply.getBody().walk([&](AccessOp) { ++accesses; });
+    if (accesses > kMaxUnrolledPoints)
+      outputs = 1;
+  }
   CudaCoreTiling tiling = chooseCudaCoreTiling(
-      radii, threadsX, threadsY, outputsPerThread, fusedSteps, planes,
+      radii, threadsX, threadsY, outputs, fusedSteps, planes,
       elementType,
       /*stream=*/(stream != "off" && rank == 3) || rowStream, linearPlaneSums,
       vectorWidth, rowPhases);
@@ -279,7 +314,7 @@ ConvertStencilToCudaCorePass::convert(Operation *op, gpu::GPUModuleOp gpuModule,
       getCudaCoreSharedBytes(tiling, elementType) <= kMaxCudaCoreSharedBytes;
   if (stream == "auto" && tiling.stream && !(autoRows && planes > 1) &&
       !streamFits)
-    tiling = chooseCudaCoreTiling(radii, threadsX, threadsY, outputsPerThread,
+    tiling = chooseCudaCoreTiling(radii, threadsX, threadsY, outputs,
                                   fusedSteps, planes, elementType);
   if (vectorWidth > 1 && !tiling.planeSums)
     return op->emitOpError("needs the plane sums for vector-width=")
@@ -359,6 +394,18 @@ ConvertStencilToCudaCorePass::convert(Operation *op, gpu::GPUModuleOp gpuModule,
   Type accType = elementType.isF64() ? Type(Float64Type::get(op->getContext()))
                                      : Type(Float32Type::get(op->getContext()));
   if (auto linear = dyn_cast<LinearOp>(op); linear && replaceableWeights) {
+    // `.const` holds 64 KiB per module: 16384 f32 or 8192 f64 weights.
+    int64_t weightBytes =
+        int64_t(linear.getWeights().size()) * accType.getIntOrFloatBitWidth() /
+        8;
+    if (weightBytes > kMaxConstantBytes)
+      return op->emitOpError("has ")
+             << linear.getWeights().size() << " weights of "
+             << accType.getIntOrFloatBitWidth() / 8 << " bytes ("
+             << weightBytes << " bytes), more than the " << kMaxConstantBytes
+             << " bytes of .const that hold replaceable weights: use "
+                "replaceable-weights=false (the weights are then part of the "
+                "kernel)";
     weightsGlobal = name + "_weights";
     createCudaCoreWeightsGlobal(gpuModule, op->getLoc(), weightsGlobal,
                                 linear.getWeights(), accType);

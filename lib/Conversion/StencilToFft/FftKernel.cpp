@@ -589,6 +589,30 @@ void FftKernelBuilder::directPath() {
   Value ghost =
       f64(cfg.boundary == BoundaryKind::dirichlet ? cfg.boundaryValue : 0.0);
   int64_t numPoints = cfg.weights.size();
+  // Above kMaxUnrolledPoints the steps loop over the points, whose offsets
+  // and weights they read from two constant tables.
+  std::optional<std::pair<std::string, std::string>> pointTables;
+  if (numPoints > kMaxUnrolledPoints) {
+    auto gpuModule = b->getBlock()->getParentOp()->getParentOfType<
+        gpu::GPUModuleOp>();
+    SmallVector<int32_t> offsets(cfg.offsets.begin(), cfg.offsets.end());
+    std::string name =
+        b->getBlock()->getParentOp()->getParentOfType<gpu::GPUFuncOp>()
+            .getName()
+            .str();
+    pointTables.emplace(
+        createConstantTable(
+            gpuModule, b->getLoc(), name + "_points",
+            DenseElementsAttr::get(
+                RankedTensorType::get({int64_t(offsets.size())},
+                                      b->getI32Type()),
+                ArrayRef<int32_t>(offsets))),
+        createConstantTable(
+            gpuModule, b->getLoc(), name + "_point_weights",
+            DenseElementsAttr::get(
+                RankedTensorType::get({numPoints}, b->getF64Type()),
+                cfg.weights)));
+  }
 
   for (int64_t layer = 0; layer < 2; ++layer) {
     SmallVector<Value> start(rank), j(rank);
@@ -654,15 +678,16 @@ void FftKernelBuilder::directPath() {
             }
             Value old =
                 memref::LoadOp::create(*b, smem, ValueRange{add(src, q)});
-            Value sum = f64(0.0);
-            for (int64_t i = 0; i < numPoints; ++i) {
-              ArrayRef<int64_t> o = cfg.offsets.slice(i * rank, rank);
+            // sum + w v for one point: `plus(v, d)` is v + o_d, `shift(q)`
+            // is q + sum_d o_d stride_d (constants when unrolled, index
+            // values in the loop form).
+            auto addPoint = [&](Value sum, function_ref<Value(Value, int64_t)> plus,
+                                function_ref<Value(Value)> shift, Value w) {
               Value inTile = arith::ConstantIntOp::create(*b, 1, 1);
               Value inGridNb = inTile;
-              int64_t delta = 0;
               for (int64_t d = 0; d < rank; ++d) {
-                Value cn = addConst(c[d], o[d]);
-                Value xn = addConst(x[d], o[d]);
+                Value cn = plus(c[d], d);
+                Value xn = plus(x[d], d);
                 inTile =
                     andI(inTile, cmp(arith::CmpIPredicate::sge, cn, cst(0)));
                 inTile = andI(inTile, cmp(arith::CmpIPredicate::slt, cn,
@@ -671,16 +696,53 @@ void FftKernelBuilder::directPath() {
                     andI(inGridNb, cmp(arith::CmpIPredicate::sge, xn, cst(0)));
                 inGridNb = andI(inGridNb,
                                 cmp(arith::CmpIPredicate::slt, xn, sizes[d]));
-                delta += o[d] * tileStrides[d];
               }
               // Outside the tile (but in the grid) only cone-invalid points
               // read: any value will do; stay in bounds.
-              Value nb = select(inTile, addConst(q, delta), q);
+              Value nb = select(inTile, shift(q), q);
               Value v =
                   memref::LoadOp::create(*b, smem, ValueRange{add(src, nb)});
               v = select(inGridNb, v, ghost);
-              sum =
-                  arith::AddFOp::create(*b, sum, fmul(f64(cfg.weights[i]), v));
+              return arith::AddFOp::create(*b, sum, fmul(w, v)).getResult();
+            };
+            Value sum = f64(0.0);
+            if (!pointTables) {
+              for (int64_t i = 0; i < numPoints; ++i) {
+                ArrayRef<int64_t> o = cfg.offsets.slice(i * rank, rank);
+                int64_t delta = 0;
+                for (int64_t d = 0; d < rank; ++d)
+                  delta += o[d] * tileStrides[d];
+                sum = addPoint(
+                    sum, [&](Value v, int64_t d) { return addConst(v, o[d]); },
+                    [&](Value v) { return addConst(v, delta); },
+                    f64(cfg.weights[i]));
+              }
+            } else {
+              // The same sum over the points in their order, from 0.
+              auto loop = scf::ForOp::create(*b, cst(0), cst(numPoints),
+                                             cst(1), ValueRange{sum});
+              OpBuilder::InsertionGuard inLoop(*b);
+              b->setInsertionPointToStart(loop.getBody());
+              Value i = loop.getInductionVar();
+              Value row = mulConst(i, rank);
+              SmallVector<Value> o;
+              Value delta;
+              for (int64_t d = 0; d < rank; ++d) {
+                o.push_back(arith::IndexCastOp::create(
+                    *b, b->getIndexType(),
+                    loadTableEntry(*b, pointTables->first, b->getI32Type(),
+                                   addConst(row, d))));
+                Value term = mulConst(o[d], tileStrides[d]);
+                delta = delta ? add(delta, term) : term;
+              }
+              Value w = loadTableEntry(*b, pointTables->second,
+                                       b->getF64Type(), i);
+              scf::YieldOp::create(
+                  *b, addPoint(
+                          loop.getRegionIterArg(0),
+                          [&](Value v, int64_t d) { return add(v, o[d]); },
+                          [&](Value v) { return add(v, delta); }, w));
+              sum = loop.getResult(0);
             }
             Value result = select(compute, sum, old);
             memref::StoreOp::create(*b, result, smem, ValueRange{add(dst, q)});

@@ -83,6 +83,29 @@ BandTilingValues getBandTiling(ImplicitLocOpBuilder &b, ValueRange sizes,
                                ArrayRef<int64_t> tile,
                                ArrayRef<int64_t> margins);
 
+/// The most points of a linear stencil whose sum a kernel unrolls, one load
+/// and one multiply-add per point. Above, the CUDA-core kernels' sums and
+/// the FFT kernel's direct steps loop over the points, reading each one's
+/// offset and weight from constant tables (createConstantTable), so that
+/// the kernel, and the time to compile it, do not grow with the pattern.
+/// 256 keeps every stencil up to a 15 x 15 box (225 points) unrolled.
+inline constexpr int64_t kMaxUnrolledPoints = 256;
+
+/// NVPTX's global address space (`.global`), where the constant tables of
+/// the loop forms live (they may exceed the 64 KiB of `.const`).
+inline constexpr unsigned kGlobalAddressSpace = 1;
+
+/// Adds to `gpuModule` a constant `.global` table holding `values` (an
+/// internal `llvm.mlir.global` of a 1-D array), named `name`, or `name_N`
+/// for the smallest N >= 1 no symbol has; returns the name given.
+std::string createConstantTable(gpu::GPUModuleOp gpuModule, Location loc,
+                                StringRef name, DenseElementsAttr values);
+
+/// Entry `index` (an index value) of the table `name` of `type` elements in
+/// address space `addressSpace`.
+Value loadTableEntry(ImplicitLocOpBuilder &b, StringRef name, Type type,
+                     Value index, unsigned addressSpace = kGlobalAddressSpace);
+
 /// The row-major linear index of `coords` in a grid of `sizes`.
 Value getLinearIndex(ImplicitLocOpBuilder &b, ValueRange coords,
                      ValueRange sizes);
