@@ -24,18 +24,21 @@ std::optional<std::string> mlir::stencil::findPtxas(StringRef setting) {
       return setting.str();
     return std::nullopt;
   }
-  if (llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName("ptxas"))
-    return *found;
-  SmallVector<std::string> dirs;
-  for (const char *var : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char *root = std::getenv(var))
-      dirs.push_back((llvm::Twine(root) + "/bin").str());
-  dirs.push_back("/usr/local/cuda/bin");
-  SmallVector<StringRef> paths(dirs.begin(), dirs.end());
-  if (llvm::ErrorOr<std::string> found =
-          llvm::sys::findProgramByName("ptxas", paths))
-    return *found;
+  // The assembler of the CUDA toolkit CMake found when the compiler was
+  // built, never one found through PATH: the choice must not change with
+  // the environment of the compiling process.
+  StringRef built = getBuildPtxas();
+  if (!built.empty() && llvm::sys::fs::can_execute(built))
+    return built.str();
   return std::nullopt;
+}
+
+StringRef mlir::stencil::getBuildPtxas() {
+#ifdef STENCIL_BUILD_PTXAS
+  return STENCIL_BUILD_PTXAS;
+#else
+  return "";
+#endif
 }
 
 llvm::StringMap<KernelResources> mlir::stencil::parsePtxasInfo(StringRef log) {

@@ -401,6 +401,18 @@ void StencilSelectPipelinePass::runOnOperation() {
     emitError(loc) << "ptxas='" << ptxas << "' is not an executable";
     return signalPassFailure();
   }
+  bool explainRanked = false, explainAll = false;
+  if (explain == "all") {
+    explainRanked = explainAll = true;
+  } else if (explain == "true" || explain == "1") {
+    explainRanked = true;
+  } else if (explain != "false" && explain != "0" && !explain.empty()) {
+    emitError(loc) << "explain must be false, true (the ranked candidates "
+                      "and a count of the rejected ones) or all (each "
+                      "rejected candidate with its reason), got '"
+                   << explain << "'";
+    return signalPassFailure();
+  }
   gridSizes.assign(grid.begin(), grid.end());
   if (gridSizes.empty()) {
     // The first stencil op's grid, when its type has a static shape.
@@ -441,7 +453,27 @@ void StencilSelectPipelinePass::runOnOperation() {
     return a.predicted > b.predicted;
   });
 
-  if (explain) {
+  // What the choice assumed, recorded with it (the launch description
+  // repeats it as a comment): the device profile, and whether the occupancy
+  // came from an assembler.
+  std::string assumed;
+  {
+    llvm::raw_string_ostream os(assumed);
+    os << profile->name;
+    if (!profile->calibrated)
+      os << ", published figures, not calibrated";
+    if (deviceProfile.empty())
+      os << "; assumed for chip " << chip
+         << ": give device-profile= for another device (a built-in name, "
+            "or a file of stencil-run --roofline --profile-out)";
+    os << "; occupancy "
+       << (!assemblerNote.empty() || !ptxasPath
+               ? std::string("not modelled (no ptxas that assembles the "
+                             "candidates; give ptxas=PATH)")
+               : "from " + *ptxasPath);
+  }
+
+  if (explainRanked) {
     std::string text;
     llvm::raw_string_ostream os(text);
     os << "candidates on " << profile->name << " (bandwidth "
@@ -476,10 +508,16 @@ void StencilSelectPipelinePass::runOnOperation() {
                          e.memoryBound ? "bandwidth" : "unit", warps.c_str(),
                          e.predicted);
     }
-    // Rejected candidates; a pipeline's variants rejected for the same
-    // reason (an element type it does not take) on one line.
+    // Rejected candidates: one count line, or with explain=all one line
+    // per reason, a pipeline's variants rejected for the same reason (an
+    // element type it does not take) together.
+    int64_t rejected = llvm::count_if(
+        evaluations, [](const Evaluation &e) { return !e.rejection.empty(); });
+    if (rejected && !explainAll)
+      os << "  -  " << rejected << " candidate" << (rejected == 1 ? "" : "s")
+         << " rejected (explain=all lists each with its reason)\n";
     for (auto [i, e] : llvm::enumerate(evaluations)) {
-      if (e.rejection.empty())
+      if (e.rejection.empty() || !explainAll)
         continue;
       if (i > 0 && evaluations[i - 1].rejection == e.rejection &&
           evaluations[i - 1].candidate.pipeline == e.candidate.pipeline)
@@ -510,4 +548,6 @@ void StencilSelectPipelinePass::runOnOperation() {
   module->setAttr(kPipelineAttrName,
                   StringAttr::get(module.getContext(),
                                   evaluations.front().candidate.str()));
+  module->setAttr(kDeviceProfileAttrName,
+                  StringAttr::get(module.getContext(), assumed));
 }

@@ -210,5 +210,12 @@ mlir::stencil::emitLaunchDescription(Operation *module, raw_ostream &os,
     os << "repack_unsupported = " << why.getValue() << "\n";
   }
   os << "args = in,out,coeffs,sizes\n";
+  // What --lower-to-auto chose and assumed (comments: the runner reads
+  // neither).
+  if (auto pipeline = module->getAttrOfType<StringAttr>(kPipelineAttrName))
+    os << "# pipeline: " << pipeline.getValue() << "\n";
+  if (auto assumed = module->getAttrOfType<StringAttr>(kDeviceProfileAttrName))
+    os << "# chosen by --lower-to-auto for the device profile "
+       << assumed.getValue() << "\n";
   return success();
 }

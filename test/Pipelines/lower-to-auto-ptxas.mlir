@@ -19,8 +19,8 @@
 // CHECK: 1 lower-to-tc{chip=sm_90} mma.f16 704.0 {{.*}} 8 {{[0-9.]+$}}
 // CHECK-NEXT: 2 lower-to-sptc{chip=sm_90} mma.sp.f16 576.0 {{.*}} 8 {{[0-9.]+$}}
 // CHECK: chosen: lower-to-tc{chip=sm_90}
-// CHOICE: module attributes {stencil.pipeline = "lower-to-tc{chip=sm_90}"}
-// NONE: module attributes {stencil.pipeline = "lower-to-sptc{chip=sm_90}"}
+// CHOICE: module attributes {stencil.device_profile = {{".*"}}, stencil.pipeline = "lower-to-tc{chip=sm_90}"}
+// NONE: module attributes {stencil.device_profile = {{".*"}}, stencil.pipeline = "lower-to-sptc{chip=sm_90}"}
 func.func @box_r5(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
   stencil.linear %in -> %out pattern <box, rank = 2, radius = 5> weights [0.001009039, 0.005483517, 0.001883737, 0.003847648, 0.00859029, 0.003432085, 0.006141904, 0.002135312, 0.003469868, 0.01404769, 0.007133765, 0.002743304, 0.003491223, 0.01153098, 0.00228562, 0.01371893, 0.008316747, 0.01299065, 0.009425075, 0.01444188, 0.01452218, 0.004917112, 0.01530912, 0.009208004, 0.008440088, 0.01554783, 0.001530408, 0.005512349, 0.006075105, 0.01393099, 0.005926023, 0.00132103, 0.005159773, 0.003236159, 0.01121309, 0.00878079, 0.00772813, 0.01427675, 0.004734164, 0.01390184, 0.008045922, 0.01440255, 0.009137346, 0.002584794, 0.01187144, 0.01482646, 0.002126217, 0.01391664, 0.01259129, 0.008508969, 0.007748052, 0.007649483, 0.01400172, 0.0133877, 0.004438264, 0.00115312, 0.009154468, 0.007303406, 0.00388744, 0.009735508, 0.008536469, 0.01030282, 0.001597449, 0.008530632, 0.01284214, 0.002505449, 0.007504783, 0.01276665, 0.001614312, 0.009841079, 0.01356571, 0.002272672, 0.005525923, 0.01088927, 0.003572467, 0.01514683, 0.002386789, 0.01196077, 0.006368201, 0.001107832, 0.01228692, 0.01005182, 0.004471393, 0.008115861, 0.01465159, 0.001352299, 0.01292269, 0.006943837, 0.008918435, 0.008383519, 0.01100312, 0.006923943, 0.01057259, 0.01259431, 0.01353091, 0.01401047, 0.01466805, 0.004717337, 0.003133306, 0.007775656, 0.005618299, 0.009202811, 0.01282652, 0.002704617, 0.006611492, 0.006795489, 0.008504752, 0.01166223, 0.007598155, 0.01414266, 0.003677556, 0.002869349, 0.01260005, 0.008499555, 0.01539229, 0.001802061, 0.006916136, 0.009572706, 0.005484637, 0.01440524, 0.01338609] steps 120 : memref<?x?xf16>
   return
@@ -32,8 +32,8 @@ func.func @box_r5(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
 // CHECK: 1 lower-to-sptc{chip=sm_90} mma.sp.f16 960.0 {{.*}} 12 {{[0-9.]+$}}
 // CHECK-NEXT: 2 lower-to-tc{chip=sm_90} mma.f16 960.0 {{.*}} 8 {{[0-9.]+$}}
 // CHECK: chosen: lower-to-sptc{chip=sm_90}
-// CHOICE: module attributes {stencil.pipeline = "lower-to-sptc{chip=sm_90}"}
-// NONE: module attributes {stencil.pipeline = "lower-to-tc{chip=sm_90}"}
+// CHOICE: module attributes {stencil.device_profile = {{".*"}}, stencil.pipeline = "lower-to-sptc{chip=sm_90}"}
+// NONE: module attributes {stencil.device_profile = {{".*"}}, stencil.pipeline = "lower-to-tc{chip=sm_90}"}
 func.func @box2d225p(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
   stencil.linear %in -> %out pattern <box, rank = 2, radius = 7> weights [
       3.452626e-03, 4.321069e-03, 2.556695e-03, 9.759304e-04, 8.050839e-03, 2.946925e-03, 4.580284e-03, 5.478474e-03,

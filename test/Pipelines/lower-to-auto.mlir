@@ -6,14 +6,17 @@
 // RUN: stencil-opt %s -split-input-file --stencil-select-pipeline="device-profile=h100 ptxas=none" | FileCheck %s --check-prefix=H100
 // RUN: stencil-opt %s -split-input-file --stencil-select-pipeline="device-profile=%S/Inputs/slow-dmma.profile ptxas=none" | FileCheck %s --check-prefix=SLOWDMMA
 // RUN: stencil-opt %s -split-input-file --stencil-select-pipeline="device-profile=h100 fused-steps=1 ptxas=none" | FileCheck %s --check-prefix=ONE
-// RUN: stencil-opt %s -split-input-file --stencil-select-pipeline="device-profile=h100 explain=true ptxas=none" -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXPLAIN
+// RUN: stencil-opt %s -split-input-file --stencil-select-pipeline="device-profile=h100 explain=all ptxas=none" -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXPLAIN
+// RUN: stencil-opt %s -split-input-file --stencil-select-pipeline="device-profile=h100 explain=true ptxas=none" -o /dev/null 2>&1 | FileCheck %s --check-prefix=COUNT
+// RUN: not stencil-opt %s -split-input-file --stencil-select-pipeline="explain=yes" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD-EXPLAIN
+// RUN: stencil-opt %s -split-input-file --stencil-select-pipeline="ptxas=none" | FileCheck %s --check-prefix=ASSUMED
 // RUN: stencil-opt %s -split-input-file --lower-to-auto="ptxas=none" | FileCheck %s --check-prefix=LOWER
 
 // Heat-2D in f16, one step: the sparse Tensor Cores (the bandwidth binds
 // every candidate; SpTC's measured share of it is the largest).
-// H100: module attributes {stencil.pipeline = "lower-to-sptc{chip=sm_90}"}
-// SLOWDMMA: module attributes {stencil.pipeline = "lower-to-sptc{chip=sm_90}"}
-// ONE: module attributes {stencil.pipeline = "lower-to-sptc{chip=sm_90}"}
+// H100: module attributes {stencil.device_profile = {{".*"}}, stencil.pipeline = "lower-to-sptc{chip=sm_90}"}
+// SLOWDMMA: module attributes {stencil.device_profile = {{".*"}}, stencil.pipeline = "lower-to-sptc{chip=sm_90}"}
+// ONE: module attributes {stencil.device_profile = {{".*"}}, stencil.pipeline = "lower-to-sptc{chip=sm_90}"}
 // EXPLAIN: remark: candidates on NVIDIA H100 80GB HBM3 (bandwidth 3011 GB/s), GStencil/s, per point and step, best first; no ptxas: occupancy not modelled:
 // EXPLAIN-NEXT: # pipeline unit flops bytes BW bound unit bnd binds warps predicted
 // EXPLAIN-NEXT: 1 lower-to-sptc{chip=sm_90} mma.sp.f16 128.0 4.079 752.8 7418.8 bandwidth - 625.8
@@ -32,6 +35,13 @@
 // EXPLAIN-NEXT: - lower-to-fft{chip=sm_90 fused-steps=1} (and 3 more with other options): rejected: the FFT pipeline computes in f64
 // EXPLAIN-NEXT: - lower-to-cuda-core{chip=sm_90 fused-steps=2}: rejected: fuses 2 steps, the op has 1
 // EXPLAIN: chosen: lower-to-sptc{chip=sm_90}
+// explain=true counts the rejected candidates instead of listing them.
+// COUNT: 4 lower-to-cuda-core{chip=sm_90 fused-steps=1} fma.f32
+// COUNT-NEXT: - 20 candidates rejected (explain=all lists each with its reason)
+// COUNT-NEXT: chosen: lower-to-sptc{chip=sm_90}
+// BAD-EXPLAIN: error: explain must be false, true (the ranked candidates and a count of the rejected ones) or all (each rejected candidate with its reason), got 'yes'
+// Without device-profile the choice says which profile it assumed.
+// ASSUMED: stencil.device_profile = "NVIDIA H100 80GB HBM3; assumed for chip sm_90: give device-profile= for another device (a built-in name, or a file of stencil-run --roofline --profile-out); occupancy not modelled (no ptxas that assembles the candidates; give ptxas=PATH)"
 // LOWER: stencil.pipeline = "lower-to-sptc{chip=sm_90}"
 // LOWER: gpu.binary @stencil_sptc
 func.func @heat2d(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
@@ -49,9 +59,9 @@ func.func @heat2d(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
 // row sweep's constants, predicts 548, 448 and 388). With f64 Tensor Cores
 // 1000x slower, the same. Without fusion, the f64 CUDA-core kernel, which
 // reaches the bandwidth where the f64 Tensor Core kernel does not.
-// H100: module attributes {stencil.pipeline = "lower-to-cuda-core{chip=sm_90 fused-steps=4}"}
-// SLOWDMMA: module attributes {stencil.pipeline = "lower-to-cuda-core{chip=sm_90 fused-steps=4}"}
-// ONE: module attributes {stencil.pipeline = "lower-to-cuda-core{chip=sm_90 fused-steps=1}"}
+// H100: module attributes {stencil.device_profile = {{".*"}}, stencil.pipeline = "lower-to-cuda-core{chip=sm_90 fused-steps=4}"}
+// SLOWDMMA: module attributes {stencil.device_profile = {{".*"}}, stencil.pipeline = "lower-to-cuda-core{chip=sm_90 fused-steps=4}"}
+// ONE: module attributes {stencil.device_profile = {{".*"}}, stencil.pipeline = "lower-to-cuda-core{chip=sm_90 fused-steps=1}"}
 // EXPLAIN: remark: candidates on NVIDIA H100
 // EXPLAIN: 1 lower-to-cuda-core{chip=sm_90 fused-steps=4} fma.f64 11.6 4.194 752.8 2686.7 bandwidth - 548.1
 // EXPLAIN-NEXT: 2 lower-to-tc{chip=sm_90 fused-steps=4} mma.f64.m16n8k4 72.0 5.188 752.8 941.7 bandwidth - 447.8
@@ -117,9 +127,9 @@ func.func @heat3d(%in: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
 // bench/results/2026-11-27-h100-auto-lowrank-fused.txt; with ptxas's
 // occupancy the model predicts 1504.6, 1419.3 and 1419.7; without it, here,
 // the chain's 1760.8). With one step per launch, SpTC as above.
-// H100: module attributes {stencil.pipeline = "lower-to-tc{chip=sm_90 low-rank=true fused-steps=4}"}
-// SLOWDMMA: module attributes {stencil.pipeline = "lower-to-tc{chip=sm_90 low-rank=true fused-steps=4}"}
-// ONE: module attributes {stencil.pipeline = "lower-to-sptc{chip=sm_90}"}
+// H100: module attributes {stencil.device_profile = {{".*"}}, stencil.pipeline = "lower-to-tc{chip=sm_90 low-rank=true fused-steps=4}"}
+// SLOWDMMA: module attributes {stencil.device_profile = {{".*"}}, stencil.pipeline = "lower-to-tc{chip=sm_90 low-rank=true fused-steps=4}"}
+// ONE: module attributes {stencil.device_profile = {{".*"}}, stencil.pipeline = "lower-to-sptc{chip=sm_90}"}
 // EXPLAIN: remark: candidates on NVIDIA H100
 // EXPLAIN: 1 lower-to-tc{chip=sm_90 low-rank=true fused-steps=4} mma.f16 140.0 1.080 3011.3 4625.0 bandwidth - 1760.8
 // EXPLAIN: lower-to-tc{chip=sm_90 low-rank=true fused-steps=3} mma.f16
@@ -138,9 +148,9 @@ func.func @heat2d(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
 // the plane sums with vector columns of 8 are candidates (measured the
 // fastest on the H100 at 512^3: 578.0 GStencil/s against 482.7 with one
 // column, bench/results/2026-11-27-h100-auto-vector-columns.txt).
-// H100: module attributes {stencil.pipeline = "lower-to-cuda-core{chip=sm_90 fused-steps=1 plane-sums=true vector-width=8 threads-y=2 outputs-per-thread=2 planes=64}"}
-// SLOWDMMA: module attributes {stencil.pipeline = "lower-to-cuda-core{chip=sm_90 fused-steps=1 plane-sums=true vector-width=8 threads-y=2 outputs-per-thread=2 planes=64}"}
-// ONE: module attributes {stencil.pipeline = "lower-to-cuda-core{chip=sm_90 fused-steps=1 plane-sums=true vector-width=8 threads-y=2 outputs-per-thread=2 planes=64}"}
+// H100: module attributes {stencil.device_profile = {{".*"}}, stencil.pipeline = "lower-to-cuda-core{chip=sm_90 fused-steps=1 plane-sums=true vector-width=8 threads-y=2 outputs-per-thread=2 planes=64}"}
+// SLOWDMMA: module attributes {stencil.device_profile = {{".*"}}, stencil.pipeline = "lower-to-cuda-core{chip=sm_90 fused-steps=1 plane-sums=true vector-width=8 threads-y=2 outputs-per-thread=2 planes=64}"}
+// ONE: module attributes {stencil.device_profile = {{".*"}}, stencil.pipeline = "lower-to-cuda-core{chip=sm_90 fused-steps=1 plane-sums=true vector-width=8 threads-y=2 outputs-per-thread=2 planes=64}"}
 // EXPLAIN: remark: candidates on NVIDIA H100
 // EXPLAIN: 1 lower-to-cuda-core{chip=sm_90 fused-steps=1 plane-sums=true vector-width=8 threads-y=2 outputs-per-thread=2 planes=64} fma.f32
 // EXPLAIN: lower-to-cuda-core{chip=sm_90 fused-steps=1 plane-sums=true vector-width=4 threads-y=4 outputs-per-thread=2 planes=64 prefetch-distance=3} fma.f32
@@ -156,9 +166,9 @@ func.func @heat3d(%in: memref<512x512x512xf16>, %out: memref<512x512x512xf16>) {
 
 // Rows of 510, a multiple of 2 but not of 4 or 8: those widths would stage
 // and store element by element, and are rejected.
-// H100: module attributes {stencil.pipeline = "lower-to-cuda-core{chip=sm_90 fused-steps=1 plane-sums=true threads-y=4 outputs-per-thread=4 planes=64}"}
-// SLOWDMMA: module attributes {stencil.pipeline = "lower-to-cuda-core{chip=sm_90 fused-steps=1 plane-sums=true threads-y=4 outputs-per-thread=4 planes=64}"}
-// ONE: module attributes {stencil.pipeline = "lower-to-cuda-core{chip=sm_90 fused-steps=1 plane-sums=true threads-y=4 outputs-per-thread=4 planes=64}"}
+// H100: module attributes {stencil.device_profile = {{".*"}}, stencil.pipeline = "lower-to-cuda-core{chip=sm_90 fused-steps=1 plane-sums=true threads-y=4 outputs-per-thread=4 planes=64}"}
+// SLOWDMMA: module attributes {stencil.device_profile = {{".*"}}, stencil.pipeline = "lower-to-cuda-core{chip=sm_90 fused-steps=1 plane-sums=true threads-y=4 outputs-per-thread=4 planes=64}"}
+// ONE: module attributes {stencil.device_profile = {{".*"}}, stencil.pipeline = "lower-to-cuda-core{chip=sm_90 fused-steps=1 plane-sums=true threads-y=4 outputs-per-thread=4 planes=64}"}
 // EXPLAIN: remark: candidates on NVIDIA H100
 // EXPLAIN: lower-to-cuda-core{chip=sm_90 fused-steps=1 plane-sums=true vector-width=2 threads-y=4 outputs-per-thread=4 planes=64} fma.f32
 // EXPLAIN: - lower-to-cuda-core{chip=sm_90 fused-steps=1 plane-sums=true vector-width=8 threads-y=2 outputs-per-thread=2 planes=64}: rejected: vector columns of 8 need a known grid (the `grid` option or a static shape) whose rows are a multiple of 8

@@ -32,10 +32,15 @@ struct KernelResources {
 };
 
 /// The ptxas to run for `setting`: "none" gives none; "auto" (or empty) the
-/// first ptxas on PATH, in $CUDA_HOME/bin, $CUDA_PATH/bin or
-/// /usr/local/cuda/bin; anything else is the path of the executable itself
-/// (none when it is not an executable).
+/// ptxas of the CUDA toolkit CMake found when the compiler was built
+/// (getBuildPtxas), none when that is not there: never one found through
+/// PATH, so that `--lower-to-auto`'s choice does not depend on the
+/// environment; anything else is the path of the executable itself (none
+/// when it is not an executable).
 std::optional<std::string> findPtxas(StringRef setting);
+
+/// The path of the ptxas found when the compiler was built (empty: none).
+StringRef getBuildPtxas();
 
 /// Parses the `ptxas info` lines of `ptxas -v` into figures per entry
 /// function ("Compiling entry function 'k'", then "Used N registers, ...,

@@ -3,6 +3,8 @@
 #ifndef STENCIL_PIPELINES_PASSES_H
 #define STENCIL_PIPELINES_PASSES_H
 
+#include "stencil/Dialect/Stencil/IR/LaunchRecord.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
@@ -15,8 +17,9 @@ namespace stencil {
 #define GEN_PASS_REGISTRATION
 #include "stencil/Pipelines/Passes.h.inc"
 
-/// The module attribute naming the chosen pipeline.
-constexpr StringLiteral kPipelineAttrName = "stencil.pipeline";
+// The module attributes naming the chosen pipeline and what the choice
+// assumed, kPipelineAttrName and kDeviceProfileAttrName, are the stencil
+// dialect's (LaunchRecord.h), which verifies them.
 
 } // namespace stencil
 } // namespace mlir

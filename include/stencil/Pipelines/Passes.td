@@ -67,13 +67,21 @@ def StencilSelectPipeline
     min(B / M, P_unit / C_unit) of "Do We Need Tensor Cores?", eq. 12, scaled by the measured
     efficiencies of the pipeline) and records the fastest as the module
     attribute `stencil.pipeline = "lower-to-...{...}"`, which
-    `--stencil-lower-selected` runs. With `explain`, a remark prints the
-    ranked table: per candidate the unit, its issued flops and the bytes per
-    point and step, both bounds, the binding one, the resident warps per SM,
-    the prediction, and why each rejected candidate was rejected.
+    `--stencil-lower-selected` runs, and next to it
+    `stencil.device_profile`, what the choice assumed: the device profile
+    (and, when `device-profile` is not given, that it was assumed from the
+    chip and how to give another) and where the occupancy came from. The
+    launch description repeats both as comments. With `explain=true`, a
+    remark prints the ranked table: per candidate the unit, its issued flops
+    and the bytes per point and step, both bounds, the binding one, the
+    resident warps per SM and the prediction, then a count of the rejected
+    candidates; `explain=all` lists each rejected candidate with its
+    reason.
 
     The occupancy needs the kernel's registers, which only the assembler
-    knows: when `ptxas` finds an assembler, each candidate that lowers is
+    knows: when `ptxas` names an assembler (by default the ptxas of the CUDA
+    toolkit found when the compiler was built, never one from `PATH`, so the
+    choice does not depend on the environment), each candidate that lowers is
     also emitted as PTX and assembled with `ptxas -v`; without one the model
     takes every kernel as fully occupied (the remark says so), which
     misranks kernels that hold many registers (on an H100, SpTC against
@@ -107,12 +115,14 @@ def StencilSelectPipeline
            "(1..4); never more than the op's steps">,
     Option<"optLevel", "opt-level", "int", /*default=*/"3",
            "NVVM optimization level of the chosen pipeline">,
-    Option<"explain", "explain", "bool", /*default=*/"false",
-           "Print the ranked table of candidates as a remark">,
+    Option<"explain", "explain", "std::string", /*default=*/"\"false\"",
+           "Print the ranked table of candidates as a remark: false, true "
+           "(the ranked ones and a count of the rejected ones) or all (each "
+           "rejected candidate with its reason too)">,
     Option<"ptxas", "ptxas", "std::string", /*default=*/"\"auto\"",
            "The assembler that gives each candidate's registers (the "
-           "occupancy): auto (ptxas on PATH, in $CUDA_HOME/bin, "
-           "$CUDA_PATH/bin or /usr/local/cuda/bin), none, or a path">,
+           "occupancy): auto (the ptxas of the CUDA toolkit found when the "
+           "compiler was built; never one from PATH), none, or a path">,
     ListOption<"grid", "grid", "int64_t",
                "The grid's extents, outermost first, the prediction is for; "
                "default: the op's static shape, else 10240000 (1-D), "

@@ -455,16 +455,19 @@ struct LowerToAutoOptions : public PassPipelineOptions<LowerToAutoOptions> {
   PassOptions::Option<int> optLevel{*this, "opt-level",
                                     llvm::cl::desc("NVVM optimization level"),
                                     llvm::cl::init(3)};
-  PassOptions::Option<bool> explain{
+  PassOptions::Option<std::string> explain{
       *this, "explain",
-      llvm::cl::desc("Print the ranked table of candidates as a remark"),
-      llvm::cl::init(false)};
+      llvm::cl::desc("Print the ranked table of candidates as a remark: "
+                     "false, true (the ranked ones and a count of the "
+                     "rejected ones) or all (each rejected candidate with "
+                     "its reason too)"),
+      llvm::cl::init("false")};
   PassOptions::Option<std::string> ptxas{
       *this, "ptxas",
       llvm::cl::desc("The assembler that gives each candidate's registers "
-                     "(the occupancy): auto (ptxas on PATH, in "
-                     "$CUDA_HOME/bin, $CUDA_PATH/bin or /usr/local/cuda/bin), "
-                     "none, or a path"),
+                     "(the occupancy): auto (the ptxas of the CUDA toolkit "
+                     "found when the compiler was built; never one from "
+                     "PATH), none, or a path"),
       llvm::cl::init("auto")};
   PassOptions::ListOption<int64_t> grid{
       *this, "grid",

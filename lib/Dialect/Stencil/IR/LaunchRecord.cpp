@@ -328,3 +328,14 @@ LogicalResult mlir::stencil::verifyLaunchRecords(
   }
   return success();
 }
+
+LogicalResult mlir::stencil::verifyChoiceAttr(
+    Attribute value, function_ref<InFlightDiagnostic()> emitError) {
+  auto text = dyn_cast<StringAttr>(value);
+  if (!text)
+    return emitError() << "must be a string";
+  if (text.getValue().find_first_of("\n\r") != StringRef::npos)
+    return emitError() << "must be one line (the launch description prints "
+                          "it in a comment)";
+  return success();
+}

@@ -38,6 +38,11 @@ LogicalResult StencilDialect::verifyOperationAttribute(Operation *op,
   if (attr.getName() == kLaunchesAttrName)
     return verifyLaunchRecords(attr.getValue(),
                                [&] { return mlir::emitError(loc); });
+  if (attr.getName() == kPipelineAttrName ||
+      attr.getName() == kDeviceProfileAttrName)
+    return verifyChoiceAttr(attr.getValue(), [&] {
+      return mlir::emitError(loc) << "'" << attr.getName().getValue() << "' ";
+    });
   if (attr.getName() == kSourceAttrName)
     return verifySourceAttr(attr.getValue(), [&] {
       return mlir::emitError(loc) << "'" << kSourceAttrName << "' ";

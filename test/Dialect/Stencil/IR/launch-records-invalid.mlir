@@ -113,3 +113,15 @@ func.func @source(%in: memref<8xf32>, %out: memref<8xf32>) {
 
 // A valid record passes.
 module attributes {stencil.launches = [{kernel = "k", rank = 1 : i64, element_type = "f32", boundary = "dirichlet(0.5)", tile = array<i64: 4>, block = array<i64: 32>, source = {body = "a(-1) + a(1)"}}]} {}
+
+// -----
+
+// --lower-to-auto's choice is printed in a comment of the description: one
+// line, or it would start a key of its own.
+// expected-error @+1 {{'stencil.pipeline' must be one line (the launch description prints it in a comment)}}
+module attributes {stencil.pipeline = "lower-to-sptc{chip=sm_90}\nkernel = other"} {}
+
+// -----
+
+// expected-error @+1 {{'stencil.device_profile' must be a string}}
+module attributes {stencil.device_profile = 3 : i64} {}

@@ -24,6 +24,19 @@ namespace stencil {
 /// The module attribute holding the launch records.
 inline constexpr llvm::StringLiteral kLaunchesAttrName = "stencil.launches";
 
+/// The module attributes of `--lower-to-auto`'s choice: the chosen pipeline
+/// with its options, and what the choice assumed (the device profile, where
+/// the occupancy came from). Each is one line of text; the launch
+/// description repeats both as comments.
+inline constexpr llvm::StringLiteral kPipelineAttrName = "stencil.pipeline";
+inline constexpr llvm::StringLiteral kDeviceProfileAttrName =
+    "stencil.device_profile";
+
+/// Checks `stencil.pipeline` and `stencil.device_profile`: a string without
+/// a line break (the launch description prints it in a comment).
+LogicalResult verifyChoiceAttr(Attribute value,
+                               function_ref<InFlightDiagnostic()> emitError);
+
 /// Where a translation reports an error about the launch records of a
 /// lowered `module`: its file without a line, so that the diagnostic does
 /// not quote the module's first line (which holds every record); the
