@@ -13,7 +13,7 @@ other in a clang-built one, so the emitted kernel depends on the compiler
 that built the compiler (utils/compare-builds.py finds such differences;
 this finds their sources). Each call listed has two or more arguments that
 create ops: a static `Op::create(builder, ...)`, a function taking an
-OpBuilder, a builder's member, or a non-const member of a kernel builder
+OpBuilder, a builder's create/createOrFold/insert/clone, or a non-const member of a kernel builder
 class (`*KernelBuilder`, whose helpers `cst`, `add`, `mul`, ... create ops).
 The fix is one op per statement, in gcc's order (the last argument first),
 which keeps the kernels that the tests and the measurements were made with.
@@ -22,12 +22,14 @@ which keeps the kernels that the tests and the measurements were made with.
 
 BUILD_DIR is a Ninja build of the project (its compile commands); the files
 default to every .cpp under lib/ that creates ops. Needs clang-query
-(Debian: clang-tools-22). One clang-query per file (each parses MLIR's
-headers: about 30 s a file). Prints `file:line:col` per call; exits 1 when
+(Debian: clang-tools-22). One clang-query per file, $JOBS (default: the
+cores) at a time (each parses MLIR's headers: about 30 s a file). Prints `file:line:col` per call; exits 1 when
 there is any.
 """
+import concurrent.futures
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -38,7 +40,8 @@ CLANG_QUERY = os.environ.get("CLANG_QUERY", "/usr/lib/llvm-22/bin/clang-query")
 BUILDER = 'cxxRecordDecl(isSameOrDerivedFrom("::mlir::OpBuilder"))'
 CREATES = ("expr(anyOf("
            f"cxxMemberCallExpr(on(hasType(hasUnqualifiedDesugaredType("
-           f"recordType(hasDeclaration({BUILDER}))))),"
+           f"recordType(hasDeclaration({BUILDER}))))), callee(cxxMethodDecl("
+           'hasAnyName("create", "createOrFold", "insert", "clone")))),
            f"callExpr(callee(functionDecl(hasAnyParameter(hasType("
            f"references({BUILDER})))))),"
            'cxxMemberCallExpr(thisPointerType(cxxRecordDecl(isSameOrDerivedFrom('
@@ -76,7 +79,9 @@ def main():
         capture_output=True).stdout)
     entries = []
     for entry in commands:
-        args = shlex.split(entry["command"])
+        args = shlex.split(entry.get("command", ""))
+        if not args or not entry["file"].endswith(".cpp"):
+            continue
         if os.path.basename(args[0]) == "ccache":
             args = args[1:]
         args[0] = "clang++"
@@ -96,15 +101,28 @@ def main():
             json.dump(entries, db)
         with open(os.path.join(tmp, "query.txt"), "w") as q:
             q.write(query())
-        for f in sorted(set(os.path.abspath(f) for f in files)):
+        def sites_of(f):
             out = subprocess.run(
                 [CLANG_QUERY, "-p", tmp, "-f", os.path.join(tmp, "query.txt"),
-                 f], capture_output=True, text=True).stdout
-            sites = sorted({line.split(": note:")[0] for line in out.splitlines()
-                            if '"call" binds here' in line})
-            for site in sites:
-                print(os.path.relpath(site, root), flush=True)
-            found += len(sites)
+                 f], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                text=True).stdout
+            # clang-query ends with "N matches." (or "1 match."); without
+            # it the query did not run (a malformed matcher is not an error
+            # of the process).
+            if not re.search(r"^[0-9]+ match(es)?\.$", out, re.M):
+                sys.exit(f"clang-query did not run the query on {f}:\n" +
+                         out[-2000:])
+            return sorted({line.split(": note:")[0]
+                           for line in out.splitlines()
+                           if '"call" binds here' in line})
+
+        jobs = int(os.environ.get("JOBS", os.cpu_count() or 1))
+        with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+            for sites in pool.map(
+                    sites_of, sorted(set(os.path.abspath(f) for f in files))):
+                for site in sites:
+                    print(os.path.relpath(site, root), flush=True)
+                found += len(sites)
     print(f"{found} calls whose arguments create ops in an unspecified order",
           file=sys.stderr)
     return 1 if found else 0
