@@ -59,7 +59,12 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 if config.cuda_include:
     config.available_features.add("stencil-runtime")
     config.substitutions.append(("%cuda_include", config.cuda_include))
-    config.substitutions.append(("%cc", config.c_compiler or "cc"))
+    # In the sanitizer build the runtime is instrumented: a C program that
+    # links it links the sanitizers' runtimes too.
+    cc = config.c_compiler or "cc"
+    if config.sanitizer_link_flags:
+        cc += " -fsanitize=address,undefined"
+    config.substitutions.append(("%cc", cc))
 
 # `nvcc` feature: nvcc beside ptxas, to compile generated headers.
 if config.ptxas_executable:

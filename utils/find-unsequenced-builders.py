@@ -41,7 +41,7 @@ BUILDER = 'cxxRecordDecl(isSameOrDerivedFrom("::mlir::OpBuilder"))'
 CREATES = ("expr(anyOf("
            f"cxxMemberCallExpr(on(hasType(hasUnqualifiedDesugaredType("
            f"recordType(hasDeclaration({BUILDER}))))), callee(cxxMethodDecl("
-           'hasAnyName("create", "createOrFold", "insert", "clone")))),
+           'hasAnyName("create", "createOrFold", "insert", "clone")))),'
            f"callExpr(callee(functionDecl(hasAnyParameter(hasType("
            f"references({BUILDER})))))),"
            'cxxMemberCallExpr(thisPointerType(cxxRecordDecl(isSameOrDerivedFrom('
@@ -62,8 +62,10 @@ def query():
         "let Y expr(unless(hasDescendant(lambdaExpr())), unless(lambdaExpr()),"
         " anyOf(X, hasDescendant(X)))",
         f"let P anyOf({pairs})",
-        "m expr(anyOf(callExpr(P), cxxConstructExpr(P)), "
-        "isExpansionInMainFile(), unless(hasAncestor(initListExpr())))"
+        # A braced list (ValueRange{a, b}) sequences its elements, but a
+        # call inside an element still has unsequenced arguments.
+        "m expr(anyOf(callExpr(P), cxxConstructExpr("
+        "unless(isListInitialization()), P)), isExpansionInMainFile())"
         '.bind("call")',
     ]) + "\n"
 

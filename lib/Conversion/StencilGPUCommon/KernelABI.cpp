@@ -164,8 +164,10 @@ BandTilingValues mlir::stencil::getBandTiling(ImplicitLocOpBuilder &b,
     if (m != 0) {
       Value fits =
           arith::CmpIOp::create(b, arith::CmpIPredicate::uge, size, cst(m));
-      Value q = arith::DivUIOp::create(
-          b, arith::SubIOp::create(b, size, cst(m)), cst(t));
+      Value step = cst(t);
+      Value margin = cst(m);
+      Value rest = arith::SubIOp::create(b, size, margin);
+      Value q = arith::DivUIOp::create(b, rest, step);
       hi = arith::MaxUIOp::create(b, lo,
                                   arith::SelectOp::create(b, fits, q, cst(0)));
     }

@@ -137,9 +137,10 @@ SmallVector<Value> CudaCoreKernelBuilder::bandBlockOrigin() {
     Value edge = mul(sub(n[d], sub(hi[d], lo[d])), fullSub);
     // b in an edge slab: its slab i (below lo_d, or from hi_d on), then the
     // sub-grid's tiles row-major.
-    Value takeEdge = arith::AndIOp::create(
-        *b, logicalNot(found),
-        arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, rem, edge));
+    Value inEdge =
+        arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, rem, edge);
+    Value notFound = logicalNot(found);
+    Value takeEdge = arith::AndIOp::create(*b, notFound, inEdge);
     Value i = arith::DivUIOp::create(*b, rem, fullSub);
     Value below =
         arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, i, lo[d]);
@@ -159,7 +160,9 @@ SmallVector<Value> CudaCoreKernelBuilder::bandBlockOrigin() {
     // non-zero where no inner slab has any: there every band tile is in an
     // edge slab, and this path is never taken).
     Value inner = sub(rem, edge);
-    Value bandSub = arith::MaxUIOp::create(*b, sub(fullSub, innerSub), cst(1));
+    Value one = cst(1);
+    Value bandTiles = sub(fullSub, innerSub);
+    Value bandSub = arith::MaxUIOp::create(*b, bandTiles, one);
     j[d] = select(found, j[d],
                   add(lo[d], arith::DivUIOp::create(*b, inner, bandSub)));
     rem = select(found, rem, arith::RemUIOp::create(*b, inner, bandSub));
@@ -205,7 +208,10 @@ void CudaCoreKernelBuilder::stageTile(Value planeZ, Value destBase) {
     stageGroup(tid);
     return;
   }
-  auto loop = scf::ForOp::create(*b, cst(0), cst(groups), cst(1));
+  Value one = cst(1);
+  Value groupCount = cst(groups);
+  Value zero = cst(0);
+  auto loop = scf::ForOp::create(*b, zero, groupCount, one);
   OpBuilder::InsertionGuard insertion(*b);
   b->setInsertionPointToStart(loop.getBody());
   stageGroup(add(tid, mul(loop.getInductionVar(), cst(group * threads))));
@@ -412,8 +418,9 @@ SmallVector<Value> CudaCoreKernelBuilder::unitOrigin(int64_t step, Value unit) {
 /// boundary value).
 void CudaCoreKernelBuilder::computeIntermediateStep(int64_t step) {
   int64_t rank = geo.rank;
-  auto loop =
-      scf::ForOp::create(*b, tid, cst(geo.numUnits(step)), cst(geo.threads()));
+  Value threads = cst(geo.threads());
+  Value units = cst(geo.numUnits(step));
+  auto loop = scf::ForOp::create(*b, tid, units, threads);
   OpBuilder::InsertionGuard guard(*b);
   b->setInsertionPointToStart(loop.getBody());
   SmallVector<Value> local = unitOrigin(step, loop.getInductionVar());
@@ -472,9 +479,11 @@ SmallVector<Value> CudaCoreKernelBuilder::outputCoords(int64_t k) {
 
 SmallVector<Value> CudaCoreKernelBuilder::gridCoords(ArrayRef<Value> local) {
   SmallVector<Value> coords;
-  for (int64_t d = 0; d < geo.rank; ++d)
-    coords.push_back(
-        arith::SubIOp::create(*b, add(origin[d], local[d]), cst(geo.halo[d])));
+  for (int64_t d = 0; d < geo.rank; ++d) {
+    Value halo = cst(geo.halo[d]);
+    Value staged = add(origin[d], local[d]);
+    coords.push_back(arith::SubIOp::create(*b, staged, halo));
+  }
   return coords;
 }
 
@@ -712,9 +721,11 @@ CudaCoreKernelBuilder::computeLinearLoop(int64_t count,
   int64_t rank = geo.rank;
   Type i32 = b->getI32Type();
   Value zero = arith::ConstantOp::create(*b, b->getZeroAttr(accType));
-  auto loop =
-      scf::ForOp::create(*b, cst(0), cst(table.numEntries), cst(1),
-                         SmallVector<Value>(count, zero));
+  Value one = cst(1);
+  Value entries = cst(table.numEntries);
+  Value first = cst(0);
+  auto loop = scf::ForOp::create(*b, first, entries, one,
+                                 SmallVector<Value>(count, zero));
   OpBuilder::InsertionGuard guard(*b);
   b->setInsertionPointToStart(loop.getBody());
   Value e = loop.getInductionVar();

@@ -132,14 +132,17 @@ void CudaCoreKernelBuilder::buildPlaneSumLoop(
   Value zeroAcc = arith::ConstantOp::create(*b, b->getZeroAttr(accType));
   // The block's planes (`planes`, fewer in the last block along z), and
   // the whole unrolled groups of iterations over them.
-  Value rows = arith::MinUIOp::create(
-      *b, arith::SubIOp::create(*b, sizes[0], origin[0]), cst(geo.planes));
-  Value groups = arith::DivUIOp::create(
-      *b, addConst(rows, 2 * haloZ + unroll - 1), cst(unroll));
+  Value maxRows = cst(geo.planes);
+  Value left = arith::SubIOp::create(*b, sizes[0], origin[0]);
+  Value rows = arith::MinUIOp::create(*b, left, maxRows);
+  Value unrollCst = cst(unroll);
+  Value lastRow = addConst(rows, 2 * haloZ + unroll - 1);
+  Value groups = arith::DivUIOp::create(*b, lastRow, unrollCst);
   // The thread's first output (y, x) in a plane of the ring; with vector
   // columns a multiple of the width.
-  Value yxBase = add(mul(ty, cst(outputs * strideY)),
-                     width == 1 ? tx : mul(tx, cst(width)));
+  Value xBase = width == 1 ? tx : mul(tx, cst(width));
+  Value yBase = mul(ty, cst(outputs * strideY));
+  Value yxBase = add(yBase, xBase);
   yxBase = addConst(yxBase, geo.halo[1] * strideY + geo.halo[2]);
 
   // With prefetch-planes, the staging values of planes i .. i + d - 1 (d =
@@ -150,7 +153,9 @@ void CudaCoreKernelBuilder::buildPlaneSumLoop(
   SmallVector<Value> initial(sums * slots, zeroAcc);
   if (prefetch)
     llvm::append_range(initial, prefetchFirstPlanes());
-  auto loop = scf::ForOp::create(*b, cst(0), groups, cst(1), initial);
+  Value one = cst(1);
+  Value zero = cst(0);
+  auto loop = scf::ForOp::create(*b, zero, groups, one, initial);
   OpBuilder::InsertionGuard guard(*b);
   b->setInsertionPointToStart(loop.getBody());
   ValueRange carried = loop.getRegionIterArgs();
@@ -159,8 +164,9 @@ void CudaCoreKernelBuilder::buildPlaneSumLoop(
   // The induction variable through an opaque move, so that the addresses
   // derived from it are recomputed from one base (as in the row sweep)
   // instead of each carried in a register by loop strength reduction.
-  Value groupFirst =
-      mul(hideFromOptimizer(*b, loop.getInductionVar()), cst(unroll));
+  Value unrollStep = cst(unroll);
+  Value group = hideFromOptimizer(*b, loop.getInductionVar());
+  Value groupFirst = mul(group, unrollStep);
 
   for (int64_t u = 0; u < unroll; ++u) {
     Value i = addConst(groupFirst, u);
@@ -181,12 +187,13 @@ void CudaCoreKernelBuilder::buildPlaneSumLoop(
       done = zeroAcc;
     }
     Value localZ = addConst(i, -rz);
-    Value own = arith::AndIOp::create(
-        *b,
-        arith::CmpIOp::create(*b, arith::CmpIPredicate::uge, localZ,
-                              cst(haloZ)),
-        arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, localZ,
-                              addConst(rows, haloZ)));
+    Value ownEnd = addConst(rows, haloZ);
+    Value beforeEnd =
+        arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, localZ, ownEnd);
+    Value ownStart = cst(haloZ);
+    Value afterStart =
+        arith::CmpIOp::create(*b, arith::CmpIPredicate::uge, localZ, ownStart);
+    Value own = arith::AndIOp::create(*b, afterStart, beforeEnd);
     auto ifOwn = scf::IfOp::create(*b, own, /*withElseRegion=*/false);
     b->setInsertionPointToStart(ifOwn.thenBlock());
     store(values, addConst(add(origin[0], localZ), -haloZ));
@@ -315,8 +322,9 @@ CudaCoreKernelBuilder::EdgeYX CudaCoreKernelBuilder::computeEdgeYX() {
   bool halo = boundary == BoundaryKind::halo;
   // Clamps `v` into [0, hi].
   auto clamp = [&](Value v, Value hi) {
-    return arith::MaxSIOp::create(*b, arith::MinSIOp::create(*b, v, hi),
-                                  cst(0));
+    Value zero = cst(0);
+    Value below = arith::MinSIOp::create(*b, v, hi);
+    return arith::MaxSIOp::create(*b, below, zero);
   };
   EdgeYX edge;
   for (int64_t j = 0, e = stagingVectorsPerThread(); j < e; ++j) {
@@ -415,7 +423,8 @@ void CudaCoreKernelBuilder::buildVectorPlaneSumSweep() {
       bool used = false;
       if (edgeYX && iy >= 0 && iy < outputs)
         for (auto [l, lane] : llvm::enumerate(edgeYX->keptLanes)) {
-          planeSum(acc, keptSum(iy, l), u) = valueAt(lane);
+          Value kept = valueAt(lane);
+          planeSum(acc, keptSum(iy, l), u) = kept;
           used = true;
         }
       for (int64_t k = 0; k < outputs; ++k) {
@@ -427,9 +436,9 @@ void CudaCoreKernelBuilder::buildVectorPlaneSumSweep() {
           for (const PlaneUse &use : planeUses)
             for (int64_t c = 0; c < width; ++c) {
               Value &sum = planeSum(acc, k * width + c, u - use.dz);
-              sum = LLVM::FMAOp::create(
-                  *b, weightValue(use.index, use.weight), valueAt(c + dx),
-                  sum);
+              Value v = valueAt(c + dx);
+              Value weight = weightValue(use.index, use.weight);
+              sum = LLVM::FMAOp::create(*b, weight, v, sum);
             }
       }
       // The row's loads and FMAs before the next row's (emitOrderingFence).

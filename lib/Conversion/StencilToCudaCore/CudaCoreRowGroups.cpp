@@ -136,10 +136,12 @@ void CudaCoreKernelBuilder::buildRowGroups() {
     auto copyGroup = [&](Value g, int64_t parity, Value valid) -> Value {
       SmallVector<Value> tokens;
       Value first = mul(g, cst(group));
-      Value count =
-          arith::SelectOp::create(*b, valid, cst(1), cst(0)).getResult();
-      Value rowStart = arith::SelectOp::create(
-          *b, valid, add(mul(rowGridY(first), sizeX), col.gridX), cst(0));
+      Value none = cst(0);
+      Value one = cst(1);
+      Value count = arith::SelectOp::create(*b, valid, one, none).getResult();
+      Value noStart = cst(0);
+      Value start = add(mul(rowGridY(first), sizeX), col.gridX);
+      Value rowStart = arith::SelectOp::create(*b, valid, start, noStart);
       Value stride = arith::SelectOp::create(*b, valid, sizeX, cst(0));
       for (int64_t j = 0; j < group; ++j) {
         Value src = add(rowStart, mul(cst(j), stride));
@@ -153,18 +155,24 @@ void CudaCoreKernelBuilder::buildRowGroups() {
 
     // Carried: the pending copies' token (async), the partial sums.
     SmallVector<Value> inits;
-    if (async)
-      inits.push_back(copyGroup(
-          cst(0), 0, arith::ConstantIntOp::create(*b, b->getI1Type(), 1)));
+    if (async) {
+      Value valid = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
+      Value firstGroup = cst(0);
+      inits.push_back(copyGroup(firstGroup, 0, valid));
+    }
     inits.append(steps * slots, zeroAcc);
-    auto loop = scf::ForOp::create(*b, cst(0), cst(groups / 2), cst(1), inits);
+    Value one = cst(1);
+    Value pairs = cst(groups / 2);
+    Value zero = cst(0);
+    auto loop = scf::ForOp::create(*b, zero, pairs, one, inits);
     OpBuilder::InsertionGuard guard(*b);
     b->setInsertionPointToStart(loop.getBody());
     SmallVector<Value> state(loop.getRegionIterArgs());
     Value token = async ? state.front() : Value();
     SmallVector<Value> acc(state.begin() + (async ? 1 : 0), state.end());
-    Value pairFirst =
-        mul(hideFromOptimizer(*b, loop.getInductionVar()), cst(2));
+    Value two = cst(2);
+    Value pairIndex = hideFromOptimizer(*b, loop.getInductionVar());
+    Value pairFirst = mul(pairIndex, two);
     for (int64_t h = 0; h < 2; ++h) {
       base = hideFromOptimizer(*b, col.slot);
       Value g = addConst(pairFirst, h);
@@ -178,9 +186,11 @@ void CudaCoreKernelBuilder::buildRowGroups() {
                           arith::CmpIOp::create(*b, arith::CmpIPredicate::slt,
                                                 next, cst(groups)));
       } else {
-        for (int64_t j = 0; j < group; ++j)
-          memref::StoreOp::create(*b, loadRow(addConst(q0, j)), smem,
-                                  ValueRange{element(0, h, j, 0)});
+        for (int64_t j = 0; j < group; ++j) {
+          Value dest = element(0, h, j, 0);
+          Value row = loadRow(addConst(q0, j));
+          memref::StoreOp::create(*b, row, smem, ValueRange{dest});
+        }
         gpu::BarrierOp::create(*b);
       }
       for (int64_t level = 1; level <= steps; ++level) {
@@ -240,12 +250,11 @@ void CudaCoreKernelBuilder::buildRowGroups() {
 
   // Interior blocks: every row the sweep loads (groups x G from local row 0)
   // and every column lies r or more from the grid's edges.
-  Value interior = arith::AndIOp::create(
-      *b,
-      isWithin(*b, addConst(origin[0], -geo.halo[0]), sizeY, ry,
-               /*extent=*/groups * group),
-      isWithin(*b, addConst(origin[1], -geo.halo[1]), sizeX, rx,
-               /*extent=*/geo.rowWidth()));
+  Value interiorX = isWithin(*b, addConst(origin[1], -geo.halo[1]), sizeX, rx,
+                             /*extent=*/geo.rowWidth());
+  Value interiorY = isWithin(*b, addConst(origin[0], -geo.halo[0]), sizeY, ry,
+                             /*extent=*/groups * group);
+  Value interior = arith::AndIOp::create(*b, interiorY, interiorX);
   auto ifInterior = scf::IfOp::create(*b, interior, /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(*b);
   b->setInsertionPointToStart(ifInterior.thenBlock());

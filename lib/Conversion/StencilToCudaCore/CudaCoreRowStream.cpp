@@ -89,16 +89,19 @@ CudaCoreKernelBuilder::RowColumn CudaCoreKernelBuilder::rowColumn(int64_t j) {
   Value local = addConst(tid, j * geo.threads());
   col.insideX = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
   col.stageX = stagingCoord(1, local, col.insideX);
-  col.gridX =
-      arith::SubIOp::create(*b, add(origin[1], local), cst(geo.halo[1]));
+  Value haloX = cst(geo.halo[1]);
+  Value stagedX = add(origin[1], local);
+  col.gridX = arith::SubIOp::create(*b, stagedX, haloX);
   col.inGrid = isWithin(*b, col.gridX, sizeX, /*margin=*/0);
   if (boundary == BoundaryKind::halo)
     col.written = isWithin(*b, col.gridX, sizeX, geo.radii[1]);
   else if (boundary == BoundaryKind::dirichlet)
     col.written = col.inGrid;
-  col.own = andOf(
-      *b, cmp(arith::CmpIPredicate::uge, local, cst(geo.halo[1])),
-      cmp(arith::CmpIPredicate::ult, local, cst(geo.halo[1] + geo.tile[1])));
+  Value ownEnd = cst(geo.halo[1] + geo.tile[1]);
+  Value beforeEnd = cmp(arith::CmpIPredicate::ult, local, ownEnd);
+  Value ownStart = cst(geo.halo[1]);
+  Value afterStart = cmp(arith::CmpIPredicate::uge, local, ownStart);
+  col.own = andOf(*b, afterStart, beforeEnd);
   col.stored = andOf(
       *b, col.own,
       andOf(*b, cmp(arith::CmpIPredicate::slt, col.gridX, sizeX), col.written));
@@ -127,7 +130,9 @@ void CudaCoreKernelBuilder::zeroRowSharedMemory() {
 }
 
 Value CudaCoreKernelBuilder::rowGridY(Value local) {
-  return arith::SubIOp::create(*b, add(origin[0], local), cst(geo.halo[0]));
+  Value haloY = cst(geo.halo[0]);
+  Value stagedY = add(origin[0], local);
+  return arith::SubIOp::create(*b, stagedY, haloY);
 }
 
 Value CudaCoreKernelBuilder::rowWrittenY(Value local, bool interior) {
@@ -189,11 +194,13 @@ void CudaCoreKernelBuilder::storeRowOutput(Value value, Value local, Value rows,
     return arith::CmpIOp::create(*b, predicate, x, y);
   };
   // The block's own rows [t r_y, t r_y + rows).
-  Value stored = andOf(
-      *b,
-      andOf(*b, cmp(arith::CmpIPredicate::sge, local, cst(geo.halo[0])),
-            cmp(arith::CmpIPredicate::slt, local, addConst(rows, geo.halo[0]))),
-      andOf(*b, interior ? col.own : col.stored, rowWritten));
+  Value ownPoint = andOf(*b, interior ? col.own : col.stored, rowWritten);
+  Value rowsEnd = addConst(rows, geo.halo[0]);
+  Value beforeEnd = cmp(arith::CmpIPredicate::slt, local, rowsEnd);
+  Value rowsStart = cst(geo.halo[0]);
+  Value afterStart = cmp(arith::CmpIPredicate::sge, local, rowsStart);
+  Value ownRow = andOf(*b, afterStart, beforeEnd);
+  Value stored = andOf(*b, ownRow, ownPoint);
   Value y = rowGridY(local), sizeX = sizes[1];
   scf::IfOp::create(*b, stored, [&](OpBuilder &then, Location loc) {
     Value linearIndex = arith::AddIOp::create(
@@ -240,17 +247,18 @@ void CudaCoreKernelBuilder::buildRowStreamSweep(bool interior) {
   };
 
   // The block's rows: C, fewer in the last block along y.
-  Value rows = interior ? cst(geo.planes)
-                        : arith::MinUIOp::create(
-                              *b, arith::SubIOp::create(*b, sizeY, origin[0]),
-                              cst(geo.planes))
-                              .getResult();
-  Value groups =
-      interior ? cst(geo.rowStreamIterations(geo.planes) / unroll)
-               : arith::DivUIOp::create(
-                     *b, addConst(rows, 2 * geo.halo[0] + steps + unroll - 1),
-                     cst(unroll))
-                     .getResult();
+  Value rows, groups;
+  if (interior) {
+    rows = cst(geo.planes);
+    groups = cst(geo.rowStreamIterations(geo.planes) / unroll);
+  } else {
+    Value maxRows = cst(geo.planes);
+    Value left = arith::SubIOp::create(*b, sizeY, origin[0]);
+    rows = arith::MinUIOp::create(*b, left, maxRows);
+    Value unrollCst = cst(unroll);
+    Value lastRow = addConst(rows, 2 * geo.halo[0] + steps + unroll - 1);
+    groups = arith::DivUIOp::create(*b, lastRow, unrollCst);
+  }
   // The level-0 value of local row `local` in column `col`.
   auto loadRow = [&](Value local, const RowColumn &col) -> Value {
     if (interior)
@@ -274,7 +282,9 @@ void CudaCoreKernelBuilder::buildRowStreamSweep(bool interior) {
     inits.push_back(zeroAcc);
   for (int64_t k = 0; k < columns * steps; ++k)
     inits.push_back(zeroElement);
-  auto loop = scf::ForOp::create(*b, cst(0), groups, cst(1), inits);
+  Value one = cst(1);
+  Value zero = cst(0);
+  auto loop = scf::ForOp::create(*b, zero, groups, one, inits);
   OpBuilder::InsertionGuard guard(*b);
   b->setInsertionPointToStart(loop.getBody());
   SmallVector<Value> state(loop.getRegionIterArgs());
@@ -288,8 +298,9 @@ void CudaCoreKernelBuilder::buildRowStreamSweep(bool interior) {
   // The induction variable through an opaque move: the addresses derived
   // from it are recomputed from one base instead of each carried in
   // registers by loop strength reduction.
-  Value groupFirst =
-      mul(hideFromOptimizer(*b, loop.getInductionVar()), cst(unroll));
+  Value unrollCst = cst(unroll);
+  Value group = hideFromOptimizer(*b, loop.getInductionVar());
+  Value groupFirst = mul(group, unrollCst);
 
   for (int64_t u = 0; u < unroll; ++u) {
     Value i = addConst(groupFirst, u);
@@ -297,7 +308,8 @@ void CudaCoreKernelBuilder::buildRowStreamSweep(bool interior) {
     SmallVector<Value> values(columns * steps);
     for (int64_t j = 0; j < columns; ++j) {
       Value current = ahead[aheadIndex(j, u)];
-      ahead[aheadIndex(j, u)] = loadRow(addConst(i, unroll), cols[j]);
+      Value next = loadRow(addConst(i, unroll), cols[j]);
+      ahead[aheadIndex(j, u)] = next;
       memref::StoreOp::create(*b, current, smem,
                               ValueRange{add(writeOffset, cols[j].slot)});
       values[previousIndex(j, 0)] = current;
@@ -382,13 +394,12 @@ void CudaCoreKernelBuilder::buildRowStream() {
   // load is in the grid and the block has C rows: that sweep skips the
   // boundary's predicates, selects and loads, which took more issue slots
   // per row than the FMAs.
-  Value interior =
-      andOf(*b,
-            isWithin(*b, addConst(origin[0], -geo.halo[0]), sizeY, ry,
-                     /*extent=*/geo.rowStreamIterations(geo.planes) +
-                         geo.rowStreamUnroll()),
-            isWithin(*b, addConst(origin[1], -geo.halo[1]), sizeX, rx,
-                     /*extent=*/geo.rowWidth()));
+  Value interiorX = isWithin(*b, addConst(origin[1], -geo.halo[1]), sizeX, rx,
+                             /*extent=*/geo.rowWidth());
+  Value interiorY = isWithin(*b, addConst(origin[0], -geo.halo[0]), sizeY, ry,
+                             /*extent=*/geo.rowStreamIterations(geo.planes) +
+                                 geo.rowStreamUnroll());
+  Value interior = andOf(*b, interiorY, interiorX);
   auto ifInterior = scf::IfOp::create(*b, interior, /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(*b);
   b->setInsertionPointToStart(ifInterior.thenBlock());

@@ -57,9 +57,10 @@ void CudaCoreKernelBuilder::buildStream() {
   // ones without the checks. Other grids stage element by element.
   Value aligned;
   if (int64_t width = geo.vectorWidth; width > 1) {
-    aligned = arith::CmpIOp::create(
-        *b, arith::CmpIPredicate::eq,
-        arith::RemUIOp::create(*b, sizes[2], cst(width)), cst(0));
+    Value zero = cst(0);
+    Value widthCst = cst(width);
+    Value rem = arith::RemUIOp::create(*b, sizes[2], widthCst);
+    aligned = arith::CmpIOp::create(*b, arith::CmpIPredicate::eq, rem, zero);
     interior = arith::AndIOp::create(*b, interior, aligned);
   }
   auto ifOp = scf::IfOp::create(*b, interior, /*withElseRegion=*/true);
@@ -99,9 +100,11 @@ void CudaCoreKernelBuilder::buildSweep() {
   // i. (Fused steps hold more registers already: there it was slower, f16
   // Heat-3D 390 against 407 GStencil/s with 2 steps on an H100.)
   bool prefetch = prefetchedValuesPerThread() > 0;
-  auto loop = scf::ForOp::create(
-      *b, cst(0), iterations, cst(1),
-      prefetch ? prefetchFirstPlanes() : SmallVector<Value>());
+  SmallVector<Value> initArgs =
+      prefetch ? prefetchFirstPlanes() : SmallVector<Value>();
+  Value one = cst(1);
+  Value zero = cst(0);
+  auto loop = scf::ForOp::create(*b, zero, iterations, one, initArgs);
   OpBuilder::InsertionGuard guard(*b);
   b->setInsertionPointToStart(loop.getBody());
   Value i = loop.getInductionVar();
@@ -188,7 +191,9 @@ void CudaCoreKernelBuilder::stagePrefetched(Value i,
 
 Value CudaCoreKernelBuilder::ringBase(int64_t level, Value localZ) {
   Value slot = arith::RemUIOp::create(*b, localZ, cst(geo.ringSlots()));
-  return mul(addConst(slot, level * geo.ringSlots()), cst(geo.planeSize()));
+  Value planeSize = cst(geo.planeSize());
+  Value slotBase = addConst(slot, level * geo.ringSlots());
+  return mul(slotBase, planeSize);
 }
 
 Value CudaCoreKernelBuilder::ringIndex(
@@ -227,8 +232,9 @@ Value CudaCoreKernelBuilder::ringLoopIndex(int64_t level, Value localZ,
 void CudaCoreKernelBuilder::streamIntermediateStep(int64_t step, Value localZ) {
   int64_t strideY = geo.smemStrides[1];
   Value destBase = ringBase(step, localZ);
-  auto loop = scf::ForOp::create(*b, tid, cst(geo.planeUnits(step)),
-                                 cst(geo.threads()));
+  Value threads = cst(geo.threads());
+  Value units = cst(geo.planeUnits(step));
+  auto loop = scf::ForOp::create(*b, tid, units, threads);
   OpBuilder::InsertionGuard guard(*b);
   b->setInsertionPointToStart(loop.getBody());
   SmallVector<Value> local = unitOrigin(step, loop.getInductionVar());

@@ -48,14 +48,30 @@ Value FftKernelBuilder::ctSlot(Value p0, Value p1) {
   auto xorI = [&](Value x, Value y) {
     return arith::XOrIOp::create(*b, x, y).getResult();
   };
-  auto bit = [&](Value v, int64_t s) { return andI(shr(v, s), cst(1)); };
+  // One op per statement, in gcc's order: the IR must not depend on the host
+  // compiler's argument evaluation order.
+  auto bit = [&](Value v, int64_t s) {
+    Value one = cst(1);
+    Value shifted = shr(v, s);
+    return andI(shifted, one);
+  };
   auto digitSwizzle = [&](Value v) {
-    return orI(shl(xorI(bit(v, 0), bit(v, 2)), 1), shl(bit(v, 1), 2));
+    Value high = shl(bit(v, 1), 2);
+    Value bit2 = bit(v, 2);
+    Value bit0 = bit(v, 0);
+    Value mixed = shl(xorI(bit0, bit2), 1);
+    return orI(mixed, high);
   };
   Value ya = shr(p0, 3), yb = andI(p0, cst(7));
   Value xa = shr(p1, 3), xb = andI(p1, cst(7));
-  Value low = xorI(xorI(xb, yb), xorI(digitSwizzle(xa), digitSwizzle(ya)));
-  return add(add(shl(p0, 6), shl(xa, 3)), low);
+  Value swizzleY = digitSwizzle(ya);
+  Value swizzleX = digitSwizzle(xa);
+  Value swizzles = xorI(swizzleX, swizzleY);
+  Value lowDigits = xorI(xb, yb);
+  Value low = xorI(lowDigits, swizzles);
+  Value col = shl(xa, 3);
+  Value row = shl(p0, 6);
+  return add(add(row, col), low);
 }
 
 CValue FftKernelBuilder::loadPair(Value slot) {
@@ -193,8 +209,10 @@ void FftKernelBuilder::cooleyTukeyPath() {
   gpu::BarrierOp::create(*b);
 
   auto forEachUnit = [&](function_ref<void(Value)> body) {
+    Value step = cst(warps);
+    Value end = cst(64);
     scf::ForOp::create(
-        *b, warp, cst(64), cst(warps), ValueRange{},
+        *b, warp, end, step, ValueRange{},
         [&](OpBuilder &nested, Location, Value unit, ValueRange) {
           OpBuilder::InsertionGuard guard(*b);
           b->setInsertionPoint(nested.getInsertionBlock(),
@@ -224,8 +242,9 @@ void FftKernelBuilder::cooleyTukeyPath() {
   int64_t specWord = layout.spectrumWord(cfg.tail);
   auto packedWord = [&](int64_t base, Value unit, int64_t perUnit, int64_t v) {
     // ((unit * perUnit + v) * 32 + lane) * 4 words.
-    return add(mulConst(unit, perUnit * 32 * 4),
-               addConst(mulConst(lane, 4), base + v * 32 * 4));
+    Value laneWord = addConst(mulConst(lane, 4), base + v * 32 * 4);
+    Value unitWord = mulConst(unit, perUnit * 32 * 4);
+    return add(unitWord, laneWord);
   };
   forEachUnit([&](Value p1) {
     SmallVector<CValue> x;
@@ -297,7 +316,9 @@ void FftKernelBuilder::cooleyTukeyPath() {
   // 1-D: the valid points n = nL + 64 nH from (nL, nH), coalesced.
   forEachThread(validSize[0], [&](Value v) {
     Value n = addConst(v, margin[0]);
-    CValue value = loadPair(ctSlot(remConst(n, 64), divConst(n, 64)));
+    Value nH = divConst(n, 64);
+    Value nL = remConst(n, 64);
+    CValue value = loadPair(ctSlot(nL, nH));
     storeValid({n}, value);
   });
 }

@@ -166,7 +166,9 @@ using namespace mlir::stencil::fft_detail;
 void FftKernelBuilder::forEachThread(int64_t count,
                                      function_ref<void(Value)> body) {
   int64_t threads = getFftThreads(cfg);
-  scf::ForOp::create(*b, tid, cst(count), cst(threads), ValueRange{},
+  Value step = cst(threads);
+  Value end = cst(count);
+  scf::ForOp::create(*b, tid, end, step, ValueRange{},
                      [&](OpBuilder &nested, Location loc, Value i, ValueRange) {
                        OpBuilder::InsertionGuard guard(*b);
                        b->setInsertionPoint(nested.getInsertionBlock(),
@@ -201,7 +203,9 @@ Value FftKernelBuilder::crtIndex(ArrayRef<Value> c) {
 
 Value FftKernelBuilder::swizzleOf(Value digit) {
   // getFftSlotSwizzle: F(v) = 5 v mod 8 of the digit's low three bits.
-  return arith::AndIOp::create(*b, mulConst(remConst(digit, 8), 5), cst(7));
+  Value mask = cst(7);
+  Value scaled = mulConst(remConst(digit, 8), 5);
+  return arith::AndIOp::create(*b, scaled, mask);
 }
 
 Value FftKernelBuilder::loadCoord(int64_t d, int64_t layer, Value c) {
@@ -219,9 +223,10 @@ Value FftKernelBuilder::loadCoord(int64_t d, int64_t layer, Value c) {
 Value FftKernelBuilder::storeCoord(int64_t d, int64_t layer, Value c) {
   Value j = d == rank - 1 ? addConst(tileIndex[d], layer) : tileIndex[d];
   // The valid point c of a periodic tile is grid point j V + c - T r.
-  return add(mulConst(j, validSize[d]), cfg.boundary == BoundaryKind::periodic
-                                            ? addConst(c, -margin[d])
-                                            : c);
+  Value offset =
+      cfg.boundary == BoundaryKind::periodic ? addConst(c, -margin[d]) : c;
+  Value tileStart = mulConst(j, validSize[d]);
+  return add(tileStart, offset);
 }
 
 Value FftKernelBuilder::gridIndex(ArrayRef<Value> x) {
@@ -303,10 +308,9 @@ gpu::GPUFuncOp FftKernelBuilder::build(OpBuilder &moduleBuilder, Location loc,
     } else {
       Value span = sub(n, cst(2 * margin[d]));
       Value positive = cmp(arith::CmpIPredicate::sgt, span, cst(0));
-      count = select(
-          positive,
-          arith::CeilDivSIOp::create(*b, span, cst(validSize[d])).getResult(),
-          cst(1));
+      Value one = cst(1);
+      Value tiles = arith::CeilDivSIOp::create(*b, span, cst(validSize[d]));
+      count = select(positive, tiles, one);
     }
     tileCount[d] = count;
     inRange =
@@ -399,7 +403,8 @@ void FftKernelBuilder::fftPath() {
       OpBuilder::InsertionGuard guard(*b);
       b->setInsertionPointToStart(ifInside.thenBlock());
       Value index = addConst(mulConst(crtIndex(c), 2), layer);
-      storeGrid(gridIndex(x), memref::LoadOp::create(*b, smem, index));
+      Value value = memref::LoadOp::create(*b, smem, index);
+      storeGrid(gridIndex(x), value);
     });
   }
 }
@@ -419,10 +424,11 @@ void FftKernelBuilder::emitStage(int64_t axis, int64_t table,
   auto loadTable = [&](int64_t t) {
     SmallVector<SmallVector<CValue>> frag(kTiles);
     for (int64_t kt = 0; kt < kTiles; ++kt)
-      for (int64_t c = 0; c < chunks; ++c)
-        frag[kt].push_back(loadComplexCoefficient(
-            add(mulConst(lane, 4),
-                cst(layout.stageWord(t) + (kt * chunks + c) * 32 * 4))));
+      for (int64_t c = 0; c < chunks; ++c) {
+        Value word = cst(layout.stageWord(t) + (kt * chunks + c) * 32 * 4);
+        Value laneWord = mulConst(lane, 4);
+        frag[kt].push_back(loadComplexCoefficient(add(laneWord, word)));
+      }
     return frag;
   };
   SmallVector<SmallVector<CValue>> forward = loadTable(table);
@@ -431,8 +437,10 @@ void FftKernelBuilder::emitStage(int64_t axis, int64_t table,
     inverse = loadTable(inverseTable);
 
   int64_t warps = cfg.warps;
+  Value step = cst(warps);
+  Value end = cst(groups);
   scf::ForOp::create(
-      *b, warp, cst(groups), cst(warps), ValueRange{},
+      *b, warp, end, step, ValueRange{},
       [&](OpBuilder &nested, Location, Value group, ValueRange) {
         OpBuilder::InsertionGuard guard(*b);
         b->setInsertionPoint(nested.getInsertionBlock(),
@@ -440,8 +448,9 @@ void FftKernelBuilder::emitStage(int64_t axis, int64_t table,
         // The array index of element 0 of the fibers of rows g and g + 8.
         SmallVector<Value> base(rows), valid(rows), fiberSwizzle(rows);
         for (int64_t r = 0; r < rows; ++r) {
-          Value fiber =
-              add(mulConst(group, perGroup), addConst(groupId, 8 * r));
+          Value inGroup = addConst(groupId, 8 * r);
+          Value groupStart = mulConst(group, perGroup);
+          Value fiber = add(groupStart, inGroup);
           valid[r] = cmp(arith::CmpIPredicate::ult, fiber, cst(fibers));
           fiber = select(valid[r], fiber, cst(0));
           Value index = cst(0), swizzle = cst(0);
@@ -529,8 +538,12 @@ void FftKernelBuilder::emitStage(int64_t axis, int64_t table,
               CValue s = loadComplexCoefficient(
                   addConst(mulConst(index, 4), specWord));
               Value re = accRe[kt][i], im = accIm[kt][i];
-              accRe[kt][i] = fsub(fmul(re, s.re), fmul(im, s.im));
-              accIm[kt][i] = fadd(fmul(re, s.im), fmul(im, s.re));
+              Value imIm = fmul(im, s.im);
+              Value reRe = fmul(re, s.re);
+              accRe[kt][i] = fsub(reRe, imIm);
+              Value imRe = fmul(im, s.re);
+              Value reIm = fmul(re, s.im);
+              accIm[kt][i] = fadd(reIm, imRe);
             }
           // The swizzled inverse stage: chunk c = 2 kt' + i takes
           // accumulators i (row g) and 2 + i (row g + 8) of k-tile kt'.
@@ -600,18 +613,18 @@ void FftKernelBuilder::directPath() {
         b->getBlock()->getParentOp()->getParentOfType<gpu::GPUFuncOp>()
             .getName()
             .str();
-    pointTables.emplace(
-        createConstantTable(
-            gpuModule, b->getLoc(), name + "_points",
-            DenseElementsAttr::get(
-                RankedTensorType::get({int64_t(offsets.size())},
-                                      b->getI32Type()),
-                ArrayRef<int32_t>(offsets))),
-        createConstantTable(
-            gpuModule, b->getLoc(), name + "_point_weights",
-            DenseElementsAttr::get(
-                RankedTensorType::get({numPoints}, b->getF64Type()),
-                cfg.weights)));
+    std::string weightTable = createConstantTable(
+        gpuModule, b->getLoc(), name + "_point_weights",
+        DenseElementsAttr::get(
+            RankedTensorType::get({numPoints}, b->getF64Type()),
+            cfg.weights));
+    std::string offsetTable = createConstantTable(
+        gpuModule, b->getLoc(), name + "_points",
+        DenseElementsAttr::get(
+            RankedTensorType::get({int64_t(offsets.size())},
+                                  b->getI32Type()),
+            ArrayRef<int32_t>(offsets)));
+    pointTables.emplace(std::move(offsetTable), std::move(weightTable));
   }
 
   for (int64_t layer = 0; layer < 2; ++layer) {
@@ -654,8 +667,11 @@ void FftKernelBuilder::directPath() {
     gpu::BarrierOp::create(*b);
 
     // T steps from one buffer into the other.
+    Value tStep = cst(1);
+    Value tEnd = cst(cfg.steps);
+    Value tBegin = cst(0);
     scf::ForOp::create(
-        *b, cst(0), cst(cfg.steps), cst(1), ValueRange{},
+        *b, tBegin, tEnd, tStep, ValueRange{},
         [&](OpBuilder &nested, Location, Value t, ValueRange) {
           OpBuilder::InsertionGuard g(*b);
           b->setInsertionPoint(nested.getInsertionBlock(),
@@ -719,8 +735,11 @@ void FftKernelBuilder::directPath() {
               }
             } else {
               // The same sum over the points in their order, from 0.
-              auto loop = scf::ForOp::create(*b, cst(0), cst(numPoints),
-                                             cst(1), ValueRange{sum});
+              Value iStep = cst(1);
+              Value iEnd = cst(numPoints);
+              Value iBegin = cst(0);
+              auto loop = scf::ForOp::create(*b, iBegin, iEnd, iStep,
+                                             ValueRange{sum});
               OpBuilder::InsertionGuard inLoop(*b);
               b->setInsertionPointToStart(loop.getBody());
               Value i = loop.getInductionVar();
@@ -760,7 +779,9 @@ void FftKernelBuilder::directPath() {
       for (int64_t d = 0; d < rank; ++d) {
         Value lo = addConst(start[d], margin[d]);
         Value hi = addConst(lo, validSize[d]);
-        lo = select(cmp(arith::CmpIPredicate::eq, j[d], cst(0)), cst(0), lo);
+        Value zero = cst(0);
+        Value first = cmp(arith::CmpIPredicate::eq, j[d], cst(0));
+        lo = select(first, zero, lo);
         hi = select(
             cmp(arith::CmpIPredicate::uge, j[d], sub(tileCount[d], cst(1))),
             sizes[d], hi);
@@ -770,9 +791,9 @@ void FftKernelBuilder::directPath() {
       auto ifKeep = scf::IfOp::create(*b, keep, false);
       OpBuilder::InsertionGuard g(*b);
       b->setInsertionPointToStart(ifKeep.thenBlock());
-      storeGrid(
-          gridIndex(x),
-          memref::LoadOp::create(*b, smem, ValueRange{addConst(q, finalBase)}));
+      Value index = addConst(q, finalBase);
+      Value value = memref::LoadOp::create(*b, smem, ValueRange{index});
+      storeGrid(gridIndex(x), value);
     });
     gpu::BarrierOp::create(*b);
   }

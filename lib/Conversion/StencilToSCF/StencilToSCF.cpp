@@ -65,10 +65,11 @@ static Value loadNeighbour(ImplicitLocOpBuilder &b, const GridInfo &grid,
           b, size, arith::ConstantIndexOp::create(b, 1));
       indices.push_back(arith::MaxSIOp::create(
           b, zero, arith::MinSIOp::create(b, raw, last)));
-      Value inDim = arith::AndIOp::create(
-          b,
-          arith::CmpIOp::create(b, arith::CmpIPredicate::sge, raw, zero),
-          arith::CmpIOp::create(b, arith::CmpIPredicate::slt, raw, size));
+      Value belowEnd =
+          arith::CmpIOp::create(b, arith::CmpIPredicate::slt, raw, size);
+      Value aboveStart =
+          arith::CmpIOp::create(b, arith::CmpIPredicate::sge, raw, zero);
+      Value inDim = arith::AndIOp::create(b, aboveStart, belowEnd);
       inside = inside ? arith::AndIOp::create(b, inside, inDim) : inDim;
       break;
     }

@@ -52,8 +52,9 @@ SmallVector<Value> SpTCKernelBuilder::getLaneOffsets() {
   Value rowBase, columnBase;
   if (geo.rank == 1) {
     rowBase = cst(0);
-    columnBase = add(mul(warp, cst(kMmaSpM * kMmaSpN * geo.nTiles)),
-                     mul(groupId, cst(kMmaSpM)));
+    Value groupColumn = mul(groupId, cst(kMmaSpM));
+    Value warpColumn = mul(warp, cst(kMmaSpM * kMmaSpN * geo.nTiles));
+    columnBase = add(warpColumn, groupColumn);
   } else {
     rowBase = mul(groupId, cst(geo.smemStrides[geo.rank - 2]));
     columnBase = mul(warp, cst(kMmaSpM));
@@ -89,8 +90,9 @@ SmallVector<Value> SpTCKernelBuilder::getLaneOffsets() {
 /// in the tile (the lane part), plus the slot's offset, one of four
 /// constants picked by t, plus the n-tile's constant offset.
 SmallVector<Value> SpTCKernelBuilder::getGatherLaneOffsets() {
-  Value base = add(mul(groupId, cst(geo.groupStride())),
-                   mul(warp, cst(geo.warpStride())));
+  Value warpBase = mul(warp, cst(geo.warpStride()));
+  Value groupBase = mul(groupId, cst(geo.groupStride()));
+  Value base = add(groupBase, warpBase);
   if (smemBase)
     base = add(base, smemBase);
   // Slot s of MMA q: (its plane, its constant offset). With streamed planes

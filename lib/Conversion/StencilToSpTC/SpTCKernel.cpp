@@ -68,7 +68,10 @@ gpu::GPUFuncOp SpTCKernelBuilder::build(OpBuilder &moduleBuilder,
     return func;
   }
   SmallVector<Value> first = loadTile(blockOrigin);
-  auto loop = scf::ForOp::create(*b, cst(0), cst(geo.subTiles), cst(1), first);
+  Value step = cst(1);
+  Value upper = cst(geo.subTiles);
+  Value lower = cst(0);
+  auto loop = scf::ForOp::create(*b, lower, upper, step, first);
   {
     OpBuilder::InsertionGuard guard(*b);
     b->setInsertionPointToStart(loop.getBody());

@@ -25,8 +25,9 @@ Value SpTCKernelBuilder::swizzleColumn(Value column) {
   if (!geo.swizzleBit)
     return column;
   // column ^ (((column >> bit) & 1) << 2)
-  Value bit = arith::AndIOp::create(
-      *b, arith::ShRUIOp::create(*b, column, cst(geo.swizzleBit)), cst(1));
+  Value one = cst(1);
+  Value shifted = arith::ShRUIOp::create(*b, column, cst(geo.swizzleBit));
+  Value bit = arith::AndIOp::create(*b, shifted, one);
   return arith::XOrIOp::create(*b, column,
                                arith::ShLIOp::create(*b, bit, cst(2)));
 }
@@ -36,10 +37,12 @@ Value SpTCKernelBuilder::swapsHalves(Value e) {
     return Value();
   // The vector's column is 8 * (e % vectorsPerRow).
   int64_t vectorsPerRow = geo.smemShape[geo.rank - 1] / SpTCGeometry::kVector;
-  Value column = mul(arith::RemUIOp::create(*b, e, cst(vectorsPerRow)),
-                     cst(SpTCGeometry::kVector));
-  Value bit = arith::AndIOp::create(
-      *b, arith::ShRUIOp::create(*b, column, cst(geo.swizzleBit)), cst(1));
+  Value width = cst(SpTCGeometry::kVector);
+  Value vcol = arith::RemUIOp::create(*b, e, cst(vectorsPerRow));
+  Value column = mul(vcol, width);
+  Value one = cst(1);
+  Value shifted = arith::ShRUIOp::create(*b, column, cst(geo.swizzleBit));
+  Value bit = arith::AndIOp::create(*b, shifted, one);
   return arith::CmpIOp::create(*b, arith::CmpIPredicate::ne, bit, cst(0));
 }
 
@@ -51,8 +54,9 @@ SpTCKernelBuilder::locateVector(Value e, ArrayRef<Value> tileOrigin) {
   Value row = arith::DivUIOp::create(*b, e, cst(vectorsPerRow));
   Value vcol = arith::RemUIOp::create(*b, e, cst(vectorsPerRow));
   VectorSource source;
-  source.gx = arith::SubIOp::create(
-      *b, add(tileOrigin[rank - 1], mul(vcol, cst(vec))), cst(geo.pad));
+  Value pad = cst(geo.pad);
+  Value x = add(tileOrigin[rank - 1], mul(vcol, cst(vec)));
+  source.gx = arith::SubIOp::create(*b, x, pad);
   source.rowInside = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
   source.rowLinear = cst(0);
   for (int64_t d = 0; d + 1 < rank; ++d) {
@@ -61,8 +65,9 @@ SpTCKernelBuilder::locateVector(Value e, ArrayRef<Value> tileOrigin) {
       local = arith::DivUIOp::create(*b, row, cst(geo.smemShape[d + 1]));
     if (d > 0)
       local = arith::RemUIOp::create(*b, local, cst(geo.smemShape[d]));
-    Value coord =
-        arith::SubIOp::create(*b, add(tileOrigin[d], local), cst(geo.radii[d]));
+    Value radius = cst(geo.radii[d]);
+    Value shifted = add(tileOrigin[d], local);
+    Value coord = arith::SubIOp::create(*b, shifted, radius);
     source.rowInside = arith::AndIOp::create(
         *b, source.rowInside, isWithin(*b, coord, sizes[d], /*margin=*/0));
     source.rowLinear = add(mul(source.rowLinear, sizes[d]), coord);
@@ -89,13 +94,13 @@ Value SpTCKernelBuilder::loadVector(Value e, ArrayRef<Value> tileOrigin) {
   Value linear = add(mul(rowLinear, nx), gx);
 
   // 2. The whole vector inside an aligned row: one 16-byte load.
-  Value full = arith::AndIOp::create(
-      *b, arith::AndIOp::create(*b, rowInside, aligned),
-      arith::AndIOp::create(
-          *b,
-          arith::CmpIOp::create(*b, arith::CmpIPredicate::sge, gx, zeroIndex),
-          arith::CmpIOp::create(*b, arith::CmpIPredicate::sle,
-                                addConst(gx, vec), nx)));
+  Value end = addConst(gx, vec);
+  Value fits = arith::CmpIOp::create(*b, arith::CmpIPredicate::sle, end, nx);
+  Value starts =
+      arith::CmpIOp::create(*b, arith::CmpIPredicate::sge, gx, zeroIndex);
+  Value inRow = arith::AndIOp::create(*b, starts, fits);
+  Value rowAligned = arith::AndIOp::create(*b, rowInside, aligned);
+  Value full = arith::AndIOp::create(*b, rowAligned, inRow);
   auto ifOp = scf::IfOp::create(
       *b, full,
       [&](OpBuilder &then, Location loc) {
@@ -111,13 +116,12 @@ Value SpTCKernelBuilder::loadVector(Value e, ArrayRef<Value> tileOrigin) {
         for (int64_t k = 0; k < vec; ++k) {
           Value x = arith::AddIOp::create(
               eb, gx, arith::ConstantIndexOp::create(eb, k));
-          Value inside = arith::AndIOp::create(
-              eb, rowInside,
-              arith::AndIOp::create(
-                  eb,
-                  arith::CmpIOp::create(eb, arith::CmpIPredicate::sge, x,
-                                        zeroIndex),
-                  arith::CmpIOp::create(eb, arith::CmpIPredicate::slt, x, nx)));
+          Value beforeEnd =
+              arith::CmpIOp::create(eb, arith::CmpIPredicate::slt, x, nx);
+          Value afterStart = arith::CmpIOp::create(
+              eb, arith::CmpIPredicate::sge, x, zeroIndex);
+          Value inGrid = arith::AndIOp::create(eb, afterStart, beforeEnd);
+          Value inside = arith::AndIOp::create(eb, rowInside, inGrid);
           Value index = arith::AddIOp::create(
               eb, linear, arith::ConstantIndexOp::create(eb, k));
           auto elementIf = scf::IfOp::create(
@@ -257,20 +261,21 @@ Value SpTCKernelBuilder::copyTileAsync(ArrayRef<Value> tileOrigin,
   for (int64_t k = 0; k < vectorsPerThread(numVectors()); ++k) {
     Value e = addConst(tid, k * geo.threads());
     auto [gx, rowInside, rowLinear] = locateVector(e, tileOrigin);
-    Value inside = arith::AndIOp::create(
-        *b, arith::AndIOp::create(*b, valid, rowInside),
-        arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, e,
-                              cst(numVectors())));
+    Value inTile = arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, e,
+                                         cst(numVectors()));
+    Value rowValid = arith::AndIOp::create(*b, valid, rowInside);
+    Value inside = arith::AndIOp::create(*b, rowValid, inTile);
     // gx is a multiple of 8: a vector lies wholly left of the grid, or
     // starts inside it and keeps min(8, N_x - gx) elements.
-    inside = arith::AndIOp::create(
-        *b, inside,
-        arith::AndIOp::create(
-            *b,
-            arith::CmpIOp::create(*b, arith::CmpIPredicate::sge, gx, zeroIndex),
-            arith::CmpIOp::create(*b, arith::CmpIPredicate::slt, gx, nx)));
-    Value count =
-        arith::MinSIOp::create(*b, cst(vec), arith::SubIOp::create(*b, nx, gx));
+    Value beforeEnd =
+        arith::CmpIOp::create(*b, arith::CmpIPredicate::slt, gx, nx);
+    Value afterStart =
+        arith::CmpIOp::create(*b, arith::CmpIPredicate::sge, gx, zeroIndex);
+    Value inGrid = arith::AndIOp::create(*b, afterStart, beforeEnd);
+    inside = arith::AndIOp::create(*b, inside, inGrid);
+    Value rest = arith::SubIOp::create(*b, nx, gx);
+    Value whole = cst(vec);
+    Value count = arith::MinSIOp::create(*b, whole, rest);
     count = arith::SelectOp::create(*b, inside, count, zeroIndex);
     Value src = arith::SelectOp::create(*b, inside, add(mul(rowLinear, nx), gx),
                                         zeroIndex);
@@ -287,12 +292,14 @@ Value SpTCKernelBuilder::copyTileAsync(ArrayRef<Value> tileOrigin,
     const int64_t half = vec / 2;
     Value halfCount = arith::DivUIOp::create(*b, count, cst(2));
     for (int64_t h = 0; h < 2; ++h) {
-      Value place =
-          arith::SelectOp::create(*b, swap, cst((1 - h) * half), cst(h * half));
+      Value straight = cst(h * half);
+      Value swapped = cst((1 - h) * half);
+      Value place = arith::SelectOp::create(*b, swap, swapped, straight);
+      Value srcHalf = addConst(src, h * half);
+      Value dstHalf = add(dst, place);
       tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-          *b, tokenType, smem, ValueRange{add(dst, place)}, in,
-          ValueRange{addConst(src, h * half)}, b->getIndexAttr(half), halfCount,
-          /*bypassL1=*/UnitAttr()));
+          *b, tokenType, smem, ValueRange{dstHalf}, in, ValueRange{srcHalf},
+          b->getIndexAttr(half), halfCount, /*bypassL1=*/UnitAttr()));
     }
   }
   return nvgpu::DeviceAsyncCreateGroupOp::create(*b, tokenType, tokens);
@@ -304,33 +311,40 @@ Value SpTCKernelBuilder::copyTileAsync(ArrayRef<Value> tileOrigin,
 void SpTCKernelBuilder::buildAsyncPipeline(
     function_ref<SmallVector<Value>(Value)> subOrigin) {
   const int64_t vec = SpTCGeometry::kVector;
-  Value aligned = arith::CmpIOp::create(
-      *b, arith::CmpIPredicate::eq,
-      arith::RemUIOp::create(*b, sizes[geo.rank - 1], cst(vec)), cst(0));
+  Value zero = cst(0);
+  Value rem = arith::RemUIOp::create(*b, sizes[geo.rank - 1], cst(vec));
+  Value aligned =
+      arith::CmpIOp::create(*b, arith::CmpIPredicate::eq, rem, zero);
   auto ifOp = scf::IfOp::create(*b, aligned, /*withElseRegion=*/true);
   SmallVector<Value> savedOrigin(origin);
   {
     OpBuilder::InsertionGuard guard(*b);
     b->setInsertionPointToStart(&ifOp.getThenRegion().front());
     Value yes = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
-    Value first = copyTileAsync(subOrigin(cst(0)), cst(0), yes);
-    auto loop = scf::ForOp::create(*b, cst(0), cst(geo.subTiles), cst(1),
-                                   ValueRange{first});
+    Value firstBase = cst(0);
+    SmallVector<Value> firstOrigin = subOrigin(cst(0));
+    Value first = copyTileAsync(firstOrigin, firstBase, yes);
+    Value step = cst(1);
+    Value upper = cst(geo.subTiles);
+    Value lower = cst(0);
+    auto loop = scf::ForOp::create(*b, lower, upper, step, ValueRange{first});
     OpBuilder::InsertionGuard loopGuard(*b);
     b->setInsertionPointToStart(loop.getBody());
     Value sub = loop.getInductionVar();
     Value nextSub = addConst(sub, 1);
     Value hasNext = arith::CmpIOp::create(*b, arith::CmpIPredicate::slt,
                                           nextSub, cst(geo.subTiles));
-    Value nextBase = mul(arith::RemUIOp::create(*b, nextSub, cst(2)),
-                         cst(geo.bufferStride()));
+    Value nextStride = cst(geo.bufferStride());
+    Value nextBuffer = arith::RemUIOp::create(*b, nextSub, cst(2));
+    Value nextBase = mul(nextBuffer, nextStride);
     Value next = copyTileAsync(subOrigin(nextSub), nextBase, hasNext);
     // Only the group just issued may still be in flight.
     nvgpu::DeviceAsyncWaitOp::create(*b, next, b->getI32IntegerAttr(1));
     gpu::BarrierOp::create(*b);
     origin = subOrigin(sub);
-    smemBase =
-        mul(arith::RemUIOp::create(*b, sub, cst(2)), cst(geo.bufferStride()));
+    Value stride = cst(geo.bufferStride());
+    Value buffer = arith::RemUIOp::create(*b, sub, cst(2));
+    smemBase = mul(buffer, stride);
     computeAndStore();
     gpu::BarrierOp::create(*b);
     scf::YieldOp::create(*b, next);
@@ -338,7 +352,10 @@ void SpTCKernelBuilder::buildAsyncPipeline(
   {
     OpBuilder::InsertionGuard guard(*b);
     b->setInsertionPointToStart(&ifOp.getElseRegion().front());
-    auto loop = scf::ForOp::create(*b, cst(0), cst(geo.subTiles), cst(1));
+    Value step = cst(1);
+    Value upper = cst(geo.subTiles);
+    Value lower = cst(0);
+    auto loop = scf::ForOp::create(*b, lower, upper, step);
     OpBuilder::InsertionGuard loopGuard(*b);
     b->setInsertionPointToStart(loop.getBody());
     Value sub = loop.getInductionVar();
@@ -375,12 +392,17 @@ void SpTCKernelBuilder::buildPlaneStream(ArrayRef<Value> blockOrigin) {
     return o;
   };
   auto slotBase = [&](Value p) {
-    return mul(arith::RemUIOp::create(*b, p, cst(ring)), cst(plane));
+    Value planeSize = cst(plane);
+    Value slot = arith::RemUIOp::create(*b, p, cst(ring));
+    return mul(slot, planeSize);
   };
   if (rz > 0)
     stageTile(blockOrigin, 2 * rz * planeVectors);
   SmallVector<Value> first = loadTile(planeOrigin(cst(2 * rz)), planeVectors);
-  auto loop = scf::ForOp::create(*b, cst(0), cst(geo.subTiles), cst(1), first);
+  Value step = cst(1);
+  Value upper = cst(geo.subTiles);
+  Value lower = cst(0);
+  auto loop = scf::ForOp::create(*b, lower, upper, step, first);
   OpBuilder::InsertionGuard guard(*b);
   b->setInsertionPointToStart(loop.getBody());
   Value k = loop.getInductionVar();

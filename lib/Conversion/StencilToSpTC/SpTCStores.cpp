@@ -35,7 +35,9 @@ SmallVector<Value> SpTCKernelBuilder::getOutputCoords(Value m, Value n,
   SmallVector<Value> coords(origin);
   Value x, y;
   if (geo.columnsAlongX) {
-    x = add(mul(warp, cst(kMmaSpN * geo.r1)), mul(n, cst(geo.r1)));
+    Value inWarp = mul(n, cst(geo.r1));
+    Value warpStart = mul(warp, cst(kMmaSpN * geo.r1));
+    x = add(warpStart, inWarp);
     y = cst(geo.r2 * j);
   } else {
     x = mul(warp, cst(geo.r1));
@@ -60,9 +62,10 @@ void SpTCKernelBuilder::storeOutputs(ArrayRef<SmallVector<Value, 4>> acc) {
     storeScalar(acc);
     return;
   }
-  Value aligned = arith::CmpIOp::create(
-      *b, arith::CmpIPredicate::eq,
-      arith::AndIOp::create(*b, sizes[geo.rank - 1], cst(3)), cst(0));
+  Value zero = cst(0);
+  Value low = arith::AndIOp::create(*b, sizes[geo.rank - 1], cst(3));
+  Value aligned =
+      arith::CmpIOp::create(*b, arith::CmpIPredicate::eq, low, zero);
   auto ifOp = scf::IfOp::create(*b, aligned, /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(*b);
   b->setInsertionPointToStart(&ifOp.getThenRegion().front());
@@ -83,12 +86,12 @@ void SpTCKernelBuilder::storeTransposed(ArrayRef<SmallVector<Value, 4>> acc) {
   // group g ^ 2 (lane ^ 8) those of the other half.
   Type i32 = b->getI32Type();
   auto pairType2 = VectorType::get({2}, elemType);
-  Value bit0 =
-      arith::CmpIOp::create(*b, arith::CmpIPredicate::ne,
-                            arith::AndIOp::create(*b, groupId, cst(1)), cst(0));
-  Value bit1 =
-      arith::CmpIOp::create(*b, arith::CmpIPredicate::ne,
-                            arith::AndIOp::create(*b, groupId, cst(2)), cst(0));
+  Value zero0 = cst(0);
+  Value low0 = arith::AndIOp::create(*b, groupId, cst(1));
+  Value bit0 = arith::CmpIOp::create(*b, arith::CmpIPredicate::ne, low0, zero0);
+  Value zero1 = cst(0);
+  Value low1 = arith::AndIOp::create(*b, groupId, cst(2));
+  Value bit1 = arith::CmpIOp::create(*b, arith::CmpIPredicate::ne, low1, zero1);
   auto makePair = [&](Value x, Value y) -> Value {
     return vector::FromElementsOp::create(*b, pairType2, ValueRange{x, y});
   };
@@ -110,38 +113,49 @@ void SpTCKernelBuilder::storeTransposed(ArrayRef<SmallVector<Value, 4>> acc) {
     return arith::SelectOp::create(*b, c, x, y);
   };
   // The lane's outputs after the transpose: m0 + 0..3 in column n.
-  Value m0 = add(mul(arith::ShRUIOp::create(*b, groupId, cst(2)), cst(4)),
-                 select(bit1, cst(8), cst(0)));
-  Value n = add(mul(threadInGroup, cst(2)), select(bit0, cst(1), cst(0)));
+  Value noHalf = cst(0);
+  Value half = cst(8);
+  Value halfOffset = select(bit1, half, noHalf);
+  Value four = cst(4);
+  Value quarter = arith::ShRUIOp::create(*b, groupId, cst(2));
+  Value m0 = add(mul(quarter, four), halfOffset);
+  Value even = cst(0);
+  Value odd = cst(1);
+  Value parity = select(bit0, odd, even);
+  Value n = add(mul(threadInGroup, cst(2)), parity);
   for (int64_t j = 0; j < geo.nTiles; ++j) {
     SmallVector<Value, 4> v;
     for (unsigned i = 0; i < 4; ++i)
       v.push_back(arith::TruncFOp::create(*b, elemType, acc[j][i]));
     // Stage 1: keep c_k with k & 1 == g & 1, trade the others.
     Value keep0 = select(bit0, v[1], v[0]), keep1 = select(bit0, v[3], v[2]);
-    Value got = shuffleXor(
-        makePair(select(bit0, v[0], v[1]), select(bit0, v[2], v[3])), 4);
+    Value give1 = select(bit0, v[2], v[3]);
+    Value give0 = select(bit0, v[0], v[1]);
+    Value got = shuffleXor(makePair(give0, give1), 4);
     // Pairs ordered by source group (even, odd): for k = g & 1 and k + 2.
-    Value lo = select(bit0, makePair(element(got, 0), keep0),
-                      makePair(keep0, element(got, 0)));
-    Value hi = select(bit0, makePair(element(got, 1), keep1),
-                      makePair(keep1, element(got, 1)));
+    Value loEven = makePair(keep0, element(got, 0));
+    Value loOdd = makePair(element(got, 0), keep0);
+    Value lo = select(bit0, loOdd, loEven);
+    Value hiEven = makePair(keep1, element(got, 1));
+    Value hiOdd = makePair(element(got, 1), keep1);
+    Value hi = select(bit0, hiOdd, hiEven);
     // Stage 2: keep k = g & 3, trade the other pair.
     Value mine = select(bit1, hi, lo);
     Value theirs = shuffleXor(select(bit1, lo, hi), 8);
-    Value quad = select(bit1,
-                        vector::ShuffleOp::create(
-                            *b, theirs, mine, ArrayRef<int64_t>{0, 1, 2, 3}),
-                        vector::ShuffleOp::create(
-                            *b, mine, theirs, ArrayRef<int64_t>{0, 1, 2, 3}));
+    Value mineFirst = vector::ShuffleOp::create(*b, mine, theirs,
+                                                ArrayRef<int64_t>{0, 1, 2, 3});
+    Value theirsFirst = vector::ShuffleOp::create(
+        *b, theirs, mine, ArrayRef<int64_t>{0, 1, 2, 3});
+    Value quad = select(bit1, theirsFirst, mineFirst);
 
     SmallVector<Value> coords(origin);
     if (geo.rank == 1) {
       // x = x0 + w 128 nTiles + (8 j + n) 16 + m.
       Value column = addConst(n, kMmaSpN * j);
-      coords[0] =
-          add(add(origin[0], mul(warp, cst(kMmaSpM * kMmaSpN * geo.nTiles))),
-              add(mul(column, cst(kMmaSpM)), m0));
+      Value inWarp = add(mul(column, cst(kMmaSpM)), m0);
+      Value warpStart =
+          add(origin[0], mul(warp, cst(kMmaSpM * kMmaSpN * geo.nTiles)));
+      coords[0] = add(warpStart, inWarp);
     } else {
       coords = getOutputCoords(m0, n, j);
     }

@@ -83,18 +83,21 @@ gpu::GPUFuncOp TCF64KernelBuilder::build(OpBuilder &moduleBuilder,
 void TCF64KernelBuilder::stageTile() {
   Type f64 = b->getF64Type();
   int64_t rank = geo.rank;
-  auto loop = scf::ForOp::create(*b, tid, cst(geo.smemElements()),
-                                 cst(geo.threads()));
+  Value step = cst(geo.threads());
+  Value upper = cst(geo.smemElements());
+  auto loop = scf::ForOp::create(*b, tid, upper, step);
   OpBuilder::InsertionGuard guard(*b);
   b->setInsertionPointToStart(loop.getBody());
   Value e = loop.getInductionVar();
   Value col = arith::RemUIOp::create(*b, e, cst(geo.pitch));
-  Value rowIndex = arith::RemUIOp::create(
-      *b, arith::DivUIOp::create(*b, e, cst(geo.pitch)), cst(geo.rows));
+  Value rows = cst(geo.rows);
+  Value row = arith::DivUIOp::create(*b, e, cst(geo.pitch));
+  Value rowIndex = arith::RemUIOp::create(*b, row, rows);
   SmallVector<Value> coords(rank);
   if (rank == 1) {
-    coords[0] = add(add(origin[0], mul(rowIndex, cst(geo.segment))),
-                    addConst(col, -geo.radii[0]));
+    Value x = addConst(col, -geo.radii[0]);
+    Value segmentStart = add(origin[0], mul(rowIndex, cst(geo.segment)));
+    coords[0] = add(segmentStart, x);
   } else {
     coords[rank - 1] = add(origin[rank - 1], addConst(col, -geo.radii[rank - 1]));
     coords[rank - 2] =
@@ -146,9 +149,9 @@ void TCF64KernelBuilder::computeAndStore() {
   // a_0 of lane (g, t) for m-tile i and chunk q of row (dz, dy) is the
   // shared element at laneBase + constant (column 8 n-tiles x warp + 4q + t
   // of row 8i + g + r_y + dy, plane r_z + dz).
-  Value laneBase =
-      add(add(mul(groupId, cst(geo.pitch)), threadInGroup),
-          mul(warp, cst(8 * geo.nTiles)));
+  Value warpColumn = mul(warp, cst(8 * geo.nTiles));
+  Value groupBase = add(mul(groupId, cst(geo.pitch)), threadInGroup);
+  Value laneBase = add(groupBase, warpColumn);
   Value zero = arith::ConstantOp::create(*b, b->getZeroAttr(f64));
   SmallVector<SmallVector<SmallVector<Value, 2>>> acc(
       geo.mTiles, SmallVector<SmallVector<Value, 2>>(
@@ -205,8 +208,9 @@ void TCF64KernelBuilder::storeOutputs(int64_t mTile,
                                       ArrayRef<SmallVector<Value, 2>> acc) {
   int64_t rank = geo.rank;
   Value m = addConst(groupId, 8 * mTile);
-  Value columnBase = add(mul(warp, cst(8 * geo.nTiles)),
-                         mul(threadInGroup, cst(2)));
+  Value laneColumn = mul(threadInGroup, cst(2));
+  Value warpColumn = mul(warp, cst(8 * geo.nTiles));
+  Value columnBase = add(warpColumn, laneColumn);
   for (int64_t j = 0; j < geo.nTiles; ++j) {
     for (unsigned k = 0; k < 2; ++k) {
       Value column = addConst(columnBase, 8 * j + k);

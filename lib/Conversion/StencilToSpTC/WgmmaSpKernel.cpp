@@ -181,19 +181,22 @@ void WgmmaSpKernelBuilder::loadOperands() {
         parity.push_back(o >= 0 ? (o & 1) * 2 : 0);
         valid.push_back(o >= 0);
       }
-      Value isValid = arith::CmpIOp::create(
-          *b, arith::CmpIPredicate::ne, selectConstant(warp, valid), cst(0));
+      Value zero = cst(0);
+      Value warpValid = selectConstant(warp, valid);
+      Value isValid = arith::CmpIOp::create(*b, arith::CmpIPredicate::ne,
+                                            warpValid, zero);
+      Value laneWord = mul(lane, cst(4));
+      Value warpWord = selectConstant(warp, valueBase);
       Value words = vector::LoadOp::create(
-          *b, words4, coef,
-          ValueRange{add(selectConstant(warp, valueBase), mul(lane, cst(4)))},
+          *b, words4, coef, ValueRange{add(warpWord, laneWord)},
           /*nontemporal=*/false, llvm::MaybeAlign(16));
       Value zeros = arith::ConstantOp::create(
           *b, DenseElementsAttr::get(words4, b->getI32IntegerAttr(0)));
       words = arith::SelectOp::create(*b, isValid, words, zeros);
       // Selector 0 reads lanes 4g and 4g + 1; odd rows sit two lanes on.
-      Value sourceLane = arith::OrIOp::create(
-          *b, arith::AndIOp::create(*b, lane, cst(~int64_t(2))),
-          selectConstant(warp, parity));
+      Value rowParity = selectConstant(warp, parity);
+      Value evenLane = arith::AndIOp::create(*b, lane, cst(~int64_t(2)));
+      Value sourceLane = arith::OrIOp::create(*b, evenLane, rowParity);
       Value meta = memref::LoadOp::create(
           *b, coef,
           ValueRange{add(selectConstant(warp, metaBase), sourceLane)});
@@ -213,11 +216,14 @@ void WgmmaSpKernelBuilder::loadDenseOperands(int64_t q, int64_t s,
     base.push_back(TCCoefficientLayout::word(std::max<int64_t>(o, 0), 0, 0, 0));
     valid.push_back(o >= 0);
   }
+  Value zero = cst(0);
+  Value warpValid = selectConstant(warp, valid);
   Value isValid = arith::CmpIOp::create(*b, arith::CmpIPredicate::ne,
-                                        selectConstant(warp, valid), cst(0));
+                                        warpValid, zero);
+  Value laneWord = mul(lane, cst(8));
+  Value warpWord = selectConstant(warp, base);
   Value words = vector::LoadOp::create(
-      *b, words8, coef,
-      ValueRange{add(selectConstant(warp, base), mul(lane, cst(8)))},
+      *b, words8, coef, ValueRange{add(warpWord, laneWord)},
       /*nontemporal=*/false, llvm::MaybeAlign(32));
   Value zeros = arith::ConstantOp::create(
       *b, DenseElementsAttr::get(words8, b->getI32IntegerAttr(0)));
@@ -257,11 +263,14 @@ WgmmaSpKernelBuilder::locateRows(Value y0) {
 /// further).
 Value WgmmaSpKernelBuilder::threadElement() {
   Value h = arith::DivUIOp::create(*b, lane, cst(16));
-  Value kc = arith::RemUIOp::create(
-      *b, arith::DivUIOp::create(*b, lane, cst(4)), cst(4));
+  Value chunks = cst(4);
+  Value quad = arith::DivUIOp::create(*b, lane, cst(4));
+  Value kc = arith::RemUIOp::create(*b, quad, chunks);
   Value row = add(mul(warp, cst(geo.phaseEntries())), h);
-  return add(add(mul(kc, cst(geo.chunkBytes() / 2)), mul(row, cst(8))),
-             mul(threadInGroup, cst(2)));
+  Value pairElement = mul(threadInGroup, cst(2));
+  Value rowElement = mul(row, cst(8));
+  Value chunkElement = mul(kc, cst(geo.chunkBytes() / 2));
+  return add(add(chunkElement, rowElement), pairElement);
 }
 
 Value WgmmaSpKernelBuilder::pairX(int64_t e) {
@@ -425,12 +434,10 @@ WgmmaSpKernelBuilder::issueMmas(Value bufferUnits) {
                           int64_t firstK) {
     WgmmaDescriptor d =
         geo.getDescriptor(mma.plane, mma.shift, 0, strip, firstK);
-    Value start = arith::AndIOp::create(
-        *b,
-        arith::AddIOp::create(
-            *b, bufferUnits,
-            arith::ConstantIntOp::create(*b, i64, d.startAddress >> 4)),
-        arith::ConstantIntOp::create(*b, i64, 0x3fff));
+    Value mask = arith::ConstantIntOp::create(*b, i64, 0x3fff);
+    Value offset = arith::ConstantIntOp::create(*b, i64, d.startAddress >> 4);
+    Value address = arith::AddIOp::create(*b, bufferUnits, offset);
+    Value start = arith::AndIOp::create(*b, address, mask);
     return arith::OrIOp::create(
         *b, start, arith::ConstantIntOp::create(*b, i64, fixedBits));
   };
@@ -481,12 +488,17 @@ void WgmmaSpKernelBuilder::storeTile(const Accumulators &acc, Value y0) {
         *b, vector::BitCastOp::create(*b, i32x1, v), 0);
   };
   Value matrix = arith::DivUIOp::create(*b, lane, cst(8));
-  Value row =
-      add(add(mul(warp, cst(geo.n)), arith::RemUIOp::create(*b, lane, cst(8))),
-          mul(arith::DivUIOp::create(*b, matrix, cst(2)), cst(8)));
-  Value laneByte =
-      add(addConst(mul(row, cst(geo.outputPitch())), geo.outputBase()),
-          mul(arith::RemUIOp::create(*b, matrix, cst(2)), cst(16)));
+  Value tileRows = cst(8);
+  Value tile = arith::DivUIOp::create(*b, matrix, cst(2));
+  Value tileRow = mul(tile, tileRows);
+  Value rowInMatrix = arith::RemUIOp::create(*b, lane, cst(8));
+  Value warpRow = mul(warp, cst(geo.n));
+  Value row = add(add(warpRow, rowInMatrix), tileRow);
+  Value halfBytes = cst(16);
+  Value half = arith::RemUIOp::create(*b, matrix, cst(2));
+  Value halfByte = mul(half, halfBytes);
+  Value rowByte = addConst(mul(row, cst(geo.outputPitch())), geo.outputBase());
+  Value laneByte = add(rowByte, halfByte);
   Value laneAddress = arith::AddIOp::create(
       *b, smemAddress, arith::IndexCastOp::create(*b, i64, laneByte));
   auto sharedPtr = LLVM::LLVMPointerType::get(b->getContext(), 3);
@@ -520,9 +532,10 @@ void WgmmaSpKernelBuilder::storeRows(Value y0) {
   Type f16 = b->getF16Type();
   auto f16x8 = VectorType::get({8}, f16);
   Value nx = sizes[rank - 1];
+  Value zero = cst(0);
+  Value nxMod8 = arith::RemUIOp::create(*b, nx, cst(8));
   Value aligned =
-      arith::CmpIOp::create(*b, arith::CmpIPredicate::eq,
-                            arith::RemUIOp::create(*b, nx, cst(8)), cst(0));
+      arith::CmpIOp::create(*b, arith::CmpIPredicate::eq, nxMod8, zero);
   Value zInside, zLinear;
   if (rank == 3) {
     zInside = isWithin(*b, origin[0], sizes[0], radii[0]);
@@ -538,9 +551,9 @@ void WgmmaSpKernelBuilder::storeRows(Value y0) {
   SmallVector<Value, 8> xInside;
   for (int64_t e = 0; e < 8; ++e)
     xInside.push_back(isWithin(*b, addConst(x, e), nx, radii[rank - 1]));
-  Value warpElement =
-      add(mul(warp, cst(geo.n * geo.outputPitch() / 2)),
-          addConst(mul(runInRow, cst(8)), geo.outputBase() / 2));
+  Value runElement = addConst(mul(runInRow, cst(8)), geo.outputBase() / 2);
+  Value warpRows = mul(warp, cst(geo.n * geo.outputPitch() / 2));
+  Value warpElement = add(warpRows, runElement);
   for (int64_t first = 0; first < runs; first += stencil::kWarpSize) {
     // Row c = first / runsPerRow + lane / runsPerRow of the warp.
     Value c = addConst(firstRow, first / runsPerRow);
@@ -570,8 +583,9 @@ void WgmmaSpKernelBuilder::storeRows(Value y0) {
       auto ifOne = scf::IfOp::create(*b, xInside[e], /*withElse=*/false);
       OpBuilder::InsertionGuard oneGuard(*b);
       b->setInsertionPointToStart(&ifOne.getThenRegion().front());
-      memref::StoreOp::create(*b, vector::ExtractOp::create(*b, run, e), out,
-                              ValueRange{addConst(linear, e)});
+      Value index = addConst(linear, e);
+      Value output = vector::ExtractOp::create(*b, run, e);
+      memref::StoreOp::create(*b, output, out, ValueRange{index});
     }
   }
 }
@@ -603,14 +617,17 @@ gpu::GPUFuncOp WgmmaSpKernelBuilder::build(OpBuilder &moduleBuilder,
   // T: the sub-tiles of the block that hold rows of the grid (a trip count
   // the compiler cannot unroll: the A registers stay live across it).
   Value rowsLeft = arith::SubIOp::create(*b, sizes[rank - 2], origin[rank - 2]);
-  Value numSubTiles = arith::MinUIOp::create(
-      *b, cst(geo.subTiles),
-      arith::CeilDivUIOp::create(*b, rowsLeft, cst(geo.tileRows())));
+  Value tilesLeft =
+      arith::CeilDivUIOp::create(*b, rowsLeft, cst(geo.tileRows()));
+  Value maxSubTiles = cst(geo.subTiles);
+  Value numSubTiles = arith::MinUIOp::create(*b, maxSubTiles, tilesLeft);
   int64_t bufferElements = geo.tileBytes() / 2;
 
   // The synchronous loop, one buffer.
   auto buildSyncLoop = [&] {
-    auto loop = scf::ForOp::create(*b, cst(0), numSubTiles, cst(1));
+    Value step = cst(1);
+    Value lower = cst(0);
+    auto loop = scf::ForOp::create(*b, lower, numSubTiles, step);
     OpBuilder::InsertionGuard guard(*b);
     b->setInsertionPointToStart(loop.getBody());
     Value y0 = subTileRow(loop.getInductionVar());
@@ -625,9 +642,10 @@ gpu::GPUFuncOp WgmmaSpKernelBuilder::build(OpBuilder &moduleBuilder,
     gpu::ReturnOp::create(*b);
     return func;
   }
-  Value even = arith::CmpIOp::create(
-      *b, arith::CmpIPredicate::eq,
-      arith::RemUIOp::create(*b, sizes[rank - 1], cst(2)), cst(0));
+  Value zero = cst(0);
+  Value nxMod2 = arith::RemUIOp::create(*b, sizes[rank - 1], cst(2));
+  Value even =
+      arith::CmpIOp::create(*b, arith::CmpIPredicate::eq, nxMod2, zero);
   auto ifEven = scf::IfOp::create(*b, even, /*withElseRegion=*/true);
   {
     OpBuilder::InsertionGuard guard(*b);
@@ -639,10 +657,13 @@ gpu::GPUFuncOp WgmmaSpKernelBuilder::build(OpBuilder &moduleBuilder,
     for (int64_t t = 0; t < ahead; ++t) {
       Value valid = arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, cst(t),
                                           numSubTiles);
-      prologue.push_back(
-          copyTileAsync(subTileRow(cst(t)), cst(t * bufferElements), valid));
+      Value base = cst(t * bufferElements);
+      Value y0 = subTileRow(cst(t));
+      prologue.push_back(copyTileAsync(y0, base, valid));
     }
-    auto loop = scf::ForOp::create(*b, cst(0), numSubTiles, cst(1),
+    Value step = cst(1);
+    Value lower = cst(0);
+    auto loop = scf::ForOp::create(*b, lower, numSubTiles, step,
                                    ValueRange{prologue.back()});
     OpBuilder::InsertionGuard loopGuard(*b);
     b->setInsertionPointToStart(loop.getBody());
@@ -654,19 +675,20 @@ gpu::GPUFuncOp WgmmaSpKernelBuilder::build(OpBuilder &moduleBuilder,
                                      b->getI32IntegerAttr(ahead - 1));
     publishTile();
     Value buffer = arith::RemUIOp::create(*b, t, cst(geo.stages));
-    Value bufferUnits = arith::AddIOp::create(
-        *b, smemUnits,
-        arith::MulIOp::create(
-            *b, arith::IndexCastOp::create(*b, i64, buffer),
-            arith::ConstantIntOp::create(*b, i64, geo.tileBytes() / 16)));
+    Value tileUnits =
+        arith::ConstantIntOp::create(*b, i64, geo.tileBytes() / 16);
+    Value bufferIndex = arith::IndexCastOp::create(*b, i64, buffer);
+    Value bufferOffset = arith::MulIOp::create(*b, bufferIndex, tileUnits);
+    Value bufferUnits = arith::AddIOp::create(*b, smemUnits, bufferOffset);
     Accumulators acc = issueMmas(bufferUnits);
     // Sub-tile t + stages - 1 into buffer (t - 1) mod stages, which the
     // MMAs of step t - 1 read (zeros past the last sub-tile).
     Value next = addConst(t, ahead);
     Value hasNext =
         arith::CmpIOp::create(*b, arith::CmpIPredicate::ult, next, numSubTiles);
-    Value nextBase = mul(arith::RemUIOp::create(*b, next, cst(geo.stages)),
-                         cst(bufferElements));
+    Value bufferSize = cst(bufferElements);
+    Value nextBuffer = arith::RemUIOp::create(*b, next, cst(geo.stages));
+    Value nextBase = mul(nextBuffer, bufferSize);
     Value token = copyTileAsync(subTileRow(next), nextBase, hasNext);
     acc = waitMmas(acc);
     storeTile(acc, subTileRow(t));
