@@ -28,6 +28,11 @@ config.substitutions.append(("%mlir_cmake_dir", config.mlir_cmake_dir))
 # and, in the sanitizer build (scripts/test.sh --sanitize), links the
 # sanitizer runtimes the installed libraries need.
 consumer_args = "-DCMAKE_CXX_COMPILER=" + config.cxx_compiler
+# `sanitizer` feature: the ASan + UBSan build. Its libStencilRuntime is
+# instrumented, so hosts that are not (python3, a program nvcc links with
+# the host's gcc) cannot load it: those tests run in the plain build only.
+if config.sanitizer_link_flags:
+    config.available_features.add("sanitizer")
 if config.sanitizer_link_flags:
     consumer_args += " '-DCMAKE_EXE_LINKER_FLAGS=%s'" % config.sanitizer_link_flags
 config.substitutions.append(("%consumer_cmake_args", consumer_args))
