@@ -89,6 +89,11 @@ private:
   void loadOperands();
   /// The A words of the dense form (TCCoefficientLayout), by warp row.
   void loadDenseOperands(int64_t q, int64_t s, ArrayRef<int64_t> rows);
+  /// The `n` words of the packed coefficients at `base[warp] + n lane`, as
+  /// one aligned vector, zeros where `valid[warp]` is 0 (a missing row);
+  /// and whether the warp's row is there (i1).
+  std::pair<Value, Value> loadLaneWords(ArrayRef<int64_t> base,
+                                        ArrayRef<int64_t> valid, int64_t n);
   /// One of the constants `values`, `values[index]` (the warp id, or the
   /// thread's pair in a row).
   Value selectConstant(Value index, ArrayRef<int64_t> values);
@@ -158,8 +163,6 @@ void WgmmaSpKernelBuilder::loadOperands() {
   int64_t rank = geo.rank;
   ArrayRef<int64_t> rowOffsets = op.getRowOffsets();
   SpTCCoefficientLayout layout{op.getNumRows()};
-  Type i32Type = b->getI32Type();
-  auto words4 = VectorType::get({4}, i32Type);
   for (int64_t q = 0; q < geo.planes(); ++q)
     for (int64_t s = geo.firstShift(); s < geo.firstShift() + geo.numShifts();
          ++s) {
@@ -181,18 +184,7 @@ void WgmmaSpKernelBuilder::loadOperands() {
         parity.push_back(o >= 0 ? (o & 1) * 2 : 0);
         valid.push_back(o >= 0);
       }
-      Value zero = cst(0);
-      Value warpValid = selectConstant(warp, valid);
-      Value isValid = arith::CmpIOp::create(*b, arith::CmpIPredicate::ne,
-                                            warpValid, zero);
-      Value laneWord = mul(lane, cst(4));
-      Value warpWord = selectConstant(warp, valueBase);
-      Value words = vector::LoadOp::create(
-          *b, words4, coef, ValueRange{add(warpWord, laneWord)},
-          /*nontemporal=*/false, llvm::MaybeAlign(16));
-      Value zeros = arith::ConstantOp::create(
-          *b, DenseElementsAttr::get(words4, b->getI32IntegerAttr(0)));
-      words = arith::SelectOp::create(*b, isValid, words, zeros);
+      auto [words, isValid] = loadLaneWords(valueBase, valid, 4);
       // Selector 0 reads lanes 4g and 4g + 1; odd rows sit two lanes on.
       Value rowParity = selectConstant(warp, parity);
       Value evenLane = arith::AndIOp::create(*b, lane, cst(~int64_t(2)));
@@ -208,26 +200,32 @@ void WgmmaSpKernelBuilder::loadOperands() {
     }
 }
 
+std::pair<Value, Value>
+WgmmaSpKernelBuilder::loadLaneWords(ArrayRef<int64_t> base,
+                                    ArrayRef<int64_t> valid, int64_t n) {
+  auto type = VectorType::get({n}, b->getI32Type());
+  Value zero = cst(0);
+  Value warpValid = selectConstant(warp, valid);
+  Value isValid = arith::CmpIOp::create(*b, arith::CmpIPredicate::ne,
+                                        warpValid, zero);
+  Value laneWord = mul(lane, cst(n));
+  Value warpWord = selectConstant(warp, base);
+  Value words = vector::LoadOp::create(
+      *b, type, coef, ValueRange{add(warpWord, laneWord)},
+      /*nontemporal=*/false, llvm::MaybeAlign(4 * n));
+  Value zeros = arith::ConstantOp::create(
+      *b, DenseElementsAttr::get(type, b->getI32IntegerAttr(0)));
+  return {arith::SelectOp::create(*b, isValid, words, zeros), isValid};
+}
+
 void WgmmaSpKernelBuilder::loadDenseOperands(int64_t q, int64_t s,
                                              ArrayRef<int64_t> rows) {
-  auto words8 = VectorType::get({8}, b->getI32Type());
   SmallVector<int64_t> base, valid;
   for (int64_t o : rows) {
     base.push_back(TCCoefficientLayout::word(std::max<int64_t>(o, 0), 0, 0, 0));
     valid.push_back(o >= 0);
   }
-  Value zero = cst(0);
-  Value warpValid = selectConstant(warp, valid);
-  Value isValid = arith::CmpIOp::create(*b, arith::CmpIPredicate::ne,
-                                        warpValid, zero);
-  Value laneWord = mul(lane, cst(8));
-  Value warpWord = selectConstant(warp, base);
-  Value words = vector::LoadOp::create(
-      *b, words8, coef, ValueRange{add(warpWord, laneWord)},
-      /*nontemporal=*/false, llvm::MaybeAlign(32));
-  Value zeros = arith::ConstantOp::create(
-      *b, DenseElementsAttr::get(words8, b->getI32IntegerAttr(0)));
-  words = arith::SelectOp::create(*b, isValid, words, zeros);
+  Value words = loadLaneWords(base, valid, 8).first;
   MmaOperands mma{q, s, {}, Value()};
   for (int64_t j = 0; j < 8; ++j)
     mma.a.push_back(vector::ExtractOp::create(*b, words, j));
