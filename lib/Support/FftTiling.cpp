@@ -301,6 +301,16 @@ static std::optional<FftTilePlan> choosePfaTile(ArrayRef<int64_t> radii,
   return best;
 }
 
+/// The coordinates `x` (outermost first) of the tile's point `p`, its
+/// row-major linear index.
+static void getTilePoint(const FftTilePlan &plan, int64_t p,
+                         llvm::MutableArrayRef<int64_t> x) {
+  for (int64_t d = int64_t(x.size()) - 1; d >= 0; --d) {
+    x[d] = p % plan.getTileSize(d);
+    p /= plan.getTileSize(d);
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // Index maps and spectrum
 //===----------------------------------------------------------------------===//
@@ -326,11 +336,7 @@ std::vector<int64_t> mlir::stencil::getFftLoadMap(const FftTilePlan &plan) {
   }
   SmallVector<int64_t, 3> x(rank, 0);
   for (int64_t p = 0; p < points; ++p) {
-    int64_t rest = p;
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      x[d] = rest % plan.getTileSize(d);
-      rest /= plan.getTileSize(d);
-    }
+    getTilePoint(plan, p, x);
     int64_t index = 0;
     for (int64_t j = 0; j < numAxes; ++j)
       index += (x[axisDims[j]] % axisFactors[j]) * strides[j];
@@ -410,11 +416,7 @@ mlir::stencil::computeFftSpectrum(const FftTilePlan &plan,
   if (int64_t(weights.size()) * points * rank <= kMaxDirectSpectrumWork) {
     SmallVector<int64_t, 3> k(rank);
     for (int64_t p = 0; p < points; ++p) {
-      int64_t rest = p;
-      for (int64_t d = rank - 1; d >= 0; --d) {
-        k[d] = rest % plan.getTileSize(d);
-        rest /= plan.getTileSize(d);
-      }
+      getTilePoint(plan, p, k);
       ComplexLD h = 0;
       for (size_t i = 0; i < weights.size(); ++i) {
         ComplexLD term = (long double)weights[i];
