@@ -613,6 +613,14 @@ stencil_status stencil_kernel_prepare(stencil_kernel *kernel) {
   return succeed();
 }
 
+/// The error of a query that needs the kernel's module loaded.
+static stencil_status failNotLoaded(const stencil_kernel *kernel) {
+  return fail(STENCIL_ERROR_CONTEXT,
+              "kernel '" + kernel->desc.kernel +
+                  "' is not loaded yet: call stencil_kernel_prepare or run "
+                  "it first");
+}
+
 stencil_status stencil_kernel_functions(const stencil_kernel *kernel,
                                         CUfunction *function,
                                         CUfunction *bandFunction) {
@@ -620,10 +628,7 @@ stencil_status stencil_kernel_functions(const stencil_kernel *kernel,
     return fail(STENCIL_ERROR_INVALID_ARGUMENT,
                 "stencil_kernel_functions: null argument");
   if (!kernel->module)
-    return fail(STENCIL_ERROR_CONTEXT,
-                "kernel '" + kernel->desc.kernel +
-                    "' is not loaded yet: call stencil_kernel_prepare or run "
-                    "it first");
+    return failNotLoaded(kernel);
   *function = kernel->function;
   if (bandFunction)
     *bandFunction = kernel->bandFunction;
@@ -636,10 +641,7 @@ stencil_status stencil_kernel_tail_function(const stencil_kernel *kernel,
     return fail(STENCIL_ERROR_INVALID_ARGUMENT,
                 "stencil_kernel_tail_function: null argument");
   if (!kernel->module)
-    return fail(STENCIL_ERROR_CONTEXT,
-                "kernel '" + kernel->desc.kernel +
-                    "' is not loaded yet: call stencil_kernel_prepare or run "
-                    "it first");
+    return failNotLoaded(kernel);
   *tailFunction = kernel->tailFunction;
   return succeed();
 }
