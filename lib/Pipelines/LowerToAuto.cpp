@@ -1,8 +1,9 @@
 //===- LowerToAuto.cpp - The pipeline the cost model chooses --------------===//
 //
 // `--lower-to-auto`: `--stencil-select-pipeline` (the model of "Do We Need Tensor Cores?"
-// ranks every GPU pipeline that lowers the module) then
-// `--stencil-lower-selected` (the chosen one runs). See docs/Pipelines.md.
+// ranks every GPU pipeline that lowers the module) with `lower=true`: the
+// module becomes the copy the chosen pipeline lowered, as
+// `--stencil-lower-selected` would lower it. See docs/Pipelines.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +24,8 @@ void mlir::stencil::buildLowerToAutoPipeline(
   select.explain = options.explain;
   select.ptxas = options.ptxas;
   select.grid.assign(options.grid.begin(), options.grid.end());
+  // The selection lowers the module too, with the copy it ranked (the same
+  // output as --stencil-lower-selected, without compiling it again).
+  select.lower = true;
   pm.addPass(createStencilSelectPipeline(select));
-  pm.addPass(createStencilLowerSelected());
 }

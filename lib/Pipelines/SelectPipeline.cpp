@@ -1,23 +1,34 @@
 //===- SelectPipeline.cpp - Choose a GPU pipeline by the cost model -------===//
 //
 // Implements `--stencil-select-pipeline`, the choosing half of
-// `--lower-to-auto`. Seed 001 ("Do We Need Tensor Cores for Stencil
-// Computations?", sections 3 and 4) decides between CUDA cores and (sparse)
-// Tensor Cores by the roofline of each unit with the work the unit really
-// issues, (alpha / S) 2 K flops per point (eq. 3, 12), against the memory
-// traffic of 2 D / t bytes per point and step; Analysis/CostModel.h has the
-// formulas and the calibration. This pass does not describe any kernel
-// itself: it lowers a copy of the module with the stencil part of every
-// candidate pipeline (Candidates.h) and reads the unit, its flops per point
-// and the fused steps from the launch records the conversions wrote. A
-// candidate that fails on the module (a type its unit cannot do, a radius
-// or tile beyond the chip's shared memory, a pattern the pipeline does not
-// take) is rejected with its first diagnostic, so the choice never fails on
-// a stencil some pipeline takes. When it finds ptxas, each candidate that
-// lowers is also emitted as PTX and assembled (KernelResources.h): the
-// registers and static shared memory give the occupancy the model needs, and
-// a kernel ptxas refuses (beyond the chip's registers or shared memory) is
-// rejected too.
+// `--lower-to-auto`. "Do We Need Tensor Cores for Stencil Computations?"
+// (sections 3 and 4) decides between CUDA cores and (sparse) Tensor Cores by
+// the roofline of each unit with the work the unit really issues,
+// (alpha / S) 2 K flops per point (eq. 3, 12), against the memory traffic of
+// 2 D / t bytes per point and step; Analysis/CostModel.h has the formulas
+// and the calibration. This pass does not describe any kernel itself: it
+// lowers a copy of the module with the stencil part of every candidate
+// pipeline (Candidates.h) and reads the unit, its flops per point and the
+// fused steps from the launch records the conversions wrote. A candidate
+// that fails on the module (a type its unit cannot do, a radius or tile
+// beyond the chip's shared memory, a pattern the pipeline does not take) is
+// rejected with its first diagnostic, so the choice never fails on a
+// stencil some pipeline takes.
+//
+// When it finds ptxas, candidates are also emitted as PTX and assembled
+// (KernelResources.h): the registers and static shared memory give the
+// occupancy o = min(1, W / W_sat) <= 1 the model needs, and a kernel ptxas
+// refuses (beyond the chip's registers or shared memory) is rejected too.
+// Since the occupancy only lowers a prediction, the candidates are
+// assembled best prediction first, and one whose prediction at full
+// occupancy is below an assembled candidate's is not emitted nor assembled
+// (branch and bound: the emission and ptxas are most of a candidate's
+// compile time); a single candidate is not assembled at all. The choice is
+// the one assembling every candidate would make.
+//
+// With `lower`, the module becomes the chosen candidate's lowered copy
+// (its PTX emitted here if the ranking did not), its warnings and remarks
+// replayed: --stencil-lower-selected's output, without a second compile.
 //
 //===----------------------------------------------------------------------===//
 
@@ -70,6 +81,28 @@ struct Evaluation {
   /// Why ptxas did not assemble its PTX (empty: it did, or was not run);
   /// the prediction then has no occupancy.
   std::string assemblerError;
+  /// The copy of the module the candidate's pipeline lowered (its emission
+  /// part too where it was assembled: `emitted`), its kernels' work and
+  /// model constants, and the first error of its passes.
+  OwningOpRef<ModuleOp> lowered;
+  bool emitted = false;
+  SmallVector<KernelWork, 1> works;
+  SmallVector<ModelConstants, 1> constants;
+  std::string firstError;
+  /// Whether ptxas gave its kernels' registers; `pruned`: not assembled,
+  /// since even fully occupied (its prediction then an upper bound) it
+  /// would not beat an assembled candidate.
+  bool assembled = false, pruned = false;
+  /// The warnings and remarks its pipeline emitted, with their notes:
+  /// shown to the user for the chosen candidate, as its pipeline would
+  /// have shown them.
+  struct Report {
+    Location loc;
+    DiagnosticSeverity severity;
+    std::string message;
+    SmallVector<std::pair<Location, std::string>> notes;
+  };
+  SmallVector<Report, 0> reports;
 };
 
 struct StencilSelectPipelinePass
@@ -90,8 +123,21 @@ struct StencilSelectPipelinePass
 
   void runOnOperation() override;
 
-  Evaluation evaluate(const PipelineCandidate &candidate,
-                      const DeviceProfile &profile);
+  /// Replaces the module's contents and attributes with the chosen
+  /// candidate's lowered copy, emitting its PTX first where the ranking did
+  /// not.
+  LogicalResult adoptLowered(Evaluation &chosen);
+
+  /// The candidate's kernel pipeline on a copy of the module and the
+  /// checks of its launch records: a rejection, or the kernels' work.
+  Evaluation lowerCandidate(const PipelineCandidate &candidate);
+  /// Runs `pm` on `module`, the candidate's diagnostics into `e`.
+  LogicalResult runCaptured(Evaluation &e, PassManager &pm, ModuleOp module);
+  /// The emission part of the pipeline, then ptxas's registers per kernel.
+  void assemble(Evaluation &e);
+  /// The model's prediction from the kernels' work (and registers, where
+  /// assembled).
+  void predict(Evaluation &e, const DeviceProfile &profile);
 
   /// The assembler to run (none: occupancy not modelled) and the grid's
   /// extents when known for all kernels (the `grid` option or the op's
@@ -153,13 +199,15 @@ static std::string getVectorColumnsRejection(int64_t width,
       .str();
 }
 
+static constexpr const char *kNotLowRankRejection =
+    "not of low rank (the kernel of lower-to-tc)";
+
 static constexpr const char *kPlaneSumsRejection =
     "plane sums are for the streamed one-step sweep of a 3-D "
     "stencil.linear";
 
 Evaluation
-StencilSelectPipelinePass::evaluate(const PipelineCandidate &candidate,
-                                    const DeviceProfile &profile) {
+StencilSelectPipelinePass::lowerCandidate(const PipelineCandidate &candidate) {
   Evaluation e;
   e.candidate = candidate;
   ModuleOp module = getOperation();
@@ -204,45 +252,31 @@ StencilSelectPipelinePass::evaluate(const PipelineCandidate &candidate,
     if (!e.rejection.empty())
       return e;
   }
+  // LoRAStencil's chain factors 2-D weights of one radius along both axes
+  // (--stencil-low-rank); without such an op the candidate would build the
+  // kernel of lower-to-tc again.
+  if (candidate.family == "tc-lowrank") {
+    bool factorable = false;
+    module.walk([&](LinearOp op) {
+      SmallVector<int64_t> radii = op.getPattern().getRadii();
+      factorable |= radii.size() == 2 && radii[0] == radii[1];
+    });
+    if (!factorable) {
+      e.rejection = kNotLowRankRejection;
+      return e;
+    }
+  }
   OwningOpRef<ModuleOp> copy = module.clone();
   PassManager pm(module.getContext(), ModuleOp::getOperationName());
   if (failed(buildCandidateKernelPipeline(pm, candidate))) {
     e.rejection = "the pipeline does not take these options";
     return e;
   }
-  std::string firstError;
-  // The candidate's diagnostics are its reasons, not the user's errors.
-  ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &d) {
-    if (d.getSeverity() == DiagnosticSeverity::Error && firstError.empty())
-      firstError = d.str();
-    return success();
-  });
-  if (failed(pm.run(*copy))) {
-    e.rejection = firstError.empty() ? "the pipeline failed" : firstError;
+  if (failed(runCaptured(e, pm, *copy))) {
+    e.rejection = e.firstError.empty() ? "the pipeline failed" : e.firstError;
     return e;
   }
   auto launches = (*copy)->getAttrOfType<ArrayAttr>(kLaunchesAttrName);
-
-  // With an assembler: the rest of the pipeline, then ptxas's registers.
-  llvm::StringMap<KernelResources> resources;
-  if (ptxasPath) {
-    PassManager emit(module.getContext(), ModuleOp::getOperationName());
-    if (failed(buildCandidateEmissionPipeline(emit, candidate)) ||
-        failed(emit.run(*copy))) {
-      e.rejection = firstError.empty() ? "the PTX emission failed" : firstError;
-      return e;
-    }
-    std::string error;
-    FailureOr<llvm::StringMap<KernelResources>> found =
-        getKernelResources(*copy, *ptxasPath, chip, error);
-    if (succeeded(found))
-      resources = std::move(*found);
-    else
-      e.assemblerError = error;
-  }
-
-  double weights = 0, predictedTime = 0, boundTime = 0, bwTime = 0,
-         unitTime = 0;
   for (Attribute attr :
        launches ? launches.getValue() : ArrayRef<Attribute>{}) {
     auto record = cast<DictionaryAttr>(attr);
@@ -256,7 +290,7 @@ StencilSelectPipelinePass::evaluate(const PipelineCandidate &candidate,
       return e;
     }
     if (candidate.family == "tc-lowrank" && !record.get("chain_abs_sum")) {
-      e.rejection = "not of low rank (the kernel of lower-to-tc)";
+      e.rejection = kNotLowRankRejection;
       return e;
     }
     // Composition on the Tensor Cores (their `fused-steps`) was measured
@@ -302,39 +336,95 @@ StencilSelectPipelinePass::evaluate(const PipelineCandidate &candidate,
         ((key == "tc" || key == "sptc" || key == "tc-lowrank") &&
          work->stepsPerLaunch > 1))
       key += "-f" + std::to_string(work->stepsPerLaunch);
-    ModelConstants constants =
-        getModelConstants(key, work->rank, work->elementBytes);
-    if (auto it = resources.find(work->kernel); it != resources.end()) {
-      work->registers = it->second.registers;
-      work->staticSharedBytes = it->second.staticSharedBytes;
-      if (int64_t spill = it->second.spillStoreBytes;
-          spill > kMaxSpillStoreBytes) {
-        e.rejection = llvm::formatv("ptxas spills {0} bytes per thread of "
-                                    "kernel {1} (more than {2}: not "
-                                    "modelled)",
-                                    spill, work->kernel, kMaxSpillStoreBytes)
-                          .str();
-        return e;
-      }
-    }
     work->gridSizes = int64_t(gridSizes.size()) == work->rank
                           ? gridSizes
                           : getNominalGrid(work->rank);
-    FailureOr<KernelPrediction> p =
-        predictKernel(*work, profile, constants, getModelGlobals());
-    if (failed(p)) {
-      e.rejection = "the device profile has no peak for unit " + work->unit;
-      return e;
+    e.constants.push_back(
+        getModelConstants(key, work->rank, work->elementBytes));
+    e.works.push_back(std::move(*work));
+  }
+  e.lowered = std::move(copy);
+  return e;
+}
+
+LogicalResult StencilSelectPipelinePass::runCaptured(Evaluation &e,
+                                                     PassManager &pm,
+                                                     ModuleOp module) {
+  // The candidate's diagnostics are its reasons, not the user's errors;
+  // its warnings and remarks are kept for the chosen one.
+  ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &d) {
+    if (d.getSeverity() == DiagnosticSeverity::Error) {
+      if (e.firstError.empty())
+        e.firstError = d.str();
+      return success();
     }
-    double w = double(work->steps);
+    Evaluation::Report report{d.getLocation(), d.getSeverity(), d.str(), {}};
+    for (const Diagnostic &note : d.getNotes())
+      report.notes.push_back({note.getLocation(), note.str()});
+    e.reports.push_back(std::move(report));
+    return success();
+  });
+  return pm.run(module);
+}
+
+void StencilSelectPipelinePass::assemble(Evaluation &e) {
+  PassManager emit(getOperation().getContext(), ModuleOp::getOperationName());
+  if (failed(buildCandidateEmissionPipeline(emit, e.candidate)) ||
+      failed(runCaptured(e, emit, *e.lowered))) {
+    e.rejection =
+        e.firstError.empty() ? "the PTX emission failed" : e.firstError;
+    return;
+  }
+  e.emitted = true;
+  std::string error;
+  FailureOr<llvm::StringMap<KernelResources>> found =
+      getKernelResources(*e.lowered, *ptxasPath, chip, error);
+  if (failed(found)) {
+    e.assemblerError = error;
+    return;
+  }
+  for (KernelWork &work : e.works) {
+    auto it = found->find(work.kernel);
+    if (it == found->end())
+      continue;
+    work.registers = it->second.registers;
+    work.staticSharedBytes = it->second.staticSharedBytes;
+    if (int64_t spill = it->second.spillStoreBytes;
+        spill > kMaxSpillStoreBytes) {
+      e.rejection = llvm::formatv("ptxas spills {0} bytes per thread of "
+                                  "kernel {1} (more than {2}: not "
+                                  "modelled)",
+                                  spill, work.kernel, kMaxSpillStoreBytes)
+                        .str();
+      return;
+    }
+  }
+  e.assembled = true;
+}
+
+void StencilSelectPipelinePass::predict(Evaluation &e,
+                                        const DeviceProfile &profile) {
+  double weights = 0, predictedTime = 0, boundTime = 0, bwTime = 0,
+         unitTime = 0;
+  e.unitFlops = e.bytes = 0;
+  e.unit.clear();
+  e.kernels = e.residentWarps = 0;
+  for (auto [work, constants] : llvm::zip_equal(e.works, e.constants)) {
+    FailureOr<KernelPrediction> p =
+        predictKernel(work, profile, constants, getModelGlobals());
+    if (failed(p)) {
+      e.rejection = "the device profile has no peak for unit " + work.unit;
+      return;
+    }
+    double w = double(work.steps);
     weights += w;
     predictedTime += w / p->predicted;
     boundTime += w / p->bound;
     bwTime += w / p->bandwidthBound;
     unitTime += w / p->unitBound;
-    e.unitFlops += w * work->unitFlopsPerPoint;
-    e.bytes += w * work->getBytesPerPoint();
-    e.unit = e.kernels == 0 || e.unit == work->unit ? work->unit : "mixed";
+    e.unitFlops += w * work.unitFlopsPerPoint;
+    e.bytes += w * work.getBytesPerPoint();
+    e.unit = e.kernels == 0 || e.unit == work.unit ? work.unit : "mixed";
     if (p->residentWarps > 0)
       e.residentWarps = e.residentWarps == 0
                             ? p->residentWarps
@@ -342,7 +432,7 @@ StencilSelectPipelinePass::evaluate(const PipelineCandidate &candidate,
     ++e.kernels;
   }
   if (e.kernels == 0)
-    return e;
+    return;
   e.predicted = weights / predictedTime;
   e.bound = weights / boundTime;
   e.bandwidthBound = weights / bwTime;
@@ -350,7 +440,37 @@ StencilSelectPipelinePass::evaluate(const PipelineCandidate &candidate,
   e.memoryBound = e.bandwidthBound <= e.unitBound;
   e.unitFlops /= weights;
   e.bytes /= weights;
-  return e;
+}
+
+LogicalResult StencilSelectPipelinePass::adoptLowered(Evaluation &chosen) {
+  ModuleOp module = getOperation();
+  ModuleOp lowered = chosen.lowered.get();
+  // The warnings and remarks of its pipeline, as the user would have seen
+  // them from --stencil-lower-selected; the rest of the emission reports
+  // its own.
+  for (const Evaluation::Report &report : chosen.reports) {
+    InFlightDiagnostic diag =
+        report.severity == DiagnosticSeverity::Warning
+            ? mlir::emitWarning(report.loc, report.message)
+            : mlir::emitRemark(report.loc, report.message);
+    for (const auto &[loc, text] : report.notes)
+      diag.attachNote(loc) << text;
+  }
+  if (!chosen.emitted) {
+    PassManager emit(module.getContext(), ModuleOp::getOperationName());
+    if (failed(buildCandidateEmissionPipeline(emit, chosen.candidate)) ||
+        failed(emit.run(lowered)))
+      return failure();
+  }
+  // The attributes the choice wrote, then the lowered module's (its launch
+  // records among them) in place of the input's.
+  for (StringRef name : {kPipelineAttrName, kDeviceProfileAttrName})
+    lowered->setAttr(name, module->getAttr(name));
+  module->setAttrs(lowered->getAttrDictionary());
+  module.getBody()->clear();
+  module.getBody()->getOperations().splice(
+      module.getBody()->end(), lowered.getBody()->getOperations());
+  return success();
 }
 
 void StencilSelectPipelinePass::runOnOperation() {
@@ -428,8 +548,40 @@ void StencilSelectPipelinePass::runOnOperation() {
 
   SmallVector<Evaluation, 0> evaluations;
   for (const PipelineCandidate &c :
-       getPipelineCandidates(chip, features, optLevel, maxFused))
-    evaluations.push_back(evaluate(c, *profile));
+       getPipelineCandidates(chip, features, optLevel, maxFused)) {
+    evaluations.push_back(lowerCandidate(c));
+    Evaluation &e = evaluations.back();
+    if (e.rejection.empty())
+      predict(e, *profile);
+  }
+  // With an assembler, the occupancy: ptxas's registers lower a kernel's
+  // prediction, never raise it (occupancy <= 1), so the candidates are
+  // assembled best prediction first, and one whose prediction at full
+  // occupancy does not beat an assembled candidate's is not assembled
+  // (nor its PTX emitted: most of a candidate's compile time). A single
+  // candidate has nothing to be ranked against.
+  SmallVector<Evaluation *> order;
+  for (Evaluation &e : evaluations)
+    if (e.rejection.empty())
+      order.push_back(&e);
+  if (ptxasPath && order.size() > 1) {
+    llvm::stable_sort(order, [](const Evaluation *a, const Evaluation *b) {
+      return a->predicted > b->predicted;
+    });
+    double best = 0;
+    for (Evaluation *e : order) {
+      if (best > 0 && e->predicted < best) {
+        e->pruned = true;
+        continue;
+      }
+      assemble(*e);
+      if (!e->rejection.empty())
+        continue;
+      predict(*e, *profile);
+      if (e->assembled && e->rejection.empty())
+        best = std::max(best, e->predicted);
+    }
+  }
   // A kernel ptxas refuses is rejected, unless ptxas takes none of the
   // candidates the pipelines lower (one older than the PTX ISA LLVM emits):
   // then it says nothing of them, and they are ranked without the occupancy.
@@ -500,14 +652,21 @@ void StencilSelectPipelinePass::runOnOperation() {
         continue;
       std::string warps =
           e.residentWarps > 0 ? std::to_string(e.residentWarps) : "-";
+      std::string predicted =
+          (e.pruned ? "<=" : "") + llvm::formatv("{0:F1}", e.predicted).str();
       os << llvm::format("  %-2d %-*s %-16s %9.1f %8.3f %9.1f %9.1f %-9s "
-                         "%5s %9.1f\n",
+                         "%5s %9s\n",
                          ++rank, width, e.candidate.str().c_str(),
                          e.unit.c_str(),
                          e.unitFlops, e.bytes, e.bandwidthBound, e.unitBound,
                          e.memoryBound ? "bandwidth" : "unit", warps.c_str(),
-                         e.predicted);
+                         predicted.c_str());
     }
+    if (llvm::any_of(evaluations, [](const Evaluation &e) {
+          return e.rejection.empty() && e.pruned;
+        }))
+      os << "  <= at full occupancy: not assembled, since it would not beat "
+            "an assembled candidate\n";
     // Rejected candidates: one count line, or with explain=all one line
     // per reason, a pipeline's variants rejected for the same reason (an
     // element type it does not take) together.
@@ -550,4 +709,6 @@ void StencilSelectPipelinePass::runOnOperation() {
                                   evaluations.front().candidate.str()));
   module->setAttr(kDeviceProfileAttrName,
                   StringAttr::get(module.getContext(), assumed));
+  if (lower && failed(adoptLowered(evaluations.front())))
+    return signalPassFailure();
 }

@@ -120,6 +120,17 @@ CudaCoreTiling::outputPosition(int64_t thread, int64_t k,
   return local;
 }
 
+void CudaCoreTiling::limitPlaneSumUnroll(int64_t points) {
+  if (!planeSums)
+    return;
+  int64_t terms = std::max<int64_t>(points, 1) * outputs * vectorWidth;
+  if (planeSumSlots() * terms <= kMaxUnrolledPlaneSumTerms)
+    planeSumGroup = 0;
+  else
+    planeSumGroup = std::clamp<int64_t>(kMaxUnrolledPlaneSumTerms / terms, 1,
+                                        planeSumSlots());
+}
+
 double CudaCoreTiling::computedPointsPerOutput() const {
   if (rowGroups())
     return static_cast<double>(rowWidth() * rowGroupCount(planes) *

@@ -400,7 +400,8 @@ void planeSumLaunch(const Stencil &s, const CudaCoreTiling &tiling,
   const int64_t slots = tiling.planeSumSlots();
   const int64_t unroll = tiling.planeSumUnroll();
   const int64_t rz = tiling.radii[0], haloZ = tiling.halo[0];
-  ASSERT_EQ(unroll % slots, 0) << "the slots of an iteration are static";
+  ASSERT_GE(unroll, 1);
+  ASSERT_LE(unroll, slots);
   // The points by column dx, then row dy, dz ascending; and the order in
   // which a complete sum must have combined them.
   std::map<int64_t, std::map<int64_t, std::vector<std::pair<int64_t, double>>>>
@@ -546,6 +547,14 @@ void planeSumLaunch(const Stencil &s, const CudaCoreTiling &tiling,
               << "the sum of plane " << g[0] << " combined other points";
           out.values[out.index(g)] = static_cast<float>(done.value);
         }
+      // The group's end: the next group's slot s is this one's slot
+      // (s + unroll) mod P (the kernel's rotated yield; none where P
+      // divides the group).
+      if (u == unroll - 1)
+        for (size_t first = 0; first < acc.size(); first += slots)
+          std::rotate(acc.begin() + first,
+                      acc.begin() + first + unroll % slots,
+                      acc.begin() + first + slots);
     }
     barrier();
   }
@@ -573,14 +582,15 @@ void expectSameAsOneStepLaunches(const Stencil &s, const Point &dims,
                                  int64_t fused, int64_t steps,
                                  int64_t planes = 1, bool stream = false,
                                  bool planeSums = false,
-                                 int64_t vectorWidth = 1) {
+                                 int64_t vectorWidth = 1,
+                                 int64_t planeSumGroup = 0) {
   SCOPED_TRACE(::testing::Message()
                << "rank " << dims.size() << ", grid " << dims[0] << ","
                << dims[dims.size() - 1] << ", fused " << fused << ", steps "
                << steps << ", planes " << planes
                << (stream ? ", streamed" : "")
                << (planeSums ? ", plane sums" : "") << ", vector width "
-               << vectorWidth);
+               << vectorWidth << ", group " << planeSumGroup);
   Grid input = makeInput(dims);
   Grid a = input, b = input;
   for (int64_t t = 0; t < steps; ++t) {
@@ -593,6 +603,7 @@ void expectSameAsOneStepLaunches(const Stencil &s, const Point &dims,
                       vectorWidth);
   CudaCoreTiling tail(s.radii(), 4, 2, 3, std::max<int64_t>(steps % fused, 1),
                       planes, stream, planeSums, vectorWidth);
+  full.planeSumGroup = tail.planeSumGroup = planeSumGroup;
   auto launch = [&](const CudaCoreTiling &tiling, const Grid &from, Grid &to) {
     EXPECT_EQ(tiling.planeSums, planeSums && tiling.steps == 1);
     if (tiling.planeSums)
@@ -779,6 +790,32 @@ TEST(CudaCoreTiling, PlaneSumsVectorColumns3D) {
                                       width);
 }
 
+// Shorter groups (CudaCoreTiling::limitPlaneSumUnroll): U < P iterations
+// per group, the sums rotated by U at the group's end, bit for bit the same
+// as one-step launches, for every U from 1 to P - 1, radii 1 and 2 along z,
+// one column and vector columns; blocks whose planes are not a multiple of
+// U.
+TEST(CudaCoreTiling, PlaneSumsShortGroups) {
+  Stencil box = makeAsymmetricBox3D();
+  Stencil deep = {
+      {{-2, 0, 0}, {-1, 1, 0}, {0, 0, -1}, {0, 0, 0}, {1, 0, 1}, {2, -1, 0}},
+      {0.1, 0.15, 0.05, 0.4, 0.2, 0.1}};
+  for (const Stencil &s : {box, deep}) {
+    int64_t slots = 2 * s.radii()[0] + 1;
+    for (int64_t group = 1; group < slots; ++group)
+      for (Point dims : {Point{5, 9, 16}, Point{13, 7, 8}})
+        for (int64_t planes : {1, 3, 8})
+          for (int64_t width : {1, 4}) {
+            const Stencil sorted = sortedBy(
+                s, width > 1 ? precedesInVectorSums : precedesInKernels);
+            expectSameAsOneStepLaunches(sorted, dims, /*fused=*/1,
+                                        /*steps=*/2, planes,
+                                        /*stream=*/true, /*planeSums=*/true,
+                                        width, group);
+          }
+  }
+}
+
 TEST(CudaCoreTiling, VectorColumnsGeometry) {
   // Box-3D27P, 32 x 4 threads, 2 outputs, vector width 4: 128 columns per
   // block, the halo along x rounded up to 4, planes of 10 x 136.
@@ -821,6 +858,27 @@ TEST(CudaCoreTiling, PlaneSumsGeometry) {
   CudaCoreTiling r2({2, 1, 1}, 32, 8, 4, 1, 7, true, true);
   EXPECT_EQ(r2.planeSumSlots(), 5);
   EXPECT_EQ(r2.planeSumIterations(7), 15);
+  // The groups: P iterations up to kMaxUnrolledPlaneSumTerms FMAs
+  // unrolled (Box-3D27P, 4 outputs: 3 x 108); a star of radius 12 (73
+  // points, 292 FMAs per plane) 5 of its 25 iterations; a line of 255
+  // points along z 1.
+  tiling.limitPlaneSumUnroll(27);
+  EXPECT_EQ(tiling.planeSumUnroll(), 3);
+  CudaCoreTiling star12({12, 12, 12}, 32, 8, 4, 1, 64, true, true);
+  star12.limitPlaneSumUnroll(73);
+  EXPECT_EQ(star12.planeSumUnroll(), 5);
+  EXPECT_EQ(star12.planeSumIterations(64), 18 * 5);
+  EXPECT_DOUBLE_EQ(star12.computedPointsPerOutput(), 66.0 / 64);
+  // Four columns of two outputs of Box-3D27P: 3 x 216, whole.
+  CudaCoreTiling vector({1, 1, 1}, 32, 4, 2, 1, 64, true, true, 4);
+  vector.limitPlaneSumUnroll(27);
+  EXPECT_EQ(vector.planeSumUnroll(), 3);
+  CudaCoreTiling line({127, 0, 0}, 32, 8, 4, 1, 64, true, true);
+  line.limitPlaneSumUnroll(255);
+  EXPECT_EQ(line.planeSumUnroll(), 1);
+  CudaCoreTiling star8({8, 8, 8}, 32, 8, 4, 1, 64, true, true);
+  star8.limitPlaneSumUnroll(49);
+  EXPECT_EQ(star8.planeSumUnroll(), 7);
   // Only streamed 3-D launches of one step sum planes.
   EXPECT_FALSE(CudaCoreTiling({1, 1, 1}, 32, 8, 4, 2, 64, true, true)
                    .planeSums);

@@ -94,6 +94,12 @@ def StencilSelectPipeline
 
     A module no candidate lowers is an error that lists every candidate's
     reason.
+
+    With `lower=true` (as `--lower-to-auto` runs it) the pass also lowers
+    the module through the chosen pipeline: the module becomes the copy the
+    ranking compiled (its PTX emitted here where no assembler ran), so the
+    chosen pipeline is not run a second time; the output is the same as
+    `--stencil-lower-selected`'s.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
@@ -129,6 +135,10 @@ def StencilSelectPipeline
                "10240 x 10240 (2-D), 512^3 (3-D). The 3-D plane sums with "
                "vector columns of W are candidates only for a known grid "
                "whose rows are a multiple of W">,
+    Option<"lower", "lower", "bool", /*default=*/"false",
+           "Also lower the module through the chosen pipeline, reusing the "
+           "copy the ranking compiled (what --stencil-lower-selected would "
+           "do, without compiling the candidate again)">,
   ];
 }
 

@@ -100,7 +100,8 @@ namespace stencil {
 /// read and the one being staged (ringSlots() = 2), and each thread keeps
 /// planeSumSlots() = 2 r_z + 1 partial sums per output in registers.
 /// Iteration i (0 <= i < planeSumIterations(planes), the loop unrolled by
-/// planeSumUnroll() so that the slots are static) stages input plane i in
+/// planeSumUnroll() so that the slots are static within a group) stages
+/// input plane i in
 /// slot i mod 2, and after the barrier adds sum_(dy, dx) w(dz, dy, dx)
 /// v_i[y + dy][x + dx] into the partial sum of local output plane i - dz,
 /// for each dz; plane i - r_z is then complete (its last contribution came
@@ -240,11 +241,34 @@ struct CudaCoreTiling {
     return 2 * radii[0] + (steps >= 2 ? 1 : 2);
   }
   /// Plane sums: the partial sums per output (2 r_z + 1), the sweep's
-  /// unrolling (a multiple of them), and the iterations of a block of
-  /// `planes` output planes (whole unrolled groups; the planes past the
-  /// block's last are staged and summed but not stored).
+  /// unrolling, and the iterations of a block of `planes` output planes
+  /// (whole unrolled groups; the planes past the block's last are staged
+  /// and summed but not stored).
+  ///
+  /// The unrolling is planeSumSlots(), so that the slot (i - dz) mod P of
+  /// every sum is the same in every group, unless limitPlaneSumUnroll()
+  /// shortened the group: a group of U < P iterations moves each output
+  /// plane's sum from slot s to slot (s - U) mod P at the loop's back edge
+  /// (P - 1 register moves per sum and group), so that the slots stay
+  /// static within the group.
   int64_t planeSumSlots() const { return 2 * radii[0] + 1; }
-  int64_t planeSumUnroll() const { return planeSumSlots(); }
+  int64_t planeSumUnroll() const {
+    return planeSumGroup > 0 ? planeSumGroup : planeSumSlots();
+  }
+  /// The FMAs of an unrolled group of plane sums at most: P iterations of
+  /// points x outputs x vectorWidth FMAs each where that fits (Box-3D27P:
+  /// 648 with four columns of two outputs, 1296 with eight; a star of
+  /// radius 4 with four outputs, 900), fewer iterations per group above, so
+  /// that the kernel's size, and its compile time, stays linear in the
+  /// pattern (unrolled by P, a star of radius 8 has 3332 FMAs and compiled
+  /// in 6.6 s on 2 cores, one of radius 12 7300).
+  static constexpr int64_t kMaxUnrolledPlaneSumTerms = 1536;
+  /// Shortens the plane sums' groups for a stencil of `points` points per
+  /// plane sweep (above kMaxUnrolledPlaneSumTerms unrolled, as many
+  /// iterations as fit, at least one).
+  void limitPlaneSumUnroll(int64_t points);
+  /// The iterations of one unrolled group of plane sums (0: planeSumSlots()).
+  int64_t planeSumGroup = 0;
   int64_t planeSumIterations(int64_t n) const {
     return llvm::divideCeil(n + 2 * radii[0], planeSumUnroll()) *
            planeSumUnroll();

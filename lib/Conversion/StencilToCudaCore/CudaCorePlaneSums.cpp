@@ -25,9 +25,15 @@
 // dz-major (the planes arrive in order), then dx, then dy, one FMA each
 // from 0: the order of the staged and the ring kernels' register tiling
 // (column by column), so the results are the same bit for bit. The loop is
-// unrolled by a multiple of P, so that the slots (i - dz) mod P are static,
-// and runs whole unrolled groups: the planes past the block's last are
-// staged (predicated at the grid's edge) and summed but never stored. The
+// unrolled by P (CudaCoreTiling::planeSumUnroll), so that the slots
+// (i - dz) mod P are static, and runs whole unrolled groups: the planes past
+// the block's last are staged (predicated at the grid's edge) and summed but
+// never stored. Where P groups of the plane's FMAs would make a large kernel
+// (CudaCoreTiling::kMaxUnrolledPlaneSumTerms: a radius of 12 along z), the
+// group is U < P iterations and the slots are those of the plane's index
+// within the group, (u - dz) mod P: the group's sums are yielded rotated by
+// U, the slot s of the next group being slot (s + U) mod P of this one, the
+// same sums in the same order. The
 // two staging slots need one barrier per plane: slot i mod 2 was last read
 // in iteration i - 2, a barrier before.
 //
@@ -199,7 +205,12 @@ void CudaCoreKernelBuilder::buildPlaneSumLoop(
     store(values, addConst(add(origin[0], localZ), -haloZ));
     b->setInsertionPointAfter(ifOwn);
   }
-  SmallVector<Value> yielded(acc);
+  // The next group starts `unroll` planes later: its slot s is this
+  // group's slot (s + unroll) mod P (no move where P divides the group).
+  SmallVector<Value> yielded;
+  for (int64_t j = 0; j < sums; ++j)
+    for (int64_t s = 0; s < slots; ++s)
+      yielded.push_back(acc[j * slots + (s + unroll) % slots]);
   llvm::append_range(yielded, pending);
   scf::YieldOp::create(*b, yielded);
 }

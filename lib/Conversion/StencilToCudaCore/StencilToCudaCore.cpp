@@ -316,6 +316,9 @@ ConvertStencilToCudaCorePass::convert(Operation *op, gpu::GPUModuleOp gpuModule,
       !streamFits)
     tiling = chooseCudaCoreTiling(radii, threadsX, threadsY, outputs,
                                   fusedSteps, planes, elementType);
+  // The plane sums' unrolled groups: as many iterations as keep the kernel
+  // linear in the pattern.
+  tiling.limitPlaneSumUnroll(numPoints);
   if (vectorWidth > 1 && !tiling.planeSums)
     return op->emitOpError("needs the plane sums for vector-width=")
            << vectorWidth.getValue()
@@ -329,7 +332,7 @@ ConvertStencilToCudaCorePass::convert(Operation *op, gpu::GPUModuleOp gpuModule,
            << rowPhases.getValue()
            << " (stream=on on a 2-D stencil.linear; this kernel is "
            << (tiling.stream ? "streamed along z" : "staged") << ")";
-  if (rowPhases > 2 * radii[1] + 1)
+  if (rowPhases > 0 && rowPhases > 2 * radii[1] + 1)
     return op->emitOpError("cannot split ")
            << 2 * radii[1] + 1 << " x offset(s) (radius " << radii[1]
            << " along x) into row-phases=" << rowPhases.getValue()
@@ -419,6 +422,7 @@ ConvertStencilToCudaCorePass::convert(Operation *op, gpu::GPUModuleOp gpuModule,
     tailTiling.emplace(radii, threadsX, threadsY, tiling.outputs,
                        /*fusedSteps=*/1, tiling.planes, tiling.stream,
                        linearPlaneSums, vectorWidth, tiling.rowPhases);
+    tailTiling->limitPlaneSumUnroll(numPoints);
     tailKernel = buildKernel(op, *tailTiling, elementType, boundary,
                              boundaryValue, gpuModule, name + "_tail",
                              weightsGlobal, prefetchPlanes, prefetchDistance);
