@@ -10,17 +10,29 @@
 #               (LLVM_USE_SANITIZER="Address;Undefined", every UB report
 #               fatal) and libFuzzer coverage (LLVM_USE_SANITIZE_COVERAGE), so
 #               the fuzz targets are real libFuzzer binaries (scripts/fuzz.sh)
+#   --subset    with --sanitize: the sanitizer build without the fuzz targets
+#               and their coverage (STENCIL_ENABLE_FUZZERS=OFF; default
+#               directory <repo>/build-sanitize-subset), for the covering
+#               subset of the tests that CI runs (scripts/test.sh)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 sanitize=0
+subset=0
 for arg in "$@"; do
   case "$arg" in
     --sanitize) sanitize=1 ;;
+    --subset) subset=1 ;;
     *) echo "setup.sh: unknown option '$arg'" >&2; exit 2 ;;
   esac
 done
-if ((sanitize)); then
+if ((subset && !sanitize)); then
+  echo "setup.sh: --subset is an option of the sanitizer build (--sanitize)" >&2
+  exit 2
+fi
+if ((subset)); then
+  build=${BUILD_DIR:-$root/build-sanitize-subset}
+elif ((sanitize)); then
   build=${BUILD_DIR:-$root/build-sanitize}
 else
   build=${BUILD_DIR:-$root/build}
@@ -47,11 +59,15 @@ if ((sanitize)); then
          "-DLLVM_USE_SANITIZER=Address;Undefined"
          # LLVM's own build defines these; an out-of-tree project must.
          "-DLLVM_UBSAN_FLAGS=-fsanitize=undefined -fno-sanitize=vptr,function -fno-sanitize-recover=all"
-         -DLLVM_USE_SANITIZE_COVERAGE=ON
          # -O1, as the sanitizers advise: a quicker build, and reports
          # that still name the right lines.
          "-DCMAKE_C_FLAGS_RELEASE=-O1 -DNDEBUG"
          "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG")
+  if ((subset)); then
+    extra+=(-DLLVM_USE_SANITIZE_COVERAGE=OFF -DSTENCIL_ENABLE_FUZZERS=OFF)
+  else
+    extra+=(-DLLVM_USE_SANITIZE_COVERAGE=ON -DSTENCIL_ENABLE_FUZZERS=ON)
+  fi
   # Another build's tools, when asked: builds-agree.test compares the code
   # both emit (clang's build against gcc's).
   extra+=("-DSTENCIL_REFERENCE_TOOLS_DIR=${REFERENCE_BUILD_DIR:+$REFERENCE_BUILD_DIR/bin}")

@@ -7,12 +7,45 @@
 #   --sanitize  the same suite in the ASan + UBSan build (build-sanitize/,
 #               clang-22; see scripts/setup.sh): any sanitizer report fails
 #               the test that triggered it
+#   --sanitize --subset
+#               the covering subset CI runs, in a sanitizer build without
+#               the fuzz targets (build-sanitize-subset/): every test but
+#               those test/sanitizer-subset.txt leaves out, and why
+#               (Sanitizer/subset-covers.test checks that what remains runs
+#               every pass, pipeline and translation)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
-if [ "${1:-}" = --sanitize ]; then
-  build=${BUILD_DIR:-$root/build-sanitize}
+sanitize=0
+subset=0
+for arg in "$@"; do
+  case "$arg" in
+    --sanitize) sanitize=1 ;;
+    --subset) subset=1 ;;
+  esac
+done
+if ((subset && sanitize)); then
+  build=${BUILD_DIR:-$root/build-sanitize-subset}
+  # lit leaves out the tests whose names match (one regex per line of the
+  # list, comments and blank lines aside).
+  LIT_FILTER_OUT=$(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' \
+                   "$root/test/sanitizer-subset.txt" | paste -sd'|')
+  export LIT_FILTER_OUT
+  # The code it emits is compared with the plain build's (builds-agree.test,
+  # which runs every example through every pipeline here).
+  if [ -z "${REFERENCE_BUILD_DIR:-}" ]; then
+    if [ ! -x "$root/build/bin/stencil-opt" ]; then
+      echo "test.sh: the sanitizer subset compares the code it emits with" \
+           "the plain build's: build that first (scripts/test.sh) or give" \
+           "REFERENCE_BUILD_DIR=<a build directory>" >&2
+      exit 2
+    fi
+    export REFERENCE_BUILD_DIR=$root/build
+  fi
+fi
+if ((sanitize)); then
+  ((subset)) || build=${BUILD_DIR:-$root/build-sanitize}
   # Leaks are reported too; halt on the first error of any kind.
   # allow_user_poisoning=0: LLVM's BumpPtrAllocator poisons its slabs in code
   # inlined into our instrumented objects, but libMLIR.so (Debian's, not

@@ -54,9 +54,13 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.stencil_tools_dir, config.llvm_tools_dir]
-tools = ["stencil-opt", "stencil-translate", "stencil-parser-fuzzer",
-         "stencil-pipeline-fuzzer", "stencil-run-readers-fuzzer",
+tools = ["stencil-opt", "stencil-translate",
          ToolSubst("StencilUnitTests", unresolved="ignore")]
+# `fuzzers` feature: the fuzz targets were built (STENCIL_ENABLE_FUZZERS).
+if config.enable_fuzzers:
+    config.available_features.add("fuzzers")
+    tools += ["stencil-parser-fuzzer", "stencil-pipeline-fuzzer",
+              "stencil-run-readers-fuzzer"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # `stencil-runtime` feature: libStencilRuntime was built (the CUDA toolkit's

@@ -1,25 +1,31 @@
 #!/usr/bin/env python3
 """check-targets: every GPU pipeline on every chip it takes, through ptxas.
 
-Runs each GPU pipeline (SpTC, dense TC on f16, bf16 and f64 grids, the
-low-rank TC chain, CUDA cores, FFT, auto) on one example for each chip
+Runs each GPU pipeline (SpTC, the sm_90a warpgroup SpTC kernel, dense TC on
+f16, bf16 and f64 grids, the low-rank TC chain, CUDA cores, FFT, auto) on
+every example of --examples (the element type changed where the case says;
+auto on Heat-2D only: its kernel is one of the others'), for each chip
 given, translates the module to PTX and assembles it with
-`ptxas -arch=<chip>`, and prints one line per case:
+`ptxas -arch=<chip>`. Per case and example, one line:
 
-    PASS <chip> <case> .version <PTX ISA> .target <chip>
-    REFUSED <chip> <case>: <the pipeline's first error, without the file>
-    FAIL <chip> <case>: <why>
+    PASS <case> <example>: <chip> <PTX ISA>, ... (every chip assembled)
+    PASS <case> <example>: ..., <chip> refused, ... (refused where --refuse
+        says so: `case@chip`, with a located error)
+    REFUSED <case> <example>: <the first error> (on every chip: what the
+        pipeline does not take, whatever the chip)
+    FAIL <case> <example> <chip>: <why>
 
-A case listed in --refuse (`case@chip`) must be refused with a located
-error (file:line:col: error:), any other must assemble; the PTX's
-`.version` must be the newest of what the chip and the pipeline's
-instructions need (docs/Pipelines.md, "GPU targets"), `.target` the chip.
-Ends with `N passed, M refused, K failed` and exits 1 when a case fails.
-Runs --jobs cases at a time.
+A refusal must be a located error (file:line:col: error:) and either the
+same on every chip or on exactly the --refuse chips; the PTX's `.version`
+must be the newest of what the chip and the pipeline's instructions need
+(docs/Pipelines.md, "GPU targets"), `.target` the chip. Ends with
+`N cases: P assembled, R refused on every chip, F failed (C compiles)` and
+exits 1 when one fails. Runs --jobs compiles at a time.
 
 Usage (test/Examples/targets-ptxas.test):
     check-targets.py --stencil-opt BIN --stencil-translate BIN --ptxas BIN
         --examples DIR --chips sm_80,sm_90a --workdir DIR [--jobs 2]
+        [--only EXAMPLE,...]
 """
 
 import argparse
@@ -29,18 +35,20 @@ import re
 import subprocess
 import sys
 
-# name -> (example, sed of the element type or None, pipeline and options)
+# name, element type (None: the example's), pipeline, options; auto runs
+# on Heat-2D only.
 CASES = [
-    ("sptc", "heat-2d", None, "lower-to-sptc"),
-    ("sptc-warpgroup", "box-2d49p", None, "lower-to-sptc", "mma=warpgroup"),
-    ("tc-f16", "heat-2d", None, "lower-to-tc"),
-    ("tc-bf16", "heat-2d", "bf16", "lower-to-tc"),
-    ("tc-f64", "heat-2d", "f64", "lower-to-tc"),
-    ("tc-low-rank", "heat-2d", None, "lower-to-tc", "low-rank=true"),
-    ("cuda-core", "general-2d", None, "lower-to-cuda-core"),
-    ("fft", "heat-2d", "f64", "lower-to-fft"),
-    ("auto", "heat-2d", None, "lower-to-auto", "ptxas=none fused-steps=1"),
+    ("sptc", None, "lower-to-sptc"),
+    ("sptc-warpgroup", None, "lower-to-sptc", "mma=warpgroup"),
+    ("tc-f16", None, "lower-to-tc"),
+    ("tc-bf16", "bf16", "lower-to-tc"),
+    ("tc-f64", "f64", "lower-to-tc"),
+    ("tc-low-rank", None, "lower-to-tc", "low-rank=true"),
+    ("cuda-core", None, "lower-to-cuda-core"),
+    ("fft", "f64", "lower-to-fft"),
+    ("auto", None, "lower-to-auto", "ptxas=none fused-steps=1"),
 ]
+AUTO_EXAMPLE = "heat-2d"
 
 # The PTX ISA version each chip needs in LLVM 22 (GPUTarget.cpp), and what
 # each pipeline's instructions need.
@@ -63,53 +71,78 @@ def first_error(text):
     return lines[0] if lines else "(no message)"
 
 
-def check(args, chip, case):
-    name, example, elem, pipeline = case[:4]
-    options = " ".join(["chip=" + chip] + list(case[4:]))
-    label = "%s %s" % (chip, name)
+def check(args, chip, case, example):
+    """One compile: ("PASS", version), ("REFUSED", error) or ("FAIL", why)."""
+    name, elem, pipeline = case[:3]
+    options = " ".join(["chip=" + chip] + list(case[3:]))
     source = os.path.join(args.examples, example + ".mlir")
     with open(source, "rb") as f:
         text = f.read()
     if elem:
         text = text.replace(b"f16", elem.encode())
-    stem = os.path.join(args.workdir, "%s.%s" % (name, chip))
+    stem = os.path.join(args.workdir, "%s.%s.%s" % (name, example, chip))
     rc, lowered, err = run([args.stencil_opt, "-",
                             "--lower-to-%s=%s" % (pipeline[9:], options)],
                            stdin=text)
-    refuse = "%s@%s" % (name, chip) in args.refuse
     if rc != 0:
         error = first_error(err)
         located = re.match(r"^(<stdin>|-):\d+:\d+: error: (.*)$", error)
-        if refuse and located:
-            return "REFUSED %s: %s" % (label, located.group(2))
-        return "FAIL %s: %s" % (label, error)
-    if refuse:
-        return "FAIL %s: lowered, expected a refusal" % label
+        if located:
+            return ("REFUSED", located.group(2))
+        return ("FAIL", error)
     rc, ptx, err = run([args.stencil_translate, "--to-ptx"], stdin=lowered)
     if rc != 0:
-        return "FAIL %s: stencil-translate: %s" % (label, first_error(err))
+        return ("FAIL", "stencil-translate: " + first_error(err))
     with open(stem + ".ptx", "wb") as f:
         f.write(ptx)
     rc, _, err = run([args.ptxas, "-arch=" + chip, stem + ".ptx",
                       "-o", stem + ".cubin"])
+    os.remove(stem + ".ptx")
     if rc != 0:
-        return "FAIL %s: ptxas: %s" % (label, first_error(err))
+        return ("FAIL", "ptxas: " + first_error(err))
+    os.remove(stem + ".cubin")
     ptx = ptx.decode(errors="replace")
     version = re.search(r"^\.version (\d+)\.(\d+)", ptx, re.M)
     target = re.search(r"^\.target (\S+)", ptx, re.M)
     if not version or not target:
-        return "FAIL %s: no .version or .target in the PTX" % label
+        return ("FAIL", "no .version or .target in the PTX")
     got = int(version.group(1)) * 10 + int(version.group(2))
     # auto: the chosen pipeline's own version.
     chosen = re.search(r'stencil\.pipeline = "([a-z-]+)', lowered.decode())
     needs = PIPELINE_PTX.get(chosen.group(1) if chosen else pipeline, 60)
     want = max(CHIP_PTX.get(chip, 0), needs)
     if got != want or target.group(1) != chip:
-        return "FAIL %s: .version %d.%d .target %s, expected %d.%d %s" % (
-            label, got // 10, got % 10, target.group(1), want // 10,
-            want % 10, chip)
-    return "PASS %s .version %s.%s .target %s" % (
-        label, version.group(1), version.group(2), target.group(1))
+        return ("FAIL", ".version %d.%d .target %s, expected %d.%d %s" % (
+            got // 10, got % 10, target.group(1), want // 10, want % 10,
+            chip))
+    return ("PASS", "%s.%s" % (version.group(1), version.group(2)))
+
+
+def summarize(args, case, example, results):
+    """The line of one case and example from its results per chip."""
+    name = case[0]
+    label = "%s %s" % (name, example)
+    fails = [(chip, why) for chip, (kind, why) in results if kind == "FAIL"]
+    if fails:
+        return ["FAIL %s %s: %s" % (label, chip, why) for chip, why in fails]
+    refused = [(chip, why) for chip, (kind, why) in results
+               if kind == "REFUSED"]
+    listed = {chip for chip, _ in results
+              if "%s@%s" % (name, chip) in args.refuse}
+    if len(refused) == len(results):
+        # The reason of a chip the case is for, if any.
+        reason = next((why for chip, why in refused if chip not in listed),
+                      refused[0][1])
+        return ["REFUSED %s: %s" % (label, reason)]
+    if {chip for chip, _ in refused} != listed:
+        return ["FAIL %s %s: refused on %s only, expected on %s: %s" % (
+            label, ",".join(c for c, _ in results),
+            ",".join(c for c, _ in refused) or "no chip",
+            ",".join(sorted(listed)) or "no chip",
+            refused[0][1] if refused else "assembled")]
+    return ["PASS %s: %s" % (label, ", ".join(
+        "%s %s" % (chip, "refused" if kind == "REFUSED" else what)
+        for chip, (kind, what) in results))]
 
 
 def main():
@@ -118,25 +151,41 @@ def main():
     parser.add_argument("--stencil-translate", required=True)
     parser.add_argument("--ptxas", required=True)
     parser.add_argument("--examples", required=True)
+    parser.add_argument("--only", default="",
+                        help="comma-separated examples (default: all)")
     parser.add_argument("--chips", required=True)
     parser.add_argument("--refuse", default="",
                         help="comma-separated case@chip that must be "
-                             "refused with a located error")
+                             "refused with a located error wherever the "
+                             "case assembles on another chip")
     parser.add_argument("--workdir", required=True)
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     args.refuse = set(filter(None, args.refuse.split(",")))
     os.makedirs(args.workdir, exist_ok=True)
 
-    work = [(chip, case) for chip in args.chips.split(",") for case in CASES]
+    examples = sorted(f[:-5] for f in os.listdir(args.examples)
+                      if f.endswith(".mlir"))
+    if args.only:
+        examples = [e for e in examples if e in args.only.split(",")]
+    chips = args.chips.split(",")
+    pairs = [(case, example) for case in CASES for example in examples
+             if case[0] != "auto" or example == AUTO_EXAMPLE]
+    work = [(chip, case, example) for case, example in pairs
+            for chip in chips]
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        lines = list(pool.map(lambda w: check(args, *w), work))
+        results = list(pool.map(lambda w: check(args, *w), work))
     counts = {"PASS": 0, "REFUSED": 0, "FAIL": 0}
-    for line in lines:
-        print(line)
-        counts[line.split()[0]] += 1
-    print("%d passed, %d refused, %d failed" % (
-        counts["PASS"], counts["REFUSED"], counts["FAIL"]))
+    for i, (case, example) in enumerate(pairs):
+        per_chip = list(zip(chips, results[i * len(chips):
+                                           (i + 1) * len(chips)]))
+        lines = summarize(args, case, example, per_chip)
+        counts[lines[0].split()[0]] += 1
+        for line in lines:
+            print(line)
+    print("%d cases: %d assembled, %d refused on every chip, %d failed "
+          "(%d compiles)" % (len(pairs), counts["PASS"], counts["REFUSED"],
+                             counts["FAIL"], len(work)))
     return 1 if counts["FAIL"] else 0
 
 

@@ -14,7 +14,8 @@
 // The GPU pipelines run their stencil part (build*KernelPipeline: every pass
 // of this project, down to the gpu.module and the host launches, verified);
 // one input in 16 (by a hash of its bytes; one in N with the environment
-// variable STENCIL_FUZZ_EMIT_EVERY=N, which the corpus replay sets to 1)
+// variable STENCIL_FUZZ_EMIT_EVERY=N; the corpus replay keeps 16, so each
+// input runs as it ran when fuzzing)
 // runs the whole pipelines, with upstream's NVVM emission and LLVM's NVPTX
 // back end, which take about 50x as long and are not this project's code. The
 // guarantees checked: no crash, hang or sanitizer report, and a pipeline that
