@@ -60,9 +60,17 @@ KernelMatrix mlir::stencil::buildBandedKernelMatrix(ArrayRef<double> rowWeights,
   return k;
 }
 
-int64_t mlir::stencil::chooseRowsPerBlock(int64_t radius) {
+int64_t mlir::stencil::getMinRowsPerBlock(int64_t radius) {
   assert(radius >= 0 && "negative radius");
   return 2 * radius + 2;
+}
+
+int64_t mlir::stencil::chooseRowsPerBlock(int64_t radius,
+                                          int64_t operandRows) {
+  for (int64_t l = 2; l <= operandRows; l += 2)
+    if (operandRows % l == 0 && l >= getMinRowsPerBlock(radius))
+      return l;
+  return 0;
 }
 
 //===----------------------------------------------------------------------===//

@@ -67,9 +67,24 @@ TEST(SparseKernel, BandedMatrixIsOneDimensionalStencil) {
   }
 }
 
-TEST(SparseKernel, ChooseRowsPerBlockIsTwoRPlusTwo) {
+TEST(SparseKernel, MinRowsPerBlockIsTwoRPlusTwo) {
   for (int64_t r = 0; r <= kMaxRadius; ++r)
-    EXPECT_EQ(chooseRowsPerBlock(r), 2 * r + 2);
+    EXPECT_EQ(getMinRowsPerBlock(r), 2 * r + 2);
+}
+
+// The default L divides the 16 rows of the mma.sp operand: the smallest
+// even divisor at least 2r + 2 (so 8 for r = 2, where 2r + 2 = 6 does not
+// divide 16), none above r = 7.
+TEST(SparseKernel, ChooseRowsPerBlockDividesTheOperand) {
+  const int64_t expected[] = {2, 4, 8, 8, 16, 16, 16, 16};
+  for (int64_t r = 0; r <= 7; ++r) {
+    int64_t l = chooseRowsPerBlock(r);
+    EXPECT_EQ(l, expected[r]) << "r = " << r;
+    EXPECT_EQ(16 % l, 0);
+    EXPECT_GE(l, getMinRowsPerBlock(r));
+  }
+  EXPECT_EQ(chooseRowsPerBlock(8), 0);
+  EXPECT_EQ(chooseRowsPerBlock(2, /*operandRows=*/12), 6);
 }
 
 /// Exhaustive check of which L and parity the strided swap turns into 2:4:
@@ -106,7 +121,7 @@ TEST(SparseKernel, PermutationIsStridedInvolution) {
   std::vector<int64_t> expectedOdd = {0, 7, 2, 9, 4, 11, 6, 1, 8, 3, 10, 5};
   EXPECT_EQ(std::vector<int64_t>(odd.begin(), odd.end()), expectedOdd);
   for (int64_t r = 1; r <= kMaxRadius; ++r) {
-    int64_t l = chooseRowsPerBlock(r);
+    int64_t l = getMinRowsPerBlock(r);
     llvm::SmallVector<int64_t> p = stridedSwapPermutation(l, 2 * l);
     for (int64_t i = 0; i < 2 * l; ++i) {
       EXPECT_EQ(p[p[i]], i);
@@ -117,7 +132,7 @@ TEST(SparseKernel, PermutationIsStridedInvolution) {
 
 TEST(SparseKernel, SwapEncodeDecodeKeepsProduct) {
   for (int64_t r = 1; r <= kMaxRadius; ++r) {
-    int64_t l = chooseRowsPerBlock(r), cols = 2 * l, xCols = 8;
+    int64_t l = getMinRowsPerBlock(r), cols = 2 * l, xCols = 8;
     std::vector<double> w = randomVector(2 * r + 1, 400 + r);
     KernelMatrix k = buildBandedKernelMatrix(w, l, cols);
     llvm::SmallVector<int64_t> perm = stridedSwapPermutation(l, cols);
@@ -181,7 +196,7 @@ TEST(SparseKernel, EncodePlaceholders) {
 
 TEST(SparseKernel, NotTwoToFour) {
   // Without the strided swap the band is too dense in its first groups.
-  int64_t r = 3, l = chooseRowsPerBlock(r);
+  int64_t r = 3, l = getMinRowsPerBlock(r);
   KernelMatrix k = buildBandedKernelMatrix(randomVector(2 * r + 1, 7), l,
                                            2 * l);
   std::string why;
@@ -242,7 +257,7 @@ TEST(SparseKernel, DecomposeIntoRows) {
 /// input tile, accumulated over rows. Compares every interior point.
 void checkEndToEnd(unsigned rank, int64_t r, llvm::ArrayRef<double> dense,
                    llvm::ArrayRef<int64_t> extents, unsigned seed) {
-  int64_t l = chooseRowsPerBlock(r), cols = 2 * l;
+  int64_t l = getMinRowsPerBlock(r), cols = 2 * l;
   int64_t nx = extents.back(), outer = 1;
   for (int64_t e : extents.drop_back())
     outer *= e;
@@ -330,7 +345,7 @@ void checkEndToEnd(unsigned rank, int64_t r, llvm::ArrayRef<double> dense,
 
 TEST(SparseKernel, EndToEndBox2D) {
   for (int64_t r = 1; r <= kMaxRadius; ++r) {
-    int64_t side = 2 * r + 1, l = chooseRowsPerBlock(r);
+    int64_t side = 2 * r + 1, l = getMinRowsPerBlock(r);
     std::vector<double> dense = randomVector(side * side, 600 + r);
     checkEndToEnd(2, r, dense, {2 * r + 5, 2 * r + 3 * l}, 700 + r);
   }
@@ -338,7 +353,7 @@ TEST(SparseKernel, EndToEndBox2D) {
 
 TEST(SparseKernel, EndToEndStar2D) {
   for (int64_t r = 1; r <= kMaxRadius; ++r) {
-    int64_t side = 2 * r + 1, l = chooseRowsPerBlock(r);
+    int64_t side = 2 * r + 1, l = getMinRowsPerBlock(r);
     std::vector<double> random = randomVector(side * side, 800 + r);
     std::vector<double> dense(side * side, 0.0);
     for (int64_t a = 0; a < side; ++a)
@@ -352,7 +367,7 @@ TEST(SparseKernel, EndToEndStar2D) {
 
 TEST(SparseKernel, EndToEndBox3D) {
   std::vector<double> dense = randomVector(27, 1000);
-  checkEndToEnd(3, 1, dense, {5, 6, 2 + 2 * chooseRowsPerBlock(1)}, 1001);
+  checkEndToEnd(3, 1, dense, {5, 6, 2 + 2 * getMinRowsPerBlock(1)}, 1001);
 }
 
 TEST(SparseKernel, EndToEndIrregular2D) {
@@ -365,7 +380,7 @@ TEST(SparseKernel, EndToEndIrregular2D) {
            {3, -3}, {3, 3}, {-1, -2}})
     dense[(dy + r) * side + dx + r] = random[(dy + r) * side + dx + r];
   EXPECT_EQ(decomposeIntoRows(2, r, dense).size(), 6u);
-  checkEndToEnd(2, r, dense, {11, 2 * r + 3 * chooseRowsPerBlock(r)}, 1101);
+  checkEndToEnd(2, r, dense, {11, 2 * r + 3 * getMinRowsPerBlock(r)}, 1101);
 }
 
 } // namespace

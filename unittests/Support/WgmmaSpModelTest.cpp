@@ -196,10 +196,8 @@ double runTile(const TileCase &tc, Mutation mutation) {
   std::mt19937 rng(tc.seed);
   std::uniform_int_distribution<int> dist(-64, 64);
   int64_t r = tc.r, rank = tc.rank, side = 2 * r + 1;
+  // L divides 16 for the stacked operand, as --stencil-decompose takes it.
   int64_t l = chooseRowsPerBlock(r);
-  // L must divide 16 for the stacked operand.
-  while (16 % l != 0)
-    ++l;
   int64_t shift = r % 2;
   llvm::SmallVector<int64_t> perm = pairedSwapPermutation(l);
   if (tc.dense)

@@ -83,8 +83,9 @@ KernelMatrix buildBandedKernelMatrix(llvm::ArrayRef<double> rowWeights,
                                      int64_t rowsPerBlock, int64_t paddedCols,
                                      int64_t columnShift = 0);
 
-/// The number L of outputs that one kernel matrix of the given radius
-/// computes, padded to 2L columns.
+/// The smallest number L of outputs that one kernel matrix of the given
+/// radius can compute (padded to 2L columns) and still be 2:4 after the
+/// strided swap: 2r + 2.
 ///
 /// L must be at least 2r + 2 for K to be half zeros (3.1.1), and the strided
 /// swap of `stridedSwapPermutation` yields 2:4 sparsity for every even
@@ -100,7 +101,14 @@ KernelMatrix buildBandedKernelMatrix(llvm::ArrayRef<double> rowWeights,
 /// every radius (4, 6, 8, ..., 16 for r = 1..7, checked exhaustively by the
 /// unit tests). The concern that L = 2 (mod 4) breaks the straddling group
 /// does not hold.
-int64_t chooseRowsPerBlock(int64_t radius);
+int64_t getMinRowsPerBlock(int64_t radius);
+
+/// The L that --stencil-decompose takes by default: the smallest even
+/// divisor of `operandRows` (the 16 rows of an m16n8k32 `mma.sp` operand,
+/// which stacks 16 / L kernel matrices) that is at least
+/// getMinRowsPerBlock(radius); 0 when there is none (r > 7 for 16 rows).
+/// L = 2, 4, 8, 8, 16, 16, 16, 16 for r = 0..7.
+int64_t chooseRowsPerBlock(int64_t radius, int64_t operandRows = 16);
 
 //===----------------------------------------------------------------------===//
 // Strided swap (SPIDER 3.1.2) and row swap (SPIDER 3.2)

@@ -31,13 +31,6 @@ using namespace mlir::stencil;
 /// The rows of one m16n8k32 `mma.sp` operand.
 static constexpr int64_t kMmaRows = 16;
 
-/// The smallest even divisor of 16 that is at least 2r + 2, or 0 if none.
-static int64_t defaultRowsPerBlock(int64_t radius) {
-  for (int64_t l = 2; l <= kMmaRows; l *= 2)
-    if (l >= 2 * radius + 2)
-      return l;
-  return 0;
-}
 
 namespace {
 struct StencilDecomposePass
@@ -118,7 +111,7 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
   };
 
   // 2. L, the outputs per kernel matrix.
-  int64_t l = rowsPerBlock ? int64_t(rowsPerBlock) : defaultRowsPerBlock(radius);
+  int64_t l = rowsPerBlock ? int64_t(rowsPerBlock) : chooseRowsPerBlock(radius, kMmaRows);
   if (l == 0 || l > kMmaRows) {
     InFlightDiagnostic diag = op.emitOpError("innermost radius ");
     diag << radius;
@@ -217,7 +210,7 @@ FailureOr<RowGemmOp> StencilDecomposePass::buildChain(
            << LowRankColumnLayout::kMaxRadius
            << " rows (its 16-row stage-2 MMA needs 8 + 2h <= 16); use the "
               "direct form (no low-rank) for this stencil";
-  int64_t l = rowsPerBlock ? int64_t(rowsPerBlock) : defaultRowsPerBlock(h);
+  int64_t l = rowsPerBlock ? int64_t(rowsPerBlock) : chooseRowsPerBlock(h, kMmaRows);
   if (l == 0 || l % 2 != 0 || l < 2 * h + 2 || kMmaRows % l != 0)
     return op->emitOpError("rows-per-block=")
            << l << " must be even, at least 2r + 2 = " << 2 * h + 2
