@@ -17,26 +17,8 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-sanitize=0
-subset=0
-for arg in "$@"; do
-  case "$arg" in
-    --sanitize) sanitize=1 ;;
-    --subset) subset=1 ;;
-    *) echo "setup.sh: unknown option '$arg'" >&2; exit 2 ;;
-  esac
-done
-if ((subset && !sanitize)); then
-  echo "setup.sh: --subset is an option of the sanitizer build (--sanitize)" >&2
-  exit 2
-fi
-if ((subset)); then
-  build=${BUILD_DIR:-$root/build-sanitize-subset}
-elif ((sanitize)); then
-  build=${BUILD_DIR:-$root/build-sanitize}
-else
-  build=${BUILD_DIR:-$root/build}
-fi
+source "$root/scripts/build-options.sh"
+parse_build_options "$root" "$@"
 
 packages=(cmake ninja-build g++ python3 libgtest-dev libboost-graph-dev
           llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools)

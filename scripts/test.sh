@@ -16,17 +16,9 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILD_DIR:-$root/build}
-sanitize=0
-subset=0
-for arg in "$@"; do
-  case "$arg" in
-    --sanitize) sanitize=1 ;;
-    --subset) subset=1 ;;
-  esac
-done
-if ((subset && sanitize)); then
-  build=${BUILD_DIR:-$root/build-sanitize-subset}
+source "$root/scripts/build-options.sh"
+parse_build_options "$root" "$@"
+if ((subset)); then
   # lit leaves out the tests whose names match (one regex per line of the
   # list, comments and blank lines aside).
   LIT_FILTER_OUT=$(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' \
@@ -45,7 +37,6 @@ if ((subset && sanitize)); then
   fi
 fi
 if ((sanitize)); then
-  ((subset)) || build=${BUILD_DIR:-$root/build-sanitize}
   # Leaks are reported too; halt on the first error of any kind.
   # allow_user_poisoning=0: LLVM's BumpPtrAllocator poisons its slabs in code
   # inlined into our instrumented objects, but libMLIR.so (Debian's, not

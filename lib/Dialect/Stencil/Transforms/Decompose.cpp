@@ -31,7 +31,6 @@ using namespace mlir::stencil;
 /// The rows of one m16n8k32 `mma.sp` operand.
 static constexpr int64_t kMmaRows = 16;
 
-
 namespace {
 struct StencilDecomposePass
     : public stencil::impl::StencilDecomposeBase<StencilDecomposePass> {
@@ -111,7 +110,8 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
   };
 
   // 2. L, the outputs per kernel matrix.
-  int64_t l = rowsPerBlock ? int64_t(rowsPerBlock) : chooseRowsPerBlock(radius, kMmaRows);
+  int64_t l = rowsPerBlock ? int64_t(rowsPerBlock)
+                           : chooseRowsPerBlock(radius, kMmaRows);
   if (l == 0 || l > kMmaRows) {
     InFlightDiagnostic diag = op.emitOpError("innermost radius ");
     diag << radius;
@@ -210,7 +210,8 @@ FailureOr<RowGemmOp> StencilDecomposePass::buildChain(
            << LowRankColumnLayout::kMaxRadius
            << " rows (its 16-row stage-2 MMA needs 8 + 2h <= 16); use the "
               "direct form (no low-rank) for this stencil";
-  int64_t l = rowsPerBlock ? int64_t(rowsPerBlock) : chooseRowsPerBlock(h, kMmaRows);
+  int64_t l = rowsPerBlock ? int64_t(rowsPerBlock)
+                           : chooseRowsPerBlock(h, kMmaRows);
   if (l == 0 || l % 2 != 0 || l < 2 * h + 2 || kMmaRows % l != 0)
     return op->emitOpError("rows-per-block=")
            << l << " must be even, at least 2r + 2 = " << 2 * h + 2
