@@ -53,7 +53,7 @@ mlir::stencil::getPipelineCandidates(StringRef chip, StringRef features,
   std::string common = ("chip=" + chip).str();
   if (!features.empty())
     common += (" features=" + features).str();
-  if (optLevel != 3)
+  if (optLevel != -1)
     common += " opt-level=" + std::to_string(optLevel);
   SmallVector<PipelineCandidate> candidates;
   auto add = [&](StringRef pipeline, const llvm::Twine &extra) {

@@ -61,6 +61,13 @@ struct StencilCheckTargetPass
       return signalPassFailure();
     }
 
+    if (optLevel < -1 || optLevel > 3) {
+      emitError(loc) << pipeline << ": opt-level must be 0 to 3, or -1 (by "
+                     << "kernel: 3, or the level the kernel's conversion "
+                     << "asks); got " << int(optLevel);
+      return signalPassFailure();
+    }
+
     // 4. No op needs instructions the pipeline does not issue: the 2:4
     // sparse row form is lowered to mma.sp only.
     bool sparse = llvm::any_of(issued, [](GPUInstructions i) {

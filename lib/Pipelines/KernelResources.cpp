@@ -3,6 +3,10 @@
 #include "stencil/Pipelines/KernelResources.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -114,4 +118,47 @@ mlir::stencil::getKernelResources(ModuleOp module, StringRef ptxas,
     return failure();
   }
   return parsePtxasInfo((*buffer)->getBuffer());
+}
+
+/// The 32-bit registers a value of `type` takes at least (0: a predicate,
+/// or a type that need not live in a register).
+static int64_t getMinRegisters(Type type) {
+  int64_t bits = 0;
+  if (auto vector = dyn_cast<VectorType>(type)) {
+    Type element = vector.getElementType();
+    if (vector.isScalable() || !element.isIntOrFloat())
+      return 0;
+    bits = vector.getNumElements() * element.getIntOrFloatBitWidth();
+  } else if (type.isIntOrFloat()) {
+    bits = type.getIntOrFloatBitWidth();
+  } else if (type.isIndex()) {
+    bits = 32;
+  }
+  return bits <= 1 ? 0 : (bits + 31) / 32;
+}
+
+llvm::StringMap<int64_t> mlir::stencil::getLoopLiveInRegisters(ModuleOp module) {
+  llvm::StringMap<int64_t> registers;
+  module.walk([&](gpu::GPUFuncOp kernel) {
+    if (!kernel.isKernel() || kernel.getBody().empty())
+      return;
+    Block *entry = &kernel.getBody().front();
+    int64_t most = 0;
+    kernel.walk([&](LoopLikeOpInterface loop) {
+      llvm::SetVector<Value> above;
+      getUsedValuesDefinedAbove(loop->getRegions(), above);
+      int64_t count = 0;
+      for (Value value : above) {
+        if (auto argument = dyn_cast<BlockArgument>(value))
+          if (argument.getOwner() == entry)
+            continue;
+        if (matchPattern(value, m_Constant()))
+          continue;
+        count += getMinRegisters(value.getType());
+      }
+      most = std::max(most, count);
+    });
+    registers[kernel.getName()] = most;
+  });
+  return registers;
 }

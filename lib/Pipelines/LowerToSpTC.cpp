@@ -13,7 +13,9 @@
 #include "stencil/Support/GPUTarget.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -136,11 +138,13 @@ void mlir::stencil::buildLowerToTCPipeline(OpPassManager &pm,
 
 void mlir::stencil::addGPUTargetCheck(OpPassManager &pm, StringRef pipeline,
                                       StringRef chip, StringRef features,
+                                      int optLevel,
                                       ArrayRef<GPUInstructions> instructions) {
   StencilCheckTargetOptions check;
   check.pipeline = ("--" + pipeline).str();
   check.chip = chip.str();
   check.features = features.str();
+  check.optLevel = optLevel;
   for (GPUInstructions i : instructions)
     check.instructions.push_back(getInstructionsName(i).str());
   pm.addPass(createStencilCheckTarget(check));
@@ -157,13 +161,43 @@ void mlir::stencil::buildStencilGPUEmissionPipeline(OpPassManager &pm,
   // gpu-to-llvm lowers to runtime calls.
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
 
-  // Upstream: NVVM, LLVM, PTX in a gpu.binary.
-  gpu::GPUToNVVMPipelineOptions nvvm;
-  nvvm.cubinChip = chip.str();
-  nvvm.cubinFeatures = features.str();
-  nvvm.cubinFormat = "isa";
-  nvvm.optLevel = optLevel;
-  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+  // Upstream: NVVM, LLVM, PTX in a gpu.binary. The passes of upstream's
+  // gpu-lower-to-nvvm-pipeline (buildLowerToNVVMPassPipeline, format isa),
+  // with --stencil-attach-target in the place of nvvm-attach-target: each
+  // gpu.module at the LLVM level its kernels ask where `opt-level` is -1.
+  pm.addPass(createConvertNVGPUToNVVMPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  StencilAttachTargetOptions target;
+  target.chip = chip.str();
+  target.features = features.str();
+  target.optLevel = optLevel;
+  pm.addPass(createStencilAttachTarget(target));
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  ConvertIndexToLLVMPassOptions index;
+  index.indexBitwidth = 64;
+  pm.addPass(createConvertIndexToLLVMPass(index));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  ConvertGpuOpsToNVVMOpsOptions nvvm;
+  nvvm.indexBitwidth = 64;
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(nvvm));
+  pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
+  pm.addPass(createGpuToLLVMConversionPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
 
   // The contract: LLVM host code, the gpu.binary and its launches.
   StencilCheckLoweredOptions check;

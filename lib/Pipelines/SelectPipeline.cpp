@@ -167,6 +167,9 @@ static SmallVector<int64_t> getNominalGrid(int64_t rank) {
 /// columns) made one 2.2x slower than its one-column sibling.
 static constexpr int64_t kMaxSpillStoreBytes = 1024;
 
+/// The 32-bit registers a thread can address (PTX, every chip since sm_35).
+static constexpr int64_t kMaxThreadRegisters = 255;
+
 /// The integer after `key` ("name=") in a candidate's options, `fallback`
 /// when absent.
 static int64_t getIntOption(StringRef options, StringRef key,
@@ -343,6 +346,25 @@ StencilSelectPipelinePass::lowerCandidate(const PipelineCandidate &candidate) {
         getModelConstants(key, work->rank, work->elementBytes));
     e.works.push_back(std::move(*work));
   }
+  // A kernel whose loop holds more values than the registers by more than
+  // kMaxSpillStoreBytes spills more than that whatever LLVM and ptxas do:
+  // rejected before its PTX is emitted and assembled (most of the
+  // candidate's compile time).
+  llvm::StringMap<int64_t> held = getLoopLiveInRegisters(*copy);
+  for (const KernelWork &work : e.works) {
+    int64_t registers = held.lookup(work.kernel);
+    if (4 * (registers - kMaxThreadRegisters) > kMaxSpillStoreBytes) {
+      e.rejection =
+          llvm::formatv("kernel {0} holds at least {1} registers across its "
+                        "loop (values defined before it and used in it), more "
+                        "than {2} plus {3} bytes: it would spill (not "
+                        "modelled)",
+                        work.kernel, registers, kMaxThreadRegisters,
+                        kMaxSpillStoreBytes)
+              .str();
+      return e;
+    }
+  }
   e.lowered = std::move(copy);
   return e;
 }
@@ -495,6 +517,12 @@ void StencilSelectPipelinePass::runOnOperation() {
                    << "'; a kernel fusing more steps is chosen with its "
                       "pipeline's own fused-steps (e.g. --lower-to-cuda-core "
                       "fused-steps=32)";
+    return signalPassFailure();
+  }
+  if (optLevel < -1 || optLevel > 3) {
+    emitError(loc) << "opt-level must be 0 to 3, or -1 (by kernel: 3, or "
+                      "the level the kernel's conversion asks); got "
+                   << int(optLevel);
     return signalPassFailure();
   }
   // The chip and features every candidate gets (GPUTarget.h); whether a

@@ -94,3 +94,11 @@ func.func @heat2d(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
 // COMMA-CC: targets-invalid.mlir:9:3: error: --lower-to-cuda-core: chip='sm_90,threads-y=4' is not a chip name: a pipeline's options are separated by spaces, not commas
 // COMMA-CC-FEATURES: targets-invalid.mlir:9:3: error: --lower-to-cuda-core: features='+ptx80,chip=sm_80' is not a PTX ISA version: a pipeline's options are separated by spaces, not commas
 // COMMA-AUTO: targets-invalid.mlir:9:3: error: --lower-to-auto: chip='sm_90,explain=true' is not a chip name: a pipeline's options are separated by spaces, not commas
+
+// An LLVM optimization level LLVM does not have, per pipeline and for auto.
+// RUN: not stencil-opt %s --lower-to-sptc="opt-level=7" 2>&1 | FileCheck %s --check-prefix=LEVEL-SPTC
+// RUN: not stencil-opt %s --lower-to-cuda-core="opt-level=-2" 2>&1 | FileCheck %s --check-prefix=LEVEL-CC
+// RUN: not stencil-opt %s --lower-to-auto="opt-level=4" 2>&1 | FileCheck %s --check-prefix=LEVEL-AUTO
+// LEVEL-SPTC: targets-invalid.mlir:9:3: error: --lower-to-sptc: opt-level must be 0 to 3, or -1 (by kernel: 3, or the level the kernel's conversion asks); got 7
+// LEVEL-CC: targets-invalid.mlir:9:3: error: --lower-to-cuda-core: opt-level must be 0 to 3, or -1 (by kernel: 3, or the level the kernel's conversion asks); got -2
+// LEVEL-AUTO: targets-invalid.mlir:9:3: error: opt-level must be 0 to 3, or -1 (by kernel: 3, or the level the kernel's conversion asks); got 4

@@ -54,6 +54,18 @@ FailureOr<llvm::StringMap<KernelResources>>
 getKernelResources(ModuleOp module, StringRef ptxas, StringRef chip,
                    std::string &error);
 
+/// A lower bound, without assembling, on the 32-bit registers each kernel
+/// (`gpu.func` with the kernel attribute) of `module` needs: the most, over
+/// its loops, of the values defined before a loop and used in it, which
+/// are all live at the loop's head. Constants and the kernel's parameters
+/// (a constant bank) are left out, as are predicates (i1) and values that
+/// are not integers, floats or vectors of them; an index counts 32 bits, a
+/// vector its elements' bits. Used to reject, before the expensive PTX
+/// emission, kernels that cannot hold their loop's values without spilling
+/// (SparStencil's 3-D gathered boxes of radius 5 and more: 664 and more
+/// such values).
+llvm::StringMap<int64_t> getLoopLiveInRegisters(ModuleOp module);
+
 } // namespace stencil
 } // namespace mlir
 

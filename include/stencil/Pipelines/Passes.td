@@ -23,6 +23,7 @@ def StencilCheckTarget : Pass<"stencil-check-target", "::mlir::ModuleOp"> {
     - `features`, when given, is one `+ptxNN` that LLVM emits, no older
       than the chip needs (sm_100a: PTX 8.6, sm_120: 8.7) and than the
       instructions need (`mma.sp::ordered_metadata`: 8.5);
+    - `opt-level` is 0 to 3, or -1 (by kernel: `--stencil-attach-target`);
     - no op needs instructions the pipeline does not issue: a 2:4 sparse row
       form (`stencil.sparse_row_gemm`) is for `--lower-to-sptc`'s `mma.sp`,
       not for the dense pipelines.
@@ -51,7 +52,47 @@ def StencilCheckTarget : Pass<"stencil-check-target", "::mlir::ModuleOp"> {
     ListOption<"instructions", "instructions", "std::string",
                "The families of instructions the pipeline's kernels issue: "
                "fma, cp.async, mma, mma.sp, mma.sp.ordered, wgmma">,
+    Option<"optLevel", "opt-level", "int", /*default=*/"-1",
+           "The pipeline's LLVM optimization level: 0 to 3, or -1 (by "
+           "kernel)">,
   ];
+}
+
+def StencilAttachTarget : Pass<"stencil-attach-target", "::mlir::ModuleOp"> {
+  let summary = "Attach the NVVM target to each GPU module, at the LLVM "
+                "optimization level its kernels ask";
+  let description = [{
+    The NVVM emission of every GPU pipeline (`buildStencilGPUEmissionPipeline`)
+    runs upstream's `gpu-lower-to-nvvm-pipeline` passes with this pass in the
+    place of `nvvm-attach-target`. It attaches `#nvvm.target<O = L, chip,
+    features>` to every `gpu.module`, as upstream's pass does, where L is
+
+    - `opt-level`, when it is 0 to 3;
+    - with `opt-level=-1` (by kernel, the pipelines' default): the lowest
+      `stencil.llvm_opt_level` of the module's kernels (`gpu.func`), 3 where
+      none sets it. A conversion asks for a level where LLVM's optimizations
+      were measured to hurt its kernel: `--convert-stencil-to-sptc` asks for
+      0 for the gathered 2-D form of more than 32 kernel rows, whose O3
+      schedule raises the register pressure until ptxas spills (a 31 x 31
+      box: 6 KB per thread at O3, 360 bytes at O0; 2.8x faster and 3.5x
+      faster to compile on an H200, bench/NOTES.md, "LLVM's optimization
+      level").
+
+    The kernels' `stencil.llvm_opt_level` attributes are removed; the rest of
+    the IR is what upstream's pass would give.
+
+    Example: `--stencil-attach-target="chip=sm_90 features=+ptx85"`.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "The target GPU">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "The PTX ISA version (+ptx85)">,
+    Option<"optLevel", "opt-level", "int", /*default=*/"-1",
+           "LLVM's optimization level: 0 to 3, or -1: by kernel (3, or the "
+           "level its conversion asks)">,
+  ];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }
 
 def StencilSelectPipeline
@@ -119,8 +160,9 @@ def StencilSelectPipeline
     Option<"fusedSteps", "fused-steps", "std::string", /*default=*/"\"max\"",
            "Time steps a launch may fuse: N (candidates with 1..N) or max "
            "(1..4); never more than the op's steps">,
-    Option<"optLevel", "opt-level", "int", /*default=*/"3",
-           "NVVM optimization level of the chosen pipeline">,
+    Option<"optLevel", "opt-level", "int", /*default=*/"-1",
+           "LLVM's optimization level of the candidates: 0 to 3, or -1 (by "
+           "kernel, as the pipelines' opt-level)">,
     Option<"explain", "explain", "std::string", /*default=*/"\"false\"",
            "Print the ranked table of candidates as a remark: false, true "
            "(the ranked ones and a count of the rejected ones) or all (each "

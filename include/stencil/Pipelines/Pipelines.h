@@ -52,8 +52,13 @@ struct GPUTargetOptions : public PassPipelineOptions<Derived> {
       *this, "features", llvm::cl::desc(Derived::kFeaturesHelp),
       llvm::cl::init("")};
   mlir::detail::PassOptions::Option<int> optLevel{
-      *this, "opt-level", llvm::cl::desc("NVVM optimization level"),
-      llvm::cl::init(3)};
+      *this, "opt-level",
+      llvm::cl::desc("LLVM's optimization level before ptxas: 0 to 3, or -1 "
+                     "(default): by kernel, 3 but where the kernel's "
+                     "conversion asks for less (the gathered 2-D SpTC form "
+                     "of more than 32 kernel rows: 0, which ptxas spills "
+                     "far less)"),
+      llvm::cl::init(-1)};
 
   /// The `features` the PTX is emitted with: `features`, or when empty the
   /// `+ptxNN` the chip and getGPUInstructions() need.
@@ -68,14 +73,14 @@ struct GPUTargetOptions : public PassPipelineOptions<Derived> {
 /// dashes: "lower-to-sptc") with the target options of `options`: the first
 /// pass of every GPU pipeline.
 void addGPUTargetCheck(OpPassManager &pm, StringRef pipeline, StringRef chip,
-                       StringRef features,
+                       StringRef features, int optLevel,
                        ArrayRef<GPUInstructions> instructions);
 
 template <typename Derived>
 void addGPUTargetCheck(OpPassManager &pm, StringRef pipeline,
                        const GPUTargetOptions<Derived> &options) {
   addGPUTargetCheck(pm, pipeline, options.chip, options.features,
-                    static_cast<const Derived &>(options).getGPUInstructions());
+                    options.optLevel, static_cast<const Derived &>(options).getGPUInstructions());
 }
 
 /// How `--lower-to-sptc` makes a stencil 2:4 sparse.
@@ -452,9 +457,12 @@ struct LowerToAutoOptions : public PassPipelineOptions<LowerToAutoOptions> {
       llvm::cl::desc("Time steps a launch may fuse: N (1..N) or max (1..4); "
                      "never more than the op's steps"),
       llvm::cl::init("max")};
-  PassOptions::Option<int> optLevel{*this, "opt-level",
-                                    llvm::cl::desc("NVVM optimization level"),
-                                    llvm::cl::init(3)};
+  PassOptions::Option<int> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("LLVM's optimization level of every candidate: 0 to 3, "
+                     "or -1 (default): by kernel, as the pipelines' "
+                     "opt-level"),
+      llvm::cl::init(-1)};
   PassOptions::Option<std::string> explain{
       *this, "explain",
       llvm::cl::desc("Print the ranked table of candidates as a remark: "

@@ -120,10 +120,27 @@ void SpTCKernelBuilder::loadCoefficients() {
   }
 }
 
+/// The most kernel rows of a gathered 2-D form that LLVM's O3 keeps
+/// without raising the register pressure into ptxas's spills. Above, the
+/// kernel asks for LLVM's O0 (kLLVMOptLevelAttrName) and ptxas schedules
+/// the straight-line MMAs alone: on an H200 (bench/NOTES.md, "LLVM's
+/// optimization level"), boxes of radius 11, 13 and 15 (35, 48 and 62
+/// rows) ran 1.57x, 2.27x and 2.77x faster at O0 (spills of 1796, 3284 and
+/// 6056 bytes per thread at O3, 0 to 360 at O0), radius 9 (24 rows) the
+/// same, and the examples' smaller forms and the 3-D gathered boxes (28
+/// and 51 rows) 4% to 17% slower: O3 stays theirs.
+static constexpr int64_t kMaxO3GatheredRows = 32;
+
 gpu::GPUFuncOp mlir::stencil::buildSpTCKernel(
     OpBuilder &moduleBuilder, RowForm op, const SpTCGeometry &geometry,
     const SpTCBOperandPlan *plan, const SpTCGather *gather,
     bool orderedMetadata, StringRef name) {
-  return SpTCKernelBuilder(op, geometry, plan, gather, orderedMetadata)
-      .build(moduleBuilder, name);
+  gpu::GPUFuncOp func =
+      SpTCKernelBuilder(op, geometry, plan, gather, orderedMetadata)
+          .build(moduleBuilder, name);
+  if (gather && geometry.rank == 2 &&
+      gather->numRows() > kMaxO3GatheredRows)
+    func->setAttr(kLLVMOptLevelAttrName,
+                  moduleBuilder.getI32IntegerAttr(0));
+  return func;
 }

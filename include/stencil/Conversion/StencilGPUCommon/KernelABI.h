@@ -91,6 +91,13 @@ BandTilingValues getBandTiling(ImplicitLocOpBuilder &b, ValueRange sizes,
 /// 256 keeps every stencil up to a 15 x 15 box (225 points) unrolled.
 inline constexpr int64_t kMaxUnrolledPoints = 256;
 
+/// The discardable `gpu.func` attribute (an integer) by which a conversion
+/// asks for the LLVM optimization level of its kernel's module, where LLVM's
+/// default (3) was measured to hurt it; `--stencil-attach-target` reads and
+/// removes it (the lowest level of a module's kernels wins).
+inline constexpr llvm::StringLiteral kLLVMOptLevelAttrName =
+    "stencil.llvm_opt_level";
+
 /// NVPTX's global address space (`.global`), where the constant tables of
 /// the loop forms live (they may exceed the 64 KiB of `.const`).
 inline constexpr unsigned kGlobalAddressSpace = 1;
