@@ -1,7 +1,7 @@
 //===- StencilRuntime.cpp - The C API of libStencilRuntime ----------------===//
 //
 // See include/stencil-runtime/StencilRuntime.h. The description is parsed by
-// the runner's parser (tools/stencil-run/LaunchDescription.h), the launches
+// the launch description reader (LaunchDescription.h), the launches
 // planned by LaunchPlan.h, and run through the CUDA driver API.
 //
 //===----------------------------------------------------------------------===//

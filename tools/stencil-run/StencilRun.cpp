@@ -176,7 +176,7 @@ accumulator, eta = subnormal spacing of the element type):
   step t    e_t = S*e_{t-1} + d,  e_0 = 0
   tol_T     = d * (1 + S + ... + S^(T-1))
 general body (description key 'body'): a running error analysis of the body
-per point (tools/stencil-run/BodyExpr.h), every operation rounded with
+per point (runtime/lib/BodyExpr.h), every operation rounded with
 u + 2^-53 (+ 2^-24 for f16/bf16, which may compute in f32), each step
 starting from the previous step's bound; tol_T = that bound after T steps
 composed launches (description keys 'composed_abs_sum' = S_c,

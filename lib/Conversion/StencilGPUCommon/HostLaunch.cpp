@@ -388,7 +388,7 @@ public:
   Operation *unsupported = nullptr;
   static constexpr size_t kMaxLength = 64 * 1024;
   /// The runner's limit on nested sub-expressions (BodyExpr::kMaxNesting in
-  /// tools/stencil-run/BodyExpr.h).
+  /// runtime/lib/BodyExpr.h).
   static constexpr size_t kMaxNesting = 256;
 
 private:

@@ -20,7 +20,7 @@
 // Usage: probe GRID PLANES_TIMED  (e.g. probe 768 200); prints a RESULT line
 // per variant and a CHECK line (one step at 128^3 against an f64 CPU
 // reference of the same f16 input; halo boundary, interior points).
-#include "../probe-common.h"
+#include "../common.h"
 
 #include <cuda.h>
 #include <cudaTypedefs.h>

@@ -1,6 +1,6 @@
-//===- ReadersTest.cpp - stencil-run's .launch and .npy readers -----------===//
+//===- ReadersTest.cpp - The runtime's .launch and .npy readers ----------===//
 //
-// The readers of stencil-run's untrusted input (issue 12's hardening): the
+// The readers of untrusted input (the runtime's, which stencil-run shares): the
 // launch description parser (parseLaunchDescriptionText and its file
 // wrapper) and the .npy reader (readNpy from a stream and from a file).
 // Valid inputs round-trip; every malformed or hostile one is rejected with

@@ -6,7 +6,7 @@
 // computes) for probe.cu, which runs them on an sm_90a GPU. Agreement means
 // the model (Support/WgmmaSpModel.h) describes the hardware.
 //
-// Build (bench/wgmma-probe/run.sh): g++ with the two model sources.
+// Build (bench/probes/wgmma/run.sh): g++ with the two model sources.
 //
 //===----------------------------------------------------------------------===//
 

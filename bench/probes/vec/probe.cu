@@ -42,15 +42,15 @@
 // of 27, and no conversions; the price is f16 rounding of the partial sums
 // (the check's tolerance is derived below). Four forms differ in how a
 // thread gets the x-shifted pairs. Built with -DWPAIRS (PROBE_NVCC_FLAGS of
-// run-probe.sh) the weights are halves two to a word (14 registers instead
+// probes/run.sh) the weights are halves two to a word (14 registers instead
 // of 27); MINB asks ptxas for that many blocks per SM (a register cap).
 // Results: bench/NOTES.md, "Box-3D27P with packed f16 sums".
 //
-// Usage: probe GRID STEPS [time-only] (PROBE_ONLY as in probe-common.h);
+// Usage: probe GRID STEPS [time-only] (PROBE_ONLY as in probes/common.h);
 // prints RESULT lines and a CHECK line per variant
 // (one step at 256^3 against an f64 CPU reference of the same f16 input;
 // halo boundary: only interior points are written).
-#include "../probe-common.h"
+#include "../common.h"
 
 #include <cstdint>
 #include <type_traits>

@@ -27,7 +27,7 @@
 // to the output.
 //
 // Usage: probe N LAUNCHES [time-only]; PROBE_ONLY as in the tc3d probe.
-#include "../probe-common.h"
+#include "../common.h"
 
 #include <algorithm>
 #include <string>

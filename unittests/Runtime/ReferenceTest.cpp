@@ -1,6 +1,6 @@
 //===- ReferenceTest.cpp - stencil-run's CPU reference and descriptions ---===//
 //
-// The runner's host code (tools/stencil-run, plain C++): the general-body
+// The runtime's host code (runtime/lib, plain C++, which stencil-run shares): the general-body
 // expressions and their error bound, the reference under the three
 // boundaries (against brute-force loops written here), and the launch
 // description keys `body` and `boundary`.

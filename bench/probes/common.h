@@ -1,8 +1,8 @@
-// Shared by the hand-written measurement probes of bench/*-probe/probe.cu
+// Shared by the hand-written measurement probes of bench/probes/*/probe.cu
 // (not part of the compiler): each times a 3-D radius-1 stencil of a 16-bit
 // grid (Heat-3D's 7-point star or the 27-point box) on a schedule the
 // compiler does not generate, beside the compiler's kernels
-// (bench/run-probe.sh). This header holds what they share: the error check,
+// (bench/probes/run.sh). This header holds what they share: the error check,
 // the weights, the f64 reference and error of a check, and the timing loop.
 #ifndef STENCIL_BENCH_PROBE_COMMON_H
 #define STENCIL_BENCH_PROBE_COMMON_H

@@ -228,14 +228,84 @@ bool parseLaunchDescription(const std::string &path, LaunchDescription &desc,
   return parseLaunchDescriptionText(text, path, desc, error, warnings);
 }
 
-bool parseLaunchDescriptionText(const std::string &text,
-                                const std::string &path,
-                                LaunchDescription &desc, std::string &error,
-                                std::vector<std::string> &warnings) {
+namespace {
+/// The reader of one description's text, a step per group of keys (in the
+/// order their errors are reported); each step fails with `error` set.
+class DescriptionReader {
+public:
+  DescriptionReader(const std::string &path, LaunchDescription &desc,
+                    std::string &error, std::vector<std::string> &warnings)
+      : path(path), desc(desc), error(error), warnings(warnings) {}
+
+  bool read(const std::string &text) {
+    desc = LaunchDescription();
+    desc.path = path;
+    return readKeyValues(text) && checkKeys() && readHeader() &&
+           readPattern() && readBoundary() && readLaunchShape() &&
+           readBandKernel() && readTailKernel() && readErrorBounds() &&
+           readCoefficients() && parseRepack(kv, path, desc, error) &&
+           readArgs();
+  }
+
+private:
+  /// `key = value` lines, `#` comments, each key once.
+  bool readKeyValues(const std::string &text);
+  /// Unknown keys (warnings), the required ones, `body` or the pattern.
+  bool checkKeys();
+  /// version, kernel, ptx, rank, element_type, accumulator.
+  bool readHeader();
+  /// The body, or offsets and weights; offsets within kMaxOffset.
+  bool readPattern();
+  /// halo | periodic | dirichlet(v).
+  bool readBoundary();
+  /// tile, block, steps_per_launch.
+  bool readLaunchShape();
+  /// The band kernel of a composed kernel: all four keys or none.
+  bool readBandKernel();
+  /// The tail kernel of a kernel that fuses steps.
+  bool readTailKernel();
+  /// composed_*, chain_abs_sum, fft_error_bound, shared_bytes.
+  bool readErrorBounds();
+  /// The packed coefficients, 32-bit hex words.
+  bool readCoefficients();
+  /// The kernel's arguments, in their order.
+  bool readArgs();
+
+  std::string where(const std::string &key) {
+    return path + ":" + std::to_string(kv[key].second) + ": ";
+  }
+  bool require(const std::string &key) {
+    if (!kv.count(key)) {
+      error = path + ": missing required key '" + key + "'";
+      return false;
+    }
+    return true;
+  }
+  /// Threads per block: 1 to 3 sizes in 1..1024 (block, band_block,
+  /// tail_block).
+  bool parseBlock(const char *key, unsigned (&out)[3]);
+  /// `rank` values (innermost first) in lowest..kMaxTile.
+  bool parseRankList(const char *key, int64_t lowest,
+                     std::vector<int64_t> &list);
+  /// A finite number >= 0 (composed_abs_sum, chain_abs_sum,
+  /// fft_error_bound).
+  bool parseNonNegative(const char *key, double &out);
+  /// How many of `keys` are given; an error naming the first missing one
+  /// unless all or none are (`together` lists them for the message), or
+  /// none are but `alsoNeedsThem` is given.
+  int countTogether(const std::vector<const char *> &keys,
+                    const char *together, const char *alsoNeedsThem,
+                    bool &ok);
+
+  const std::string &path;
+  LaunchDescription &desc;
+  std::string &error;
+  std::vector<std::string> &warnings;
+  KeyValues kv;
+};
+
+bool DescriptionReader::readKeyValues(const std::string &text) {
   std::istringstream in(text);
-  desc = LaunchDescription();
-  desc.path = path;
-  std::map<std::string, std::pair<std::string, size_t>> kv;
   std::string line;
   size_t lineNo = 0;
   while (std::getline(in, line)) {
@@ -261,17 +331,10 @@ bool parseLaunchDescriptionText(const std::string &text,
     }
     kv[key] = {value, lineNo};
   }
+  return true;
+}
 
-  auto where = [&](const std::string &key) {
-    return path + ":" + std::to_string(kv[key].second) + ": ";
-  };
-  auto require = [&](const std::string &key) {
-    if (!kv.count(key)) {
-      error = path + ": missing required key '" + key + "'";
-      return false;
-    }
-    return true;
-  };
+bool DescriptionReader::checkKeys() {
   static const std::set<std::string> known = {
       "version", "kernel", "ptx", "rank", "element_type", "steps_per_launch",
       "accumulator", "offsets", "weights", "boundary", "tile", "block",
@@ -307,7 +370,10 @@ bool parseLaunchDescriptionText(const std::string &text,
     for (const char *k : {"offsets", "weights"})
       if (!require(k))
         return false;
+  return true;
+}
 
+bool DescriptionReader::readHeader() {
   int64_t v;
   if (!parseInt(kv["version"].first, v) || v != 1) {
     error = where("version") + "unsupported version '" + kv["version"].first +
@@ -343,7 +409,10 @@ bool parseLaunchDescriptionText(const std::string &text,
     desc.accumulator = desc.elementType == ElemType::F64 ? ElemType::F64
                                                          : ElemType::F32;
   }
+  return true;
+}
 
+bool DescriptionReader::readPattern() {
   if (kv.count("body")) {
     std::string bodyError;
     if (!desc.body.parse(kv["body"].first, desc.rank, bodyError)) {
@@ -394,8 +463,10 @@ bool parseLaunchDescriptionText(const std::string &text,
                 " in magnitude)";
         return false;
       }
+  return true;
+}
 
-  // halo | periodic | dirichlet(v)
+bool DescriptionReader::readBoundary() {
   const std::string &boundary = kv["boundary"].first;
   const std::string dirichlet = "dirichlet(";
   if (boundary == "halo") {
@@ -413,7 +484,76 @@ bool parseLaunchDescriptionText(const std::string &text,
             "' (halo, periodic or dirichlet(v) with a finite v)";
     return false;
   }
+  return true;
+}
 
+bool DescriptionReader::parseBlock(const char *key, unsigned (&out)[3]) {
+  std::vector<int64_t> sizes;
+  if (!parseIntList(kv[key].first, sizes) || sizes.size() > 3) {
+    error = where(key) + key + " must be 1 to 3 positive integers, got '" +
+            kv[key].first + "'";
+    return false;
+  }
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] <= 0 || sizes[i] > 1024) {
+      error = where(key) + key + " dimension out of range";
+      return false;
+    }
+    out[i] = static_cast<unsigned>(sizes[i]);
+  }
+  return true;
+}
+
+bool DescriptionReader::parseRankList(const char *key, int64_t lowest,
+                                      std::vector<int64_t> &list) {
+  if (!parseIntList(kv[key].first, list) ||
+      static_cast<int>(list.size()) != desc.rank) {
+    error = where(key) + key + " must have " + std::to_string(desc.rank) +
+            " integers (innermost dim first), got '" + kv[key].first + "'";
+    return false;
+  }
+  for (int64_t x : list)
+    if (x < lowest || x > kMaxTile) {
+      error = where(key) + key + " values must be from " +
+              std::to_string(lowest) + " to " + std::to_string(kMaxTile) +
+              ", got " + std::to_string(x);
+      return false;
+    }
+  return true;
+}
+
+bool DescriptionReader::parseNonNegative(const char *key, double &out) {
+  double x = 0;
+  if (!parseDouble(kv[key].first, x) || !(x >= 0) || !std::isfinite(x)) {
+    error = where(key) + key + " must be a finite number >= 0, got '" +
+            kv[key].first + "'";
+    return false;
+  }
+  out = x;
+  return true;
+}
+
+int DescriptionReader::countTogether(const std::vector<const char *> &keys,
+                                     const char *together,
+                                     const char *alsoNeedsThem, bool &ok) {
+  int count = 0;
+  for (const char *k : keys)
+    count += kv.count(k) ? 1 : 0;
+  ok = true;
+  if ((count != 0 && count != int(keys.size())) ||
+      (count == 0 && alsoNeedsThem && kv.count(alsoNeedsThem))) {
+    for (const char *k : keys)
+      if (!kv.count(k)) {
+        error = path + ": missing key '" + k + "' (" + together +
+                " go together)";
+        ok = false;
+        return count;
+      }
+  }
+  return count;
+}
+
+bool DescriptionReader::readLaunchShape() {
   if (!parseIntList(kv["tile"].first, desc.tile) ||
       static_cast<int>(desc.tile.size()) != desc.rank) {
     error = where("tile") + "tile must have " + std::to_string(desc.rank) +
@@ -427,28 +567,10 @@ bool parseLaunchDescriptionText(const std::string &text,
               std::to_string(kMaxTile) + ", got " + std::to_string(t);
       return false;
     }
-
-  // Threads per block: 1 to 3 sizes in 1..1024 (block, band_block).
-  auto parseBlock = [&](const char *key, unsigned(&out)[3]) {
-    std::vector<int64_t> sizes;
-    if (!parseIntList(kv[key].first, sizes) || sizes.size() > 3) {
-      error = where(key) + key + " must be 1 to 3 positive integers, got '" +
-              kv[key].first + "'";
-      return false;
-    }
-    for (size_t i = 0; i < sizes.size(); ++i) {
-      if (sizes[i] <= 0 || sizes[i] > 1024) {
-        error = where(key) + key + " dimension out of range";
-        return false;
-      }
-      out[i] = static_cast<unsigned>(sizes[i]);
-    }
-    return true;
-  };
   if (!parseBlock("block", desc.block))
     return false;
-
   if (kv.count("steps_per_launch")) {
+    int64_t v;
     if (!parseInt(kv["steps_per_launch"].first, v) || v < 1 || v > 1024) {
       error = where("steps_per_launch") +
               "steps_per_launch must be an integer from 1 to 1024, got '" +
@@ -457,41 +579,17 @@ bool parseLaunchDescriptionText(const std::string &text,
     }
     desc.stepsPerLaunch = static_cast<int>(v);
   }
+  return true;
+}
 
-  // The band kernel of a composed kernel: all four keys or none.
-  const char *bandKeys[] = {"band_kernel", "band_tile", "band_block",
-                            "band_margins"};
-  int bandCount = 0;
-  for (const char *k : bandKeys)
-    bandCount += kv.count(k) ? 1 : 0;
-  if (bandCount != 0 && bandCount != 4) {
-    for (const char *k : bandKeys)
-      if (!kv.count(k)) {
-        error = path + ": missing key '" + k +
-                "' (band_kernel, band_tile, band_block and band_margins go "
-                "together)";
-        return false;
-      }
-  }
-  // `rank` values (innermost first) in lowest..kMaxTile.
-  auto parseRankList = [&](const char *key, int64_t lowest,
-                           std::vector<int64_t> &list) {
-    if (!parseIntList(kv[key].first, list) ||
-        static_cast<int>(list.size()) != desc.rank) {
-      error = where(key) + key + " must have " + std::to_string(desc.rank) +
-              " integers (innermost dim first), got '" + kv[key].first + "'";
-      return false;
-    }
-    for (int64_t x : list)
-      if (x < lowest || x > kMaxTile) {
-        error = where(key) + key + " values must be from " +
-                std::to_string(lowest) + " to " + std::to_string(kMaxTile) +
-                ", got " + std::to_string(x);
-        return false;
-      }
-    return true;
-  };
-  if (bandCount == 4) {
+bool DescriptionReader::readBandKernel() {
+  bool ok;
+  int count = countTogether(
+      {"band_kernel", "band_tile", "band_block", "band_margins"},
+      "band_kernel, band_tile, band_block and band_margins", nullptr, ok);
+  if (!ok)
+    return false;
+  if (count == 4) {
     desc.bandKernel = kv["band_kernel"].first;
     if (desc.bandKernel.empty()) {
       error = where("band_kernel") + "empty kernel name";
@@ -502,74 +600,62 @@ bool parseLaunchDescriptionText(const std::string &text,
         !parseBlock("band_block", desc.bandBlock))
       return false;
   }
+  return true;
+}
 
-  // The tail kernel of a kernel that fuses steps: tail_kernel, tail_steps,
-  // tail_tile and tail_block together, tail_shared_bytes optional (0).
-  const char *tailKeys[] = {"tail_kernel", "tail_steps", "tail_tile",
-                            "tail_block"};
-  int tailCount = 0;
-  for (const char *k : tailKeys)
-    tailCount += kv.count(k) ? 1 : 0;
-  if ((tailCount != 0 && tailCount != 4) ||
-      (tailCount == 0 && kv.count("tail_shared_bytes"))) {
-    for (const char *k : tailKeys)
-      if (!kv.count(k)) {
-        error = path + ": missing key '" + k +
-                "' (tail_kernel, tail_steps, tail_tile and tail_block go "
-                "together)";
-        return false;
-      }
-  }
-  if (tailCount == 4) {
-    desc.tailKernel = kv["tail_kernel"].first;
-    if (desc.tailKernel.empty()) {
-      error = where("tail_kernel") + "empty kernel name";
-      return false;
-    }
-    if (desc.stepsPerLaunch < 2) {
-      error = where("tail_kernel") +
-              "a tail kernel needs steps_per_launch > 1 (it does the steps "
-              "a launch of the kernel leaves over)";
-      return false;
-    }
-    if (!parseInt(kv["tail_steps"].first, v) || v < 1 ||
-        v >= desc.stepsPerLaunch) {
-      error = where("tail_steps") + "tail_steps must be an integer from 1 to " +
-              std::to_string(desc.stepsPerLaunch - 1) +
-              " (below steps_per_launch), got '" + kv["tail_steps"].first +
-              "'";
-      return false;
-    }
-    desc.tailSteps = static_cast<int>(v);
-    if (!parseRankList("tail_tile", 1, desc.tailTile) ||
-        !parseBlock("tail_block", desc.tailBlock))
-      return false;
-    if (kv.count("tail_shared_bytes")) {
-      if (!parseInt(kv["tail_shared_bytes"].first, v) || v < 0 ||
-          v > (1 << 30)) {
-        error = where("tail_shared_bytes") + "bad tail_shared_bytes '" +
-                kv["tail_shared_bytes"].first + "'";
-        return false;
-      }
-      desc.tailSharedBytes = static_cast<unsigned>(v);
-    }
-  }
-
-  // A finite number >= 0 (composed_abs_sum, chain_abs_sum, fft_error_bound).
-  auto parseNonNegative = [&](const char *key, double &out) {
-    double x = 0;
-    if (!parseDouble(kv[key].first, x) || !(x >= 0) || !std::isfinite(x)) {
-      error = where(key) + key + " must be a finite number >= 0, got '" +
-              kv[key].first + "'";
-      return false;
-    }
-    out = x;
+bool DescriptionReader::readTailKernel() {
+  // tail_kernel, tail_steps, tail_tile and tail_block together,
+  // tail_shared_bytes optional (0).
+  bool ok;
+  int count = countTogether(
+      {"tail_kernel", "tail_steps", "tail_tile", "tail_block"},
+      "tail_kernel, tail_steps, tail_tile and tail_block",
+      "tail_shared_bytes", ok);
+  if (!ok)
+    return false;
+  if (count != 4)
     return true;
-  };
+  desc.tailKernel = kv["tail_kernel"].first;
+  if (desc.tailKernel.empty()) {
+    error = where("tail_kernel") + "empty kernel name";
+    return false;
+  }
+  if (desc.stepsPerLaunch < 2) {
+    error = where("tail_kernel") +
+            "a tail kernel needs steps_per_launch > 1 (it does the steps "
+            "a launch of the kernel leaves over)";
+    return false;
+  }
+  int64_t v;
+  if (!parseInt(kv["tail_steps"].first, v) || v < 1 ||
+      v >= desc.stepsPerLaunch) {
+    error = where("tail_steps") + "tail_steps must be an integer from 1 to " +
+            std::to_string(desc.stepsPerLaunch - 1) +
+            " (below steps_per_launch), got '" + kv["tail_steps"].first + "'";
+    return false;
+  }
+  desc.tailSteps = static_cast<int>(v);
+  if (!parseRankList("tail_tile", 1, desc.tailTile) ||
+      !parseBlock("tail_block", desc.tailBlock))
+    return false;
+  if (kv.count("tail_shared_bytes")) {
+    if (!parseInt(kv["tail_shared_bytes"].first, v) || v < 0 ||
+        v > (1 << 30)) {
+      error = where("tail_shared_bytes") + "bad tail_shared_bytes '" +
+              kv["tail_shared_bytes"].first + "'";
+      return false;
+    }
+    desc.tailSharedBytes = static_cast<unsigned>(v);
+  }
+  return true;
+}
+
+bool DescriptionReader::readErrorBounds() {
   if (kv.count("composed_abs_sum") != kv.count("composed_points")) {
     error = path + ": composed_abs_sum and composed_points go together";
     return false;
   }
+  int64_t v;
   if (kv.count("composed_abs_sum")) {
     if (!parseNonNegative("composed_abs_sum", desc.composedAbsSum))
       return false;
@@ -582,15 +668,12 @@ bool parseLaunchDescriptionText(const std::string &text,
     }
     desc.composedPoints = v;
   }
-
   if (kv.count("chain_abs_sum") &&
       !parseNonNegative("chain_abs_sum", desc.chainAbsSum))
     return false;
-
   if (kv.count("fft_error_bound") &&
       !parseNonNegative("fft_error_bound", desc.fftErrorBound))
     return false;
-
   if (kv.count("shared_bytes")) {
     if (!parseInt(kv["shared_bytes"].first, v) || v < 0 || v > (1 << 30)) {
       error = where("shared_bytes") + "bad shared_bytes '" +
@@ -599,27 +682,30 @@ bool parseLaunchDescriptionText(const std::string &text,
     }
     desc.sharedBytes = static_cast<unsigned>(v);
   }
+  return true;
+}
 
-  if (kv.count("coefficients") && !kv["coefficients"].first.empty()) {
-    desc.hasCoefficients = true;
-    for (const std::string &w : split(kv["coefficients"].first, ',')) {
-      char *end = nullptr;
-      errno = 0;
-      unsigned long long x = std::strtoull(w.c_str(), &end, 16);
-      if (w.empty() || errno || end != w.c_str() + w.size() ||
-          x > 0xffffffffull || w.size() > 8 ||
-          w.find_first_of("xX+-") != std::string::npos) {
-        error = where("coefficients") + "bad 32-bit hex word '" + w +
-                "' (hex digits, no 0x)";
-        return false;
-      }
-      desc.coefficients.push_back(static_cast<uint32_t>(x));
+bool DescriptionReader::readCoefficients() {
+  if (!kv.count("coefficients") || kv["coefficients"].first.empty())
+    return true;
+  desc.hasCoefficients = true;
+  for (const std::string &w : split(kv["coefficients"].first, ',')) {
+    char *end = nullptr;
+    errno = 0;
+    unsigned long long x = std::strtoull(w.c_str(), &end, 16);
+    if (w.empty() || errno || end != w.c_str() + w.size() ||
+        x > 0xffffffffull || w.size() > 8 ||
+        w.find_first_of("xX+-") != std::string::npos) {
+      error = where("coefficients") + "bad 32-bit hex word '" + w +
+              "' (hex digits, no 0x)";
+      return false;
     }
+    desc.coefficients.push_back(static_cast<uint32_t>(x));
   }
+  return true;
+}
 
-  if (!parseRepack(kv, path, desc, error))
-    return false;
-
+bool DescriptionReader::readArgs() {
   std::string args =
       kv.count("args") ? kv["args"].first : std::string("in,out,coeffs,sizes");
   std::set<std::string> seen;
@@ -645,6 +731,14 @@ bool parseLaunchDescriptionText(const std::string &text,
     return false;
   }
   return true;
+}
+} // namespace
+
+bool parseLaunchDescriptionText(const std::string &text,
+                                const std::string &path,
+                                LaunchDescription &desc, std::string &error,
+                                std::vector<std::string> &warnings) {
+  return DescriptionReader(path, desc, error, warnings).read(text);
 }
 
 } // namespace stencil_run

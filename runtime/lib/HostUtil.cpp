@@ -387,12 +387,12 @@ bool readNpy(const std::string &path, std::vector<int64_t> &shape,
   return readNpy(in, path, shape, values, dtype, error);
 }
 
-bool readNpy(std::istream &in, const std::string &path,
-             std::vector<int64_t> &shape, std::vector<double> &values,
-             std::string &dtype, std::string &error) {
-  shape.clear();
-  values.clear();
-  dtype.clear();
+namespace {
+/// The header dictionary of a .npy stream after its magic, version and
+/// length (versions 1 to 3), within kMaxNpyHeaderBytes and what the stream
+/// holds.
+bool readNpyHeader(std::istream &in, const std::string &path,
+                   std::string &header, std::string &error) {
   char magic[8];
   if (!in.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0) {
     error = "'" + path + "' is not a .npy file";
@@ -431,27 +431,26 @@ bool readNpy(std::istream &in, const std::string &path,
             " bytes announced, " + std::to_string(headerAvail) + " present)";
     return false;
   }
-  std::string header(headerLen, '\0');
+  header.assign(headerLen, '\0');
   if (headerLen && !in.read(&header[0], headerLen)) {
     error = "'" + path + "': truncated header";
     return false;
   }
-  std::string descr, fortran, shapeText;
-  if (!npyField(header, "descr", descr) ||
-      !npyField(header, "fortran_order", fortran) ||
-      !npyField(header, "shape", shapeText)) {
-    error = "'" + path + "': malformed header: " + headerForMessage(header);
-    return false;
-  }
-  // descr is a quoted string: '<f8' or "<f8".
+  return true;
+}
+
+/// The header's descr ('<f2', '<f4', '<f8', quoted) and fortran_order
+/// (False): the dtype and its bytes per element.
+bool parseNpyType(const std::string &path, const std::string &descr,
+                  std::string fortran, std::string &type, unsigned &bytes,
+                  std::string &error) {
   if (descr.size() < 2 || (descr[0] != '\'' && descr[0] != '"') ||
       descr.back() != descr[0]) {
     error = "'" + path +
             "': descr is not a quoted string: " + headerForMessage(descr);
     return false;
   }
-  std::string type = descr.substr(1, descr.size() - 2);
-  unsigned bytes;
+  type = descr.substr(1, descr.size() - 2);
   if (type == "<f2")
     bytes = 2;
   else if (type == "<f4")
@@ -474,14 +473,18 @@ bool readNpy(std::istream &in, const std::string &path,
             "' (need True or False)";
     return false;
   }
-  // shape: a tuple of non-negative integers, "()" for a scalar, "(n,)" for
-  // one dimension.
+  return true;
+}
+
+/// The header's shape: a tuple of non-negative integers, "()" for a
+/// scalar, "(n,)" for one dimension.
+bool parseNpyShape(const std::string &path, const std::string &shapeText,
+                   std::vector<int64_t> &dims, std::string &error) {
   if (shapeText.size() < 2 || shapeText.front() != '(' ||
       shapeText.back() != ')') {
     error = "'" + path + "': bad shape " + headerForMessage(shapeText);
     return false;
   }
-  std::vector<int64_t> dims;
   std::string inner = shapeText.substr(1, shapeText.size() - 2);
   size_t i = 0;
   while (true) {
@@ -500,7 +503,7 @@ bool readNpy(std::istream &in, const std::string &path,
         error = "'" + path + "': bad shape " + headerForMessage(shapeText);
         return false;
       }
-      break;
+      return true;
     }
     if (item.back() == 'L') // Python 2 long
       item.pop_back();
@@ -520,11 +523,18 @@ bool readNpy(std::istream &in, const std::string &path,
     }
     dims.push_back(v);
     if (last)
-      break;
+      return true;
     i = j + 1;
   }
-  // The data's size, without overflow, and checked against what the stream
-  // holds before anything that large is allocated.
+}
+
+/// The data of `dims` elements of `bytes` each: its size computed without
+/// overflow and checked against what the stream holds before anything that
+/// large is allocated.
+bool readNpyData(std::istream &in, const std::string &path,
+                 const std::string &shapeText,
+                 const std::vector<int64_t> &dims, unsigned bytes,
+                 std::vector<uint8_t> &raw, std::string &error) {
   uint64_t n = 1;
   for (int64_t d : dims) {
     if (d != 0 && n > std::numeric_limits<uint64_t>::max() / bytes /
@@ -541,7 +551,6 @@ bool readNpy(std::istream &in, const std::string &path,
             " is too large";
     return false;
   }
-  std::vector<uint8_t> raw;
   int64_t avail = remainingBytes(in);
   if (avail >= 0) {
     if (static_cast<uint64_t>(avail) < need) {
@@ -556,22 +565,50 @@ bool readNpy(std::istream &in, const std::string &path,
       error = "'" + path + "': truncated data";
       return false;
     }
-  } else {
-    // Not seekable: read in chunks, so that memory follows the data read.
-    constexpr size_t kChunk = size_t(1) << 20;
-    while (raw.size() < need) {
-      size_t old = raw.size();
-      size_t chunk = std::min<size_t>(kChunk, static_cast<size_t>(need) - old);
-      raw.resize(old + chunk);
-      if (!in.read(reinterpret_cast<char *>(raw.data() + old),
-                   static_cast<std::streamsize>(chunk))) {
-        error = "'" + path + "': truncated data (shape " +
-                headerForMessage(shapeText) + " needs " + std::to_string(need) +
-                " bytes)";
-        return false;
-      }
+    return true;
+  }
+  // Not seekable: read in chunks, so that memory follows the data read.
+  constexpr size_t kChunk = size_t(1) << 20;
+  while (raw.size() < need) {
+    size_t old = raw.size();
+    size_t chunk = std::min<size_t>(kChunk, static_cast<size_t>(need) - old);
+    raw.resize(old + chunk);
+    if (!in.read(reinterpret_cast<char *>(raw.data() + old),
+                 static_cast<std::streamsize>(chunk))) {
+      error = "'" + path + "': truncated data (shape " +
+              headerForMessage(shapeText) + " needs " + std::to_string(need) +
+              " bytes)";
+      return false;
     }
   }
+  return true;
+}
+} // namespace
+
+bool readNpy(std::istream &in, const std::string &path,
+             std::vector<int64_t> &shape, std::vector<double> &values,
+             std::string &dtype, std::string &error) {
+  shape.clear();
+  values.clear();
+  dtype.clear();
+  std::string header;
+  if (!readNpyHeader(in, path, header, error))
+    return false;
+  std::string descr, fortran, shapeText;
+  if (!npyField(header, "descr", descr) ||
+      !npyField(header, "fortran_order", fortran) ||
+      !npyField(header, "shape", shapeText)) {
+    error = "'" + path + "': malformed header: " + headerForMessage(header);
+    return false;
+  }
+  std::string type;
+  unsigned bytes = 0;
+  std::vector<int64_t> dims;
+  std::vector<uint8_t> raw;
+  if (!parseNpyType(path, descr, fortran, type, bytes, error) ||
+      !parseNpyShape(path, shapeText, dims, error) ||
+      !readNpyData(in, path, shapeText, dims, bytes, raw, error))
+    return false;
   values = unpackElements(raw, bytes == 2   ? ElemType::F16
                                : bytes == 4 ? ElemType::F32
                                             : ElemType::F64);

@@ -50,7 +50,7 @@
 // steps); PROBE_ONLY=A,B,... runs the variants whose names contain A, B, ....
 // Halo boundary: only interior points are written (columns 0 and nx - 1 are
 // stored with their input value). The grid's x extent must be a multiple of 8.
-#include "../probe-common.h"
+#include "../common.h"
 
 #include <algorithm>
 #include <cstdint>
