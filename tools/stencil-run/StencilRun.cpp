@@ -527,27 +527,14 @@ std::string readFile(const std::string &path) {
 
 } // namespace
 
-int main(int argc, char **argv) {
-  std::setvbuf(stdout, nullptr, _IOLBF, 0);
-  Options opts = parseArgs(argc, argv);
-  if (!opts.profileOut.empty() && !opts.roofline)
-    usageError("--profile-out needs --roofline");
-  if (opts.roofline) {
-#ifdef STENCIL_RUN_HAVE_ROOFLINE
-    CU(cuInit(0));
-    return runRoofline(opts.device, opts.copyBytes,
-                       opts.profileOut.empty() ? nullptr
-                                               : opts.profileOut.c_str());
-#else
-    fatal("this stencil-run was built without a CUDA compiler; --roofline "
-          "is unavailable (rebuild with nvcc found by CMake)");
-#endif
-  }
+namespace {
+/// The option combinations parseArgs cannot check alone (the roofline
+/// aside).
+void checkRunOptions(const Options &opts) {
   if (opts.descPath.empty())
     usageError("no launch description given");
   if (opts.grid.empty())
     usageError("--grid is required");
-
   if ((opts.noSingle || opts.sameDevice) && opts.gpus < 2)
     usageError(std::string(opts.noSingle ? "--no-single" : "--same-device") +
                " needs --gpus 2 or more");
@@ -564,6 +551,12 @@ int main(int argc, char **argv) {
           "(libStencilMultiGpu); rebuild with NCCL found by CMake "
           "(STENCIL_NCCL_ROOT, or python3's nvidia-nccl-cu13 wheel)");
 #endif
+}
+
+/// The description (its warnings printed, --ptx applied), checked against
+/// --grid; --steps rounded up to whole launches when not given, and
+/// checked against them when given.
+LaunchDescription readDescription(Options &opts) {
   LaunchDescription desc;
   std::string error;
   std::vector<std::string> warnings;
@@ -578,45 +571,30 @@ int main(int argc, char **argv) {
                " sizes but the stencil has rank " + std::to_string(desc.rank));
   // A launch computes steps_per_launch steps, a tail launch tail_steps: T
   // must be whole launches (any T with a one-step tail kernel).
-  const int fused = desc.stepsPerLaunch;
-  auto wholeLaunches = [&](int steps) {
-    return static_cast<int>(
-        stencil_runtime::roundUpToWholeLaunches(desc, steps));
-  };
   if (!opts.stepsGiven)
-    opts.steps = wholeLaunches(opts.steps);
-  {
-    int64_t launches = 0, tailLaunches = 0;
-    if (stencil_runtime::planSteps(desc, opts.steps, launches, tailLaunches,
-                                   error) !=
-        stencil_runtime::PlanStatus::Success)
-      usageError("--steps: " + error);
-  }
-#ifdef STENCIL_RUN_HAVE_MULTI_GPU
-  if (opts.noSingle)
-    return runMultiOnly(desc, opts);
-#endif
-  const int launches = opts.steps / fused;
-  const int tailLaunches =
-      desc.tailSteps > 0 ? (opts.steps % fused) / desc.tailSteps : 0;
-  const std::vector<int64_t> &dims = opts.grid;
-  size_t points = 1;
-  for (int64_t d : dims)
-    points *= static_cast<size_t>(d);
-  ElemType et = desc.elementType;
-  // Host work (input, packing, the reference) on --threads threads.
-  const unsigned threads = hostThreads(opts);
+    opts.steps = static_cast<int>(
+        stencil_runtime::roundUpToWholeLaunches(desc, opts.steps));
+  int64_t launches = 0, tailLaunches = 0;
+  if (stencil_runtime::planSteps(desc, opts.steps, launches, tailLaunches,
+                                 error) != stencil_runtime::PlanStatus::Success)
+    usageError("--steps: " + error);
+  return desc;
+}
 
-  // Input.
+/// The input grid: --input (rounded to the element type, and said so), or
+/// random values; saved to --save-input when asked.
+std::vector<double> makeInput(const Options &opts, ElemType et,
+                              size_t points, unsigned threads) {
   std::vector<double> input;
+  std::string error;
   if (!opts.input.empty()) {
     std::vector<int64_t> shape;
     std::string dtype;
     if (!readNpy(opts.input, shape, input, dtype, error))
       fatal(error);
-    if (shape != dims)
+    if (shape != opts.grid)
       fatal("--input '" + opts.input + "' has shape " + gridText(shape) +
-            ", --grid is " + gridText(dims));
+            ", --grid is " + gridText(opts.grid));
     size_t changed = 0;
     for (double &v : input) {
       double r = roundTo(et, v);
@@ -635,32 +613,42 @@ int main(int argc, char **argv) {
                 static_cast<unsigned long long>(opts.seed), elemTypeName(et));
   }
   if (!opts.saveInput.empty() &&
-      !writeNpy(opts.saveInput, dims, input, npyDtypeFor(et), error))
+      !writeNpy(opts.saveInput, opts.grid, input, npyDtypeFor(et), error))
     fatal(error);
-  std::vector<uint8_t> hostInput = packElements(input, et, threads);
+  return input;
+}
 
-  // Device, context, module.
-  CU(cuInit(0));
-  int deviceCount = 0;
-  CU(cuDeviceGetCount(&deviceCount));
-  if (opts.device >= deviceCount)
-    fatal("--device " + std::to_string(opts.device) + " but only " +
-          std::to_string(deviceCount) + " CUDA device(s)");
-  CUdevice dev;
-  CU(cuDeviceGet(&dev, opts.device));
+/// The --device GPU, its primary context current.
+struct Device {
+  CUdevice dev = 0;
+  int count = 0;
   char name[256] = {0};
-  CU(cuDeviceGetName(name, sizeof(name) - 1, dev));
   int ccMajor = 0, ccMinor = 0;
-  CU(cuDeviceGetAttribute(&ccMajor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev));
-  CU(cuDeviceGetAttribute(&ccMinor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev));
+};
+Device openDevice(const Options &opts) {
+  Device d;
+  CU(cuInit(0));
+  CU(cuDeviceGetCount(&d.count));
+  if (opts.device >= d.count)
+    fatal("--device " + std::to_string(opts.device) + " but only " +
+          std::to_string(d.count) + " CUDA device(s)");
+  CU(cuDeviceGet(&d.dev, opts.device));
+  CU(cuDeviceGetName(d.name, sizeof(d.name) - 1, d.dev));
+  CU(cuDeviceGetAttribute(&d.ccMajor,
+                          CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d.dev));
+  CU(cuDeviceGetAttribute(&d.ccMinor,
+                          CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d.dev));
   CUcontext ctx;
-  CU(cuDevicePrimaryCtxRetain(&ctx, dev));
+  CU(cuDevicePrimaryCtxRetain(&ctx, d.dev));
   CU(cuCtxSetCurrent(ctx));
+  return d;
+}
 
-  // The kernel, through libStencilRuntime (its description again, with the
-  // --ptx override when given).
-  GpuStencil g;
-  g.dims = dims;
+/// The kernel, through libStencilRuntime (its description again, with the
+/// --ptx override when given), with the --weights replaced; `desc` gets
+/// them too, for the reference.
+void loadKernel(const Options &opts, const Device &device,
+                LaunchDescription &desc, GpuStencil &g) {
   stencil_status loaded =
       opts.ptxOverride.empty()
           ? stencil_kernel_load_file(opts.descPath.c_str(), &g.kernel)
@@ -686,10 +674,17 @@ int main(int argc, char **argv) {
   }
   if (stencil_kernel_prepare(g.kernel) != STENCIL_SUCCESS)
     fatal("loading PTX '" + desc.ptxPath + "' for sm_" +
-          std::to_string(ccMajor) + std::to_string(ccMinor) + ": " +
-          stencil_last_error());
+          std::to_string(device.ccMajor) + std::to_string(device.ccMinor) +
+          ": " + stencil_last_error());
   if (opts.verbose && *stencil_kernel_jit_log(g.kernel))
     std::printf("JIT log:\n%s\n", stencil_kernel_jit_log(g.kernel));
+}
+
+/// The device, the kernel's resources and the launch geometry the runtime
+/// uses.
+void printSetup(const LaunchDescription &desc, const Device &device,
+                const GpuStencil &g, const stencil_runtime::LaunchPlan &plan,
+                size_t points) {
   CUfunction fn = nullptr, bandFn = nullptr;
   if (stencil_kernel_functions(g.kernel, &fn, &bandFn) != STENCIL_SUCCESS)
     fatal(stencil_last_error());
@@ -698,25 +693,15 @@ int main(int argc, char **argv) {
   CU(cuFuncGetAttribute(&localBytes, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, fn));
   CU(cuFuncGetAttribute(&staticShared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
                         fn));
-  // The launch geometry the runtime uses (printed below).
-  stencil_runtime::LaunchPlan plan;
-  if (stencil_runtime::planLaunches(desc, dims, opts.steps, plan, error) !=
-      stencil_runtime::PlanStatus::Success)
-    fatal(error);
-
-  // Buffers.
-  g.bytes = points * elemTypeBytes(et);
-  CU(cuMemAlloc(&g.buf[0], g.bytes));
-  CU(cuMemAlloc(&g.buf[1], g.bytes));
-
-  std::printf("device: %s (sm_%d%d)\n", name, ccMajor, ccMinor);
+  std::printf("device: %s (sm_%d%d)\n", device.name, device.ccMajor,
+              device.ccMinor);
   std::printf("kernel: %s from %s (%d registers, %d B local, %d B static + "
               "%u B dynamic shared)\n",
               desc.kernel.c_str(), desc.ptxPath.c_str(), regs, localBytes,
               staticShared, plan.sharedBytes);
   std::printf("grid: %s %s (%zu points), stencil %zu points; launch %ux%ux%u "
               "blocks of %ux%ux%u threads\n",
-              gridText(dims).c_str(), elemTypeName(et), points,
+              gridText(g.dims).c_str(), elemTypeName(desc.elementType), points,
               desc.offsets.size(), plan.grid[0], plan.grid[1], plan.grid[2],
               plan.block[0], plan.block[1], plan.block[2]);
   if (bandFn)
@@ -735,18 +720,22 @@ int main(int argc, char **argv) {
     std::printf("warning: kernel uses %d B of local memory per thread "
                 "(register spills?)\n",
                 localBytes);
+}
 
-  // Warm-up (whole launches), then re-initialize both buffers from the
-  // input.
+/// The warm-up (whole launches), then the timed run of --steps from
+/// `hostInput` in both buffers: its milliseconds, its result in `result`.
+float timeRun(const Options &opts, const LaunchDescription &desc,
+              GpuStencil &g, const std::vector<uint8_t> &hostInput,
+              std::vector<uint8_t> &result) {
   if (opts.warmup > 0) {
     g.upload(hostInput);
-    g.launch(wholeLaunches(opts.warmup), nullptr);
+    g.launch(static_cast<int>(
+                 stencil_runtime::roundUpToWholeLaunches(desc, opts.warmup)),
+             nullptr);
     CU(cuCtxSynchronize());
   }
   g.upload(hostInput);
   CU(cuCtxSynchronize());
-
-  // Timed run.
   CUevent start, stop;
   CU(cuEventCreate(&start, CU_EVENT_DEFAULT));
   CU(cuEventCreate(&stop, CU_EVENT_DEFAULT));
@@ -756,10 +745,20 @@ int main(int argc, char **argv) {
   CU(cuEventSynchronize(stop));
   float ms = 0;
   CU(cuEventElapsedTime(&ms, start, stop));
-  std::vector<uint8_t> result(g.bytes);
+  result.resize(g.bytes);
   CU(cuMemcpyDtoH(result.data(), g.buf[last], g.bytes));
-  double gstencils =
-      static_cast<double>(opts.steps) * points / (ms * 1e-3) / 1e9;
+  CU(cuEventDestroy(start));
+  CU(cuEventDestroy(stop));
+  return ms;
+}
+
+/// The steps, the time and the throughput of the timed run.
+void printTiming(const Options &opts, const LaunchDescription &desc,
+                 size_t points, float ms, double gstencils) {
+  const int fused = desc.stepsPerLaunch;
+  const int launches = opts.steps / fused;
+  const int tailLaunches =
+      desc.tailSteps > 0 ? (opts.steps % fused) / desc.tailSteps : 0;
   std::printf("steps: %d (after %d warm-up)", opts.steps, opts.warmup);
   if (fused > 1)
     std::printf(", %d launches of %d fused steps", launches, fused);
@@ -771,9 +770,90 @@ int main(int argc, char **argv) {
   std::printf("throughput: %.3f GStencil/s (all grid points counted), "
               "%.1f GB/s effective (1 read + 1 write per point)\n",
               gstencils,
-              2.0 * elemTypeBytes(et) * opts.steps * points / (ms * 1e-3) /
-                  1e9);
+              2.0 * elemTypeBytes(desc.elementType) * opts.steps * points /
+                  (ms * 1e-3) / 1e9);
+}
 
+/// The check against the f64 reference: of the timed run's `gpuOut`, or,
+/// above --check-limit operations, of a separate run of --check-steps
+/// (whole launches) from the same input.
+CheckResult checkRun(const Options &opts, const LaunchDescription &desc,
+                     GpuStencil &g, const std::vector<double> &input,
+                     const std::vector<uint8_t> &hostInput,
+                     const std::vector<double> &gpuOut, size_t points,
+                     unsigned threads, int &checkSteps) {
+  double work = static_cast<double>(opts.steps) * points *
+                static_cast<double>(desc.offsets.size());
+  checkSteps = opts.steps;
+  std::vector<double> checked = gpuOut;
+  if (work > opts.checkLimit) {
+    // Whole launches (T is): rounded up to them, at most T.
+    checkSteps = std::min(
+        static_cast<int>(
+            stencil_runtime::roundUpToWholeLaunches(desc, opts.checkSteps)),
+        opts.steps);
+    std::printf("check: full %d-step check would cost %.3g > %.3g "
+                "operations (--check-limit); checking a separate %d-step "
+                "run from the same input instead (--check-steps)\n",
+                opts.steps, work, opts.checkLimit, checkSteps);
+    checked = unpackElements(g.run(hostInput, checkSteps), desc.elementType,
+                             threads);
+  }
+  return check(desc, opts, opts.grid, input, checked, checkSteps);
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  Options opts = parseArgs(argc, argv);
+  if (!opts.profileOut.empty() && !opts.roofline)
+    usageError("--profile-out needs --roofline");
+  if (opts.roofline) {
+#ifdef STENCIL_RUN_HAVE_ROOFLINE
+    CU(cuInit(0));
+    return runRoofline(opts.device, opts.copyBytes,
+                       opts.profileOut.empty() ? nullptr
+                                               : opts.profileOut.c_str());
+#else
+    fatal("this stencil-run was built without a CUDA compiler; --roofline "
+          "is unavailable (rebuild with nvcc found by CMake)");
+#endif
+  }
+  checkRunOptions(opts);
+  LaunchDescription desc = readDescription(opts);
+#ifdef STENCIL_RUN_HAVE_MULTI_GPU
+  if (opts.noSingle)
+    return runMultiOnly(desc, opts);
+#endif
+  const std::vector<int64_t> &dims = opts.grid;
+  size_t points = 1;
+  for (int64_t d : dims)
+    points *= static_cast<size_t>(d);
+  const ElemType et = desc.elementType;
+  // Host work (input, packing, the reference) on --threads threads.
+  const unsigned threads = hostThreads(opts);
+  std::vector<double> input = makeInput(opts, et, points, threads);
+  std::vector<uint8_t> hostInput = packElements(input, et, threads);
+
+  Device device = openDevice(opts);
+  GpuStencil g;
+  g.dims = dims;
+  loadKernel(opts, device, desc, g);
+  stencil_runtime::LaunchPlan plan;
+  std::string error;
+  if (stencil_runtime::planLaunches(desc, dims, opts.steps, plan, error) !=
+      stencil_runtime::PlanStatus::Success)
+    fatal(error);
+  g.bytes = points * elemTypeBytes(et);
+  CU(cuMemAlloc(&g.buf[0], g.bytes));
+  CU(cuMemAlloc(&g.buf[1], g.bytes));
+  printSetup(desc, device, g, plan, points);
+
+  std::vector<uint8_t> result;
+  float ms = timeRun(opts, desc, g, hostInput, result);
+  double gstencils =
+      static_cast<double>(opts.steps) * points / (ms * 1e-3) / 1e9;
+  printTiming(opts, desc, points, ms, gstencils);
   std::vector<double> gpuOut = unpackElements(result, et, threads);
   if (!opts.saveOutput.empty() &&
       !writeNpy(opts.saveOutput, dims, gpuOut, npyDtypeFor(et), error))
@@ -783,21 +863,9 @@ int main(int argc, char **argv) {
   std::string checkWord = "SKIPPED";
   double maxErr = 0, tol = 0;
   if (opts.check) {
-    double work = static_cast<double>(opts.steps) * points *
-                  static_cast<double>(desc.offsets.size());
-    int checkSteps = opts.steps;
-    std::vector<double> checked = gpuOut;
-    if (work > opts.checkLimit) {
-      // Whole launches (T is): rounded up to them, at most T.
-      checkSteps = std::min(wholeLaunches(opts.checkSteps), opts.steps);
-      std::printf("check: full %d-step check would cost %.3g > %.3g "
-                  "operations (--check-limit); checking a separate %d-step "
-                  "run from the same input instead (--check-steps)\n",
-                  opts.steps, work, opts.checkLimit, checkSteps);
-      checked = unpackElements(g.run(hostInput, checkSteps), et,
-                               threads);
-    }
-    CheckResult r = check(desc, opts, dims, input, checked, checkSteps);
+    int checkSteps = 0;
+    CheckResult r = checkRun(opts, desc, g, input, hostInput, gpuOut, points,
+                             threads, checkSteps);
     maxErr = r.maxErr;
     tol = r.tol;
     checkWord = r.pass ? "PASS" : "FAIL";
@@ -809,22 +877,19 @@ int main(int argc, char **argv) {
   }
 #ifdef STENCIL_RUN_HAVE_MULTI_GPU
   if (opts.gpus > 1 &&
-      runMultiAfterSingle(desc, opts, deviceCount, hostInput, result, ms,
+      runMultiAfterSingle(desc, opts, device.count, hostInput, result, ms,
                           checkWord, maxErr, tol) != 0)
     exitCode = 1;
 #endif
   // One machine-readable line for bench scripts.
   std::printf("RESULT kernel=%s device=\"%s\" grid=%s type=%s steps=%d "
               "ms=%.6f gstencil_s=%.6f check=%s max_err=%.6g tol=%.6g\n",
-              desc.kernel.c_str(), name, gridText(dims).c_str(),
+              desc.kernel.c_str(), device.name, gridText(dims).c_str(),
               elemTypeName(et), opts.steps, ms, gstencils, checkWord.c_str(),
               maxErr, tol);
-
-  CU(cuEventDestroy(start));
-  CU(cuEventDestroy(stop));
   CU(cuMemFree(g.buf[0]));
   CU(cuMemFree(g.buf[1]));
   stencil_kernel_destroy(g.kernel);
-  CU(cuDevicePrimaryCtxRelease(dev));
+  CU(cuDevicePrimaryCtxRelease(device.dev));
   return exitCode;
 }
