@@ -26,7 +26,6 @@ RUNS=(
   "compile-apps.sh @"
   "compile-multigpu.sh @"
   "check-3d.sh compile @"
-  "check-fft.sh compile @"
   "check-tails.sh compile @ sm_90a"
   "check-plane-groups.sh compile @"
 )

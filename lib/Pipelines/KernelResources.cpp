@@ -137,7 +137,8 @@ static int64_t getMinRegisters(Type type) {
   return bits <= 1 ? 0 : (bits + 31) / 32;
 }
 
-llvm::StringMap<int64_t> mlir::stencil::getLoopLiveInRegisters(ModuleOp module) {
+llvm::StringMap<int64_t>
+mlir::stencil::getLoopLiveInRegisters(ModuleOp module) {
   llvm::StringMap<int64_t> registers;
   module.walk([&](gpu::GPUFuncOp kernel) {
     if (!kernel.isKernel() || kernel.getBody().empty())

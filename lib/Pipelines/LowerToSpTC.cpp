@@ -12,11 +12,11 @@
 #include "stencil/Pipelines/Pipelines.h"
 #include "stencil/Support/GPUTarget.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;

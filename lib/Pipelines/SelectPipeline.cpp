@@ -123,6 +123,24 @@ struct StencilSelectPipelinePass
 
   void runOnOperation() override;
 
+  /// Step 1: the options (fused-steps, opt-level, chip and features,
+  /// ptxas, explain), each error at `loc`; the grid's extents.
+  LogicalResult readOptions(Location loc, int64_t &maxFused,
+                            bool &explainRanked, bool &explainAll);
+  /// Step 2: every candidate lowered, predicted and, with ptxas, assembled
+  /// best-first (branch and bound); rejected ones last. `assemblerNote`
+  /// says why ptxas took none, when it took none.
+  SmallVector<Evaluation, 0> evaluateAll(int64_t maxFused,
+                                         const DeviceProfile &profile,
+                                         std::string &assemblerNote);
+  /// What the choice assumed (the device profile, the occupancy's source).
+  std::string describeAssumptions(const DeviceProfile &profile,
+                                  StringRef assemblerNote);
+  /// The explain table: the ranked candidates, then the rejected ones.
+  std::string explainTable(ArrayRef<Evaluation> evaluations,
+                           const DeviceProfile &profile,
+                           StringRef assemblerNote, bool explainAll);
+
   /// Replaces the module's contents and attributes with the chosen
   /// candidate's lowered copy, emitting its PTX first where the ranking did
   /// not.
@@ -131,6 +149,9 @@ struct StencilSelectPipelinePass
   /// The candidate's kernel pipeline on a copy of the module and the
   /// checks of its launch records: a rejection, or the kernels' work.
   Evaluation lowerCandidate(const PipelineCandidate &candidate);
+  std::string getEarlyRejection(const PipelineCandidate &candidate,
+                                bool asksPlaneSums);
+  void readLaunchRecords(Evaluation &e, ModuleOp copy, bool asksPlaneSums);
   /// Runs `pm` on `module`, the candidate's diagnostics into `e`.
   LogicalResult runCaptured(Evaluation &e, PassManager &pm, ModuleOp module);
   /// The emission part of the pipeline, then ptxas's registers per kernel.
@@ -209,10 +230,12 @@ static constexpr const char *kPlaneSumsRejection =
     "plane sums are for the streamed one-step sweep of a 3-D "
     "stencil.linear";
 
-Evaluation
-StencilSelectPipelinePass::lowerCandidate(const PipelineCandidate &candidate) {
-  Evaluation e;
-  e.candidate = candidate;
+/// Why `candidate` cannot win before its pipeline runs (empty: it may):
+/// more fused steps than any op has, plane sums or vector columns where
+/// they do not apply, the low-rank chain without a factorable op.
+std::string
+StencilSelectPipelinePass::getEarlyRejection(const PipelineCandidate &candidate,
+                                             bool asksPlaneSums) {
   ModuleOp module = getOperation();
   // A candidate fusing more steps than any op has: its launches would fuse
   // more than their op's steps (the check on the launch records below),
@@ -226,15 +249,12 @@ StencilSelectPipelinePass::lowerCandidate(const PipelineCandidate &candidate) {
     module.walk(
         [&](ApplyOp op) { most = std::max<int64_t>(most, op.getSteps()); });
     if (most > 0 && fused > most) {
-      e.rejection = getFusedStepsRejection(fused, most);
-      return e;
+      return getFusedStepsRejection(fused, most);
     }
   }
   // The plane-sums candidate is the one-step 3-D sweep of a stencil.linear;
   // elsewhere it would be another tiling of the cuda-core candidate, without
   // constants of its own (and its `planes` is an error in 1-D and 2-D).
-  bool asksPlaneSums =
-      StringRef(candidate.options).contains("plane-sums=true");
   if (asksPlaneSums) {
     // (A 3-D stencil.apply may be linearized first.)
     bool any3D = false;
@@ -243,17 +263,16 @@ StencilSelectPipelinePass::lowerCandidate(const PipelineCandidate &candidate) {
     });
     module.walk([&](ApplyOp op) { any3D |= op.getRadii().size() == 3; });
     if (!any3D) {
-      e.rejection = kPlaneSumsRejection;
-      return e;
+      return kPlaneSumsRejection;
     }
     // Vector columns for a grid they do not suit: rejected before the
     // pipeline runs (the launch record says the same after it).
-    e.rejection = getVectorColumnsRejection(
+    std::string rejection = getVectorColumnsRejection(
         getIntOption(candidate.options, "vector-width=", 1),
         gridSizes.size() == 3 ? ArrayRef<int64_t>(gridSizes)
                               : ArrayRef<int64_t>());
-    if (!e.rejection.empty())
-      return e;
+    if (!rejection.empty())
+      return rejection;
   }
   // LoRAStencil's chain factors 2-D weights of one radius along both axes
   // (--stencil-low-rank); without such an op the candidate would build the
@@ -265,36 +284,33 @@ StencilSelectPipelinePass::lowerCandidate(const PipelineCandidate &candidate) {
       factorable |= radii.size() == 2 && radii[0] == radii[1];
     });
     if (!factorable) {
-      e.rejection = kNotLowRankRejection;
-      return e;
+      return kNotLowRankRejection;
     }
   }
-  OwningOpRef<ModuleOp> copy = module.clone();
-  PassManager pm(module.getContext(), ModuleOp::getOperationName());
-  if (failed(buildCandidateKernelPipeline(pm, candidate))) {
-    e.rejection = "the pipeline does not take these options";
-    return e;
-  }
-  if (failed(runCaptured(e, pm, *copy))) {
-    e.rejection = e.firstError.empty() ? "the pipeline failed" : e.firstError;
-    return e;
-  }
-  auto launches = (*copy)->getAttrOfType<ArrayAttr>(kLaunchesAttrName);
+  return "";
+}
+
+/// The launch records of the lowered `copy`: each kernel's work for the
+/// model, or a rejection in `e`.
+void StencilSelectPipelinePass::readLaunchRecords(Evaluation &e, ModuleOp copy,
+                                                  bool asksPlaneSums) {
+  const PipelineCandidate &candidate = e.candidate;
+  auto launches = copy->getAttrOfType<ArrayAttr>(kLaunchesAttrName);
   for (Attribute attr :
        launches ? launches.getValue() : ArrayRef<Attribute>{}) {
     auto record = cast<DictionaryAttr>(attr);
     FailureOr<KernelWork> work = getKernelWork(record);
     if (failed(work)) {
       e.rejection = "its launch record has no unit and flops per point";
-      return e;
+      return;
     }
     if (work->stepsPerLaunch > work->steps) {
       e.rejection = getFusedStepsRejection(work->stepsPerLaunch, work->steps);
-      return e;
+      return;
     }
     if (candidate.family == "tc-lowrank" && !record.get("chain_abs_sum")) {
       e.rejection = kNotLowRankRejection;
-      return e;
+      return;
     }
     // Composition on the Tensor Cores (their `fused-steps`) was measured
     // slower than one step per launch in 3-D (bench/NOTES.md, "Fused steps
@@ -304,13 +320,13 @@ StencilSelectPipelinePass::lowerCandidate(const PipelineCandidate &candidate) {
         work->stepsPerLaunch > 1 && work->rank == 3) {
       e.rejection = "composed steps are slower than one step in 3-D "
                     "(measured; not modelled)";
-      return e;
+      return;
     }
     // Every kernel of the plane-sums candidate must be one (a general
     // body, fused steps or a staged fallback are not).
     if (asksPlaneSums && work->schedule != "plane-sums") {
       e.rejection = kPlaneSumsRejection;
-      return e;
+      return;
     }
     // Vector columns are fast only where the rows are a multiple of the
     // width (elsewhere they stage and store element by element and lose
@@ -321,7 +337,7 @@ StencilSelectPipelinePass::lowerCandidate(const PipelineCandidate &candidate) {
                                ? ArrayRef<int64_t>(gridSizes)
                                : ArrayRef<int64_t>());
     if (!e.rejection.empty())
-      return e;
+      return;
     // The CUDA-core and FFT kernels have constants per fused depth, the
     // CUDA-core row sweep and plane sums their own; composed Tensor Core
     // kernels (the low-rank chain's too) take those of their depth where
@@ -346,6 +362,30 @@ StencilSelectPipelinePass::lowerCandidate(const PipelineCandidate &candidate) {
         getModelConstants(key, work->rank, work->elementBytes));
     e.works.push_back(std::move(*work));
   }
+}
+
+Evaluation
+StencilSelectPipelinePass::lowerCandidate(const PipelineCandidate &candidate) {
+  Evaluation e;
+  e.candidate = candidate;
+  ModuleOp module = getOperation();
+  bool asksPlaneSums = StringRef(candidate.options).contains("plane-sums=true");
+  e.rejection = getEarlyRejection(candidate, asksPlaneSums);
+  if (!e.rejection.empty())
+    return e;
+  OwningOpRef<ModuleOp> copy = module.clone();
+  PassManager pm(module.getContext(), ModuleOp::getOperationName());
+  if (failed(buildCandidateKernelPipeline(pm, candidate))) {
+    e.rejection = "the pipeline does not take these options";
+    return e;
+  }
+  if (failed(runCaptured(e, pm, *copy))) {
+    e.rejection = e.firstError.empty() ? "the pipeline failed" : e.firstError;
+    return e;
+  }
+  readLaunchRecords(e, *copy, asksPlaneSums);
+  if (!e.rejection.empty())
+    return e;
   // A kernel whose loop holds more values than the registers by more than
   // kMaxSpillStoreBytes spills more than that whatever LLVM and ptxas do:
   // rejected before its PTX is emitted and assembled (most of the
@@ -495,76 +535,49 @@ LogicalResult StencilSelectPipelinePass::adoptLowered(Evaluation &chosen) {
   return success();
 }
 
-void StencilSelectPipelinePass::runOnOperation() {
-  ModuleOp module = getOperation();
-  // The remarks and errors point at the first stencil op.
-  Location loc = module.getLoc();
-  module.walk([&](Operation *op) {
-    if (isa<StencilDialect>(op->getDialect())) {
-      loc = op->getLoc();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-
-  int64_t maxFused = kMaxAutoFusedSteps;
+LogicalResult StencilSelectPipelinePass::readOptions(Location loc,
+                                                     int64_t &maxFused,
+                                                     bool &explainRanked,
+                                                     bool &explainAll) {
+  maxFused = kMaxAutoFusedSteps;
   if (fusedSteps != "max" &&
       (StringRef(fusedSteps).getAsInteger(10, maxFused) || maxFused < 1 ||
-       maxFused > kMaxRankedFusedSteps)) {
-    emitError(loc) << "fused-steps must be an integer from 1 to "
-                   << kMaxRankedFusedSteps << " or 'max' ("
-                   << kMaxAutoFusedSteps << "), got '" << fusedSteps
-                   << "'; a kernel fusing more steps is chosen with its "
-                      "pipeline's own fused-steps (e.g. --lower-to-cuda-core "
-                      "fused-steps=32)";
-    return signalPassFailure();
-  }
-  if (optLevel < -1 || optLevel > 3) {
-    emitError(loc) << "opt-level must be 0 to 3, or -1 (by kernel: 3, or "
-                      "the level the kernel's conversion asks); got "
-                   << int(optLevel);
-    return signalPassFailure();
-  }
+       maxFused > kMaxRankedFusedSteps))
+    return emitError(loc)
+           << "fused-steps must be an integer from 1 to "
+           << kMaxRankedFusedSteps << " or 'max' (" << kMaxAutoFusedSteps
+           << "), got '" << fusedSteps
+           << "'; a kernel fusing more steps is chosen with its "
+              "pipeline's own fused-steps (e.g. --lower-to-cuda-core "
+              "fused-steps=32)";
+  if (optLevel < -1 || optLevel > 3)
+    return emitError(loc) << "opt-level must be 0 to 3, or -1 (by kernel: 3, "
+                             "or the level the kernel's conversion asks); got "
+                          << int(optLevel);
   // The chip and features every candidate gets (GPUTarget.h); whether a
   // candidate's instructions run on that chip is its own check.
   if (std::string error = checkGPUTarget("--lower-to-auto", chip, features, {});
-      !error.empty()) {
-    emitError(loc) << error;
-    return signalPassFailure();
-  }
-  auto profile = lookupDeviceProfile(deviceProfile, chip);
-  if (!profile) {
-    emitError(loc) << llvm::toString(profile.takeError());
-    return signalPassFailure();
-  }
-  // Published figures rank the candidates less surely than measured ones.
-  if (!profile->calibrated)
-    emitWarning(loc) << "device profile '" << profile->name
-                     << "' is not calibrated (" << profile->source
-                     << "): the choice rests on published peaks; measure the "
-                        "device with stencil-run --roofline --profile-out";
-
+      !error.empty())
+    return emitError(loc) << error;
   ptxasPath = findPtxas(ptxas);
-  if (!ptxasPath && ptxas != "none" && ptxas != "auto" && !ptxas.empty()) {
-    emitError(loc) << "ptxas='" << ptxas << "' is not an executable";
-    return signalPassFailure();
-  }
-  bool explainRanked = false, explainAll = false;
+  if (!ptxasPath && ptxas != "none" && ptxas != "auto" && !ptxas.empty())
+    return emitError(loc) << "ptxas='" << ptxas << "' is not an executable";
+  explainRanked = explainAll = false;
   if (explain == "all") {
     explainRanked = explainAll = true;
   } else if (explain == "true" || explain == "1") {
     explainRanked = true;
   } else if (explain != "false" && explain != "0" && !explain.empty()) {
-    emitError(loc) << "explain must be false, true (the ranked candidates "
-                      "and a count of the rejected ones) or all (each "
-                      "rejected candidate with its reason), got '"
-                   << explain << "'";
-    return signalPassFailure();
+    return emitError(loc) << "explain must be false, true (the ranked "
+                             "candidates and a count of the rejected ones) or "
+                             "all (each rejected candidate with its reason), "
+                             "got '"
+                          << explain << "'";
   }
   gridSizes.assign(grid.begin(), grid.end());
   if (gridSizes.empty()) {
     // The first stencil op's grid, when its type has a static shape.
-    module.walk([&](Operation *op) {
+    getOperation().walk([&](Operation *op) {
       if (!isa<StencilDialect>(op->getDialect()) || op->getNumOperands() == 0)
         return WalkResult::advance();
       if (auto type = dyn_cast<MemRefType>(op->getOperand(0).getType()))
@@ -573,14 +586,20 @@ void StencilSelectPipelinePass::runOnOperation() {
       return WalkResult::interrupt();
     });
   }
+  return success();
+}
 
+SmallVector<Evaluation, 0>
+StencilSelectPipelinePass::evaluateAll(int64_t maxFused,
+                                       const DeviceProfile &profile,
+                                       std::string &assemblerNote) {
   SmallVector<Evaluation, 0> evaluations;
   for (const PipelineCandidate &c :
        getPipelineCandidates(chip, features, optLevel, maxFused)) {
     evaluations.push_back(lowerCandidate(c));
     Evaluation &e = evaluations.back();
     if (e.rejection.empty())
-      predict(e, *profile);
+      predict(e, profile);
   }
   // With an assembler, the occupancy: ptxas's registers lower a kernel's
   // prediction, never raise it (occupancy <= 1), so the candidates are
@@ -605,7 +624,7 @@ void StencilSelectPipelinePass::runOnOperation() {
       assemble(*e);
       if (!e->rejection.empty())
         continue;
-      predict(*e, *profile);
+      predict(*e, profile);
       if (e->assembled && e->rejection.empty())
         best = std::max(best, e->predicted);
     }
@@ -616,7 +635,6 @@ void StencilSelectPipelinePass::runOnOperation() {
   bool anyAssembled = llvm::any_of(evaluations, [](const Evaluation &e) {
     return e.rejection.empty() && e.assemblerError.empty();
   });
-  std::string assemblerNote;
   for (Evaluation &e : evaluations) {
     if (!e.rejection.empty() || e.assemblerError.empty())
       continue;
@@ -632,98 +650,138 @@ void StencilSelectPipelinePass::runOnOperation() {
       return a.rejection.empty();
     return a.predicted > b.predicted;
   });
+  return evaluations;
+}
 
-  // What the choice assumed, recorded with it (the launch description
-  // repeats it as a comment): the device profile, and whether the occupancy
-  // came from an assembler.
+std::string
+StencilSelectPipelinePass::describeAssumptions(const DeviceProfile &profile,
+                                               StringRef assemblerNote) {
   std::string assumed;
-  {
-    llvm::raw_string_ostream os(assumed);
-    os << profile->name;
-    if (!profile->calibrated)
-      os << ", published figures, not calibrated";
-    if (deviceProfile.empty())
-      os << "; assumed for chip " << chip
-         << ": give device-profile= for another device (a built-in name, "
-            "or a file of stencil-run --roofline --profile-out)";
-    os << "; occupancy "
-       << (!assemblerNote.empty() || !ptxasPath
-               ? std::string("not modelled (no ptxas that assembles the "
-                             "candidates; give ptxas=PATH)")
-               : "from " + *ptxasPath);
-  }
+  llvm::raw_string_ostream os(assumed);
+  os << profile.name;
+  if (!profile.calibrated)
+    os << ", published figures, not calibrated";
+  if (deviceProfile.empty())
+    os << "; assumed for chip " << chip
+       << ": give device-profile= for another device (a built-in name, "
+          "or a file of stencil-run --roofline --profile-out)";
+  os << "; occupancy "
+     << (!assemblerNote.empty() || !ptxasPath
+             ? std::string("not modelled (no ptxas that assembles the "
+                           "candidates; give ptxas=PATH)")
+             : "from " + *ptxasPath);
+  return assumed;
+}
 
-  if (explainRanked) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << "candidates on " << profile->name << " (bandwidth "
-       << llvm::format("%.0f", profile->bandwidthGBs) << " GB/s"
-       << (profile->calibrated ? "" : "; not calibrated: published figures")
-       << "), GStencil/s, per point and step, best first; "
-       << (!assemblerNote.empty()
-               ? "ptxas assembled no candidate (" + assemblerNote +
-                     "): occupancy not modelled"
-           : ptxasPath ? "warps per SM from " + *ptxasPath
-                       : std::string("no ptxas: occupancy not modelled"))
-       << ":\n";
-    // The pipeline column fits the longest ranked candidate.
-    int width = 58;
-    for (const Evaluation &e : evaluations)
-      if (e.rejection.empty())
-        width = std::max<int>(width, e.candidate.str().size());
-    os << llvm::format("  %-2s %-*s %-16s %9s %8s %9s %9s %-9s %5s %9s\n", "#",
-                       width, "pipeline", "unit", "flops", "bytes",
-                       "BW bound", "unit bnd", "binds", "warps", "predicted");
-    int rank = 0;
-    for (const Evaluation &e : evaluations) {
-      if (!e.rejection.empty())
-        continue;
-      std::string warps =
-          e.residentWarps > 0 ? std::to_string(e.residentWarps) : "-";
-      std::string predicted =
-          (e.pruned ? "<=" : "") + llvm::formatv("{0:F1}", e.predicted).str();
-      os << llvm::format("  %-2d %-*s %-16s %9.1f %8.3f %9.1f %9.1f %-9s "
-                         "%5s %9s\n",
-                         ++rank, width, e.candidate.str().c_str(),
-                         e.unit.c_str(),
-                         e.unitFlops, e.bytes, e.bandwidthBound, e.unitBound,
-                         e.memoryBound ? "bandwidth" : "unit", warps.c_str(),
-                         predicted.c_str());
-    }
-    if (llvm::any_of(evaluations, [](const Evaluation &e) {
-          return e.rejection.empty() && e.pruned;
-        }))
-      os << "  <= at full occupancy: not assembled, since it would not beat "
-            "an assembled candidate\n";
-    // Rejected candidates: one count line, or with explain=all one line
-    // per reason, a pipeline's variants rejected for the same reason (an
-    // element type it does not take) together.
-    int64_t rejected = llvm::count_if(
-        evaluations, [](const Evaluation &e) { return !e.rejection.empty(); });
-    if (rejected && !explainAll)
-      os << "  -  " << rejected << " candidate" << (rejected == 1 ? "" : "s")
-         << " rejected (explain=all lists each with its reason)\n";
-    for (auto [i, e] : llvm::enumerate(evaluations)) {
-      if (e.rejection.empty() || !explainAll)
-        continue;
-      if (i > 0 && evaluations[i - 1].rejection == e.rejection &&
-          evaluations[i - 1].candidate.pipeline == e.candidate.pipeline)
-        continue;
-      int64_t same = 0;
-      for (size_t j = i + 1;
-           j < evaluations.size() && evaluations[j].rejection == e.rejection &&
-           evaluations[j].candidate.pipeline == e.candidate.pipeline;
-           ++j)
-        ++same;
-      os << "  -  " << e.candidate.str();
-      if (same)
-        os << " (and " << same << " more with other options)";
-      os << ": rejected: " << e.rejection << "\n";
-    }
-    if (!evaluations.empty() && evaluations.front().rejection.empty())
-      os << "chosen: " << evaluations.front().candidate.str();
-    emitRemark(loc) << text;
+std::string StencilSelectPipelinePass::explainTable(
+    ArrayRef<Evaluation> evaluations, const DeviceProfile &profile,
+    StringRef assemblerNote, bool explainAll) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "candidates on " << profile.name << " (bandwidth "
+     << llvm::format("%.0f", profile.bandwidthGBs) << " GB/s"
+     << (profile.calibrated ? "" : "; not calibrated: published figures")
+     << "), GStencil/s, per point and step, best first; "
+     << (!assemblerNote.empty()
+             ? "ptxas assembled no candidate (" + assemblerNote.str() +
+                   "): occupancy not modelled"
+         : ptxasPath ? "warps per SM from " + *ptxasPath
+                     : std::string("no ptxas: occupancy not modelled"))
+     << ":\n";
+  // The pipeline column fits the longest ranked candidate.
+  int width = 58;
+  for (const Evaluation &e : evaluations)
+    if (e.rejection.empty())
+      width = std::max<int>(width, e.candidate.str().size());
+  os << llvm::format("  %-2s %-*s %-16s %9s %8s %9s %9s %-9s %5s %9s\n", "#",
+                     width, "pipeline", "unit", "flops", "bytes", "BW bound",
+                     "unit bnd", "binds", "warps", "predicted");
+  int rank = 0;
+  for (const Evaluation &e : evaluations) {
+    if (!e.rejection.empty())
+      continue;
+    std::string warps =
+        e.residentWarps > 0 ? std::to_string(e.residentWarps) : "-";
+    std::string predicted =
+        (e.pruned ? "<=" : "") + llvm::formatv("{0:F1}", e.predicted).str();
+    os << llvm::format("  %-2d %-*s %-16s %9.1f %8.3f %9.1f %9.1f %-9s "
+                       "%5s %9s\n",
+                       ++rank, width, e.candidate.str().c_str(), e.unit.c_str(),
+                       e.unitFlops, e.bytes, e.bandwidthBound, e.unitBound,
+                       e.memoryBound ? "bandwidth" : "unit", warps.c_str(),
+                       predicted.c_str());
   }
+  if (llvm::any_of(evaluations, [](const Evaluation &e) {
+        return e.rejection.empty() && e.pruned;
+      }))
+    os << "  <= at full occupancy: not assembled, since it would not beat "
+          "an assembled candidate\n";
+  // Rejected candidates: one count line, or with explain=all one line per
+  // reason, a pipeline's variants rejected for the same reason (an element
+  // type it does not take) together.
+  int64_t rejected = llvm::count_if(
+      evaluations, [](const Evaluation &e) { return !e.rejection.empty(); });
+  if (rejected && !explainAll)
+    os << "  -  " << rejected << " candidate" << (rejected == 1 ? "" : "s")
+       << " rejected (explain=all lists each with its reason)\n";
+  for (auto [i, e] : llvm::enumerate(evaluations)) {
+    if (e.rejection.empty() || !explainAll)
+      continue;
+    if (i > 0 && evaluations[i - 1].rejection == e.rejection &&
+        evaluations[i - 1].candidate.pipeline == e.candidate.pipeline)
+      continue;
+    int64_t same = 0;
+    for (size_t j = i + 1;
+         j < evaluations.size() && evaluations[j].rejection == e.rejection &&
+         evaluations[j].candidate.pipeline == e.candidate.pipeline;
+         ++j)
+      ++same;
+    os << "  -  " << e.candidate.str();
+    if (same)
+      os << " (and " << same << " more with other options)";
+    os << ": rejected: " << e.rejection << "\n";
+  }
+  if (!evaluations.empty() && evaluations.front().rejection.empty())
+    os << "chosen: " << evaluations.front().candidate.str();
+  return text;
+}
+
+void StencilSelectPipelinePass::runOnOperation() {
+  ModuleOp module = getOperation();
+  // The remarks and errors point at the first stencil op.
+  Location loc = module.getLoc();
+  module.walk([&](Operation *op) {
+    if (isa<StencilDialect>(op->getDialect())) {
+      loc = op->getLoc();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  int64_t maxFused;
+  bool explainRanked, explainAll;
+  if (failed(readOptions(loc, maxFused, explainRanked, explainAll)))
+    return signalPassFailure();
+  auto profile = lookupDeviceProfile(deviceProfile, chip);
+  if (!profile) {
+    emitError(loc) << llvm::toString(profile.takeError());
+    return signalPassFailure();
+  }
+  // Published figures rank the candidates less surely than measured ones.
+  if (!profile->calibrated)
+    emitWarning(loc) << "device profile '" << profile->name
+                     << "' is not calibrated (" << profile->source
+                     << "): the choice rests on published peaks; measure the "
+                        "device with stencil-run --roofline --profile-out";
+
+  std::string assemblerNote;
+  SmallVector<Evaluation, 0> evaluations =
+      evaluateAll(maxFused, *profile, assemblerNote);
+  // What the choice assumed, recorded with it (the launch description
+  // repeats it as a comment).
+  std::string assumed = describeAssumptions(*profile, assemblerNote);
+  if (explainRanked)
+    emitRemark(loc) << explainTable(evaluations, *profile, assemblerNote,
+                                    explainAll);
 
   if (evaluations.empty() || !evaluations.front().rejection.empty()) {
     InFlightDiagnostic diag = emitError(loc)

@@ -1,4 +1,5 @@
-//===- BodyExpr.cpp - general stencil bodies for the CPU reference ---------===//
+//===- BodyExpr.cpp - general stencil bodies for the CPU reference
+//---------===//
 
 #include "BodyExpr.h"
 
@@ -24,8 +25,8 @@ public:
     if (ok && pos != text.size())
       ok = fail("unexpected '" + std::string(1, text[pos]) + "'");
     if (!ok) {
-      error = "body, at character " + std::to_string(failPos + 1) + ": " +
-              message;
+      error =
+          "body, at character " + std::to_string(failPos + 1) + ": " + message;
       return false;
     }
     if (expr.accessList.empty()) {
@@ -67,7 +68,8 @@ private:
     return false;
   }
   void skipSpace() {
-    while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos])))
+    while (pos < text.size() &&
+           std::isspace(static_cast<unsigned char>(text[pos])))
       ++pos;
   }
   bool consume(char c) {
@@ -212,7 +214,8 @@ private:
       return true;
     }
     size_t start = pos;
-    while (pos < text.size() && std::isalpha(static_cast<unsigned char>(text[pos])))
+    while (pos < text.size() &&
+           std::isalpha(static_cast<unsigned char>(text[pos])))
       ++pos;
     std::string name = text.substr(start, pos - start);
     if (name == "a")
@@ -261,8 +264,7 @@ double BodyExpr::evaluate(const double *values) const {
 }
 
 double BodyExpr::evaluateWithBound(const double *values, double inputError,
-                                   double u, double eta,
-                                   double &bound) const {
+                                   double u, double eta, double &bound) const {
   // Small fixed stacks: bodies are short; fall back to the heap otherwise.
   constexpr size_t kInline = 32;
   double vInline[kInline] = {}, eInline[kInline] = {};

@@ -1,4 +1,5 @@
-//===- BodyExpr.h - general stencil bodies for the CPU reference -*- C++ -*-===//
+//===- BodyExpr.h - general stencil bodies for the CPU reference -*- C++
+//-*-===//
 //
 // The `body` of a launch description: the per-point expression of a
 // general-form stencil (`stencil.apply`), e.g.
@@ -15,12 +16,13 @@
 //
 // `a(o_0, .., o_{R-1})` is the input at the point's offset o (outermost
 // dimension first). `rnd(x)` is x rounded to the evaluation's precision (a
-// body computing in a wider type than the grid's converts back with it). The expression is compiled to a postfix program and
-// evaluated in f64. `evaluateWithBound` also propagates a rigorous bound on
-// the difference between the GPU's evaluation (every operation rounded to a
-// precision with unit roundoff u) and the exact value (a running error
-// analysis, Higham, "Accuracy and Stability of Numerical Algorithms", 3.3):
-// with |x~ - x| <= E_x, |y~ - y| <= E_y and A the propagated part,
+// body computing in a wider type than the grid's converts back with it). The
+// expression is compiled to a postfix program and evaluated in f64.
+// `evaluateWithBound` also propagates a rigorous bound on the difference
+// between the GPU's evaluation (every operation rounded to a precision with
+// unit roundoff u) and the exact value (a running error analysis, Higham,
+// "Accuracy and Stability of Numerical Algorithms", 3.3): with |x~ - x| <= E_x,
+// |y~ - y| <= E_y and A the propagated part,
 //   x +- y:  A = E_x + E_y
 //   x * y:   A = |x| E_y + |y| E_x + E_x E_y
 //   x / y:   A = (|x| E_y + |y| E_x) / (|y| (|y| - E_y))   (infinite if
@@ -73,7 +75,18 @@ public:
 
 private:
   enum class Op {
-    Const, Access, Add, Sub, Mul, Div, Neg, Max, Min, Abs, Fma, Round
+    Const,
+    Access,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Neg,
+    Max,
+    Min,
+    Abs,
+    Fma,
+    Round
   };
   struct Instr {
     Op op;

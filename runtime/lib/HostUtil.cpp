@@ -193,8 +193,8 @@ const std::vector<double> &f16Table() {
 }
 } // namespace
 
-std::vector<uint8_t> packElements(const std::vector<double> &values,
-                                  ElemType t, unsigned threads) {
+std::vector<uint8_t> packElements(const std::vector<double> &values, ElemType t,
+                                  unsigned threads) {
   unsigned b = elemTypeBytes(t);
   std::vector<uint8_t> out(values.size() * b);
   parallelRanges(values.size(), threads, [&](size_t begin, size_t end) {
@@ -415,8 +415,7 @@ bool readNpyHeader(std::istream &in, const std::string &path,
     }
     headerLen = l[0] | (l[1] << 8) | (l[2] << 16) | (uint32_t(l[3]) << 24);
   } else {
-    error = "'" + path + "': unsupported .npy version " +
-            std::to_string(major);
+    error = "'" + path + "': unsupported .npy version " + std::to_string(major);
     return false;
   }
   if (headerLen > kMaxNpyHeaderBytes) {
@@ -532,9 +531,9 @@ bool parseNpyShape(const std::string &path, const std::string &shapeText,
 /// overflow and checked against what the stream holds before anything that
 /// large is allocated.
 bool readNpyData(std::istream &in, const std::string &path,
-                 const std::string &shapeText,
-                 const std::vector<int64_t> &dims, unsigned bytes,
-                 std::vector<uint8_t> &raw, std::string &error) {
+                 const std::string &shapeText, const std::vector<int64_t> &dims,
+                 unsigned bytes, std::vector<uint8_t> &raw,
+                 std::string &error) {
   uint64_t n = 1;
   for (int64_t d : dims) {
     if (d != 0 && n > std::numeric_limits<uint64_t>::max() / bytes /
@@ -633,7 +632,8 @@ bool writeNpy(const std::string &path, const std::vector<int64_t> &shape,
   }
   std::string shapeText = "(";
   for (size_t i = 0; i < shape.size(); ++i)
-    shapeText += std::to_string(shape[i]) + (shape.size() == 1 ? "," : (i + 1 < shape.size() ? ", " : ""));
+    shapeText += std::to_string(shape[i]) +
+                 (shape.size() == 1 ? "," : (i + 1 < shape.size() ? ", " : ""));
   shapeText += ")";
   std::string header = "{'descr': '" + dtype +
                        "', 'fortran_order': False, 'shape': " + shapeText +

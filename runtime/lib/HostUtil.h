@@ -36,8 +36,8 @@ double decodeBF16(uint16_t bits);
 
 /// values (representable in t) -> little-endian element bytes, and back;
 /// `threads` threads share the work.
-std::vector<uint8_t> packElements(const std::vector<double> &values,
-                                  ElemType t, unsigned threads = 1);
+std::vector<uint8_t> packElements(const std::vector<double> &values, ElemType t,
+                                  unsigned threads = 1);
 std::vector<double> unpackElements(const std::vector<uint8_t> &bytes,
                                    ElemType t, unsigned threads = 1);
 

@@ -293,9 +293,8 @@ private:
   /// How many of `keys` are given; an error naming the first missing one
   /// unless all or none are (`together` lists them for the message), or
   /// none are but `alsoNeedsThem` is given.
-  int countTogether(const std::vector<const char *> &keys,
-                    const char *together, const char *alsoNeedsThem,
-                    bool &ok);
+  int countTogether(const std::vector<const char *> &keys, const char *together,
+                    const char *alsoNeedsThem, bool &ok);
 
   const std::string &path;
   LaunchDescription &desc;
@@ -389,8 +388,8 @@ bool DescriptionReader::readHeader() {
   std::string ptx = kv["ptx"].first;
   desc.ptxPath = (!ptx.empty() && ptx[0] == '/') ? ptx : dirName(path) + ptx;
   if (!parseInt(kv["rank"].first, v) || v < 1 || v > 3) {
-    error = where("rank") + "rank must be 1, 2 or 3, got '" +
-            kv["rank"].first + "'";
+    error = where("rank") + "rank must be 1, 2 or 3, got '" + kv["rank"].first +
+            "'";
     return false;
   }
   desc.rank = static_cast<int>(v);
@@ -406,8 +405,8 @@ bool DescriptionReader::readHeader() {
       return false;
     }
   } else {
-    desc.accumulator = desc.elementType == ElemType::F64 ? ElemType::F64
-                                                         : ElemType::F32;
+    desc.accumulator =
+        desc.elementType == ElemType::F64 ? ElemType::F64 : ElemType::F32;
   }
   return true;
 }
@@ -426,8 +425,7 @@ bool DescriptionReader::readPattern() {
       std::vector<int64_t> o;
       if (!parseIntList(pt, o) || static_cast<int>(o.size()) != desc.rank) {
         error = where("offsets") + "bad offset '" + pt + "' (need " +
-                std::to_string(desc.rank) +
-                " integers, dims outermost first)";
+                std::to_string(desc.rank) + " integers, dims outermost first)";
         return false;
       }
       desc.offsets.push_back(o);
@@ -474,10 +472,10 @@ bool DescriptionReader::readBoundary() {
   } else if (boundary == "periodic") {
     desc.boundary = Boundary::Periodic;
   } else if (boundary.rfind(dirichlet, 0) == 0 && boundary.back() == ')' &&
-             parseDouble(trim(boundary.substr(
-                             dirichlet.size(),
-                             boundary.size() - dirichlet.size() - 1)),
-                         desc.dirichletValue)) {
+             parseDouble(
+                 trim(boundary.substr(dirichlet.size(),
+                                      boundary.size() - dirichlet.size() - 1)),
+                 desc.dirichletValue)) {
     desc.boundary = Boundary::Dirichlet;
   } else {
     error = where("boundary") + "unknown boundary '" + boundary +
@@ -544,8 +542,8 @@ int DescriptionReader::countTogether(const std::vector<const char *> &keys,
       (count == 0 && alsoNeedsThem && kv.count(alsoNeedsThem))) {
     for (const char *k : keys)
       if (!kv.count(k)) {
-        error = path + ": missing key '" + k + "' (" + together +
-                " go together)";
+        error =
+            path + ": missing key '" + k + "' (" + together + " go together)";
         ok = false;
         return count;
       }
@@ -607,10 +605,10 @@ bool DescriptionReader::readTailKernel() {
   // tail_kernel, tail_steps, tail_tile and tail_block together,
   // tail_shared_bytes optional (0).
   bool ok;
-  int count = countTogether(
-      {"tail_kernel", "tail_steps", "tail_tile", "tail_block"},
-      "tail_kernel, tail_steps, tail_tile and tail_block",
-      "tail_shared_bytes", ok);
+  int count =
+      countTogether({"tail_kernel", "tail_steps", "tail_tile", "tail_block"},
+                    "tail_kernel, tail_steps, tail_tile and tail_block",
+                    "tail_shared_bytes", ok);
   if (!ok)
     return false;
   if (count != 4)
@@ -639,8 +637,7 @@ bool DescriptionReader::readTailKernel() {
       !parseBlock("tail_block", desc.tailBlock))
     return false;
   if (kv.count("tail_shared_bytes")) {
-    if (!parseInt(kv["tail_shared_bytes"].first, v) || v < 0 ||
-        v > (1 << 30)) {
+    if (!parseInt(kv["tail_shared_bytes"].first, v) || v < 0 || v > (1 << 30)) {
       error = where("tail_shared_bytes") + "bad tail_shared_bytes '" +
               kv["tail_shared_bytes"].first + "'";
       return false;

@@ -20,7 +20,7 @@
 namespace stencil_run {
 
 struct LaunchDescription {
-  std::string path;  ///< the description file
+  std::string path; ///< the description file
   int version = 0;
   std::string kernel;  ///< PTX entry name
   std::string ptxPath; ///< resolved (relative to the description's folder)
@@ -36,7 +36,7 @@ struct LaunchDescription {
   BodyExpr body;
   Boundary boundary = Boundary::Halo;
   double dirichletValue = 0; ///< as written (not rounded)
-  std::vector<int64_t> tile;   ///< output points per block, innermost first
+  std::vector<int64_t> tile; ///< output points per block, innermost first
   /// The unit doing the arithmetic (`unit`, e.g. fma.f64, mma.sp.f16);
   /// empty when absent.
   std::string unit;

@@ -583,8 +583,8 @@ LaunchDescription readDescription(Options &opts) {
 
 /// The input grid: --input (rounded to the element type, and said so), or
 /// random values; saved to --save-input when asked.
-std::vector<double> makeInput(const Options &opts, ElemType et,
-                              size_t points, unsigned threads) {
+std::vector<double> makeInput(const Options &opts, ElemType et, size_t points,
+                              unsigned threads) {
   std::vector<double> input;
   std::string error;
   if (!opts.input.empty()) {
@@ -724,8 +724,8 @@ void printSetup(const LaunchDescription &desc, const Device &device,
 
 /// The warm-up (whole launches), then the timed run of --steps from
 /// `hostInput` in both buffers: its milliseconds, its result in `result`.
-float timeRun(const Options &opts, const LaunchDescription &desc,
-              GpuStencil &g, const std::vector<uint8_t> &hostInput,
+float timeRun(const Options &opts, const LaunchDescription &desc, GpuStencil &g,
+              const std::vector<uint8_t> &hostInput,
               std::vector<uint8_t> &result) {
   if (opts.warmup > 0) {
     g.upload(hostInput);
@@ -788,16 +788,16 @@ CheckResult checkRun(const Options &opts, const LaunchDescription &desc,
   std::vector<double> checked = gpuOut;
   if (work > opts.checkLimit) {
     // Whole launches (T is): rounded up to them, at most T.
-    checkSteps = std::min(
-        static_cast<int>(
-            stencil_runtime::roundUpToWholeLaunches(desc, opts.checkSteps)),
-        opts.steps);
+    checkSteps =
+        std::min(static_cast<int>(stencil_runtime::roundUpToWholeLaunches(
+                     desc, opts.checkSteps)),
+                 opts.steps);
     std::printf("check: full %d-step check would cost %.3g > %.3g "
                 "operations (--check-limit); checking a separate %d-step "
                 "run from the same input instead (--check-steps)\n",
                 opts.steps, work, opts.checkLimit, checkSteps);
-    checked = unpackElements(g.run(hostInput, checkSteps), desc.elementType,
-                             threads);
+    checked =
+        unpackElements(g.run(hostInput, checkSteps), desc.elementType, threads);
   }
   return check(desc, opts, opts.grid, input, checked, checkSteps);
 }

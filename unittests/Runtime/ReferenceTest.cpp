@@ -1,8 +1,8 @@
 //===- ReferenceTest.cpp - stencil-run's CPU reference and descriptions ---===//
 //
-// The runtime's host code (runtime/lib, plain C++, which stencil-run shares): the general-body
-// expressions and their error bound, the reference under the three
-// boundaries (against brute-force loops written here), and the launch
+// The runtime's host code (runtime/lib, plain C++, which stencil-run shares):
+// the general-body expressions and their error bound, the reference under the
+// three boundaries (against brute-force loops written here), and the launch
 // description keys `body` and `boundary`.
 //
 //===----------------------------------------------------------------------===//
@@ -26,8 +26,7 @@ TEST(BodyExprTest, ParsesAndEvaluates) {
   BodyExpr body;
   std::string error;
   ASSERT_TRUE(body.parse(
-      "0.5*a(0,0) + 0.2*max(a(-1,0), a(1,0)) + 0.3*(a(0,-1)*a(0,1))", 2,
-      error))
+      "0.5*a(0,0) + 0.2*max(a(-1,0), a(1,0)) + 0.3*(a(0,-1)*a(0,1))", 2, error))
       << error;
   std::vector<std::vector<int64_t>> expected = {
       {0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}};
@@ -91,8 +90,7 @@ TEST(BodyExprTest, BoundCoversAnF32Evaluation) {
         for (int i = 0; i < 7; ++i)
           x[i] = xf[i];
       float r = (xf[0] * xf[1] - xf[2]) / (xf[3] + 2.0f) +
-                std::fmaf(xf[4], xf[5], xf[6]) -
-                std::max(xf[0], -xf[1]) * 0.3f;
+                std::fmaf(xf[4], xf[5], xf[6]) - std::max(xf[0], -xf[1]) * 0.3f;
       double bound = 0;
       double exact = body.evaluateWithBound(x, inputError, u, eta, bound);
       double err = std::fabs(static_cast<double>(r) - exact);
@@ -122,8 +120,8 @@ TEST(BodyExprTest, RoundingOfAWiderBody) {
     double exact = body.evaluateWithBound(xs, 0, u, eta, bound);
     EXPECT_EQ(exact, xs[0] * xs[1]);
     // The GPU: the product in f32, rounded to f16.
-    double gpu = static_cast<double>(static_cast<_Float16>(
-        static_cast<float>(x) * static_cast<float>(y)));
+    double gpu = static_cast<double>(
+        static_cast<_Float16>(static_cast<float>(x) * static_cast<float>(y)));
     EXPECT_LE(std::fabs(gpu - exact), bound);
   }
 }
@@ -273,12 +271,11 @@ TEST(LaunchDescriptionTest, BoundaryAndBody) {
                          desc, error));
   EXPECT_EQ(error, ":9: a description has either 'body' or "
                    "'offsets'/'weights', not both");
-  EXPECT_FALSE(parseText(std::string(kCommon) +
-                             "boundary = halo\nbody = a(0)\n",
-                         desc, error));
+  EXPECT_FALSE(parseText(
+      std::string(kCommon) + "boundary = halo\nbody = a(0)\n", desc, error));
   EXPECT_EQ(error, ":9: body, at character 1: a(...) needs 2 offsets, got 1");
-  EXPECT_FALSE(parseText(std::string(kCommon) + "boundary = halo\n", desc,
-                         error));
+  EXPECT_FALSE(
+      parseText(std::string(kCommon) + "boundary = halo\n", desc, error));
   EXPECT_EQ(error, ": missing required key 'offsets'");
 }
 
@@ -322,8 +319,8 @@ TEST(HostUtilTest, RoundingAndPacking) {
     }
   for (double v : a)
     ASSERT_TRUE(v >= -1.0 && v <= 1.0 && roundTo(ElemType::F16, v) == v);
-  for (ElemType t : {ElemType::F16, ElemType::BF16, ElemType::F32,
-                     ElemType::F64}) {
+  for (ElemType t :
+       {ElemType::F16, ElemType::BF16, ElemType::F32, ElemType::F64}) {
     std::vector<double> v = randomInput(200003, t, 9, 3);
     EXPECT_EQ(unpackElements(packElements(v, t, 3), t, 2), v);
     EXPECT_EQ(packElements(v, t, 3), packElements(v, t, 1));

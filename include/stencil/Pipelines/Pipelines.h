@@ -80,7 +80,8 @@ template <typename Derived>
 void addGPUTargetCheck(OpPassManager &pm, StringRef pipeline,
                        const GPUTargetOptions<Derived> &options) {
   addGPUTargetCheck(pm, pipeline, options.chip, options.features,
-                    options.optLevel, static_cast<const Derived &>(options).getGPUInstructions());
+                    options.optLevel,
+                    static_cast<const Derived &>(options).getGPUInstructions());
 }
 
 /// How `--lower-to-sptc` makes a stencil 2:4 sparse.

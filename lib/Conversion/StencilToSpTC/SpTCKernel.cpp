@@ -138,9 +138,7 @@ gpu::GPUFuncOp mlir::stencil::buildSpTCKernel(
   gpu::GPUFuncOp func =
       SpTCKernelBuilder(op, geometry, plan, gather, orderedMetadata)
           .build(moduleBuilder, name);
-  if (gather && geometry.rank == 2 &&
-      gather->numRows() > kMaxO3GatheredRows)
-    func->setAttr(kLLVMOptLevelAttrName,
-                  moduleBuilder.getI32IntegerAttr(0));
+  if (gather && geometry.rank == 2 && gather->numRows() > kMaxO3GatheredRows)
+    func->setAttr(kLLVMOptLevelAttrName, moduleBuilder.getI32IntegerAttr(0));
   return func;
 }
