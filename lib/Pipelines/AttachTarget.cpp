@@ -9,6 +9,7 @@
 
 #include "stencil/Conversion/StencilGPUCommon/KernelABI.h"
 #include "stencil/Pipelines/Passes.h"
+#include "stencil/Support/GPUTarget.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -29,10 +30,8 @@ struct StencilAttachTargetPass
   using StencilAttachTargetBase::StencilAttachTargetBase;
 
   void runOnOperation() override {
-    if (optLevel < -1 || optLevel > 3) {
-      emitError(getOperation().getLoc())
-          << "opt-level must be 0 to 3, or -1 (by kernel); got "
-          << int(optLevel);
+    if (std::string error = checkLLVMOptLevel(optLevel); !error.empty()) {
+      emitError(getOperation().getLoc()) << error;
       return signalPassFailure();
     }
     MLIRContext *context = &getContext();

@@ -61,10 +61,8 @@ struct StencilCheckTargetPass
       return signalPassFailure();
     }
 
-    if (optLevel < -1 || optLevel > 3) {
-      emitError(loc) << pipeline << ": opt-level must be 0 to 3, or -1 (by "
-                     << "kernel: 3, or the level the kernel's conversion "
-                     << "asks); got " << int(optLevel);
+    if (std::string error = checkLLVMOptLevel(optLevel); !error.empty()) {
+      emitError(loc) << pipeline << ": " << error;
       return signalPassFailure();
     }
 

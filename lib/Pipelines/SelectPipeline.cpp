@@ -550,10 +550,8 @@ LogicalResult StencilSelectPipelinePass::readOptions(Location loc,
            << "'; a kernel fusing more steps is chosen with its "
               "pipeline's own fused-steps (e.g. --lower-to-cuda-core "
               "fused-steps=32)";
-  if (optLevel < -1 || optLevel > 3)
-    return emitError(loc) << "opt-level must be 0 to 3, or -1 (by kernel: 3, "
-                             "or the level the kernel's conversion asks); got "
-                          << int(optLevel);
+  if (std::string error = checkLLVMOptLevel(optLevel); !error.empty())
+    return emitError(loc) << error;
   // The chip and features every candidate gets (GPUTarget.h); whether a
   // candidate's instructions run on that chip is its own check.
   if (std::string error = checkGPUTarget("--lower-to-auto", chip, features, {});

@@ -312,3 +312,11 @@ std::string mlir::stencil::checkGPUTarget(StringRef pipeline, StringRef chip,
       return tooOld(getInstructionNeeds(i).description, needed);
   return "";
 }
+
+std::string mlir::stencil::checkLLVMOptLevel(int optLevel) {
+  if (optLevel >= -1 && optLevel <= 3)
+    return "";
+  return "opt-level must be 0 to 3, or -1 (by kernel: 3, or the level the "
+         "kernel's conversion asks); got " +
+         std::to_string(optLevel);
+}

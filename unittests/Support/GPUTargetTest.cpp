@@ -193,3 +193,13 @@ TEST(GPUTargetTest, CheckTarget) {
   EXPECT_NE(checkGPUChip("--lower-to-auto", "sm_999"), "");
   EXPECT_EQ(checkGPUChip("--lower-to-auto", "sm_120"), "");
 }
+
+TEST(GPUTargetTest, CheckLLVMOptLevel) {
+  for (int level : {-1, 0, 1, 2, 3})
+    EXPECT_EQ(checkLLVMOptLevel(level), "") << level;
+  EXPECT_EQ(checkLLVMOptLevel(4),
+            "opt-level must be 0 to 3, or -1 (by kernel: 3, or the level the "
+            "kernel's conversion asks); got 4");
+  EXPECT_NE(checkLLVMOptLevel(-2), "");
+  EXPECT_NE(checkLLVMOptLevel(INT32_MIN), "");
+}

@@ -151,6 +151,12 @@ std::string checkGPUTarget(llvm::StringRef pipeline, llvm::StringRef chip,
                            llvm::StringRef features,
                            llvm::ArrayRef<GPUInstructions> instructions);
 
+/// Checks a GPU pipeline's `opt-level`, LLVM's optimization level before
+/// ptxas: 0 to 3, or -1 (by kernel: 3, or the level the kernel's
+/// conversion asks, `--stencil-attach-target`). Returns the error message,
+/// or an empty string.
+std::string checkLLVMOptLevel(int optLevel);
+
 /// The part of checkGPUTarget that needs no instructions: `chip` is a chip
 /// LLVM knows (not empty, not an option string with commas). Returns the
 /// error message or an empty string.
