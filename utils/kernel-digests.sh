@@ -8,8 +8,8 @@
 # its check scripts, on the chips bench/NOTES.md runs them for; see RUNS
 # below). OUT_FILE gets one line per file, sorted: "<sha256>  <RUN>/<path>".
 # Uses BUILD_DIR (default build/), as the bench scripts do; RUNS runs at a
-# time: JOBS (default 2). test/Bench/kernel-digests.test compares a sample
-# with the list in test/Bench/Inputs/.
+# time: JOBS (default 2). test/utils/kernel-digests.test compares a sample
+# with the list in test/utils/Inputs/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: kernel-digests.sh OUT_FILE [RUN...]}

@@ -1,12 +1,21 @@
 //===- LaunchDescription.cpp - PTX and launch descriptions ----------------===//
+//
+// stencil-translate's two outputs of a lowered module: its PTX, and the launch
+// description of one kernel, which the runtime's codec (runtime/lib/
+// LaunchDescription.h) writes from the kernel's `stencil.launches` record.
+//
+//===----------------------------------------------------------------------===//
 
 #include "stencil/Target/LaunchDescription.h"
 #include "stencil/Dialect/Stencil/IR/LaunchRecord.h"
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
 
+#include "LaunchDescription.h" // the runtime's codec (runtime/lib)
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
-#include "llvm/Support/Format.h"
+
+#include <sstream>
 
 using namespace mlir;
 using namespace mlir::stencil;
@@ -29,17 +38,189 @@ LogicalResult mlir::stencil::emitPTX(Operation *module, raw_ostream &os) {
   return success();
 }
 
-/// Prints `values` separated by `sep`.
-template <typename Range, typename Fn>
-static void printList(raw_ostream &os, const Range &values, StringRef sep,
-                      Fn print) {
-  bool first = true;
-  for (const auto &v : values) {
-    if (!first)
-      os << sep;
-    first = false;
-    print(v);
+namespace {
+/// The kernel's launch record (a `stencil.launches` entry, verified) as the
+/// runtime's LaunchDescription, which writes it.
+class DescriptionBuilder {
+public:
+  DescriptionBuilder(Operation *module, DictionaryAttr record)
+      : module(module), record(record) {}
+
+  FailureOr<stencil_run::LaunchDescription>
+  build(const LaunchDescriptionOptions &options);
+
+private:
+  int64_t getInt(StringRef key) {
+    auto attr = record.getAs<IntegerAttr>(key);
+    return attr ? attr.getInt() : 0;
   }
+  StringRef getString(StringRef key) {
+    auto attr = record.getAs<StringAttr>(key);
+    return attr ? attr.getValue() : StringRef();
+  }
+  std::vector<int64_t> getArray(StringRef key) {
+    auto attr = record.getAs<DenseI64ArrayAttr>(key);
+    return attr ? std::vector<int64_t>(attr.asArrayRef().begin(),
+                                       attr.asArrayRef().end())
+                : std::vector<int64_t>();
+  }
+  std::optional<double> getFloat(StringRef key) {
+    if (auto attr = record.getAs<FloatAttr>(key))
+      return attr.getValueAsDouble();
+    return std::nullopt;
+  }
+  /// Threads per block (1 to 3 sizes, the rest 1).
+  void getBlock(StringRef key, unsigned (&block)[3]) {
+    std::vector<int64_t> sizes = getArray(key);
+    for (size_t i = 0; i < sizes.size() && i < 3; ++i)
+      block[i] = unsigned(sizes[i]);
+  }
+  InFlightDiagnostic emitError() {
+    return mlir::emitError(getLaunchRecordsLoc(module))
+           << "kernel '" << getString("kernel") << "': ";
+  }
+  void readSource(stencil_run::LaunchDescription &desc);
+  LogicalResult readBoundary(stencil_run::LaunchDescription &desc);
+  void readFusedSteps(stencil_run::LaunchDescription &desc);
+  LogicalResult readRepack(stencil_run::LaunchDescription &desc);
+
+  Operation *module;
+  DictionaryAttr record;
+};
+} // namespace
+
+void DescriptionBuilder::readSource(stencil_run::LaunchDescription &desc) {
+  auto source = record.getAs<DictionaryAttr>("source");
+  if (!source)
+    return;
+  auto pattern = source.getAs<PatternAttr>("pattern");
+  auto weights = source.getAs<DenseF64ArrayAttr>("weights");
+  if (pattern && weights) {
+    for (unsigned i = 0, e = pattern.getNumPoints(); i < e; ++i) {
+      ArrayRef<int64_t> point = pattern.getPoint(i);
+      desc.offsets.emplace_back(point.begin(), point.end());
+    }
+    desc.weights.assign(weights.asArrayRef().begin(),
+                        weights.asArrayRef().end());
+  }
+  if (auto body = source.getAs<StringAttr>("body")) {
+    desc.hasBody = true;
+    desc.bodyText = body.getValue().str();
+  }
+}
+
+LogicalResult
+DescriptionBuilder::readBoundary(stencil_run::LaunchDescription &desc) {
+  // The verifier took halo, periodic or dirichlet(v) with a finite v.
+  StringRef boundary = getString("boundary");
+  if (boundary == "halo") {
+    desc.boundary = stencil_run::Boundary::Halo;
+    return success();
+  }
+  if (boundary == "periodic") {
+    desc.boundary = stencil_run::Boundary::Periodic;
+    return success();
+  }
+  StringRef value = boundary;
+  if (!value.consume_front("dirichlet(") || !value.consume_back(")") ||
+      value.trim().getAsDouble(desc.dirichletValue))
+    return emitError() << "unknown boundary '" << boundary << "'";
+  desc.boundary = stencil_run::Boundary::Dirichlet;
+  return success();
+}
+
+void DescriptionBuilder::readFusedSteps(stencil_run::LaunchDescription &desc) {
+  desc.stepsPerLaunch = std::max<int64_t>(1, getInt("steps_per_launch"));
+  if (std::optional<double> sum = getFloat("composed_abs_sum")) {
+    desc.composedAbsSum = *sum;
+    desc.composedPoints = getInt("composed_points");
+  }
+  desc.bandKernel = getString("band_kernel").str();
+  if (!desc.bandKernel.empty()) {
+    desc.bandTile = getArray("band_tile");
+    desc.bandMargins = getArray("band_margins");
+    getBlock("band_block", desc.bandBlock);
+  }
+  desc.tailKernel = getString("tail_kernel").str();
+  if (!desc.tailKernel.empty()) {
+    desc.tailSteps = int(getInt("tail_steps"));
+    desc.tailTile = getArray("tail_tile");
+    getBlock("tail_block", desc.tailBlock);
+    desc.tailSharedBytes = unsigned(getInt("tail_shared_bytes"));
+  }
+}
+
+LogicalResult
+DescriptionBuilder::readRepack(stencil_run::LaunchDescription &desc) {
+  if (auto words = record.getAs<DenseI32ArrayAttr>("coefficients")) {
+    for (int32_t word : words.asArrayRef())
+      desc.coefficients.push_back(static_cast<uint32_t>(word));
+    desc.hasCoefficients = !desc.coefficients.empty();
+  }
+  if (auto repack = record.getAs<DictionaryAttr>("repack")) {
+    auto kind = repack.getAs<StringAttr>("kind");
+    auto type = repack.getAs<StringAttr>("type");
+    auto map = repack.getAs<DenseI64ArrayAttr>("map");
+    RepackRecipe recipe;
+    if (!kind || !type || !map ||
+        !parseRepackKind(kind.getValue().str(), recipe.kind) ||
+        !parseOperandType(type.getValue().str(), recipe.type))
+      return emitError() << "malformed 'repack' entry";
+    for (auto [key, field] :
+         {std::pair<StringRef, int64_t *>{"rows", &recipe.numRows},
+          {"rows_per_block", &recipe.rowsPerBlock},
+          {"radius", &recipe.radius}}) {
+      auto value = repack.getAs<IntegerAttr>(key);
+      if (!value)
+        return emitError() << "the 'repack' entry has no '" << key << "'";
+      *field = value.getInt();
+    }
+    if (auto indices = repack.getAs<DenseI8ArrayAttr>("indices"))
+      for (int8_t index : indices.asArrayRef())
+        recipe.indices.push_back(uint8_t(index));
+    recipe.map.assign(map.asArrayRef().begin(), map.asArrayRef().end());
+    desc.repack = std::move(recipe);
+  } else {
+    desc.weightsGlobal = getString("weights_global").str();
+    desc.repackUnsupported = getString("repack_unsupported").str();
+  }
+  return success();
+}
+
+FailureOr<stencil_run::LaunchDescription>
+DescriptionBuilder::build(const LaunchDescriptionOptions &options) {
+  stencil_run::LaunchDescription desc;
+  desc.version = 1;
+  desc.kernel = getString("kernel").str();
+  desc.ptx = options.ptxFile.empty() ? desc.kernel + ".ptx" : options.ptxFile;
+  desc.rank = int(getInt("rank"));
+  // The verifier took f16, bf16, f32 or f64.
+  stencil_run::parseElemType(getString("element_type").str(), desc.elementType);
+  StringRef accumulator = getString("accumulator");
+  if (!accumulator.empty())
+    stencil_run::parseElemType(accumulator.str(), desc.accumulator);
+  else if (desc.elementType == stencil_run::ElemType::F64)
+    desc.accumulator = stencil_run::ElemType::F64;
+  readSource(desc);
+  if (failed(readBoundary(desc)))
+    return failure();
+  readFusedSteps(desc);
+  desc.tile = getArray("tile");
+  getBlock("block", desc.block);
+  desc.sharedBytes = unsigned(getInt("shared_bytes"));
+  desc.unit = getString("unit").str();
+  if (!desc.unit.empty())
+    desc.unitFlopsPerPoint = getFloat("unit_flops_per_point");
+  desc.schedule = getString("schedule").str();
+  desc.vectorWidth = int(getInt("vector_width"));
+  desc.edgeFlopsPerPoint = getFloat("edge_flops_per_point");
+  desc.edgeUnit = getString("edge_unit").str();
+  desc.chainAbsSum = getFloat("chain_abs_sum").value_or(0);
+  desc.fftErrorBound = getFloat("fft_error_bound").value_or(0);
+  if (failed(readRepack(desc)))
+    return failure();
+  desc.args = {"in", "out", "coeffs", "sizes"};
+  return desc;
 }
 
 LogicalResult
@@ -82,140 +263,22 @@ mlir::stencil::emitLaunchDescription(Operation *module, raw_ostream &os,
     return diag;
   }
 
-  auto getInt = [&](StringRef key) {
-    auto attr = record.getAs<IntegerAttr>(key);
-    return attr ? attr.getInt() : 0;
-  };
-  auto getString = [&](StringRef key) {
-    auto attr = record.getAs<StringAttr>(key);
-    return attr ? attr.getValue() : StringRef();
-  };
-  auto getArray = [&](StringRef key) {
-    auto attr = record.getAs<DenseI64ArrayAttr>(key);
-    return attr ? attr.asArrayRef() : ArrayRef<int64_t>();
-  };
-  StringRef kernel = getString("kernel");
-
-  // 2. The description.
-  os << "# stencil launch description v1, written by stencil-translate\n";
-  os << "version = 1\n";
-  os << "kernel = " << kernel << "\n";
-  os << "ptx = "
-     << (options.ptxFile.empty() ? (kernel + ".ptx").str() : options.ptxFile)
-     << "\n";
-  os << "rank = " << getInt("rank") << "\n";
-  os << "element_type = " << getString("element_type") << "\n";
-  os << "accumulator = " << getString("accumulator") << "\n";
-  if (auto source = record.getAs<DictionaryAttr>("source")) {
-    auto pattern = source.getAs<PatternAttr>("pattern");
-    auto weights = source.getAs<DenseF64ArrayAttr>("weights");
-    if (pattern && weights) {
-      os << "offsets = ";
-      printList(os, llvm::seq<unsigned>(0, pattern.getNumPoints()), ";",
-                [&](unsigned i) {
-                  printList(os, pattern.getPoint(i), ",",
-                            [&](int64_t c) { os << c; });
-                });
-      os << "\nweights = ";
-      printList(os, weights.asArrayRef(), ",",
-                [&](double w) { os << llvm::format("%.17g", w); });
-      os << "\n";
-    }
-    if (auto body = source.getAs<StringAttr>("body"))
-      os << "body = " << body.getValue() << "\n";
-  }
-  os << "boundary = " << getString("boundary") << "\n";
-  os << "# time steps in the source op: " << getInt("steps") << "\n";
-  if (int64_t fused = getInt("steps_per_launch"); fused > 1)
-    os << "steps_per_launch = " << fused << "\n";
-  if (auto composed = record.getAs<FloatAttr>("composed_abs_sum"))
-    os << "composed_abs_sum = "
-       << llvm::format("%.17g", composed.getValueAsDouble())
-       << "\ncomposed_points = " << getInt("composed_points") << "\n";
-  if (auto band = record.getAs<StringAttr>("band_kernel")) {
-    os << "band_kernel = " << band.getValue() << "\nband_tile = ";
-    printList(os, getArray("band_tile"), ",", [&](int64_t v) { os << v; });
-    os << "\nband_block = ";
-    printList(os, getArray("band_block"), ",", [&](int64_t v) { os << v; });
-    os << "\nband_margins = ";
-    printList(os, getArray("band_margins"), ",", [&](int64_t v) { os << v; });
-    os << "\n";
-  }
-  if (auto tail = record.getAs<StringAttr>("tail_kernel")) {
-    os << "tail_kernel = " << tail.getValue()
-       << "\ntail_steps = " << getInt("tail_steps") << "\ntail_tile = ";
-    printList(os, getArray("tail_tile"), ",", [&](int64_t v) { os << v; });
-    os << "\ntail_block = ";
-    printList(os, getArray("tail_block"), ",", [&](int64_t v) { os << v; });
-    os << "\ntail_shared_bytes = " << getInt("tail_shared_bytes") << "\n";
-  }
-  os << "tile = ";
-  printList(os, getArray("tile"), ",", [&](int64_t v) { os << v; });
-  os << "\nblock = ";
-  printList(os, getArray("block"), ",", [&](int64_t v) { os << v; });
-  os << "\nshared_bytes = " << getInt("shared_bytes") << "\n";
-  if (auto unit = record.getAs<StringAttr>("unit")) {
-    os << "unit = " << unit.getValue() << "\n";
-    if (auto flops = record.getAs<FloatAttr>("unit_flops_per_point"))
-      os << "unit_flops_per_point = "
-         << llvm::format("%.17g", flops.getValueAsDouble()) << "\n";
-  }
-  if (auto schedule = record.getAs<StringAttr>("schedule"))
-    os << "schedule = " << schedule.getValue() << "\n";
-  if (auto width = record.getAs<IntegerAttr>("vector_width"))
-    os << "vector_width = " << width.getInt() << "\n";
-  if (auto edge = record.getAs<FloatAttr>("edge_flops_per_point"))
-    os << "edge_unit = " << getString("edge_unit")
-       << "\nedge_flops_per_point = "
-       << llvm::format("%.17g", edge.getValueAsDouble()) << "\n";
-  if (auto chain = record.getAs<FloatAttr>("chain_abs_sum"))
-    os << "chain_abs_sum = "
-       << llvm::format("%.17g", chain.getValueAsDouble()) << "\n";
-  if (auto bound = record.getAs<FloatAttr>("fft_error_bound"))
-    os << "fft_error_bound = "
-       << llvm::format("%.17g", bound.getValueAsDouble()) << "\n";
-  if (auto words = record.getAs<DenseI32ArrayAttr>("coefficients")) {
-    os << "coefficients = ";
-    printList(os, words.asArrayRef(), ",", [&](int32_t w) {
-      os << llvm::format("%08x", static_cast<uint32_t>(w));
-    });
-    os << "\n";
-  }
-  if (auto repack = record.getAs<DictionaryAttr>("repack")) {
-    auto kind = repack.getAs<StringAttr>("kind");
-    auto type = repack.getAs<StringAttr>("type");
-    auto map = repack.getAs<DenseI64ArrayAttr>("map");
-    if (!kind || !type || !map)
-      return mlir::emitError(getLaunchRecordsLoc(module),
-                             "malformed 'repack' entry of kernel '")
-             << record.getAs<StringAttr>("kernel").getValue() << "'";
-    os << "repack = " << kind.getValue() << "\n";
-    os << "repack_type = " << type.getValue() << "\n";
-    for (StringRef key : {"rows", "rows_per_block", "radius"})
-      if (auto value = repack.getAs<IntegerAttr>(key))
-        os << "repack_" << key << " = " << value.getInt() << "\n";
-    if (auto indices = repack.getAs<DenseI8ArrayAttr>("indices")) {
-      // One digit (0..3) per slot.
-      os << "repack_indices = ";
-      for (int8_t index : indices.asArrayRef())
-        os << char('0' + index);
-      os << "\n";
-    }
-    os << "repack_map = ";
-    printList(os, map.asArrayRef(), ",", [&](int64_t j) { os << j; });
-    os << "\n";
-  } else if (auto global = record.getAs<StringAttr>("weights_global")) {
-    os << "weights_global = " << global.getValue() << "\n";
-  } else if (auto why = record.getAs<StringAttr>("repack_unsupported")) {
-    os << "repack_unsupported = " << why.getValue() << "\n";
-  }
-  os << "args = in,out,coeffs,sizes\n";
+  // 2. The description, written by the runtime's codec.
+  FailureOr<stencil_run::LaunchDescription> desc =
+      DescriptionBuilder(module, record).build(options);
+  if (failed(desc))
+    return failure();
+  stencil_run::LaunchDescriptionNotes notes;
+  if (auto steps = record.getAs<IntegerAttr>("steps"))
+    notes.sourceSteps = steps.getInt();
   // What --lower-to-auto chose and assumed (comments: the runner reads
   // neither).
   if (auto pipeline = module->getAttrOfType<StringAttr>(kPipelineAttrName))
-    os << "# pipeline: " << pipeline.getValue() << "\n";
+    notes.pipeline = pipeline.getValue().str();
   if (auto assumed = module->getAttrOfType<StringAttr>(kDeviceProfileAttrName))
-    os << "# chosen by --lower-to-auto for the device profile "
-       << assumed.getValue() << "\n";
+    notes.deviceProfile = assumed.getValue().str();
+  std::ostringstream text;
+  stencil_run::writeLaunchDescription(*desc, text, notes);
+  os << text.str();
   return success();
 }

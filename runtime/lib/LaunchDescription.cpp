@@ -243,8 +243,8 @@ public:
     return readKeyValues(text) && checkKeys() && readHeader() &&
            readPattern() && readBoundary() && readLaunchShape() &&
            readBandKernel() && readTailKernel() && readErrorBounds() &&
-           readCoefficients() && parseRepack(kv, path, desc, error) &&
-           readArgs();
+           readCostKeys() && readCoefficients() &&
+           parseRepack(kv, path, desc, error) && readArgs();
   }
 
 private:
@@ -266,6 +266,9 @@ private:
   bool readTailKernel();
   /// composed_*, chain_abs_sum, fft_error_bound, shared_bytes.
   bool readErrorBounds();
+  /// unit, unit_flops_per_point, schedule, vector_width, edge_unit and
+  /// edge_flops_per_point (the benchmark scripts read them).
+  bool readCostKeys();
   /// The packed coefficients, 32-bit hex words.
   bool readCoefficients();
   /// The kernel's arguments, in their order.
@@ -352,8 +355,6 @@ bool DescriptionReader::checkKeys() {
     if (!known.count(e.first))
       warnings.push_back(where(e.first) + "unknown key '" + e.first +
                          "' ignored");
-  if (kv.count("unit"))
-    desc.unit = kv["unit"].first;
 
   for (const char *k : {"version", "kernel", "ptx", "rank", "element_type",
                         "boundary", "tile", "block"})
@@ -385,7 +386,8 @@ bool DescriptionReader::readHeader() {
     error = where("kernel") + "empty kernel name";
     return false;
   }
-  std::string ptx = kv["ptx"].first;
+  const std::string &ptx = kv["ptx"].first;
+  desc.ptx = ptx;
   desc.ptxPath = (!ptx.empty() && ptx[0] == '/') ? ptx : dirName(path) + ptx;
   if (!parseInt(kv["rank"].first, v) || v < 1 || v > 3) {
     error = where("rank") + "rank must be 1, 2 or 3, got '" + kv["rank"].first +
@@ -419,6 +421,7 @@ bool DescriptionReader::readPattern() {
       return false;
     }
     desc.hasBody = true;
+    desc.bodyText = kv["body"].first;
     desc.offsets = desc.body.accesses();
   } else {
     for (const std::string &pt : split(kv["offsets"].first, ';')) {
@@ -678,6 +681,40 @@ bool DescriptionReader::readErrorBounds() {
       return false;
     }
     desc.sharedBytes = static_cast<unsigned>(v);
+  }
+  return true;
+}
+
+bool DescriptionReader::readCostKeys() {
+  if (kv.count("unit"))
+    desc.unit = kv["unit"].first;
+  if (kv.count("schedule"))
+    desc.schedule = kv["schedule"].first;
+  double x;
+  if (kv.count("unit_flops_per_point")) {
+    if (!parseNonNegative("unit_flops_per_point", x))
+      return false;
+    desc.unitFlopsPerPoint = x;
+  }
+  bool ok;
+  if (countTogether({"edge_unit", "edge_flops_per_point"},
+                    "edge_unit and edge_flops_per_point", nullptr, ok) == 2) {
+    desc.edgeUnit = kv["edge_unit"].first;
+    if (!parseNonNegative("edge_flops_per_point", x))
+      return false;
+    desc.edgeFlopsPerPoint = x;
+  }
+  if (!ok)
+    return false;
+  if (kv.count("vector_width")) {
+    int64_t v;
+    if (!parseInt(kv["vector_width"].first, v) || v < 1 || v > 16) {
+      error = where("vector_width") +
+              "vector_width must be an integer from 1 to 16, got '" +
+              kv["vector_width"].first + "'";
+      return false;
+    }
+    desc.vectorWidth = static_cast<int>(v);
   }
   return true;
 }

@@ -1,8 +1,11 @@
 //===- LaunchDescription.h - stencil launch description v1 ------*- C++ -*-===//
 //
-// Parser for the text launch description the compiler writes next to the PTX
-// of one stencil time step. Format: docs/LaunchDescription.md.
-// Plain C++17: stencil-run must build without LLVM/MLIR.
+// The one codec of the text launch description that sits next to the PTX of
+// a compiled stencil: the struct, its reader (stencil-run, libStencilRuntime)
+// and its writer (stencil-translate --stencil-to-launch, which fills the
+// struct from the module's launch records). Format:
+// docs/LaunchDescription.md. Plain C++17: stencil-run must build without
+// LLVM/MLIR.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STENCIL_RUN_LAUNCHDESCRIPTION_H
@@ -13,6 +16,7 @@
 #include "stencil/Support/CoefficientPacking.h"
 
 #include <cstdint>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +27,7 @@ struct LaunchDescription {
   std::string path; ///< the description file
   int version = 0;
   std::string kernel;  ///< PTX entry name
+  std::string ptx;     ///< the PTX file as written (`ptx`)
   std::string ptxPath; ///< resolved (relative to the description's folder)
   int rank = 0;
   ElemType elementType = ElemType::F16;
@@ -34,12 +39,22 @@ struct LaunchDescription {
   /// `offsets` are its accesses and `weights` is empty.
   bool hasBody = false;
   BodyExpr body;
+  std::string bodyText; ///< the body as written
   Boundary boundary = Boundary::Halo;
   double dirichletValue = 0; ///< as written (not rounded)
   std::vector<int64_t> tile; ///< output points per block, innermost first
   /// The unit doing the arithmetic (`unit`, e.g. fma.f64, mma.sp.f16);
   /// empty when absent.
   std::string unit;
+  /// What the benchmark scripts read (bench/table.py, bench/calibrate.py),
+  /// not the runner: the unit's flops per output point, the CUDA-core
+  /// schedule and vector width, the unit of the edge blocks and its flops.
+  /// Empty / 0 when absent.
+  std::optional<double> unitFlopsPerPoint;
+  std::string schedule;
+  int vectorWidth = 0;
+  std::string edgeUnit;
+  std::optional<double> edgeFlopsPerPoint;
   unsigned block[3] = {1, 1, 1};
   unsigned sharedBytes = 0;
   /// Time steps one launch computes (temporal blocking); default 1.
@@ -131,6 +146,22 @@ bool parseLaunchDescriptionText(const std::string &text,
                                 const std::string &path,
                                 LaunchDescription &desc, std::string &error,
                                 std::vector<std::string> &warnings);
+
+/// What a written description says in comments (the reader skips them).
+struct LaunchDescriptionNotes {
+  std::string writer = "stencil-translate"; ///< in the first line
+  int64_t sourceSteps = 0;                  ///< the time steps of the source op
+  std::string pipeline;      ///< the pipeline that built the kernel, if known
+  std::string deviceProfile; ///< the profile --lower-to-auto assumed, if any
+};
+
+/// Writes `desc` in the format parseLaunchDescriptionText reads: every field
+/// a kernel has, the optional ones only when present (a zero error bound or
+/// chain sum is absent: the reader takes the two alike), numbers exactly
+/// (`%.17g`). Reading the text back gives `desc` again (the resolved
+/// `ptxPath` aside). `desc` must satisfy what the reader checks.
+void writeLaunchDescription(const LaunchDescription &desc, std::ostream &os,
+                            const LaunchDescriptionNotes &notes = {});
 
 } // namespace stencil_run
 
