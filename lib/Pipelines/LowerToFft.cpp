@@ -37,7 +37,7 @@ void mlir::stencil::buildFftKernelPipeline(OpPassManager &pm,
   ConvertStencilToFftOptions convert;
   convert.warps = options.warps;
   if (hasMmaF64M16N8K4(options.chip))
-    convert.f64Shape = "m16n8k4";
+    convert.f64Shape = F64Shape::M16N8K4;
   pm.addPass(createConvertStencilToFft(convert));
 }
 

@@ -59,14 +59,15 @@ void mlir::stencil::buildSpTCKernelPipeline(OpPassManager &pm,
   // The warpgroup kernel (sm_90a) takes the banded forms only: with
   // mma=warpgroup layout=auto means the strided swap. (mma=auto keeps the
   // layout's choice: a gathered form takes the warp-level kernel.)
-  bool warpgroup = options.mma == "warpgroup";
+  bool warpgroup = options.mma == MmaKind::Warpgroup;
   if (options.layout == SpTCLayout::Matching ||
       (options.layout == SpTCLayout::Auto && !warpgroup)) {
     StencilFlattenOptions flatten;
-    flatten.route =
-        options.layout == SpTCLayout::Matching ? "matching" : "auto";
+    flatten.route = options.layout == SpTCLayout::Matching
+                        ? FlattenRoute::Matching
+                        : FlattenRoute::Auto;
     flatten.keepWarpgroup =
-        options.mma == "auto" && hasWarpgroupMma(options.chip);
+        options.mma == MmaKind::Auto && hasWarpgroupMma(options.chip);
     flatten.fusedSteps = options.fusedSteps;
     pm.addPass(createStencilFlatten(flatten));
   }
@@ -122,7 +123,7 @@ void mlir::stencil::buildTCKernelPipeline(OpPassManager &pm,
   // rate of m8n8k4 there (stencil-run --roofline).
   ConvertStencilToSpTCOptions convert;
   if (hasMmaF64M16N8K4(options.chip))
-    convert.f64Shape = "m16n8k4";
+    convert.f64Shape = F64Shape::M16N8K4;
   // On sm_90a, mma=warpgroup takes the dense wgmma.mma_async kernel.
   addRowFormKernelPasses(pm, options, convert, options.mTiles);
 }

@@ -560,18 +560,8 @@ LogicalResult StencilSelectPipelinePass::readOptions(Location loc,
   ptxasPath = findPtxas(ptxas);
   if (!ptxasPath && ptxas != "none" && ptxas != "auto" && !ptxas.empty())
     return emitError(loc) << "ptxas='" << ptxas << "' is not an executable";
-  explainRanked = explainAll = false;
-  if (explain == "all") {
-    explainRanked = explainAll = true;
-  } else if (explain == "true" || explain == "1") {
-    explainRanked = true;
-  } else if (explain != "false" && explain != "0" && !explain.empty()) {
-    return emitError(loc) << "explain must be false, true (the ranked "
-                             "candidates and a count of the rejected ones) or "
-                             "all (each rejected candidate with its reason), "
-                             "got '"
-                          << explain << "'";
-  }
+  explainRanked = explain != ExplainLevel::None;
+  explainAll = explain == ExplainLevel::All;
   gridSizes.assign(grid.begin(), grid.end());
   if (gridSizes.empty()) {
     // The first stencil op's grid, when its type has a static shape.
@@ -756,7 +746,7 @@ void StencilSelectPipelinePass::runOnOperation() {
     return WalkResult::advance();
   });
   int64_t maxFused;
-  bool explainRanked, explainAll;
+  bool explainRanked = false, explainAll = false;
   if (failed(readOptions(loc, maxFused, explainRanked, explainAll)))
     return signalPassFailure();
   auto profile = lookupDeviceProfile(deviceProfile, chip);

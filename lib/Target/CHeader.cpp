@@ -124,45 +124,21 @@ static std::string getFunctionNameProblem(StringRef name) {
   return "";
 }
 
-LogicalResult mlir::stencil::emitCHeader(Operation *module, raw_ostream &os,
-                                         const CHeaderOptions &options) {
-  std::string description, ptx;
-  {
-    llvm::raw_string_ostream s(description);
-    LaunchDescriptionOptions launch;
-    launch.kernel = options.kernel;
-    if (failed(emitLaunchDescription(module, s, launch)))
-      return failure();
-  }
-  {
-    llvm::raw_string_ostream s(ptx);
-    if (failed(emitPTX(module, s)))
-      return failure();
-  }
-  StringRef kernel = getEntry(description, "kernel");
-  std::string function =
-      options.function.empty() ? kernel.str() : options.function;
-  if (std::string problem = getFunctionNameProblem(function); !problem.empty())
-    return mlir::emitError(getLaunchRecordsLoc(module), "--header-function: '")
-           << function << "' " << problem
-           << "; choose another name for the header's function";
+namespace {
+/// What the header of one kernel is made of.
+struct HeaderParts {
+  std::string function; ///< the header's function (and namespace) name
+  StringRef kernel, type, cType, steps, tail;
   int64_t rank = 0;
-  if (getEntry(description, "rank").getAsInteger(10, rank) || rank < 1 ||
-      rank > 3)
-    return mlir::emitError(getLaunchRecordsLoc(module), "kernel '")
-           << kernel << "' has no rank 1 to 3";
-  StringRef type = getEntry(description, "element_type");
-  StringRef cType = llvm::StringSwitch<StringRef>(type)
-                        .Case("f16", "__half")
-                        .Case("bf16", "__nv_bfloat16")
-                        .Case("f32", "float")
-                        .Case("f64", "double")
-                        .Default("");
-  if (cType.empty())
-    return mlir::emitError(getLaunchRecordsLoc(module), "kernel '")
-           << kernel << "' has element type '" << type
-           << "', which the header cannot type";
-  StringRef steps = getEntry(description, "steps_per_launch");
+  std::string description, ptx;
+};
+} // namespace
+
+/// Writes the header of `h`.
+static void printHeader(raw_ostream &os, const HeaderParts &h) {
+  const std::string &function = h.function;
+  StringRef kernel = h.kernel, type = h.type, cType = h.cType, steps = h.steps;
+  int64_t rank = h.rank;
   std::string guard = "STENCIL_KERNELS_" + StringRef(function).upper() + "_H";
   std::string sizes, sizeArgs;
   for (int64_t d = 0; d < rank; ++d) {
@@ -175,7 +151,7 @@ LogicalResult mlir::stencil::emitCHeader(Operation *module, raw_ostream &os,
      << "// Rank " << rank << ", element type " << type << " (" << cType
      << "), " << (steps.empty() ? StringRef("1") : steps)
      << " time step(s) per launch";
-  StringRef tail = getEntry(description, "tail_kernel");
+  StringRef tail = h.tail;
   if (!tail.empty())
     os << "; any number of steps\n// (the tail kernel '" << tail
        << "' does those a launch of the kernel leaves over)";
@@ -196,9 +172,9 @@ LogicalResult mlir::stencil::emitCHeader(Operation *module, raw_ostream &os,
      << "namespace stencil_kernels {\nnamespace " << function << "_detail {\n\n"
      << "/// The launch description (docs/LaunchDescription.md).\n"
      << "inline const char description[] =\n";
-  writeStringLiteral(os, description);
+  writeStringLiteral(os, h.description);
   os << ";\n\n/// The PTX of the kernel's module.\ninline const char ptx[] =\n";
-  writeStringLiteral(os, ptx);
+  writeStringLiteral(os, h.ptx);
   os << ";\n\n"
      << "/// The kernel, loaded at the first call (null when that failed).\n"
      << "inline stencil_kernel *kernel() {\n"
@@ -248,5 +224,49 @@ LogicalResult mlir::stencil::emitCHeader(Operation *module, raw_ostream &os,
      << "}\n\n"
      << "} // namespace stencil_kernels\n\n"
      << "#endif // " << guard << "\n";
+}
+
+LogicalResult mlir::stencil::emitCHeader(Operation *module, raw_ostream &os,
+                                         const CHeaderOptions &options) {
+  HeaderParts h;
+  std::string &description = h.description, &ptx = h.ptx;
+  {
+    llvm::raw_string_ostream s(description);
+    LaunchDescriptionOptions launch;
+    launch.kernel = options.kernel;
+    if (failed(emitLaunchDescription(module, s, launch)))
+      return failure();
+  }
+  {
+    llvm::raw_string_ostream s(ptx);
+    if (failed(emitPTX(module, s)))
+      return failure();
+  }
+  StringRef kernel = h.kernel = getEntry(description, "kernel");
+  std::string &function = h.function;
+  function = options.function.empty() ? kernel.str() : options.function;
+  if (std::string problem = getFunctionNameProblem(function); !problem.empty())
+    return mlir::emitError(getLaunchRecordsLoc(module), "--header-function: '")
+           << function << "' " << problem
+           << "; choose another name for the header's function";
+  int64_t &rank = h.rank;
+  if (getEntry(description, "rank").getAsInteger(10, rank) || rank < 1 ||
+      rank > 3)
+    return mlir::emitError(getLaunchRecordsLoc(module), "kernel '")
+           << kernel << "' has no rank 1 to 3";
+  StringRef type = h.type = getEntry(description, "element_type");
+  StringRef cType = h.cType = llvm::StringSwitch<StringRef>(type)
+                                  .Case("f16", "__half")
+                                  .Case("bf16", "__nv_bfloat16")
+                                  .Case("f32", "float")
+                                  .Case("f64", "double")
+                                  .Default("");
+  if (cType.empty())
+    return mlir::emitError(getLaunchRecordsLoc(module), "kernel '")
+           << kernel << "' has element type '" << type
+           << "', which the header cannot type";
+  h.steps = getEntry(description, "steps_per_launch");
+  h.tail = getEntry(description, "tail_kernel");
+  printHeader(os, h);
   return success();
 }

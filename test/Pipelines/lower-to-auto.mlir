@@ -39,7 +39,7 @@
 // COUNT: 4 lower-to-cuda-core{chip=sm_90 fused-steps=1} fma.f32
 // COUNT-NEXT: - 20 candidates rejected (explain=all lists each with its reason)
 // COUNT-NEXT: chosen: lower-to-sptc{chip=sm_90}
-// BAD-EXPLAIN: error: explain must be false, true (the ranked candidates and a count of the rejected ones) or all (each rejected candidate with its reason), got 'yes'
+// BAD-EXPLAIN: for the --explain option: Cannot find option named 'yes'!
 // Without device-profile the choice says which profile it assumed.
 // ASSUMED: stencil.device_profile = "NVIDIA H100 80GB HBM3; assumed for chip sm_90: give device-profile= for another device (a built-in name, or a file of stencil-run --roofline --profile-out); occupancy not modelled (no ptxas that assembles the candidates; give ptxas=PATH)"
 // LOWER: stencil.pipeline = "lower-to-sptc{chip=sm_90}"

@@ -7,6 +7,7 @@
 #include "stencil/Conversion/StencilToFft/StencilToFft.h"
 #include "stencil/Conversion/StencilToSCF/StencilToSCF.h"
 #include "stencil/Conversion/StencilToSpTC/StencilToSpTC.h"
+#include "stencil/Support/OptionEnums.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

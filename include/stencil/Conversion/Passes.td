@@ -170,10 +170,12 @@ def ConvertStencilToSpTC : Pass<"convert-stencil-to-sptc", "::mlir::ModuleOp"> {
   let options = [
     Option<"orderedMetadata", "ordered-metadata", "bool", /*default=*/"true",
            "Emit mma.sp::ordered_metadata (PTX ISA 8.5; needs +ptx85)">,
-    Option<"f64Shape", "f64-shape", "std::string", /*default=*/"\"m8n8k4\"",
-           "MMA of the f64 kernel: m8n8k4 (sm_80) or m16n8k4 (sm_90: twice "
-           "the f64 Tensor Core rate; emitted as inline PTX, which MLIR's "
-           "nvvm.mma.sync does not verify for f64 yet)">
+    Option<"f64Shape", "f64-shape", "::mlir::stencil::F64Shape",
+           /*default=*/"::mlir::stencil::F64Shape::M8N8K4",
+           "MMA of the f64 kernel (m16n8k4: twice the f64 Tensor Core rate; "
+           "emitted as inline PTX, which MLIR's nvvm.mma.sync does not "
+           "verify for f64 yet)",
+           "::mlir::stencil::getF64ShapeValues()">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
@@ -427,14 +429,16 @@ def ConvertStencilToCudaCore
            "Output z planes per block of a 3-D stencil (0: the most of 8, 4, "
            "2, 1 whose tile fits in 48 KiB of shared memory; streamed: 32), "
            "or output rows of a streamed 2-D block (0: 128)">,
-    Option<"stream", "stream", "std::string", /*default=*/"\"off\"",
+    Option<"stream", "stream", "::mlir::stencil::StreamMode",
+           /*default=*/"::mlir::stencil::StreamMode::Off",
            "3-D: each block sweeps its planes along z through rings of "
            "2 r_z + 1 planes per fused step (AN5D), loading each input "
            "plane once; 2-D stencil.linear: one row of threads sweeps along "
            "y with 2 r_y + 1 partial sums per fused step in registers "
-           "(AN5D's register streaming). on, off, or auto (3-D stencils "
-           "whose rings fit in 48 KiB, 2-D stencil.linear with fused-steps "
-           ">= 2 whose rows fit; the others staged)">,
+           "(AN5D's register streaming). auto: 3-D stencils whose rings fit "
+           "in 48 KiB, 2-D stencil.linear with fused-steps >= 2 whose rows "
+           "fit; the others staged",
+           "::mlir::stencil::getStreamModeValues()">,
     Option<"planeSums", "plane-sums", "bool", /*default=*/"false",
            "A streamed 3-D stencil.linear with one step per launch keeps "
            "2 r_z + 1 partial sums per output in registers and two input "
@@ -522,8 +526,9 @@ def ConvertStencilToFft : Pass<"convert-stencil-to-fft", "::mlir::ModuleOp"> {
     shared memory and the coefficients.
   }];
   let options = [
-    Option<"f64Shape", "f64-shape", "std::string", /*default=*/"\"m8n8k4\"",
-           "MMA of the DFT stages: m8n8k4 (sm_80) or m16n8k4 (sm_90)">,
+    Option<"f64Shape", "f64-shape", "::mlir::stencil::F64Shape",
+           /*default=*/"::mlir::stencil::F64Shape::M8N8K4",
+           "MMA of the DFT stages", "::mlir::stencil::getF64ShapeValues()">,
     Option<"warps", "warps", "int64_t", /*default=*/"8",
            "Warps per thread block">
   ];

@@ -4,6 +4,7 @@
 #define STENCIL_PIPELINES_PASSES_H
 
 #include "stencil/Dialect/Stencil/IR/LaunchRecord.h"
+#include "stencil/Support/OptionEnums.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"

@@ -49,6 +49,8 @@ def StencilCheckTarget : Pass<"stencil-check-target", "::mlir::ModuleOp"> {
     Option<"features", "features", "std::string", /*default=*/"\"\"",
            "The PTX ISA version (+ptx85; empty: the one the chip and the "
            "instructions need)">,
+    // A list of words, not of an enum: MLIR's ListOption parses its
+    // elements with a parser of its own, without the option's cl::values.
     ListOption<"instructions", "instructions", "std::string",
                "The families of instructions the pipeline's kernels issue: "
                "fma, cp.async, mma, mma.sp, mma.sp.ordered, wgmma">,
@@ -163,10 +165,10 @@ def StencilSelectPipeline
     Option<"optLevel", "opt-level", "int", /*default=*/"-1",
            "LLVM's optimization level of the candidates: 0 to 3, or -1 (by "
            "kernel, as the pipelines' opt-level)">,
-    Option<"explain", "explain", "std::string", /*default=*/"\"false\"",
-           "Print the ranked table of candidates as a remark: false, true "
-           "(the ranked ones and a count of the rejected ones) or all (each "
-           "rejected candidate with its reason too)">,
+    Option<"explain", "explain", "::mlir::stencil::ExplainLevel",
+           /*default=*/"::mlir::stencil::ExplainLevel::None",
+           "Print the ranked table of candidates as a remark",
+           "::mlir::stencil::getExplainLevelValues()">,
     Option<"ptxas", "ptxas", "std::string", /*default=*/"\"auto\"",
            "The assembler that gives each candidate's registers (the "
            "occupancy): auto (the ptxas of the CUDA toolkit found when the "

@@ -12,6 +12,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 #include "stencil/Support/GPUTarget.h"
+#include "stencil/Support/OptionEnums.h"
 
 namespace mlir {
 namespace stencil {
@@ -113,13 +114,12 @@ struct RowFormKernelOptions : public GPUTargetOptions<Derived> {
       llvm::cl::desc("Pipelined sub-tiles per thread block (0: by rank; in 3-D "
                      "output planes streamed along z)"),
       llvm::cl::init(0)};
-  mlir::detail::PassOptions::Option<std::string> asyncCopy{
-      *this, "async-copy",
-      llvm::cl::desc("Double-buffered cp.async staging of the input: on, "
-                     "off or auto (by rank)"),
-      llvm::cl::init("auto")};
-  mlir::detail::PassOptions::Option<std::string> mma{
-      *this, "mma", llvm::cl::desc(Derived::kMmaHelp), llvm::cl::init("auto")};
+  mlir::detail::PassOptions::Option<AsyncCopy> asyncCopy{
+      *this, "async-copy", llvm::cl::desc("How the kernel stages its input"),
+      llvm::cl::init(AsyncCopy::Auto), getAsyncCopyValues()};
+  mlir::detail::PassOptions::Option<MmaKind> mma{
+      *this, "mma", llvm::cl::desc(Derived::kMmaHelp),
+      llvm::cl::init(MmaKind::Auto), getMmaKindValues()};
   mlir::detail::PassOptions::Option<int64_t> fusedSteps{
       *this, "fused-steps",
       llvm::cl::desc(
@@ -343,17 +343,17 @@ struct LowerToCudaCoreOptions
                      "streamed: 32), or output rows of a streamed 2-D block "
                      "(0: 128)"),
       llvm::cl::init(0)};
-  PassOptions::Option<std::string> stream{
+  PassOptions::Option<StreamMode> stream{
       *this, "stream",
       llvm::cl::desc("3-D: sweep each block's planes along z through rings "
                      "of 2 r_z + 1 planes per fused step (AN5D), loading "
                      "each input plane once; 2-D linear stencils: sweep "
                      "rows with 2 r_y + 1 partial sums per step in "
-                     "registers (AN5D's register streaming). on, off, or "
-                     "auto (3-D stencils whose rings fit in shared memory, "
-                     "2-D linear stencils with fused-steps >= 2 whose rows "
-                     "fit; the others staged)"),
-      llvm::cl::init("auto")};
+                     "registers (AN5D's register streaming). auto: 3-D "
+                     "stencils whose rings fit in shared memory, 2-D linear "
+                     "stencils with fused-steps >= 2 whose rows fit; the "
+                     "others staged"),
+      llvm::cl::init(StreamMode::Auto), getStreamModeValues()};
   PassOptions::Option<bool> planeSums{
       *this, "plane-sums",
       llvm::cl::desc("Streamed 3-D linear stencils with one step per launch: "
@@ -464,13 +464,10 @@ struct LowerToAutoOptions : public PassPipelineOptions<LowerToAutoOptions> {
                      "or -1 (default): by kernel, as the pipelines' "
                      "opt-level"),
       llvm::cl::init(-1)};
-  PassOptions::Option<std::string> explain{
+  PassOptions::Option<ExplainLevel> explain{
       *this, "explain",
-      llvm::cl::desc("Print the ranked table of candidates as a remark: "
-                     "false, true (the ranked ones and a count of the "
-                     "rejected ones) or all (each rejected candidate with "
-                     "its reason too)"),
-      llvm::cl::init("false")};
+      llvm::cl::desc("Print the ranked table of candidates as a remark"),
+      llvm::cl::init(ExplainLevel::None), getExplainLevelValues()};
   PassOptions::Option<std::string> ptxas{
       *this, "ptxas",
       llvm::cl::desc("The assembler that gives each candidate's registers "

@@ -90,18 +90,71 @@ static std::string getBoundaryName(const StencilKernelLaunch &launch) {
   return name;
 }
 
-void mlir::stencil::emitHostLaunches(Operation *op, Value in, Value out,
-                                     int64_t steps,
-                                     const StencilKernelLaunch &launch,
-                                     SymbolTable &symbols,
-                                     SmallVectorImpl<Attribute> &launches) {
-  MLIRContext *ctx = op->getContext();
-  Location loc = op->getLoc();
-  auto gridType = cast<MemRefType>(in.getType());
-  int64_t rank = gridType.getRank();
-  gpu::GPUFuncOp kernel = launch.kernel;
+namespace {
+/// The tail kernel's tile (outermost first), threads per block and dynamic
+/// shared memory: its own tiling, or the kernel's.
+struct TailShape {
+  ArrayRef<int64_t> tile;
+  int64_t threads;
+  int64_t sharedBytes;
+};
 
-  // 1. The coefficients as a constant global of the host module.
+TailShape getTailShape(const StencilKernelLaunch &launch) {
+  if (!launch.tailBlockTile.empty())
+    return {launch.tailBlockTile, launch.tailThreads, 0};
+  return {launch.blockTile, launch.threads, launch.sharedBytes};
+}
+
+/// The host code of one stencil op's launches (emitHostLaunches), built at
+/// the op: the coefficients' upload, the flat buffers and the grid sizes
+/// every launch takes, and the launches of the kernel, its band kernel and
+/// its tail.
+class HostLaunchBuilder {
+public:
+  HostLaunchBuilder(Operation *op, Value in, const StencilKernelLaunch &launch)
+      : b(op->getLoc(), op), op(op), in(in), launch(launch),
+        rank(cast<MemRefType>(in.getType()).getRank()) {}
+
+  /// The coefficients as a constant global of the host module, copied to a
+  /// device buffer (freed by finish()).
+  void uploadCoefficients(SymbolTable &symbols);
+  /// `grid` as a flat buffer; the grid's sizes (the first call).
+  Value flatten(Value grid);
+  /// The launches of `steps` steps from `inFlat` into `outFlat`, ping-
+  /// ponging, and the final copy where the result is in `inFlat`.
+  void emitSteps(int64_t steps, Value inFlat, Value outFlat);
+
+private:
+  Value ceilDiv(Value n, int64_t t);
+  /// The grid of blocks of `tile` (outermost first) over the grid.
+  gpu::KernelDim3 gridOf(ArrayRef<int64_t> tile);
+  gpu::KernelDim3 blockOf(int64_t threads);
+  /// One launch reading buffers[0] and writing buffers[1].
+  void emitLaunch(OpBuilder &lb, Location l, gpu::GPUFuncOp func,
+                  gpu::KernelDim3 grid, gpu::KernelDim3 block,
+                  int64_t dynamicShared, ValueRange buffers);
+  /// The band kernel's grid: BandTiling::getNumTiles() of the sizes,
+  /// prod n_d - prod (hi_d - lo_d) (Support/StepComposition.h).
+  gpu::KernelDim3 getBandGrid();
+  /// `numLaunches` launches (a loop when more than one) of
+  /// `emitOne(builder, loc, buffers)`, each swapping the buffers.
+  void
+  emitLaunchLoop(int64_t numLaunches, SmallVectorImpl<Value> &buffers,
+                 function_ref<void(OpBuilder &, Location, ValueRange)> emitOne);
+
+  ImplicitLocOpBuilder b;
+  Operation *op;
+  Value in;
+  const StencilKernelLaunch &launch;
+  int64_t rank;
+  Value hostCoef, deviceCoef, coefArg;
+  SmallVector<Value> dims;
+  Value one;
+};
+} // namespace
+
+void HostLaunchBuilder::uploadCoefficients(SymbolTable &symbols) {
+  MLIRContext *ctx = op->getContext();
   SmallVector<int32_t> words(launch.coefficients);
   if (words.empty())
     words.push_back(0);
@@ -110,7 +163,8 @@ void mlir::stencil::emitHostLaunches(Operation *op, Value in, Value out,
   auto coefType = MemRefType::get({static_cast<int64_t>(words.size())},
                                   IntegerType::get(ctx, 32));
   auto global = memref::GlobalOp::create(
-      globalBuilder, loc, kernel.getName().str() + "_coefficients",
+      globalBuilder, op->getLoc(),
+      gpu::GPUFuncOp(launch.kernel).getName().str() + "_coefficients",
       globalBuilder.getStringAttr("private"), coefType,
       DenseElementsAttr::get(
           RankedTensorType::get(coefType.getShape(), coefType.getElementType()),
@@ -118,91 +172,116 @@ void mlir::stencil::emitHostLaunches(Operation *op, Value in, Value out,
       /*constant=*/true, /*alignment=*/IntegerAttr());
   symbols.insert(global);
 
-  // 2. Upload, halo copy, time loop of launches, final copy.
-  ImplicitLocOpBuilder b(loc, op);
-  Value hostCoef = memref::GetGlobalOp::create(b, coefType, global.getName());
-  Value deviceCoef =
-      gpu::AllocOp::create(b, coefType, Type(), ValueRange{}, ValueRange{},
-                           ValueRange{})
-          .getMemref();
+  hostCoef = memref::GetGlobalOp::create(b, coefType, global.getName());
+  deviceCoef = gpu::AllocOp::create(b, coefType, Type(), ValueRange{},
+                                    ValueRange{}, ValueRange{})
+                   .getMemref();
   gpu::MemcpyOp::create(b, Type(), ValueRange{}, deviceCoef, hostCoef);
-  Value coefArg = memref::CastOp::create(
+  coefArg = memref::CastOp::create(
       b, MemRefType::get({ShapedType::kDynamic}, coefType.getElementType()),
       deviceCoef);
-  auto flatType =
-      MemRefType::get({ShapedType::kDynamic}, gridType.getElementType());
-  auto flatten = [&](Value grid) -> Value {
-    if (rank > 1) {
-      SmallVector<ReassociationIndices> all = {
-          llvm::to_vector(llvm::seq<int64_t>(0, rank))};
-      grid = memref::CollapseShapeOp::create(b, grid, all);
-    }
-    return grid.getType() == flatType
-               ? grid
-               : memref::CastOp::create(b, flatType, grid).getResult();
-  };
-  Value inFlat = flatten(in);
-  Value outFlat = flatten(out);
-  SmallVector<Value> dims;
+}
+
+Value HostLaunchBuilder::flatten(Value grid) {
+  auto flatType = MemRefType::get(
+      {ShapedType::kDynamic}, cast<MemRefType>(in.getType()).getElementType());
+  if (rank > 1) {
+    SmallVector<ReassociationIndices> all = {
+        llvm::to_vector(llvm::seq<int64_t>(0, rank))};
+    grid = memref::CollapseShapeOp::create(b, grid, all);
+  }
+  return grid.getType() == flatType
+             ? grid
+             : memref::CastOp::create(b, flatType, grid).getResult();
+}
+
+Value HostLaunchBuilder::ceilDiv(Value n, int64_t t) {
+  if (t == 1)
+    return n;
+  return arith::CeilDivUIOp::create(b, n, arith::ConstantIndexOp::create(b, t));
+}
+
+gpu::KernelDim3 HostLaunchBuilder::gridOf(ArrayRef<int64_t> tile) {
+  return gpu::KernelDim3{ceilDiv(dims[rank - 1], tile[rank - 1]),
+                         rank >= 2 ? ceilDiv(dims[rank - 2], tile[rank - 2])
+                                   : one,
+                         rank == 3 ? ceilDiv(dims[0], tile[0]) : one};
+}
+
+gpu::KernelDim3 HostLaunchBuilder::blockOf(int64_t threads) {
+  return gpu::KernelDim3{arith::ConstantIndexOp::create(b, threads), one, one};
+}
+
+void HostLaunchBuilder::emitLaunch(OpBuilder &lb, Location l,
+                                   gpu::GPUFuncOp func, gpu::KernelDim3 grid,
+                                   gpu::KernelDim3 block, int64_t dynamicShared,
+                                   ValueRange buffers) {
+  SmallVector<Value> args = {buffers[0], buffers[1], coefArg};
+  args.append(dims);
+  Value sharedBytes;
+  if (dynamicShared > 0)
+    sharedBytes = arith::ConstantIntOp::create(lb, l, dynamicShared,
+                                               /*width=*/32);
+  gpu::LaunchFuncOp::create(lb, l, func, grid, block, sharedBytes, args);
+}
+
+gpu::KernelDim3 HostLaunchBuilder::getBandGrid() {
+  gpu::KernelDim3 bandGrid = {one, one, one};
+  BandTilingValues band =
+      getBandTiling(b, dims, launch.bandTile, launch.bandMargins);
+  Value all = one, inner = one;
+  for (int64_t d = 0; d < rank; ++d) {
+    all = arith::MulIOp::create(b, all, band.counts[d]);
+    inner = arith::MulIOp::create(
+        b, inner, arith::SubIOp::create(b, band.hi[d], band.lo[d]));
+  }
+  bandGrid.x = arith::SubIOp::create(b, all, inner);
+  return bandGrid;
+}
+
+void HostLaunchBuilder::emitLaunchLoop(
+    int64_t numLaunches, SmallVectorImpl<Value> &buffers,
+    function_ref<void(OpBuilder &, Location, ValueRange)> emitOne) {
+  if (numLaunches == 1) {
+    emitOne(b, b.getLoc(), buffers);
+    std::swap(buffers[0], buffers[1]);
+    return;
+  }
+  Value zero = arith::ConstantIndexOp::create(b, 0);
+  auto loop = scf::ForOp::create(
+      b, zero, arith::ConstantIndexOp::create(b, numLaunches), one, buffers,
+      [&](OpBuilder &lb, Location l, Value, ValueRange iterArgs) {
+        emitOne(lb, l, iterArgs);
+        scf::YieldOp::create(lb, l, ValueRange{iterArgs[1], iterArgs[0]});
+      });
+  buffers.assign(loop.getResults().begin(), loop.getResults().end());
+}
+
+void HostLaunchBuilder::emitSteps(int64_t steps, Value inFlat, Value outFlat) {
   for (int64_t d = 0; d < rank; ++d)
     dims.push_back(memref::DimOp::create(b, in, d));
   gpu::MemcpyOp::create(b, Type(), ValueRange{}, outFlat, inFlat);
+  one = arith::ConstantIndexOp::create(b, 1);
 
-  auto ceilDiv = [&](Value n, int64_t t) -> Value {
-    if (t == 1)
-      return n;
-    return arith::CeilDivUIOp::create(b, n,
-                                      arith::ConstantIndexOp::create(b, t));
-  };
-  Value one = arith::ConstantIndexOp::create(b, 1);
-  auto gridOf = [&](ArrayRef<int64_t> tile) {
-    return gpu::KernelDim3{ceilDiv(dims[rank - 1], tile[rank - 1]),
-                           rank >= 2 ? ceilDiv(dims[rank - 2], tile[rank - 2])
-                                     : one,
-                           rank == 3 ? ceilDiv(dims[0], tile[0]) : one};
-  };
-  auto blockOf = [&](int64_t threads) {
-    return gpu::KernelDim3{arith::ConstantIndexOp::create(b, threads), one,
-                           one};
-  };
-  // A launch reads buffers[0] and writes buffers[1]; the next one swaps them.
-  auto emitLaunch = [&](OpBuilder &lb, Location l, gpu::GPUFuncOp func,
-                        gpu::KernelDim3 grid, gpu::KernelDim3 block,
-                        int64_t dynamicShared, ValueRange buffers) {
-    SmallVector<Value> args = {buffers[0], buffers[1], coefArg};
-    args.append(dims);
-    Value sharedBytes;
-    if (dynamicShared > 0)
-      sharedBytes = arith::ConstantIntOp::create(lb, l, dynamicShared,
-                                                 /*width=*/32);
-    gpu::LaunchFuncOp::create(lb, l, func, grid, block, sharedBytes, args);
-  };
-  ArrayRef<int64_t> tile = launch.blockTile;
-  gpu::KernelDim3 grid = gridOf(tile);
+  // The kernel (and its band kernel after it), F = stepsPerLaunch steps a
+  // launch.
+  gpu::KernelDim3 grid = gridOf(launch.blockTile);
   gpu::KernelDim3 block = blockOf(launch.threads);
-  // The band kernel's grid: BandTiling::getNumTiles() of the dims, prod n_d
-  // - prod (hi_d - lo_d) (Support/StepComposition.h).
   gpu::KernelDim3 bandGrid = {one, one, one}, bandBlock = bandGrid;
   if (launch.bandKernel) {
     bandBlock = blockOf(launch.bandThreads);
-    BandTilingValues band =
-        getBandTiling(b, dims, launch.bandTile, launch.bandMargins);
-    Value all = one, inner = one;
-    for (int64_t d = 0; d < rank; ++d) {
-      all = arith::MulIOp::create(b, all, band.counts[d]);
-      inner = arith::MulIOp::create(
-          b, inner, arith::SubIOp::create(b, band.hi[d], band.lo[d]));
-    }
-    bandGrid.x = arith::SubIOp::create(b, all, inner);
+    bandGrid = getBandGrid();
   }
   int64_t numLaunches = steps / launch.stepsPerLaunch;
   SmallVector<Value> buffers = {inFlat, outFlat};
+  // The main loop is a loop even for one launch.
   if (numLaunches > 0) {
     Value zero = arith::ConstantIndexOp::create(b, 0);
     auto loop = scf::ForOp::create(
         b, zero, arith::ConstantIndexOp::create(b, numLaunches), one, buffers,
         [&](OpBuilder &lb, Location l, Value, ValueRange iterArgs) {
-          emitLaunch(lb, l, kernel, grid, block, launch.sharedBytes, iterArgs);
+          emitLaunch(lb, l, launch.kernel, grid, block, launch.sharedBytes,
+                     iterArgs);
           if (launch.bandKernel)
             emitLaunch(lb, l, launch.bandKernel, bandGrid, bandBlock, 0,
                        iterArgs);
@@ -210,88 +289,77 @@ void mlir::stencil::emitHostLaunches(Operation *op, Value in, Value out,
         });
     buffers = loop.getResults();
   }
+
   // The steps left over, by launches of the tail kernel (one step each as
   // the pipelines build it), ping-ponging on.
-  bool ownTailTiling = !launch.tailBlockTile.empty();
-  ArrayRef<int64_t> tailTile =
-      ownTailTiling ? ArrayRef<int64_t>(launch.tailBlockTile) : tile;
-  int64_t tailThreads = ownTailTiling ? launch.tailThreads : launch.threads;
-  int64_t tailSharedBytes = ownTailTiling ? 0 : launch.sharedBytes;
   int64_t leftOver = steps % launch.stepsPerLaunch;
   assert((!leftOver || launch.tailKernel) && "steps left over need a tail");
   int64_t numTailLaunches =
       launch.tailKernel ? leftOver / launch.tailSteps : 0;
   assert(numTailLaunches * launch.tailSteps == leftOver &&
          "the tail's steps must divide the steps left over");
-  gpu::KernelDim3 tailGrid = {one, one, one}, tailBlock = tailGrid;
   if (numTailLaunches > 0) {
-    tailGrid = gridOf(tailTile);
-    tailBlock = blockOf(tailThreads);
-  }
-  if (numTailLaunches == 1) {
-    emitLaunch(b, loc, launch.tailKernel, tailGrid, tailBlock,
-               tailSharedBytes, buffers);
-    std::swap(buffers[0], buffers[1]);
-    ++numLaunches;
-  } else if (numTailLaunches > 1) {
-    Value zero = arith::ConstantIndexOp::create(b, 0);
-    auto loop = scf::ForOp::create(
-        b, zero, arith::ConstantIndexOp::create(b, numTailLaunches), one,
-        buffers, [&](OpBuilder &lb, Location l, Value, ValueRange iterArgs) {
-          emitLaunch(lb, l, launch.tailKernel, tailGrid, tailBlock,
-                     tailSharedBytes, iterArgs);
-          scf::YieldOp::create(lb, l, ValueRange{iterArgs[1], iterArgs[0]});
-        });
-    buffers = loop.getResults();
+    TailShape tail = getTailShape(launch);
+    gpu::KernelDim3 tailGrid = gridOf(tail.tile);
+    gpu::KernelDim3 tailBlock = blockOf(tail.threads);
+    emitLaunchLoop(numTailLaunches, buffers,
+                   [&](OpBuilder &lb, Location l, ValueRange buffers) {
+                     emitLaunch(lb, l, launch.tailKernel, tailGrid, tailBlock,
+                                tail.sharedBytes, buffers);
+                   });
     numLaunches += numTailLaunches;
   }
   if (numLaunches % 2 == 0)
     gpu::MemcpyOp::create(b, Type(), ValueRange{}, outFlat, inFlat);
   gpu::DeallocOp::create(b, Type(), ValueRange{}, deviceCoef);
+}
 
-  // 3. The launch record.
+/// The launch record of `launch` (LaunchRecord.h) for a stencil op on
+/// grids of `gridType` running `steps` steps.
+static DictionaryAttr buildLaunchRecord(Operation *op, MemRefType gridType,
+                                        int64_t steps,
+                                        const StencilKernelLaunch &launch) {
+  Builder b(op->getContext());
+  int64_t rank = gridType.getRank();
+  auto reversed = [&](ArrayRef<int64_t> outermostFirst) {
+    return b.getDenseI64ArrayAttr(
+        llvm::to_vector(llvm::reverse(outermostFirst)));
+  };
   SmallVector<NamedAttribute> record = {
-      b.getNamedAttr("kernel", b.getStringAttr(kernel.getName())),
+      b.getNamedAttr("kernel",
+                     b.getStringAttr(gpu::GPUFuncOp(launch.kernel).getName())),
       b.getNamedAttr("rank", b.getI64IntegerAttr(rank)),
       b.getNamedAttr("element_type",
                      b.getStringAttr(getTypeName(gridType.getElementType()))),
       b.getNamedAttr("accumulator", b.getStringAttr(launch.accumulator)),
       b.getNamedAttr("boundary", b.getStringAttr(getBoundaryName(launch))),
       b.getNamedAttr("steps", b.getI64IntegerAttr(steps)),
-      b.getNamedAttr("tile", b.getDenseI64ArrayAttr(
-                                 llvm::to_vector(llvm::reverse(tile)))),
+      b.getNamedAttr("tile", reversed(launch.blockTile)),
       b.getNamedAttr("block", b.getDenseI64ArrayAttr({launch.threads, 1, 1})),
-      b.getNamedAttr("shared_bytes",
-                     b.getI64IntegerAttr(launch.sharedBytes))};
+      b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(launch.sharedBytes))};
+  auto add = [&](StringRef key, Attribute value) {
+    record.push_back(b.getNamedAttr(key, value));
+  };
   if (!launch.unit.empty()) {
-    record.push_back(
-        b.getNamedAttr("unit", b.getStringAttr(launch.unit)));
-    record.push_back(b.getNamedAttr(
-        "unit_flops_per_point", b.getF64FloatAttr(launch.unitFlopsPerPoint)));
+    add("unit", b.getStringAttr(launch.unit));
+    add("unit_flops_per_point", b.getF64FloatAttr(launch.unitFlopsPerPoint));
   }
   if (!launch.schedule.empty())
-    record.push_back(
-        b.getNamedAttr("schedule", b.getStringAttr(launch.schedule)));
+    add("schedule", b.getStringAttr(launch.schedule));
   if (launch.vectorWidth > 1)
-    record.push_back(b.getNamedAttr("vector_width",
-                                    b.getI64IntegerAttr(launch.vectorWidth)));
+    add("vector_width", b.getI64IntegerAttr(launch.vectorWidth));
   if (launch.fftErrorBound > 0)
-    record.push_back(b.getNamedAttr("fft_error_bound",
-                                    b.getF64FloatAttr(launch.fftErrorBound)));
+    add("fft_error_bound", b.getF64FloatAttr(launch.fftErrorBound));
   if (launch.edgeFlopsPerPoint > 0) {
-    record.push_back(
-        b.getNamedAttr("edge_unit", b.getStringAttr(launch.edgeUnit)));
-    record.push_back(b.getNamedAttr(
-        "edge_flops_per_point", b.getF64FloatAttr(launch.edgeFlopsPerPoint)));
+    add("edge_unit", b.getStringAttr(launch.edgeUnit));
+    add("edge_flops_per_point", b.getF64FloatAttr(launch.edgeFlopsPerPoint));
   }
   if (launch.chainAbsSum > 0)
-    record.push_back(b.getNamedAttr("chain_abs_sum",
-                                    b.getF64FloatAttr(launch.chainAbsSum)));
+    add("chain_abs_sum", b.getF64FloatAttr(launch.chainAbsSum));
   if (!launch.coefficients.empty())
-    record.push_back(b.getNamedAttr(
-        "coefficients", b.getDenseI32ArrayAttr(launch.coefficients)));
+    add("coefficients", b.getDenseI32ArrayAttr(launch.coefficients));
   if (auto source = op->getAttrOfType<DictionaryAttr>(kSourceAttrName))
-    record.push_back(b.getNamedAttr("source", source));
+    add("source", source);
   if (launch.repack) {
     const RepackRecipe &recipe = *launch.repack;
     SmallVector<NamedAttribute> repack = {
@@ -308,51 +376,50 @@ void mlir::stencil::emitHostLaunches(Operation *op, Value in, Value out,
       repack.push_back(
           b.getNamedAttr("indices", b.getDenseI8ArrayAttr(indices)));
     }
-    record.push_back(b.getNamedAttr("repack", b.getDictionaryAttr(repack)));
+    add("repack", b.getDictionaryAttr(repack));
   } else if (!launch.weightsGlobal.empty()) {
-    record.push_back(b.getNamedAttr("weights_global",
-                                    b.getStringAttr(launch.weightsGlobal)));
+    add("weights_global", b.getStringAttr(launch.weightsGlobal));
   } else if (!launch.repackUnsupported.empty()) {
-    record.push_back(b.getNamedAttr("repack_unsupported",
-                                    b.getStringAttr(launch.repackUnsupported)));
+    add("repack_unsupported", b.getStringAttr(launch.repackUnsupported));
   }
   if (launch.stepsPerLaunch != 1)
-    record.push_back(b.getNamedAttr(
-        "steps_per_launch", b.getI64IntegerAttr(launch.stepsPerLaunch)));
+    add("steps_per_launch", b.getI64IntegerAttr(launch.stepsPerLaunch));
   if (launch.bandKernel) {
-    record.push_back(b.getNamedAttr(
-        "band_kernel",
-        b.getStringAttr(gpu::GPUFuncOp(launch.bandKernel).getName())));
-    record.push_back(
-        b.getNamedAttr("band_tile", b.getDenseI64ArrayAttr(llvm::to_vector(
-                                        llvm::reverse(launch.bandTile)))));
-    record.push_back(b.getNamedAttr(
-        "band_block", b.getDenseI64ArrayAttr({launch.bandThreads, 1, 1})));
-    record.push_back(b.getNamedAttr("band_margins",
-                                    b.getDenseI64ArrayAttr(llvm::to_vector(
-                                        llvm::reverse(launch.bandMargins)))));
+    add("band_kernel",
+        b.getStringAttr(gpu::GPUFuncOp(launch.bandKernel).getName()));
+    add("band_tile", reversed(launch.bandTile));
+    add("band_block", b.getDenseI64ArrayAttr({launch.bandThreads, 1, 1}));
+    add("band_margins", reversed(launch.bandMargins));
   }
   if (launch.tailKernel) {
-    record.push_back(b.getNamedAttr(
-        "tail_kernel",
-        b.getStringAttr(gpu::GPUFuncOp(launch.tailKernel).getName())));
-    record.push_back(
-        b.getNamedAttr("tail_steps", b.getI64IntegerAttr(launch.tailSteps)));
-    record.push_back(b.getNamedAttr(
-        "tail_tile",
-        b.getDenseI64ArrayAttr(llvm::to_vector(llvm::reverse(tailTile)))));
-    record.push_back(b.getNamedAttr(
-        "tail_block", b.getDenseI64ArrayAttr({tailThreads, 1, 1})));
-    record.push_back(b.getNamedAttr("tail_shared_bytes",
-                                    b.getI64IntegerAttr(tailSharedBytes)));
+    TailShape tail = getTailShape(launch);
+    add("tail_kernel",
+        b.getStringAttr(gpu::GPUFuncOp(launch.tailKernel).getName()));
+    add("tail_steps", b.getI64IntegerAttr(launch.tailSteps));
+    add("tail_tile", reversed(tail.tile));
+    add("tail_block", b.getDenseI64ArrayAttr({tail.threads, 1, 1}));
+    add("tail_shared_bytes", b.getI64IntegerAttr(tail.sharedBytes));
   }
   if (launch.composedPoints > 0) {
-    record.push_back(b.getNamedAttr("composed_abs_sum",
-                                    b.getF64FloatAttr(launch.composedAbsSum)));
-    record.push_back(b.getNamedAttr(
-        "composed_points", b.getI64IntegerAttr(launch.composedPoints)));
+    add("composed_abs_sum", b.getF64FloatAttr(launch.composedAbsSum));
+    add("composed_points", b.getI64IntegerAttr(launch.composedPoints));
   }
-  launches.push_back(b.getDictionaryAttr(record));
+  return b.getDictionaryAttr(record);
+}
+
+void mlir::stencil::emitHostLaunches(Operation *op, Value in, Value out,
+                                     int64_t steps,
+                                     const StencilKernelLaunch &launch,
+                                     SymbolTable &symbols,
+                                     SmallVectorImpl<Attribute> &launches) {
+  // Upload, halo copy, time loop of launches, final copy; the record.
+  HostLaunchBuilder builder(op, in, launch);
+  builder.uploadCoefficients(symbols);
+  Value inFlat = builder.flatten(in);
+  Value outFlat = builder.flatten(out);
+  builder.emitSteps(steps, inFlat, outFlat);
+  launches.push_back(
+      buildLaunchRecord(op, cast<MemRefType>(in.getType()), steps, launch));
 }
 
 void mlir::stencil::appendLaunchRecords(ModuleOp module,

@@ -103,9 +103,28 @@ struct ConvertStencilToCudaCorePass
   void runOnOperation() override;
 
 private:
+  /// Which sweep the options and the op ask for (before the tiling).
+  struct ScheduleChoice {
+    int64_t numPoints = 0;  ///< of a linear stencil; 0 for a general body
+    bool autoRows = false;  ///< stream=auto takes the 2-D row sweep
+    bool rowStream = false; ///< the 2-D row sweep
+  };
+
   LogicalResult convert(Operation *op, gpu::GPUModuleOp gpuModule,
                         SymbolTable &symbols,
                         SmallVectorImpl<Attribute> &launches);
+  /// The options, and what the kernel cannot take of the op.
+  LogicalResult checkOptions(Operation *op, MemRefType gridType);
+  FailureOr<ScheduleChoice> chooseSchedule(Operation *op, int64_t rank,
+                                           ArrayRef<int64_t> radii);
+  /// The tiling of the schedule, the staged one where a streamed one asked
+  /// for by stream=auto does not fit.
+  FailureOr<CudaCoreTiling> chooseTiling(Operation *op, ArrayRef<int64_t> radii,
+                                         Type elementType,
+                                         const ScheduleChoice &choice);
+  /// The options that need a schedule, and the tile's shared memory.
+  LogicalResult checkTiling(Operation *op, const CudaCoreTiling &tiling,
+                            ArrayRef<int64_t> radii, Type elementType);
 };
 } // namespace
 
@@ -154,32 +173,46 @@ static gpu::GPUFuncOp buildKernel(Operation *op, const CudaCoreTiling &tiling,
   return kernel;
 }
 
-LogicalResult
-ConvertStencilToCudaCorePass::convert(Operation *op, gpu::GPUModuleOp gpuModule,
-                                      SymbolTable &symbols,
-                                      SmallVectorImpl<Attribute> &launches) {
-  // 1. Checks and geometry.
-  Value input = op->getOperand(0), output = op->getOperand(1);
-  auto gridType = cast<MemRefType>(input.getType());
-  int64_t rank = gridType.getRank();
-  BoundaryKind boundary;
+namespace {
+/// What an op's kernels are built from: its grids, boundary, steps and
+/// radii.
+struct StencilOpInfo {
+  Value input, output;
+  MemRefType gridType;
+  int64_t rank = 0;
+  BoundaryKind boundary = BoundaryKind::halo;
   double boundaryValue = 0.0; // dirichlet(v) only
-  int64_t steps;
+  int64_t steps = 0;
   SmallVector<int64_t> radii;
+};
+} // namespace
+
+static StencilOpInfo getStencilOpInfo(Operation *op) {
+  StencilOpInfo info;
+  info.input = op->getOperand(0);
+  info.output = op->getOperand(1);
+  info.gridType = cast<MemRefType>(info.input.getType());
+  info.rank = info.gridType.getRank();
   if (auto linear = dyn_cast<LinearOp>(op)) {
-    boundary = linear.getBoundary();
+    info.boundary = linear.getBoundary();
     if (auto value = linear.getBoundaryValue())
-      boundaryValue = value->convertToDouble();
-    steps = linear.getSteps();
-    radii = linear.getPattern().getRadii();
+      info.boundaryValue = value->convertToDouble();
+    info.steps = linear.getSteps();
+    info.radii = linear.getPattern().getRadii();
   } else {
     auto apply = cast<ApplyOp>(op);
-    boundary = apply.getBoundary();
+    info.boundary = apply.getBoundary();
     if (auto value = apply.getBoundaryValue())
-      boundaryValue = value->convertToDouble();
-    steps = apply.getSteps();
-    radii = apply.getRadii();
+      info.boundaryValue = value->convertToDouble();
+    info.steps = apply.getSteps();
+    info.radii = apply.getRadii();
   }
+  return info;
+}
+
+LogicalResult ConvertStencilToCudaCorePass::checkOptions(Operation *op,
+                                                         MemRefType gridType) {
+  int64_t rank = gridType.getRank();
   if (!gridType.getLayout().isIdentity())
     return op->emitOpError("needs grids with the identity layout");
   if (auto apply = dyn_cast<ApplyOp>(op)) {
@@ -224,17 +257,20 @@ ConvertStencilToCudaCorePass::convert(Operation *op, gpu::GPUModuleOp gpuModule,
            << kMaxBlocksPerSM << " and at most " << kMaxThreadsPerSM
            << " threads per SM, not " << minBlocksPerSM.getValue()
            << " blocks of " << threadsX * threadsY << " threads";
-  if (stream != "on" && stream != "off" && stream != "auto")
-    return op->emitOpError("needs stream=on, off or auto, not '")
-           << stream.getValue() << "'";
-  if (stream == "on" && rank == 1)
+  if (stream == StreamMode::On && rank == 1)
     return op->emitOpError("cannot stream a 1-D stencil: stream sweeps the "
                            "outermost dimension of a 2-D or 3-D grid");
-  if (stream == "on" && rank == 2 && !isa<LinearOp>(op))
+  if (stream == StreamMode::On && rank == 2 && !isa<LinearOp>(op))
     return op->emitOpError("cannot stream a 2-D stencil.apply: the row "
                            "sweep keeps partial sums of a linear stencil's "
                            "weighted rows (use stencil.linear, or "
                            "stream=off)");
+  return success();
+}
+
+FailureOr<ConvertStencilToCudaCorePass::ScheduleChoice>
+ConvertStencilToCudaCorePass::chooseSchedule(Operation *op, int64_t rank,
+                                             ArrayRef<int64_t> radii) {
   // A 2-D sweep's planes are its output rows. stream=auto sweeps the rows of
   // a linear 2-D stencil that fuses steps (with one step the staged kernel
   // is faster; bench/NOTES.md, "the interior sweep"), of r_y <= 3 (the
@@ -255,36 +291,45 @@ ConvertStencilToCudaCorePass::convert(Operation *op, gpu::GPUModuleOp gpuModule,
            << " takes: it unrolls the sum over the points (the staged and "
               "streamed kernels loop over more)";
   };
-  if (!unrollable && stream == "on" && rank == 2)
+  if (!unrollable && stream == StreamMode::On && rank == 2)
     return tooManyPoints("the 2-D row sweep (stream=on)");
   if (!unrollable && rowPhases > 0)
     return tooManyPoints("the row sweep's row groups (row-phases)");
   if (!unrollable && planeSums && rank == 3)
     return tooManyPoints("the 3-D plane sums sweep (plane-sums=true)");
-  bool autoRows = stream == "auto" && rank == 2 && isa<LinearOp>(op) &&
-                  fusedSteps > 1 && outputsPerThread == 0 && radii[0] <= 3 &&
-                  unrollable;
-  bool rowStream = (stream == "on" && rank == 2) || autoRows;
-  if (planes < 0 || (planes > 1 && rank != 3 && !rowStream))
+  ScheduleChoice choice;
+  choice.numPoints = numPoints;
+  choice.autoRows = stream == StreamMode::Auto && rank == 2 &&
+                    isa<LinearOp>(op) && fusedSteps > 1 &&
+                    outputsPerThread == 0 && radii[0] <= 3 && unrollable;
+  choice.rowStream = (stream == StreamMode::On && rank == 2) || choice.autoRows;
+  if (planes < 0 || (planes > 1 && rank != 3 && !choice.rowStream))
     return op->emitOpError("needs planes >= 0 (0: automatic), and 1 or 0 "
                            "for a ")
            << rank
            << "-D stencil (planes are z planes of a 3-D tile, or the rows "
               "of a streamed 2-D block)";
-  Type elementType = gridType.getElementType();
+  return choice;
+}
+
+FailureOr<CudaCoreTiling> ConvertStencilToCudaCorePass::chooseTiling(
+    Operation *op, ArrayRef<int64_t> radii, Type elementType,
+    const ScheduleChoice &choice) {
+  int64_t rank = radii.size();
   // Bound the radius before any tile arithmetic (which would overflow for a
   // radius near 2^31): along each dimension the staged tile spans at least
   // 2 * fused-steps * r + 1 points. r <= 2^31 - 1 (kMaxOffset) and
   // fused-steps <= kMaxFusedSteps, so this product itself cannot overflow.
   if (std::optional<unsigned> d =
           findTooWideDimension(radii, fusedSteps, elementType))
-    return op->emitOpError("radius ")
-           << radii[*d] << " along dimension " << *d
-           << " needs a tile of at least " << 2 * fusedSteps * radii[*d] + 1
-           << " points along it"
-           << (fusedSteps > 1 ? " (fused steps widen the halo)" : "")
-           << ", more than fits in " << kMaxCudaCoreSharedBytes
-           << " bytes of shared memory";
+    return (op->emitOpError("radius ")
+            << radii[*d] << " along dimension " << *d
+            << " needs a tile of at least " << 2 * fusedSteps * radii[*d] + 1
+            << " points along it"
+            << (fusedSteps > 1 ? " (fused steps widen the halo)" : "")
+            << ", more than fits in " << kMaxCudaCoreSharedBytes
+            << " bytes of shared memory"),
+           failure();
   // stream=auto: the streamed tiling where it fits (a 3-D stencil's rings,
   // a 2-D sweep's rows unless `planes` asks for the sweep), else the staged
   // one.
@@ -305,20 +350,25 @@ ConvertStencilToCudaCorePass::convert(Operation *op, gpu::GPUModuleOp gpuModule,
       outputs = 1;
   }
   CudaCoreTiling tiling = chooseCudaCoreTiling(
-      radii, threadsX, threadsY, outputs, fusedSteps, planes,
-      elementType,
-      /*stream=*/(stream != "off" && rank == 3) || rowStream, linearPlaneSums,
-      vectorWidth, rowPhases);
+      radii, threadsX, threadsY, outputs, fusedSteps, planes, elementType,
+      /*stream=*/(stream != StreamMode::Off && rank == 3) || choice.rowStream,
+      linearPlaneSums, vectorWidth, rowPhases);
   bool streamFits =
       (!tiling.rowStream() || tiling.tile[1] >= 1) &&
       getCudaCoreSharedBytes(tiling, elementType) <= kMaxCudaCoreSharedBytes;
-  if (stream == "auto" && tiling.stream && !(autoRows && planes > 1) &&
-      !streamFits)
+  if (stream == StreamMode::Auto && tiling.stream &&
+      !(choice.autoRows && planes > 1) && !streamFits)
     tiling = chooseCudaCoreTiling(radii, threadsX, threadsY, outputs,
                                   fusedSteps, planes, elementType);
   // The plane sums' unrolled groups: as many iterations as keep the kernel
   // linear in the pattern.
-  tiling.limitPlaneSumUnroll(numPoints);
+  tiling.limitPlaneSumUnroll(choice.numPoints);
+  return tiling;
+}
+
+LogicalResult ConvertStencilToCudaCorePass::checkTiling(
+    Operation *op, const CudaCoreTiling &tiling, ArrayRef<int64_t> radii,
+    Type elementType) {
   if (vectorWidth > 1 && !tiling.planeSums)
     return op->emitOpError("needs the plane sums for vector-width=")
            << vectorWidth.getValue()
@@ -387,6 +437,63 @@ ConvertStencilToCudaCorePass::convert(Operation *op, gpu::GPUModuleOp gpuModule,
            << ": use a smaller fused-steps, or fewer threads, "
               "outputs-per-thread or planes";
 
+  return success();
+}
+
+/// The record's source, what the runner checks against: a linear stencil's
+/// pattern and weights, a general body's expression (without one, the
+/// kernel can only be timed).
+static void setSourceAttr(Operation *op) {
+  Builder builder(op->getContext());
+  if (auto linear = dyn_cast<LinearOp>(op)) {
+    op->setAttr(kSourceAttrName, getSourceAttr(linear.getPatternAttr(),
+                                               linear.getWeightsAttr()));
+  } else {
+    std::string body;
+    llvm::raw_string_ostream os(body);
+    FailureOr<Operation *> unsupported =
+        printBodyExpression(cast<ApplyOp>(op), os);
+    if (succeeded(unsupported) && !*unsupported)
+      op->setAttr(kSourceAttrName,
+                  builder.getDictionaryAttr({builder.getNamedAttr(
+                      "body", builder.getStringAttr(body))}));
+    else if (succeeded(unsupported))
+      op->emitWarning("the launch record has no body expression for the "
+                      "runner's reference ('")
+          << (*unsupported)->getName()
+          << "' has none): stencil-run can time this kernel but not check "
+             "it";
+    else
+      op->emitWarning("the launch record has no body expression for the "
+                      "runner's reference (the expression is larger than 64 "
+                      "KiB or nests more than 256 sub-expressions): "
+                      "stencil-run can time this kernel but not check it");
+  }
+}
+
+LogicalResult
+ConvertStencilToCudaCorePass::convert(Operation *op, gpu::GPUModuleOp gpuModule,
+                                      SymbolTable &symbols,
+                                      SmallVectorImpl<Attribute> &launches) {
+  // 1. Checks, schedule and tiling.
+  StencilOpInfo info = getStencilOpInfo(op);
+  ArrayRef<int64_t> radii = info.radii;
+  BoundaryKind boundary = info.boundary;
+  double boundaryValue = info.boundaryValue;
+  if (failed(checkOptions(op, info.gridType)))
+    return failure();
+  FailureOr<ScheduleChoice> choice = chooseSchedule(op, info.rank, radii);
+  if (failed(choice))
+    return failure();
+  Type elementType = info.gridType.getElementType();
+  FailureOr<CudaCoreTiling> chosen =
+      chooseTiling(op, radii, elementType, *choice);
+  if (failed(chosen) || failed(checkTiling(op, *chosen, radii, elementType)))
+    return failure();
+  const CudaCoreTiling &tiling = *chosen;
+  bool linearPlaneSums = planeSums && isa<LinearOp>(op);
+  int64_t numPoints = choice->numPoints;
+
   // 2. The kernel of `fused-steps` steps and, when it fuses more than one,
   // the tail kernel of one step, launched for the steps left over (S mod t
   // of the op's S here, of any run's steps in libStencilRuntime).
@@ -436,34 +543,8 @@ ConvertStencilToCudaCorePass::convert(Operation *op, gpu::GPUModuleOp gpuModule,
             NVVM::NVVMDialect::getMinctasmAttrName(),
             Builder(op->getContext()).getI32IntegerAttr(minBlocksPerSM));
 
-  // 3. Host code and launch record. The record's source is what the runner
-  // checks against: a linear stencil's pattern and weights, a general
-  // body's expression (without one, the kernel can only be timed).
-  Builder builder(op->getContext());
-  if (auto linear = dyn_cast<LinearOp>(op)) {
-    op->setAttr(kSourceAttrName, getSourceAttr(linear.getPatternAttr(),
-                                               linear.getWeightsAttr()));
-  } else {
-    std::string body;
-    llvm::raw_string_ostream os(body);
-    FailureOr<Operation *> unsupported =
-        printBodyExpression(cast<ApplyOp>(op), os);
-    if (succeeded(unsupported) && !*unsupported)
-      op->setAttr(kSourceAttrName,
-                  builder.getDictionaryAttr({builder.getNamedAttr(
-                      "body", builder.getStringAttr(body))}));
-    else if (succeeded(unsupported))
-      op->emitWarning("the launch record has no body expression for the "
-                      "runner's reference ('")
-          << (*unsupported)->getName()
-          << "' has none): stencil-run can time this kernel but not check "
-             "it";
-    else
-      op->emitWarning("the launch record has no body expression for the "
-                      "runner's reference (the expression is larger than 64 "
-                      "KiB or nests more than 256 sub-expressions): "
-                      "stencil-run can time this kernel but not check it");
-  }
+  // 3. Host code and launch record.
+  setSourceAttr(op);
   StencilKernelLaunch launch;
   launch.boundary = boundary;
   launch.boundaryValue = boundaryValue;
@@ -495,7 +576,8 @@ ConvertStencilToCudaCorePass::convert(Operation *op, gpu::GPUModuleOp gpuModule,
   // Per output and time step, the fused steps' recomputed halo included.
   launch.unitFlopsPerPoint =
       countFlopsPerPoint(op) * tiling.computedPointsPerOutput();
-  emitHostLaunches(op, input, output, steps, launch, symbols, launches);
+  emitHostLaunches(op, info.input, info.output, info.steps, launch, symbols,
+                   launches);
   op->erase();
   return success();
 }

@@ -49,12 +49,6 @@ struct ConvertStencilToFftPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (f64Shape != "m8n8k4" && f64Shape != "m16n8k4") {
-      module.emitError("--convert-stencil-to-fft: f64-shape must be m8n8k4 "
-                       "or m16n8k4, got '")
-          << f64Shape.getValue() << "'";
-      return signalPassFailure();
-    }
     if (warps < 1 || warps > 32) {
       module.emitError("--convert-stencil-to-fft: warps must be in [1, 32], "
                        "got ")
@@ -104,18 +98,19 @@ struct ConvertStencilToFftPass
       tailSpectrum = getSpectrum(op.getTailSpectrumAttr());
     SmallVector<int32_t> words = layout.pack(spectrum, tailSpectrum);
 
-    FftKernelConfig config{
-        plan,
-        fused,
-        /*tail=*/false,
-        f64Shape == "m16n8k4" ? FftMmaShape::M16N8K4 : FftMmaShape::M8N8K4,
-        warps,
-        op.getBoundary(),
-        op.getBoundaryValueAttr() ? op.getBoundaryValueAttr().getValueAsDouble()
-                                  : 0.0,
-        elementType,
-        op.getPattern().getOffsets(),
-        op.getWeights()};
+    FftKernelConfig config{plan,
+                           fused,
+                           /*tail=*/false,
+                           f64Shape == F64Shape::M16N8K4 ? FftMmaShape::M16N8K4
+                                                         : FftMmaShape::M8N8K4,
+                           warps,
+                           op.getBoundary(),
+                           op.getBoundaryValueAttr()
+                               ? op.getBoundaryValueAttr().getValueAsDouble()
+                               : 0.0,
+                           elementType,
+                           op.getPattern().getOffsets(),
+                           op.getWeights()};
     std::string name = getUniqueKernelName(op, "fft", gpuModule);
     OpBuilder moduleBuilder = OpBuilder::atBlockEnd(gpuModule.getBody());
     gpu::GPUFuncOp kernel =

@@ -65,21 +65,62 @@ static std::string formatPoint(ArrayRef<int64_t> point) {
   return os.str();
 }
 
-std::optional<RepackRecipe>
-mlir::stencil::getRepackRecipe(RowForm op, ArrayRef<int32_t> words,
-                               std::string &reason) {
-  Operation *operation = op.getOperation();
+namespace {
+/// The steps of getRepackRecipe, each false with `reason` set where the
+/// recipe is refused.
+class RecipeBuilder {
+public:
+  RecipeBuilder(RowForm op, std::string &reason)
+      : op(op), operation(op.getOperation()), reason(reason) {}
+
+  std::optional<RepackRecipe> build(ArrayRef<int32_t> words) {
+    if (!readSource() || !readOperands() || !collectSlots() ||
+        !assignWeights() || !checkWords(words))
+      return std::nullopt;
+    return std::move(recipe);
+  }
+
+private:
+  /// The source stencil, where the form's values are its weights (not
+  /// composed steps nor low-rank factors), and the index of each point.
+  bool readSource();
+  /// The operand type, the form's sizes, and no weight zero in that type.
+  bool readOperands();
+  /// The point entry (o, i, c) of the uncompressed kernels multiplies.
+  SmallVector<int64_t> pointOf(int64_t o, int64_t i, int64_t c);
+  /// The slots of the packing function's input, by the form's kind.
+  bool collectSlots();
+  /// Each point's slot for each output (recipe.map).
+  bool assignWeights();
+  /// The runtime's code must give the compiled words back.
+  bool checkWords(ArrayRef<int32_t> words);
+
+  RowForm op;
+  Operation *operation;
+  std::string &reason;
+  LinearStencil stencil;
+  int64_t rank = 0;
+  std::map<SmallVector<int64_t>, int64_t> pointIndex;
+  RepackRecipe recipe;
+  ArrayRef<int64_t> rowOffsets;
+  std::optional<ArrayRef<int64_t>> inputOffsets;
+  DenseI64ArrayAttr gatherAttr, layoutAttr;
+  std::vector<Slot> slots;
+};
+} // namespace
+
+bool RecipeBuilder::readSource() {
   int64_t t = op.getFusedSteps();
   if (t > 1) {
     reason = "its coefficients are the weights of " + std::to_string(t) +
              " composed steps (fused-steps), and its band and tail kernels "
              "hold the weights as constants";
-    return std::nullopt;
+    return false;
   }
   if (op.getColumnRadius() > 0) {
     reason = "it is a low-rank chain: its coefficients are factors of the "
              "weight matrix, whose rank depends on the weights";
-    return std::nullopt;
+    return false;
   }
   auto source = operation->getAttrOfType<DictionaryAttr>(kSourceAttrName);
   auto pattern = source ? source.getAs<PatternAttr>("pattern") : PatternAttr();
@@ -87,20 +128,21 @@ mlir::stencil::getRepackRecipe(RowForm op, ArrayRef<int32_t> words,
       source ? source.getAs<DenseF64ArrayAttr>("weights") : DenseF64ArrayAttr();
   if (!pattern || !sourceWeights) {
     reason = "it has no source stencil (stencil.source)";
-    return std::nullopt;
+    return false;
   }
-  LinearStencil stencil = getLinearStencil(pattern, sourceWeights.asArrayRef());
-  int64_t rank = stencil.rank;
-  std::map<SmallVector<int64_t>, int64_t> pointIndex;
+  stencil = getLinearStencil(pattern, sourceWeights.asArrayRef());
+  rank = stencil.rank;
   for (unsigned j = 0; j < stencil.getNumPoints(); ++j)
     if (!pointIndex.emplace(SmallVector<int64_t>(stencil.getPoint(j)), j)
              .second) {
       reason = "the pattern lists offset " + formatPoint(stencil.getPoint(j)) +
                " twice";
-      return std::nullopt;
+      return false;
     }
+  return true;
+}
 
-  RepackRecipe recipe;
+bool RecipeBuilder::readOperands() {
   Type elementType = cast<MemRefType>(op.getInput().getType()).getElementType();
   recipe.type = elementType.isF64()    ? OperandType::f64
                 : elementType.isBF16() ? OperandType::bf16
@@ -115,43 +157,43 @@ mlir::stencil::getRepackRecipe(RowForm op, ArrayRef<int32_t> words,
       reason = "a weight is zero in the operand type (" +
                std::string(getOperandTypeName(recipe.type)) +
                "), so the kernel may have no slot for it";
-      return std::nullopt;
+      return false;
     }
-
-  ArrayRef<int64_t> rowOffsets = op.getRowOffsets();
-  std::optional<ArrayRef<int64_t>> inputOffsets = op.getInputOffsets();
-  auto gatherAttr =
-      operation->getAttrOfType<DenseI64ArrayAttr>("gather_offsets");
-  auto layoutAttr = operation->getAttrOfType<DenseI64ArrayAttr>("layout");
+  rowOffsets = op.getRowOffsets();
+  inputOffsets = op.getInputOffsets();
+  gatherAttr = operation->getAttrOfType<DenseI64ArrayAttr>("gather_offsets");
+  layoutAttr = operation->getAttrOfType<DenseI64ArrayAttr>("layout");
   if (!gatherAttr && !inputOffsets) {
     reason = "it has no input offsets";
-    return std::nullopt;
+    return false;
   }
-  int64_t l = recipe.rowsPerBlock;
-  /// The point entry (o, i, c) of the uncompressed kernels multiplies.
-  auto pointOf = [&](int64_t o, int64_t i, int64_t c) {
-    SmallVector<int64_t> point(rank, 0);
-    if (gatherAttr) {
-      ArrayRef<int64_t> g =
-          gatherAttr.asArrayRef().slice((o * 16 + c / 2) * 3, 3);
-      int64_t r1 = layoutAttr ? layoutAttr.asArrayRef()[0] : 16;
-      int64_t u = i / r1, v = i % r1;
-      int64_t dz = g[0], dy = g[1] - u, dx = g[2] + c % 2 - v;
-      if (rank == 3)
-        point = {dz, dy, dx};
-      else if (rank == 2)
-        point = {dy, dx};
-      else
-        point = {dx};
-      return point;
-    }
-    for (int64_t d = 0; d + 1 < rank; ++d)
-      point[d] = rowOffsets[o * (rank - 1) + d];
-    point[rank - 1] = (*inputOffsets)[c] - i;
-    return point;
-  };
+  return true;
+}
 
-  std::vector<Slot> slots;
+SmallVector<int64_t> RecipeBuilder::pointOf(int64_t o, int64_t i, int64_t c) {
+  SmallVector<int64_t> point(rank, 0);
+  if (gatherAttr) {
+    ArrayRef<int64_t> g =
+        gatherAttr.asArrayRef().slice((o * 16 + c / 2) * 3, 3);
+    int64_t r1 = layoutAttr ? layoutAttr.asArrayRef()[0] : 16;
+    int64_t u = i / r1, v = i % r1;
+    int64_t dz = g[0], dy = g[1] - u, dx = g[2] + c % 2 - v;
+    if (rank == 3)
+      point = {dz, dy, dx};
+    else if (rank == 2)
+      point = {dy, dx};
+    else
+      point = {dx};
+    return point;
+  }
+  for (int64_t d = 0; d + 1 < rank; ++d)
+    point[d] = rowOffsets[o * (rank - 1) + d];
+  point[rank - 1] = (*inputOffsets)[c] - i;
+  return point;
+}
+
+bool RecipeBuilder::collectSlots() {
+  int64_t l = recipe.rowsPerBlock;
   if (auto sparse = dyn_cast<SparseRowGemmOp>(operation)) {
     recipe.kind = RepackKind::sptc;
     SmallVector<uint16_t> bits;
@@ -166,31 +208,34 @@ mlir::stencil::getRepackRecipe(RowForm op, ArrayRef<int32_t> words,
           int64_t c = 4 * (k / 2) + recipe.indices[s];
           slots.push_back({i, pointOf(o, i, c), (bits[s] & 0x7fff) != 0});
         }
-  } else {
-    auto dense = cast<RowGemmOp>(operation);
-    SmallVector<double> kernels(dense.getKernels().getValues<double>());
-    if (recipe.type == OperandType::f64) {
-      recipe.kind = RepackKind::tcF64;
-      int64_t r = recipe.radius;
-      for (int64_t o = 0; o < recipe.numRows; ++o)
-        for (int64_t dx = -r; dx <= r; ++dx) {
-          // Each (row, dx) is one slot; its output index keeps the slots of
-          // different rows apart.
-          SmallVector<int64_t> point = pointOf(o, 0, 0);
-          point[rank - 1] = dx;
-          slots.push_back({o, point, true});
-        }
-    } else {
-      recipe.kind = RepackKind::tc;
-      for (int64_t o = 0; o < recipe.numRows; ++o)
-        for (int64_t i = 0; i < l; ++i)
-          for (int64_t c = 0; c < 2 * l; ++c)
-            slots.push_back(
-                {i, pointOf(o, i, c), kernels[(o * l + i) * 2 * l + c] != 0.0});
-    }
+    return true;
   }
+  auto dense = cast<RowGemmOp>(operation);
+  SmallVector<double> kernels(dense.getKernels().getValues<double>());
+  if (recipe.type == OperandType::f64) {
+    recipe.kind = RepackKind::tcF64;
+    int64_t r = recipe.radius;
+    for (int64_t o = 0; o < recipe.numRows; ++o)
+      for (int64_t dx = -r; dx <= r; ++dx) {
+        // Each (row, dx) is one slot; its output index keeps the slots of
+        // different rows apart.
+        SmallVector<int64_t> point = pointOf(o, 0, 0);
+        point[rank - 1] = dx;
+        slots.push_back({o, point, true});
+      }
+    return true;
+  }
+  recipe.kind = RepackKind::tc;
+  for (int64_t o = 0; o < recipe.numRows; ++o)
+    for (int64_t i = 0; i < l; ++i)
+      for (int64_t c = 0; c < 2 * l; ++c)
+        slots.push_back(
+            {i, pointOf(o, i, c), kernels[(o * l + i) * 2 * l + c] != 0.0});
+  return true;
+}
 
-  // Assign the weights: group the slots by (output, point).
+bool RecipeBuilder::assignWeights() {
+  // Group the slots by (output, point).
   recipe.map.assign(slots.size(), -1);
   std::map<std::pair<int64_t, int64_t>, SmallVector<size_t>> claims;
   for (auto [s, slot] : llvm::enumerate(slots)) {
@@ -199,7 +244,7 @@ mlir::stencil::getRepackRecipe(RowForm op, ArrayRef<int32_t> words,
       if (slot.nonZero && recipe.kind != RepackKind::tcF64) {
         reason = "internal: a kernel value multiplies offset " +
                  formatPoint(slot.point) + ", which is not in the pattern";
-        return std::nullopt;
+        return false;
       }
       continue;
     }
@@ -217,7 +262,7 @@ mlir::stencil::getRepackRecipe(RowForm op, ArrayRef<int32_t> words,
         reason = "output " + std::to_string(output) +
                  " of a kernel matrix has no slot for offset " +
                  formatPoint(stencil.getPoint(j));
-        return std::nullopt;
+        return false;
       }
       SmallVector<size_t> nonZero;
       for (size_t s : it->second)
@@ -231,16 +276,18 @@ mlir::stencil::getRepackRecipe(RowForm op, ArrayRef<int32_t> words,
         reason = "offset " + formatPoint(stencil.getPoint(j)) + " has " +
                  std::to_string(nonZero.size()) +
                  " non-zero slots for one output";
-        return std::nullopt;
+        return false;
       }
     }
+  return true;
+}
 
-  // The runtime's code must give the compiled words back.
+bool RecipeBuilder::checkWords(ArrayRef<int32_t> words) {
   std::vector<uint32_t> repacked;
   std::string error;
   if (!repackCoefficients(recipe, stencil.weights, repacked, error)) {
     reason = "internal: " + error;
-    return std::nullopt;
+    return false;
   }
   if (repacked.size() != words.size() ||
       !llvm::equal(repacked, llvm::map_range(words, [](int32_t w) {
@@ -248,7 +295,13 @@ mlir::stencil::getRepackRecipe(RowForm op, ArrayRef<int32_t> words,
                    }))) {
     reason = "internal: the recipe does not give the compiled coefficients "
              "back";
-    return std::nullopt;
+    return false;
   }
-  return recipe;
+  return true;
+}
+
+std::optional<RepackRecipe>
+mlir::stencil::getRepackRecipe(RowForm op, ArrayRef<int32_t> words,
+                               std::string &reason) {
+  return RecipeBuilder(op, reason).build(words);
 }

@@ -238,10 +238,7 @@ LogicalResult ConvertStencilToSpTCPass::convert(
                           ? tiling.getAs<IntegerAttr>("m_tiles").getInt()
                           : 1,
                       radii);
-    if (f64Shape != "m8n8k4" && f64Shape != "m16n8k4")
-      return op.emitOpError("f64-shape must be 'm8n8k4' or 'm16n8k4', got '")
-             << f64Shape.getValue() << "'";
-    geo.pairMTiles = f64Shape == "m16n8k4";
+    geo.pairMTiles = f64Shape == F64Shape::M16N8K4;
     if (geo.smemElements() * 8 > kMaxStaticSharedBytes)
       return op.emitOpError("needs ")
              << geo.smemElements() * 8

@@ -2,7 +2,7 @@
 // RUN: not stencil-opt %s --convert-stencil-to-fft=f64-shape=m16n8k8 2>&1 | FileCheck %s --check-prefix=SHAPE
 // RUN: not stencil-opt %s --convert-stencil-to-fft=warps=0 2>&1 | FileCheck %s --check-prefix=WARPS
 
-// SHAPE: error: --convert-stencil-to-fft: f64-shape must be m8n8k4 or m16n8k4, got 'm16n8k8'
+// SHAPE: for the --f64-shape option: Cannot find option named 'm16n8k8'!
 // WARPS: error: --convert-stencil-to-fft: warps must be in [1, 32], got 0
 
 func.func @no_spectrum(%in: memref<?xf64>, %out: memref<?xf64>) {

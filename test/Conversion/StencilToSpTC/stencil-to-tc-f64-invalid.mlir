@@ -1,7 +1,9 @@
-// RUN: stencil-opt %s --stencil-sptc-tile --stencil-sptc-pack --convert-stencil-to-sptc="f64-shape=m8n8k8" -verify-diagnostics
+// RUN: not stencil-opt %s --stencil-sptc-tile --stencil-sptc-pack --convert-stencil-to-sptc="f64-shape=m8n8k8" 2>&1 | FileCheck %s
+
+// An unknown shape is refused where the option is parsed.
+// CHECK: for the --f64-shape option: Cannot find option named 'm8n8k8'!
 
 func.func @bad_shape(%in: memref<?x?xf64>, %out: memref<?x?xf64>) {
-  // expected-error @+1 {{'stencil.row_gemm' op f64-shape must be 'm8n8k4' or 'm16n8k4', got 'm8n8k8'}}
   stencil.row_gemm %in -> %out radius 0 rows_per_block 2 column_shift 1 row_offsets [0]
       input_offsets [0, 1, 2, 3]
       kernels dense<[[[1., 0., 0., 0.], [0., 1., 0., 0.]]]> : tensor<1x2x4xf64> : memref<?x?xf64>

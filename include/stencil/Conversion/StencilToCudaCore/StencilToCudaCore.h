@@ -4,6 +4,7 @@
 #define STENCIL_CONVERSION_STENCILTOCUDACORE_STENCILTOCUDACORE_H
 
 #include "stencil/Conversion/StencilGPUCommon/HostLaunch.h"
+#include "stencil/Support/OptionEnums.h"
 #include "stencil/Support/StepComposition.h"
 
 #include "mlir/Pass/Pass.h"

@@ -4,6 +4,7 @@
 #define STENCIL_CONVERSION_STENCILTOFFT_STENCILTOFFT_H
 
 #include "stencil/Conversion/StencilGPUCommon/HostLaunch.h"
+#include "stencil/Support/OptionEnums.h"
 
 #include "mlir/Pass/Pass.h"
 

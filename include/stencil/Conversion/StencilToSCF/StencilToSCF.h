@@ -4,6 +4,7 @@
 #define STENCIL_CONVERSION_STENCILTOSCF_STENCILTOSCF_H
 
 #include "mlir/Pass/Pass.h"
+#include "stencil/Support/OptionEnums.h"
 
 namespace mlir {
 class RewritePatternSet;

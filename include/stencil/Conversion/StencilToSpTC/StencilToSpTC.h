@@ -4,6 +4,7 @@
 #define STENCIL_CONVERSION_STENCILTOSPTC_STENCILTOSPTC_H
 
 #include "stencil/Conversion/StencilGPUCommon/HostLaunch.h"
+#include "stencil/Support/OptionEnums.h"
 
 #include "mlir/Pass/Pass.h"
 

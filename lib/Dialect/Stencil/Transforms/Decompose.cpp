@@ -50,6 +50,19 @@ private:
   /// Replaces `op` (a stencil.low_rank, or the stencil.linear of a fused
   /// chain) by the row form of Sum_k U_k (X V_k): `u` and `v` hold the
   /// `terms` vectors of length 2h + 1 each.
+  /// The dense weight box of `pattern` and `weights`, its non-empty kernel
+  /// rows (their outer offsets) and one banded L x 2L matrix per row over
+  /// the innermost radius, shifted by `shift` columns.
+  LogicalResult buildKernelRows(LinearOp op, PatternAttr pattern,
+                                ArrayRef<double> weights,
+                                PatternAttr stepPattern, int64_t l,
+                                int64_t shift,
+                                SmallVectorImpl<int64_t> &rowOffsets,
+                                SmallVectorImpl<double> &kernels);
+  /// Says which stencil a radius error is about: the composed one of
+  /// `stepPattern`'s steps, with fused steps.
+  InFlightDiagnostic &noteComposed(InFlightDiagnostic &diag,
+                                   PatternAttr stepPattern);
   FailureOr<RowGemmOp> buildChain(IRRewriter &rewriter, Operation *op,
                                   Value input, Value output, int64_t h,
                                   int64_t terms, ArrayRef<double> u,
@@ -58,6 +71,59 @@ private:
                                   FloatAttr boundaryValue);
 };
 } // namespace
+
+InFlightDiagnostic &
+StencilDecomposePass::noteComposed(InFlightDiagnostic &diag,
+                                   PatternAttr stepPattern) {
+  if (fusedSteps > 1)
+    diag << " (after composing " << fusedSteps.getValue()
+         << " fused steps of a stencil of innermost radius "
+         << stepPattern.getRadii().back() << ")";
+  return diag;
+}
+
+LogicalResult StencilDecomposePass::buildKernelRows(
+    LinearOp op, PatternAttr pattern, ArrayRef<double> weights,
+    PatternAttr stepPattern, int64_t l, int64_t shift,
+    SmallVectorImpl<int64_t> &rowOffsets, SmallVectorImpl<double> &kernels) {
+  unsigned rank = pattern.getRank();
+  int64_t radius = pattern.getRadii().back();
+  int64_t maxRadius = pattern.getRadius();
+  // The dense weight box, then its non-empty kernel rows.
+  // The box is counted before it is built: an outer radius near 2^31 would
+  // otherwise ask for (2^32)^rank weights.
+  int64_t side = 2 * maxRadius + 1;
+  uint64_t boxSize = getShapeNumPoints(ShapeKind::Box, rank, maxRadius);
+  if (boxSize > kMaxPatternPoints) {
+    InFlightDiagnostic diag = op.emitOpError("radius ");
+    diag << maxRadius;
+    noteComposed(diag, stepPattern)
+        << " needs a dense box of (2r + 1)^" << rank
+        << " weights for the matrix form, more than " << kMaxPatternPoints
+        << " (use --lower-to-cuda-core or --lower-to-cpu)";
+    return diag;
+  }
+  SmallVector<double> dense(boxSize, 0.0);
+  for (unsigned i = 0, e = pattern.getNumPoints(); i < e; ++i) {
+    int64_t index = 0;
+    for (int64_t c : pattern.getPoint(i))
+      index = index * side + (c + maxRadius);
+    dense[index] += weights[i];
+  }
+  SmallVector<KernelRow> rows = decomposeIntoRows(rank, maxRadius, dense);
+  if (rows.empty())
+    return op.emitOpError("has no non-zero weight to decompose");
+
+  // One banded L x 2L matrix per row, over the innermost radius only.
+  for (const KernelRow &row : rows) {
+    rowOffsets.append(row.outerOffset.begin(), row.outerOffset.end());
+    ArrayRef<double> w =
+        ArrayRef<double>(row.weights).slice(maxRadius - radius, 2 * radius + 1);
+    KernelMatrix k = buildBandedKernelMatrix(w, l, 2 * l, shift);
+    kernels.append(k.data.begin(), k.data.end());
+  }
+  return success();
+}
 
 LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
                                               LinearOp op) {
@@ -96,18 +162,7 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
     if (*chained)
       return success();
   }
-  unsigned rank = pattern.getRank();
-  SmallVector<int64_t> radii = pattern.getRadii();
-  int64_t radius = radii.back();
-  int64_t maxRadius = pattern.getRadius();
-  // Says which stencil a radius error is about.
-  auto composedNote = [&](InFlightDiagnostic &diag) -> InFlightDiagnostic & {
-    if (fusedSteps > 1)
-      diag << " (after composing " << fusedSteps.getValue()
-           << " fused steps of a stencil of innermost radius "
-           << stepPattern.getRadii().back() << ")";
-    return diag;
-  };
+  int64_t radius = pattern.getRadii().back();
 
   // 2. L, the outputs per kernel matrix.
   int64_t l = rowsPerBlock ? int64_t(rowsPerBlock)
@@ -115,12 +170,13 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
   if (l == 0 || l > kMmaRows) {
     InFlightDiagnostic diag = op.emitOpError("innermost radius ");
     diag << radius;
-    composedNote(diag) << " needs kernel matrices of at least "
-                       << 2 * radius + 2 << " rows, more than the " << kMmaRows
-                       << " rows of the row form's kernel matrix (an "
-                          "m16n8k16 or m16n8k32 MMA tile; the f64 kernel "
-                          "takes the same row form): the radius along the "
-                          "innermost dimension must be at most 7";
+    noteComposed(diag, stepPattern)
+        << " needs kernel matrices of at least " << 2 * radius + 2
+        << " rows, more than the " << kMmaRows
+        << " rows of the row form's kernel matrix (an "
+           "m16n8k16 or m16n8k32 MMA tile; the f64 kernel "
+           "takes the same row form): the radius along the "
+           "innermost dimension must be at most 7";
     return diag;
   }
   if (l % 2 != 0 || l < 2 * radius + 2 || kMmaRows % l != 0)
@@ -128,45 +184,17 @@ LogicalResult StencilDecomposePass::decompose(IRRewriter &rewriter,
            << l << " must be even, at least 2r + 2 = " << 2 * radius + 2
            << " and divide " << kMmaRows;
 
-  // 3. The dense weight box, then its non-empty kernel rows.
-  // The box is counted before it is built: an outer radius near 2^31 would
-  // otherwise ask for (2^32)^rank weights.
-  int64_t side = 2 * maxRadius + 1;
-  uint64_t boxSize = getShapeNumPoints(ShapeKind::Box, rank, maxRadius);
-  if (boxSize > kMaxPatternPoints) {
-    InFlightDiagnostic diag = op.emitOpError("radius ");
-    diag << maxRadius;
-    composedNote(diag) << " needs a dense box of (2r + 1)^" << rank
-                       << " weights for the matrix form, more than "
-                       << kMaxPatternPoints
-                       << " (use --lower-to-cuda-core or --lower-to-cpu)";
-    return diag;
-  }
-  SmallVector<double> dense(boxSize, 0.0);
-  for (unsigned i = 0, e = pattern.getNumPoints(); i < e; ++i) {
-    int64_t index = 0;
-    for (int64_t c : pattern.getPoint(i))
-      index = index * side + (c + maxRadius);
-    dense[index] += weights[i];
-  }
-  SmallVector<KernelRow> rows = decomposeIntoRows(rank, maxRadius, dense);
-  if (rows.empty())
-    return op.emitOpError("has no non-zero weight to decompose");
-
-  // 4. One banded L x 2L matrix per row, over the innermost radius only,
-  // shifted by r mod 2 columns when input pairs are to be aligned.
+  // 3. The kernel rows and their banded matrices, shifted by r mod 2
+  // columns when input pairs are to be aligned.
   int64_t shift = alignPairs ? radius % 2 : 0;
   SmallVector<int64_t> rowOffsets;
   SmallVector<double> kernels;
-  for (const KernelRow &row : rows) {
-    rowOffsets.append(row.outerOffset.begin(), row.outerOffset.end());
-    ArrayRef<double> w = ArrayRef<double>(row.weights)
-                             .slice(maxRadius - radius, 2 * radius + 1);
-    KernelMatrix k = buildBandedKernelMatrix(w, l, 2 * l, shift);
-    kernels.append(k.data.begin(), k.data.end());
-  }
-  auto kernelsType = RankedTensorType::get(
-      {static_cast<int64_t>(rows.size()), l, 2 * l}, rewriter.getF64Type());
+  if (failed(buildKernelRows(op, pattern, weights, stepPattern, l, shift,
+                             rowOffsets, kernels)))
+    return failure();
+  int64_t numRows = int64_t(kernels.size()) / (2 * l * l);
+  auto kernelsType =
+      RankedTensorType::get({numRows, l, 2 * l}, rewriter.getF64Type());
 
   // The source stencil rides along for the launch description (the GPU
   // runner checks the kernel against it, not against the matrices).

@@ -139,18 +139,6 @@ struct StencilFlattenPass
   using StencilFlattenBase::StencilFlattenBase;
 
   void runOnOperation() override {
-    if (route != "auto" && route != "matching") {
-      emitError(getOperation()->getLoc(), "--stencil-flatten: route must be "
-                                          "'auto' or 'matching', got '")
-          << route.getValue() << "'";
-      return signalPassFailure();
-    }
-    if (layouts != "all" && layouts != "h") {
-      emitError(getOperation()->getLoc(), "--stencil-flatten: layouts must be "
-                                          "'all' or 'h', got '")
-          << layouts.getValue() << "'";
-      return signalPassFailure();
-    }
     SmallVector<LinearOp> ops;
     getOperation()->walk([&](LinearOp op) { ops.push_back(op); });
     IRRewriter rewriter(&getContext());
@@ -166,7 +154,7 @@ struct StencilFlattenPass
     if (!gridType.getElementType().isF16())
       return success();
     if (fusedSteps > 1) {
-      if (route == "matching")
+      if (route == FlattenRoute::Matching)
         return op.emitOpError("is to take ")
                << fusedSteps.getValue()
                << " fused steps by composition, which the gathered form "
@@ -175,7 +163,7 @@ struct StencilFlattenPass
       return success();
     }
     if (op.getBoundary() != BoundaryKind::halo) {
-      if (route == "matching")
+      if (route == FlattenRoute::Matching)
         return op.emitOpError("has a '")
                << stringifyBoundaryKind(op.getBoundary())
                << "' boundary; the matrix form supports only 'halo'";
@@ -186,7 +174,7 @@ struct StencilFlattenPass
     SmallVector<double> weights(op.getWeights());
     SmallVector<int64_t> radii = pattern.getRadii();
     if (*llvm::max_element(radii) > kMaxGatheredRadius) {
-      if (route == "matching")
+      if (route == FlattenRoute::Matching)
         return op.emitOpError("has radius ")
                << *llvm::max_element(radii)
                << "; the gathered form (SparStencil) takes radii up to "
@@ -200,7 +188,7 @@ struct StencilFlattenPass
       int64_t x = r1 ? int64_t(r1) : 16 / std::max<int64_t>(r2, 1);
       int64_t y = r2 ? int64_t(r2) : 16 / std::max<int64_t>(r1, 1);
       candidates.push_back({x, y});
-    } else if (layouts == "h") {
+    } else if (layouts == FlattenLayouts::Horizontal) {
       candidates.push_back({16, 1});
     } else {
       candidates = getFlattenLayouts(rank);
@@ -214,7 +202,7 @@ struct StencilFlattenPass
       return op.emitOpError("cannot be flattened with ") << why;
     int64_t bestIndex = pickLayout(*explored);
     if (bestIndex < 0) {
-      if (route == "matching")
+      if (route == FlattenRoute::Matching)
         return op.emitOpError("reads more than ")
                << kMaxGatheredUnits << " input pairs per 16 outputs in every "
                << "layout, more than the gathered form keeps in registers";
@@ -225,12 +213,12 @@ struct StencilFlattenPass
     // 4. auto: keep the stencil for the strided swap unless matching issues
     // fewer MMAs or the swap cannot take its innermost radius.
     int64_t radius = radii.back();
-    if (route == "auto" &&
+    if (route == FlattenRoute::Auto &&
         !preferMatching(pattern, weights, (*explored)[bestIndex].cost.mmas))
       return success();
     // ... or where the warpgroup kernel, which takes banded forms only, is
     // the faster one.
-    if (route == "auto" && keepWarpgroup && radius <= 7 &&
+    if (route == FlattenRoute::Auto && keepWarpgroup && radius <= 7 &&
         preferWarpgroupKernel(rank, radii[rank - 2]))
       return success();
 

@@ -29,12 +29,6 @@ struct StencilLowRankPass
   using StencilLowRankBase::StencilLowRankBase;
 
   void runOnOperation() override {
-    if (method != "auto" && method != "pyramidal" && method != "svd") {
-      getOperation()->emitError("--stencil-low-rank: method must be 'auto', "
-                                "'pyramidal' or 'svd', got '")
-          << method.getValue() << "'";
-      return signalPassFailure();
-    }
     SmallVector<LinearOp> ops;
     getOperation()->walk([&](LinearOp op) { ops.push_back(op); });
     for (LinearOp op : ops)
@@ -65,9 +59,9 @@ struct StencilLowRankPass
     double tol = tolerance > 0 ? double(tolerance)
                                : getUnitRoundoff(elementType);
     std::optional<RankDecomposition> terms;
-    if (method != "svd")
+    if (method != LowRankMethod::Svd)
       terms = pyramidalDecomposition(w, tol);
-    if (!terms && method == "pyramidal")
+    if (!terms && method == LowRankMethod::Pyramidal)
       return op.emitOpError("has weights that are not row- and "
                             "column-symmetric, which the pyramidal "
                             "decomposition (LoRAStencil III-C) needs; use "

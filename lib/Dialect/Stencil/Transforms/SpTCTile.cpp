@@ -54,12 +54,7 @@ struct StencilSpTCTilePass
       }
       if (f64)
         return tileF64(op, rank);
-      if (mma != "warp" && mma != "warpgroup" && mma != "auto") {
-        op->emitOpError("mma must be 'warp', 'warpgroup' or 'auto', got '")
-            << mma.getValue() << "'";
-        return WalkResult::interrupt();
-      }
-      if (mma != "warp") {
+      if (mma != MmaKind::Warp) {
         std::optional<WalkResult> warpgroup = tileWarpgroup(op, rank);
         if (warpgroup)
           return *warpgroup;
@@ -84,14 +79,9 @@ struct StencilSpTCTilePass
         op->emitOpError("m-tiles applies to the f64 Tensor Core kernel only");
         return WalkResult::interrupt();
       }
-      if (asyncCopy != "auto" && asyncCopy != "on" && asyncCopy != "off") {
-        op->emitOpError("async-copy must be 'on', 'off' or 'auto', got '")
-            << asyncCopy.getValue() << "'";
-        return WalkResult::interrupt();
-      }
-      if (asyncCopy != "auto")
-        preferred.asyncCopy = asyncCopy == "on";
-      if (rank == 3 && asyncCopy == "on" && preferred.subTiles > 1) {
+      if (asyncCopy != AsyncCopy::Auto)
+        preferred.asyncCopy = asyncCopy == AsyncCopy::On;
+      if (rank == 3 && asyncCopy == AsyncCopy::On && preferred.subTiles > 1) {
         op->emitOpError("streams its input planes through registers (3-D, ")
             << preferred.subTiles
             << " sub-tiles along z): async-copy=on needs sub-tiles=1";
@@ -122,9 +112,9 @@ struct StencilSpTCTilePass
                                 columnRadius);
       }
       RowFormTiling chosen = preferred;
-      for (const RowFormTiling &c :
-           getDefaultSpTCTilings(preferred, warps == 0, nTiles == 0,
-                                 /*autoMTiles=*/false, asyncCopy == "auto")) {
+      for (const RowFormTiling &c : getDefaultSpTCTilings(
+               preferred, warps == 0, nTiles == 0,
+               /*autoMTiles=*/false, asyncCopy == AsyncCopy::Auto)) {
         int64_t bytes = gather
                             ? getSpTCGatherSharedBytes(rank, c, radii, *gather)
                             : getSpTCSharedBytes(rank, c, radii, rowsPerBlock,
@@ -179,7 +169,7 @@ struct StencilSpTCTilePass
   std::optional<WalkResult> tileWarpgroup(Operation *op, int64_t rank) {
     bool sm90a = hasWarpgroupMma(chip);
     std::string why = whyNoWarpgroupKernel(op, rank);
-    if (mma == "auto" && (!sm90a || !why.empty()))
+    if (mma == MmaKind::Auto && (!sm90a || !why.empty()))
       return std::nullopt;
     // Both row forms have the radius and kernel-row offsets.
     auto getRadiusAndRows = [](Operation *op) {
@@ -191,7 +181,7 @@ struct StencilSpTCTilePass
     };
     auto [radius, rowOffsets] = getRadiusAndRows(op);
     SmallVector<int64_t> radii = getRowFormRadii(rank, radius, rowOffsets);
-    if (mma == "auto" &&
+    if (mma == MmaKind::Auto &&
         !preferWarpgroupKernel(rank, radii[rank - 2], isa<RowGemmOp>(op)))
       return std::nullopt;
     if (!chip.empty() && !sm90a) {
@@ -287,7 +277,7 @@ struct StencilSpTCTilePass
       op->emitOpError("needs warps, n-tiles and m-tiles >= 1");
       return WalkResult::interrupt();
     }
-    if (subTiles > 1 || asyncCopy == "on") {
+    if (subTiles > 1 || asyncCopy == AsyncCopy::On) {
       op->emitOpError("is an f64 row GEMM: its kernel takes one sub-tile "
                       "and synchronous staging (no sub-tiles or async-copy)");
       return WalkResult::interrupt();

@@ -2,7 +2,7 @@
 // RUN: not stencil-opt %s --split-input-file --stencil-flatten="route=matching" --stencil-encode-2to4 2>&1 | FileCheck %s --check-prefix=UNMATCHED
 // RUN: not stencil-opt %s --stencil-flatten="route=sideways" 2>&1 | FileCheck %s --check-prefix=ROUTE
 
-// ROUTE: error: --stencil-flatten: route must be 'auto' or 'matching', got 'sideways'
+// ROUTE: for the --route option: Cannot find option named 'sideways'!
 
 // route=matching on a boundary the matrix form cannot take.
 func.func @periodic(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {

@@ -21,7 +21,7 @@
 // STRIPS: error: 'stencil.sparse_row_gemm' op wgmma-strips must be a power of two in [1, 8], got 3
 // STRIPS16: error: 'stencil.sparse_row_gemm' op wgmma-strips must be a power of two in [1, 8], got 16
 // WARPS: error: 'stencil.sparse_row_gemm' op mma=warpgroup runs one warpgroup of 4 warps per block, got warps=2
-// MMA: error: 'stencil.sparse_row_gemm' op mma must be 'warp', 'warpgroup' or 'auto', got 'sometimes'
+// MMA: for the --mma option: Cannot find option named 'sometimes'!
 func.func @two_d(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
   stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [0]
       input_offsets [0, 1, 2, 3]

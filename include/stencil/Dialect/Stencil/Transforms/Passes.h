@@ -4,6 +4,7 @@
 #define STENCIL_DIALECT_STENCIL_TRANSFORMS_PASSES_H
 
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
+#include "stencil/Support/OptionEnums.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

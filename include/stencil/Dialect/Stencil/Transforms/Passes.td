@@ -256,9 +256,10 @@ def StencilFlatten : Pass<"stencil-flatten"> {
     model of `mma.sp`.
   }];
   let options = [
-    Option<"route", "route", "std::string", /*default=*/"\"auto\"",
-           "auto: flatten only where matching issues fewer MMAs than the "
-           "strided swap; matching: flatten every linear stencil">,
+    Option<"route", "route", "::mlir::stencil::FlattenRoute",
+           /*default=*/"::mlir::stencil::FlattenRoute::Auto",
+           "Which linear stencils take the gathered form",
+           "::mlir::stencil::getFlattenRouteValues()">,
     Option<"fusedSteps", "fused-steps", "int64_t", /*default=*/"1",
            "Steps the pipeline fuses by composition (--stencil-decompose "
            "fused-steps), which the gathered form does not take: with t > 1 "
@@ -272,9 +273,10 @@ def StencilFlatten : Pass<"stencil-flatten"> {
            "Outputs of an MMA block along x (0: explore; with r2, r1 r2 = 16)">,
     Option<"r2", "r2", "int64_t", /*default=*/"0",
            "Rows of an MMA block along y (0: explore; 1 in 1-D)">,
-    Option<"layouts", "layouts", "std::string", /*default=*/"\"all\"",
-           "Layouts exploration may choose: all, or h (horizontal crushing "
-           "only, [16, 1])">
+    Option<"layouts", "layouts", "::mlir::stencil::FlattenLayouts",
+           /*default=*/"::mlir::stencil::FlattenLayouts::All",
+           "Layouts exploration may choose",
+           "::mlir::stencil::getFlattenLayoutsValues()">
   ];
   let dependentDialects = ["::mlir::stencil::StencilDialect"];
 }
@@ -405,8 +407,10 @@ def StencilLowRank : Pass<"stencil-low-rank"> {
     along the two dimensions (whose halo would change) are left alone.
   }];
   let options = [
-    Option<"method", "method", "std::string", /*default=*/"\"auto\"",
-           "auto, pyramidal or svd">,
+    Option<"method", "method", "::mlir::stencil::LowRankMethod",
+           /*default=*/"::mlir::stencil::LowRankMethod::Auto",
+           "How the rank-K decomposition is found",
+           "::mlir::stencil::getLowRankMethodValues()">,
     Option<"maxRank", "max-rank", "int64_t", /*default=*/"0",
            "Largest rank worth rewriting (0: radius + 1)">,
     Option<"tolerance", "tolerance", "double", /*default=*/"0.0",
@@ -559,17 +563,20 @@ def StencilSpTCTile : Pass<"stencil-sptc-tile"> {
     Option<"subTiles", "sub-tiles", "int64_t", /*default=*/"0",
            "Sub-tiles per block, pipelined (0: 8 in 2-D, 32 output planes "
            "streamed along z in 3-D, 1 in 1-D)">,
-    Option<"asyncCopy", "async-copy", "std::string", /*default=*/"\"auto\"",
-           "on: double-buffered cp.async staging; off: synchronous staging; "
-           "auto: on in 2-D, off otherwise">,
+    Option<"asyncCopy", "async-copy", "::mlir::stencil::AsyncCopy",
+           /*default=*/"::mlir::stencil::AsyncCopy::Auto",
+           "How the kernel stages its input",
+           "::mlir::stencil::getAsyncCopyValues()">,
     Option<"mTiles", "m-tiles", "int64_t", /*default=*/"0",
            "f64 kernel only: m-tiles (of 8 rows) per warp (0: 2, 1 where "
            "the tile would not fit)">,
-    Option<"mma", "mma", "std::string", /*default=*/"\"warp\"",
+    Option<"mma", "mma", "::mlir::stencil::MmaKind",
+           /*default=*/"::mlir::stencil::MmaKind::Warp",
            "Sparse banded forms: warp (mma.sp), warpgroup (wgmma.mma_async.sp, "
            "needs chip=sm_90a) or auto (warpgroup where the chip is sm_90a, "
            "the form has a warpgroup kernel and it was measured faster: 2-D "
-           "with r_y >= 5)">,
+           "with r_y >= 5)",
+           "::mlir::stencil::getMmaKindValues()">,
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
            "The target, for mma=auto and the check of mma=warpgroup">,
     Option<"wgmmaN", "wgmma-n", "int64_t", /*default=*/"0",
