@@ -70,7 +70,7 @@ def ConvertStencilToSpTC : Pass<"convert-stencil-to-sptc", "::mlir::ModuleOp"> {
     K-chunk (`TCF64CoefficientLayout`, ceil((8 + 2 r) / 4) chunks per
     n-tile of 8 outputs), C 8 rows by 8 consecutive outputs. A block stages
     its tile with the halo in shared memory (pitch 4 mod 8 doubles:
-    conflict-free 64-bit A loads), each warp computes `m_tiles` x `n_tiles`
+    conflict-free 64-bit A loads), each warp computes `mTiles` x `nTiles`
     tiles of 8 x 8 outputs, every A fragment feeding the n-tiles that read
     it; accumulation in f64. With `f64-shape=m16n8k4` (sm_90) two m-tiles
     (rows g and g + 8) share one `mma.sync.m16n8k4` f64: its fragments are
@@ -113,7 +113,7 @@ def ConvertStencilToSpTC : Pass<"convert-stencil-to-sptc", "::mlir::ModuleOp"> {
     operand of a given column shift is loaded once and feeds every
     (kernel row, n-tile) pair with that shift (register tiling). A block
     computes `sub-tiles` such tiles one after the other along `y` (`x` in
-    1-D), software-pipelined: with `async_copy` the next sub-tile is copied
+    1-D), software-pipelined: with `asyncCopy` the next sub-tile is copied
     into a second shared-memory buffer by `cp.async` while the current one
     computes; without it each thread loads the next sub-tile into registers
     before computing the current one and stores them into shared memory
@@ -130,7 +130,7 @@ def ConvertStencilToSpTC : Pass<"convert-stencil-to-sptc", "::mlir::ModuleOp"> {
     per-step base added to the lane's offsets (per lane and register in the
     gathered form, whose slots have their own dz). Every input plane is
     loaded once per block instead of 2 r_z + 1 times. On an H100 this took
-    Star-3D13P from 174 to 381 GStencil/s (bench/NOTES.md). `async_copy`
+    Star-3D13P from 174 to 381 GStencil/s (bench/NOTES.md). `asyncCopy`
     is not supported with streamed planes (a located error).
 
     Shared memory (`Support/SpTCPacking.h`, `planSpTCBOperand`): rows of

@@ -91,7 +91,7 @@ public:
   bool isGathered() const {
     return visit([](auto form) { return bool(form.getGatherOffsets()); });
   }
-  DictionaryAttr getTilingAttr() const {
+  TilingAttr getTilingAttr() const {
     return visit([](auto form) { return form.getTilingAttr(); });
   }
   std::optional<ArrayRef<int32_t>> getPackedCoefficients() const {

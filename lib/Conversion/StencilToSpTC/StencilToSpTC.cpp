@@ -168,11 +168,11 @@ LogicalResult ConvertStencilToSpTCPass::convert(
   auto gridType = cast<MemRefType>(op.getInput().getType());
   int64_t rank = gridType.getRank();
   // The tiling of --stencil-sptc-tile (checked by the op's verifier).
-  DictionaryAttr tiling = op.getTilingAttr();
-  int64_t warps = tiling.getAs<IntegerAttr>("warps").getInt();
-  int64_t tilesPerWarp = tiling.getAs<IntegerAttr>("n_tiles").getInt();
-  int64_t subTilesPerBlock = tiling.getAs<IntegerAttr>("sub_tiles").getInt();
-  bool useAsyncCopy = tiling.getAs<BoolAttr>("async_copy").getValue();
+  TilingAttr tiling = op.getTilingAttr();
+  int64_t warps = tiling.getWarps();
+  int64_t tilesPerWarp = tiling.getNTiles();
+  int64_t subTilesPerBlock = tiling.getSubTiles();
+  bool useAsyncCopy = tiling.getAsyncCopy();
   SmallVector<int64_t> radii;
   std::optional<SpTCGather> gather = op.getGather(radii);
   if (!gather)
@@ -190,23 +190,23 @@ LogicalResult ConvertStencilToSpTCPass::convert(
   if (failed(addFusedStepKernels(op, gpuModule, name, launch)))
     return failure();
 
-  if (auto wgmmaN = tiling.getAs<IntegerAttr>("wgmma_n")) {
+  if (tiling.isWarpgroup()) {
     // The sm_90a warpgroup kernel (WgmmaSpKernel.h), for the banded sparse
     // forms --stencil-sptc-tile sends there.
     if (gather || rank < 2 || op.getColumnRadius() > 0 ||
         !gridType.getElementType().isF16())
-      return op.emitOpError("has a warpgroup tiling (wgmma_n) but is not a "
+      return op.emitOpError("has a warpgroup tiling (wgmmaN) but is not a "
                             "banded f16 form of rank 2 or 3");
     WgmmaSpGeometry geo;
     geo.rank = rank;
-    geo.n = wgmmaN.getInt();
+    geo.n = tiling.getWgmmaN();
     geo.radiusY = radii[rank - 2];
     geo.radiusZ = rank == 3 ? radii[0] : 0;
     geo.subTiles = subTilesPerBlock;
-    if (auto stages = tiling.getAs<IntegerAttr>("wgmma_stages"))
-      geo.stages = stages.getInt();
-    if (auto strips = tiling.getAs<IntegerAttr>("wgmma_strips"))
-      geo.strips = strips.getInt();
+    if (tiling.getWgmmaStages())
+      geo.stages = tiling.getWgmmaStages();
+    if (tiling.getWgmmaStrips())
+      geo.strips = tiling.getWgmmaStrips();
     if (geo.stages < kMinWgmmaStages || geo.stages > kMaxWgmmaStages)
       return op.emitOpError("wgmma_stages must be in [")
              << kMinWgmmaStages << ", " << kMaxWgmmaStages << "], got "
@@ -234,10 +234,7 @@ LogicalResult ConvertStencilToSpTCPass::convert(
   } else if (gridType.getElementType().isF64()) {
     // The f64 kernel (TCF64Kernel.h).
     TCF64Geometry geo(rank, warps, tilesPerWarp,
-                      tiling.getAs<IntegerAttr>("m_tiles")
-                          ? tiling.getAs<IntegerAttr>("m_tiles").getInt()
-                          : 1,
-                      radii);
+                      tiling.getMTiles() ? tiling.getMTiles() : 1, radii);
     geo.pairMTiles = f64Shape == F64Shape::M16N8K4;
     if (geo.smemElements() * 8 > kMaxStaticSharedBytes)
       return op.emitOpError("needs ")

@@ -8,7 +8,7 @@ func.func @stream_async(%in: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
   stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [-1, 0, 0, 0, 1, 0]
       input_offsets [0, 1, 2, 3]
       values dense<0.0> : tensor<3x2x2xf16> indices dense<[[[0, 1], [0, 1]], [[0, 1], [0, 1]], [[0, 1], [0, 1]]]> : tensor<3x2x2xi8>
-      tiling {async_copy = true, n_tiles = 1 : i64, sub_tiles = 4 : i64, warps = 1 : i64}
+      tiling <warps = 1, nTiles = 1, subTiles = 4, asyncCopy = true>
       : memref<?x?x?xf16>
   return
 }

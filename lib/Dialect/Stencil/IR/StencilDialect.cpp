@@ -51,6 +51,31 @@ LogicalResult StencilDialect::verifyOperationAttribute(Operation *op,
 }
 
 //===----------------------------------------------------------------------===//
+// TilingAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult TilingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 int64_t warps, int64_t nTiles,
+                                 int64_t subTiles, bool asyncCopy,
+                                 int64_t mTiles, int64_t wgmmaN,
+                                 int64_t wgmmaStages, int64_t wgmmaStrips) {
+  if (warps < 1 || nTiles < 1 || subTiles < 1)
+    return emitError() << "#stencil.tiling needs warps, nTiles and subTiles "
+                          ">= 1, got "
+                       << warps << ", " << nTiles << " and " << subTiles;
+  if (mTiles < 0 || wgmmaN < 0 || wgmmaStages < 0 || wgmmaStrips < 0)
+    return emitError() << "#stencil.tiling needs mTiles, wgmmaN, wgmmaStages "
+                          "and wgmmaStrips >= 0 (0: absent)";
+  if (mTiles > 0 && wgmmaN > 0)
+    return emitError() << "#stencil.tiling is of the f64 kernel (mTiles) or "
+                          "of the warpgroup kernel (wgmmaN), not both";
+  if (wgmmaN == 0 && (wgmmaStages > 0 || wgmmaStrips > 0))
+    return emitError() << "#stencil.tiling has wgmmaStages or wgmmaStrips "
+                          "without wgmmaN";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // PatternAttr
 //===----------------------------------------------------------------------===//
 

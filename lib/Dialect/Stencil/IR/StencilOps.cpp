@@ -497,7 +497,7 @@ int64_t RowGemmOp::getNumRows() {
 static LogicalResult
 verifyKernelAttrs(Operation *op, std::optional<ArrayRef<int64_t>> perm,
                   std::optional<ArrayRef<int64_t>> offsets,
-                  DictionaryAttr tiling,
+                  TilingAttr tiling,
                   std::optional<ArrayRef<int32_t>> packed,
                   int64_t expectedWords, int64_t l) {
   if (perm && offsets)
@@ -509,21 +509,6 @@ verifyKernelAttrs(Operation *op, std::optional<ArrayRef<int64_t>> perm,
   if (offsets && static_cast<int64_t>(offsets->size()) != 2 * l)
     return op->emitOpError("'input_offsets' has ")
            << offsets->size() << " entries, expected " << 2 * l;
-  if (tiling) {
-    for (StringRef key : {"warps", "n_tiles", "sub_tiles"}) {
-      auto value = tiling.getAs<IntegerAttr>(key);
-      if (!value || value.getInt() < 1)
-        return op->emitOpError("'tiling' needs a positive integer '")
-               << key << "'";
-    }
-    if (auto mTiles = tiling.get("m_tiles")) {
-      auto value = dyn_cast<IntegerAttr>(mTiles);
-      if (!value || value.getInt() < 1)
-        return op->emitOpError("'tiling' needs a positive integer 'm_tiles'");
-    }
-    if (!tiling.getAs<BoolAttr>("async_copy"))
-      return op->emitOpError("'tiling' needs a boolean 'async_copy'");
-  }
   if (packed && static_cast<int64_t>(packed->size()) != expectedWords)
     return op->emitOpError("'packed_coefficients' has ")
            << packed->size() << " words, expected " << expectedWords;

@@ -87,7 +87,7 @@ struct StencilEncode2to4Pass
         op.getGatherOffsets() ? DenseI64ArrayAttr()
                               : rewriter.getDenseI64ArrayAttr(perm),
         /*input_offsets=*/DenseI64ArrayAttr(), op.getGatherOffsetsAttr(),
-        op.getLayoutAttr(), /*tiling=*/DictionaryAttr(),
+        op.getLayoutAttr(), /*tiling=*/TilingAttr(),
         /*packed_coefficients=*/DenseI32ArrayAttr(), op.getStepsAttr(),
         op.getBoundaryAttr(), op.getBoundaryValueAttr(), op.getFusedStepsAttr(),
         op.getStepPatternAttr(), op.getStepWeightsAttr());

@@ -252,7 +252,7 @@ struct StencilFlattenPass
         /*input_offsets=*/DenseI64ArrayAttr(),
         rewriter.getDenseI64ArrayAttr(gather),
         rewriter.getDenseI64ArrayAttr({best->layout.r1, best->layout.r2}),
-        /*tiling=*/DictionaryAttr(),
+        /*tiling=*/TilingAttr(),
         /*packed_coefficients=*/DenseI32ArrayAttr(), op.getStepsAttr(),
         op.getBoundaryAttr(), op.getBoundaryValueAttr(),
         /*fused_steps=*/IntegerAttr(), /*step_pattern=*/PatternAttr(),

@@ -126,15 +126,11 @@ struct StencilSpTCTilePass
       }
 
       // 3. Record it.
-      Builder b(op->getContext());
-      op->setAttr(
-          "tiling",
-          b.getDictionaryAttr(
-              {b.getNamedAttr("warps", b.getI64IntegerAttr(chosen.warps)),
-               b.getNamedAttr("n_tiles", b.getI64IntegerAttr(chosen.nTiles)),
-               b.getNamedAttr("sub_tiles",
-                              b.getI64IntegerAttr(chosen.subTiles)),
-               b.getNamedAttr("async_copy", b.getBoolAttr(chosen.asyncCopy))}));
+      op->setAttr("tiling", TilingAttr::get(op->getContext(), chosen.warps,
+                                            chosen.nTiles, chosen.subTiles,
+                                            chosen.asyncCopy, /*mTiles=*/0,
+                                            /*wgmmaN=*/0, /*wgmmaStages=*/0,
+                                            /*wgmmaStrips=*/0));
       return WalkResult::advance();
     });
     if (result.wasInterrupted())
@@ -251,17 +247,10 @@ struct StencilSpTCTilePass
       return WalkResult::interrupt();
     }
     int64_t sub = subTiles > 0 ? int64_t(subTiles) : kDefaultWgmmaSubTiles;
-    Builder b(op->getContext());
-    op->setAttr(
-        "tiling",
-        b.getDictionaryAttr(
-            {b.getNamedAttr("warps", b.getI64IntegerAttr(4)),
-             b.getNamedAttr("n_tiles", b.getI64IntegerAttr(geo.n / 8)),
-             b.getNamedAttr("sub_tiles", b.getI64IntegerAttr(sub)),
-             b.getNamedAttr("async_copy", b.getBoolAttr(false)),
-             b.getNamedAttr("wgmma_n", b.getI64IntegerAttr(geo.n)),
-             b.getNamedAttr("wgmma_stages", b.getI64IntegerAttr(geo.stages)),
-             b.getNamedAttr("wgmma_strips", b.getI64IntegerAttr(geo.strips))}));
+    op->setAttr("tiling",
+                TilingAttr::get(op->getContext(), /*warps=*/4, geo.n / 8, sub,
+                                /*asyncCopy=*/false, /*mTiles=*/0, geo.n,
+                                geo.stages, geo.strips));
     return WalkResult::advance();
   }
 
@@ -294,15 +283,11 @@ struct StencilSpTCTilePass
         break;
       }
     }
-    Builder b(op->getContext());
-    op->setAttr(
-        "tiling",
-        b.getDictionaryAttr(
-            {b.getNamedAttr("warps", b.getI64IntegerAttr(chosen.warps)),
-             b.getNamedAttr("n_tiles", b.getI64IntegerAttr(chosen.nTiles)),
-             b.getNamedAttr("m_tiles", b.getI64IntegerAttr(chosen.mTiles)),
-             b.getNamedAttr("sub_tiles", b.getI64IntegerAttr(1)),
-             b.getNamedAttr("async_copy", b.getBoolAttr(false))}));
+    op->setAttr("tiling", TilingAttr::get(op->getContext(), chosen.warps,
+                                          chosen.nTiles, /*subTiles=*/1,
+                                          /*asyncCopy=*/false, chosen.mTiles,
+                                          /*wgmmaN=*/0, /*wgmmaStages=*/0,
+                                          /*wgmmaStrips=*/0));
     return WalkResult::advance();
   }
 };

@@ -357,11 +357,44 @@ func.func @sparse_values_type(%in: memref<?xf16>, %out: memref<?xf16>) {
 // -----
 
 func.func @sparse_tiling(%in: memref<?xf16>, %out: memref<?xf16>) {
-  // expected-error @+1 {{'stencil.sparse_row_gemm' op 'tiling' needs a positive integer 'n_tiles'}}
   stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets []
       input_offsets [0, 1, 2, 3]
       values dense<0.0> : tensor<1x2x2xf16> indices dense<[[[0, 1], [0, 1]]]> : tensor<1x2x2xi8>
-      tiling {warps = 4 : i64, n_tiles = 0 : i64, sub_tiles = 1 : i64, async_copy = false} : memref<?xf16>
+      // expected-error @+1 {{#stencil.tiling needs warps, nTiles and subTiles >= 1, got 4, 0 and 1}}
+      tiling <warps = 4, nTiles = 0, subTiles = 1, asyncCopy = false> : memref<?xf16>
+  return
+}
+
+// -----
+
+func.func @tiling_f64_and_warpgroup(%in: memref<?xf16>, %out: memref<?xf16>) {
+  stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets []
+      input_offsets [0, 1, 2, 3]
+      values dense<0.0> : tensor<1x2x2xf16> indices dense<[[[0, 1], [0, 1]]]> : tensor<1x2x2xi8>
+      // expected-error @+1 {{#stencil.tiling is of the f64 kernel (mTiles) or of the warpgroup kernel (wgmmaN), not both}}
+      tiling <warps = 4, nTiles = 3, subTiles = 1, asyncCopy = false, mTiles = 2, wgmmaN = 24> : memref<?xf16>
+  return
+}
+
+// -----
+
+func.func @tiling_stages_alone(%in: memref<?xf16>, %out: memref<?xf16>) {
+  stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets []
+      input_offsets [0, 1, 2, 3]
+      values dense<0.0> : tensor<1x2x2xf16> indices dense<[[[0, 1], [0, 1]]]> : tensor<1x2x2xi8>
+      // expected-error @+1 {{#stencil.tiling has wgmmaStages or wgmmaStrips without wgmmaN}}
+      tiling <warps = 4, nTiles = 3, subTiles = 1, asyncCopy = false, wgmmaStages = 2> : memref<?xf16>
+  return
+}
+
+// -----
+
+func.func @tiling_negative(%in: memref<?xf16>, %out: memref<?xf16>) {
+  stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets []
+      input_offsets [0, 1, 2, 3]
+      values dense<0.0> : tensor<1x2x2xf16> indices dense<[[[0, 1], [0, 1]]]> : tensor<1x2x2xi8>
+      // expected-error @+1 {{#stencil.tiling needs mTiles, wgmmaN, wgmmaStages and wgmmaStrips >= 0 (0: absent)}}
+      tiling <warps = 4, nTiles = 3, subTiles = 1, asyncCopy = false, mTiles = -1> : memref<?xf16>
   return
 }
 

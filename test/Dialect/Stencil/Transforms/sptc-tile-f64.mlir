@@ -5,9 +5,9 @@
 // one sub-tile and synchronous staging; defaults 4 warps x 4 n-tiles x 2
 // m-tiles, 2 n-tiles in 3-D.
 // CHECK-LABEL: func.func @two_d
-// CHECK:         tiling {async_copy = false, m_tiles = 2 : i64, n_tiles = 4 : i64, sub_tiles = 1 : i64, warps = 4 : i64}
+// CHECK:         tiling <warps = 4, nTiles = 4, subTiles = 1, asyncCopy = false, mTiles = 2>
 // EXPLICIT-LABEL: func.func @two_d
-// EXPLICIT:         tiling {async_copy = false, m_tiles = 4 : i64, n_tiles = 3 : i64, sub_tiles = 1 : i64, warps = 2 : i64}
+// EXPLICIT:         tiling <warps = 2, nTiles = 3, subTiles = 1, asyncCopy = false, mTiles = 4>
 func.func @two_d(%in: memref<?x?xf64>, %out: memref<?x?xf64>) {
   stencil.row_gemm %in -> %out radius 0 rows_per_block 2 column_shift 1 row_offsets [0]
       input_offsets [0, 1, 2, 3]
@@ -18,7 +18,7 @@ func.func @two_d(%in: memref<?x?xf64>, %out: memref<?x?xf64>) {
 // -----
 
 // CHECK-LABEL: func.func @three_d
-// CHECK:         tiling {async_copy = false, m_tiles = 2 : i64, n_tiles = 2 : i64, sub_tiles = 1 : i64, warps = 4 : i64}
+// CHECK:         tiling <warps = 4, nTiles = 2, subTiles = 1, asyncCopy = false, mTiles = 2>
 func.func @three_d(%in: memref<?x?x?xf64>, %out: memref<?x?x?xf64>) {
   stencil.row_gemm %in -> %out radius 0 rows_per_block 2 column_shift 1 row_offsets [0, 0]
       input_offsets [0, 1, 2, 3]
@@ -31,7 +31,7 @@ func.func @three_d(%in: memref<?x?x?xf64>, %out: memref<?x?x?xf64>) {
 // Defaults fit 48 KiB: an f64 tile reaching four planes and rows each way
 // (a 3-D radius-4 star) takes 1 n-tile and 2 warps.
 // CHECK-LABEL: func.func @three_d_fits
-// CHECK:         tiling {async_copy = false, m_tiles = 2 : i64, n_tiles = 1 : i64, sub_tiles = 1 : i64, warps = 2 : i64}
+// CHECK:         tiling <warps = 2, nTiles = 1, subTiles = 1, asyncCopy = false, mTiles = 2>
 func.func @three_d_fits(%in: memref<?x?x?xf64>, %out: memref<?x?x?xf64>) {
   stencil.row_gemm %in -> %out radius 4 rows_per_block 2 column_shift 1 row_offsets [-4, 0, 0, 4]
       input_offsets [0, 1, 2, 3]

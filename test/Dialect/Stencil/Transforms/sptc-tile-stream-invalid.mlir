@@ -3,7 +3,7 @@
 
 // 3-D blocks stream their input planes through registers (32 sub-tiles
 // along z by default): cp.async takes a single sub-tile.
-// CHECK: tiling {async_copy = true, n_tiles = 8 : i64, sub_tiles = 1 : i64, warps = 4 : i64}
+// CHECK: tiling <warps = 4, nTiles = 8, subTiles = 1, asyncCopy = true>
 func.func @three_d_async(%in: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
   // expected-error @+1 {{'stencil.sparse_row_gemm' op streams its input planes through registers (3-D, 32 sub-tiles along z): async-copy=on needs sub-tiles=1}}
   stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [0, 0]

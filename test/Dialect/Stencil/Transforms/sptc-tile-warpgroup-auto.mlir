@@ -3,7 +3,7 @@
 // 1-D forms keep the warp-level kernel under mma=auto.
 // AUTO-LABEL:  func.func @one_d
 // AUTO-NOT:      wgmma_n
-// AUTO:          tiling {async_copy = false, n_tiles = 8 : i64, sub_tiles = 1 : i64, warps = 4 : i64}
+// AUTO:          tiling <warps = 4, nTiles = 8, subTiles = 1, asyncCopy = false>
 // AUTO-NEXT:     return
 func.func @one_d(%in: memref<?xf16>, %out: memref<?xf16>) {
   stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets []

@@ -5,19 +5,19 @@
 
 // The warpgroup tiling (Support/WgmmaSpTiling.h): one warpgroup, 2 strips
 // of 16 outputs along x in 2-D, N = 16 where r_y <= 1 (24 otherwise), 8
-// sub-tiles staged through a ring of 2 buffers, recorded as wgmma_n,
-// wgmma_stages and wgmma_strips. mma=auto takes it on sm_90a only, and only
+// sub-tiles staged through a ring of 2 buffers, recorded as wgmmaN,
+// wgmmaStages and wgmmaStrips. mma=auto takes it on sm_90a only, and only
 // for 2-D forms with r_y >= 5 (where an H100 ran it faster).
 // CHECK-LABEL: func.func @two_d
-// CHECK:         tiling {async_copy = false, n_tiles = 2 : i64, sub_tiles = 8 : i64, warps = 4 : i64, wgmma_n = 16 : i64, wgmma_stages = 2 : i64, wgmma_strips = 2 : i64}
+// CHECK:         tiling <warps = 4, nTiles = 2, subTiles = 8, asyncCopy = false, wgmmaN = 16, wgmmaStages = 2, wgmmaStrips = 2>
 // AUTO-LABEL:  func.func @two_d
-// AUTO-NOT:      wgmma_n
-// AUTO:          tiling {async_copy = true, n_tiles = 4 : i64, sub_tiles = 8 : i64, warps = 4 : i64}
+// AUTO-NOT:      wgmmaN
+// AUTO:          tiling <warps = 4, nTiles = 4, subTiles = 8, asyncCopy = true>
 // SM90-LABEL:  func.func @two_d
-// SM90-NOT:      wgmma_n
-// SM90:          tiling {async_copy = true, n_tiles = 4 : i64, sub_tiles = 8 : i64, warps = 4 : i64}
+// SM90-NOT:      wgmmaN
+// SM90:          tiling <warps = 4, nTiles = 4, subTiles = 8, asyncCopy = true>
 // EXPLICIT-LABEL: func.func @two_d
-// EXPLICIT:      tiling {async_copy = false, n_tiles = 1 : i64, sub_tiles = 2 : i64, warps = 4 : i64, wgmma_n = 8 : i64, wgmma_stages = 2 : i64, wgmma_strips = 4 : i64}
+// EXPLICIT:      tiling <warps = 4, nTiles = 1, subTiles = 2, asyncCopy = false, wgmmaN = 8, wgmmaStages = 2, wgmmaStrips = 4>
 func.func @two_d(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
   stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [0]
       input_offsets [0, 1, 2, 3]
@@ -30,11 +30,11 @@ func.func @two_d(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
 // Kernel rows at dy = +-5: r_y = 5, N = 24, and mma=auto takes the
 // warpgroup kernel on sm_90a.
 // CHECK-LABEL: func.func @two_d_r5
-// CHECK:         n_tiles = 3 : i64, sub_tiles = 8 : i64, warps = 4 : i64, wgmma_n = 24 : i64, wgmma_stages = 2 : i64, wgmma_strips = 2 : i64
+// CHECK:         tiling <warps = 4, nTiles = 3, subTiles = 8, asyncCopy = false, wgmmaN = 24, wgmmaStages = 2, wgmmaStrips = 2>
 // AUTO-LABEL:  func.func @two_d_r5
-// AUTO:          wgmma_n = 24 : i64, wgmma_stages = 2 : i64, wgmma_strips = 2 : i64
+// AUTO:          wgmmaN = 24, wgmmaStages = 2, wgmmaStrips = 2>
 // SM90-LABEL:  func.func @two_d_r5
-// SM90-NOT:      wgmma_n
+// SM90-NOT:      wgmmaN
 func.func @two_d_r5(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
   stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [-5, 5]
       input_offsets [0, 1, 2, 3]
@@ -49,11 +49,11 @@ func.func @two_d_r5(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
 // 7 x 4 x (4 x N x 16 + 32) bytes and 4 N rows of 48 bytes). mma=auto
 // keeps 3-D forms on the warp-level kernel.
 // CHECK-LABEL: func.func @three_d
-// CHECK:         wgmma_n = 24 : i64, wgmma_stages = 2 : i64, wgmma_strips = 1 : i64
+// CHECK:         wgmmaN = 24, wgmmaStages = 2, wgmmaStrips = 1>
 // AUTO-LABEL:  func.func @three_d
-// AUTO-NOT:      wgmma_n
+// AUTO-NOT:      wgmmaN
 // EXPLICIT-LABEL: func.func @three_d
-// EXPLICIT:      sub_tiles = 2 : i64, warps = 4 : i64, wgmma_n = 8 : i64, wgmma_stages = 2 : i64, wgmma_strips = 4 : i64
+// EXPLICIT:      subTiles = 2, asyncCopy = false, wgmmaN = 8, wgmmaStages = 2, wgmmaStrips = 4>
 func.func @three_d(%in: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
   stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [-3, 0, 3, 0]
       input_offsets [0, 1, 2, 3]
@@ -66,9 +66,9 @@ func.func @three_d(%in: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
 // The dense f16 form takes the warpgroup kernel (two dense m64nNk16 per
 // shift) when asked; mma=auto keeps it on mma.sync (measured slower).
 // CHECK-LABEL: func.func @dense
-// CHECK:         tiling {async_copy = false, n_tiles = 2 : i64, sub_tiles = 8 : i64, warps = 4 : i64, wgmma_n = 16 : i64, wgmma_stages = 2 : i64, wgmma_strips = 2 : i64}
+// CHECK:         tiling <warps = 4, nTiles = 2, subTiles = 8, asyncCopy = false, wgmmaN = 16, wgmmaStages = 2, wgmmaStrips = 2>
 // AUTO-LABEL:  func.func @dense
-// AUTO-NOT:      wgmma_n
+// AUTO-NOT:      wgmmaN
 func.func @dense(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
   stencil.row_gemm %in -> %out radius 1 rows_per_block 4 column_shift 1 row_offsets [0]
       input_offsets [-2, -1, 0, 1, 2, 3, 4, 5]

@@ -5,9 +5,9 @@
 // synchronous, 3-D 4 x 8 and 16 sub-tiles: 32 output planes streamed
 // along z (bench/NOTES.md).
 // CHECK-LABEL: func.func @two_d
-// CHECK:         tiling {async_copy = true, n_tiles = 4 : i64, sub_tiles = 8 : i64, warps = 4 : i64}
+// CHECK:         tiling <warps = 4, nTiles = 4, subTiles = 8, asyncCopy = true>
 // EXPLICIT-LABEL: func.func @two_d
-// EXPLICIT:         tiling {async_copy = false, n_tiles = 3 : i64, sub_tiles = 5 : i64, warps = 2 : i64}
+// EXPLICIT:         tiling <warps = 2, nTiles = 3, subTiles = 5, asyncCopy = false>
 func.func @two_d(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
   stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [0]
       input_offsets [0, 1, 2, 3]
@@ -18,7 +18,7 @@ func.func @two_d(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
 // -----
 
 // CHECK-LABEL: func.func @three_d
-// CHECK:         tiling {async_copy = false, n_tiles = 8 : i64, sub_tiles = 32 : i64, warps = 4 : i64}
+// CHECK:         tiling <warps = 4, nTiles = 8, subTiles = 32, asyncCopy = false>
 func.func @three_d(%in: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
   stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [0, 0]
       input_offsets [0, 1, 2, 3]
@@ -30,7 +30,7 @@ func.func @three_d(%in: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
 
 // The dense form takes the same tiling.
 // CHECK-LABEL: func.func @dense
-// CHECK:         stencil.row_gemm {{.*}} tiling {async_copy = true, n_tiles = 4 : i64, sub_tiles = 8 : i64, warps = 4 : i64}
+// CHECK:         stencil.row_gemm {{.*}} tiling <warps = 4, nTiles = 4, subTiles = 8, asyncCopy = true>
 func.func @dense(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
   stencil.row_gemm %in -> %out radius 1 rows_per_block 4 column_shift 1 row_offsets [0]
       input_offsets [-2, -1, 0, 1, 2, 3, 4, 5]
@@ -46,9 +46,9 @@ func.func @dense(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
 // Explicit options are kept (EXPLICIT; the conversion reports a tile that
 // does not fit).
 // CHECK-LABEL: func.func @three_d_fits
-// CHECK:         tiling {async_copy = false, n_tiles = 2 : i64, sub_tiles = 32 : i64, warps = 4 : i64}
+// CHECK:         tiling <warps = 4, nTiles = 2, subTiles = 32, asyncCopy = false>
 // EXPLICIT-LABEL: func.func @three_d_fits
-// EXPLICIT:         tiling {async_copy = false, n_tiles = 3 : i64, sub_tiles = 5 : i64, warps = 2 : i64}
+// EXPLICIT:         tiling <warps = 2, nTiles = 3, subTiles = 5, asyncCopy = false>
 func.func @three_d_fits(%in: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
   stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [-4, 0, 0, 4]
       input_offsets [0, 1, 2, 3]
@@ -61,7 +61,7 @@ func.func @three_d_fits(%in: memref<?x?x?xf16>, %out: memref<?x?x?xf16>) {
 // A 2-D tile reaching 90 rows each way: no n-tiles fit 4 warps (two
 // cp.async buffers of 212 rows), 2 warps do with the preferred 4 n-tiles.
 // CHECK-LABEL: func.func @wide_two_d
-// CHECK:         tiling {async_copy = true, n_tiles = 4 : i64, sub_tiles = 8 : i64, warps = 2 : i64}
+// CHECK:         tiling <warps = 2, nTiles = 4, subTiles = 8, asyncCopy = true>
 func.func @wide_two_d(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
   stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [-90, 90]
       input_offsets [0, 1, 2, 3]
@@ -75,7 +75,7 @@ func.func @wide_two_d(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
 // same tile gives up cp.async (auto) before the warps.
 // RUN: stencil-opt %s --split-input-file --stencil-sptc-tile="warps=4" | FileCheck %s --check-prefix=WARPS
 // WARPS-LABEL: func.func @wide_two_d_warps
-// WARPS:         tiling {async_copy = false, n_tiles = 4 : i64, sub_tiles = 8 : i64, warps = 4 : i64}
+// WARPS:         tiling <warps = 4, nTiles = 4, subTiles = 8, asyncCopy = false>
 func.func @wide_two_d_warps(%in: memref<?x?xf16>, %out: memref<?x?xf16>) {
   stencil.sparse_row_gemm %in -> %out radius 0 rows_per_block 2 row_offsets [-90, 90]
       input_offsets [0, 1, 2, 3]

@@ -79,4 +79,45 @@ def Stencil_PatternAttr : Stencil_Attr<"Pattern", "pattern"> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// TilingAttr
+//===----------------------------------------------------------------------===//
+
+def Stencil_TilingAttr : Stencil_Attr<"Tiling", "tiling"> {
+  let summary = "the thread-block tiling of a row-form kernel";
+  let description = [{
+    What `--stencil-sptc-tile` chooses for a row form (`stencil.row_gemm`,
+    `stencil.sparse_row_gemm`) and the Tensor Core conversions build: warps
+    per block, MMA column tiles (of 8 outputs) per warp, pipelined sub-tiles
+    per block (in 3-D, output planes streamed along z), and whether the
+    input is staged by double-buffered `cp.async`. The f64 kernel adds its
+    m-tiles (of 8 rows) per warp; the sm_90a warpgroup kernel its wgmma N,
+    the stages of its shared-memory ring and its strips (0: absent).
+
+    ```mlir
+    #stencil.tiling<warps = 4, nTiles = 4, subTiles = 8, asyncCopy = true>
+    #stencil.tiling<warps = 4, nTiles = 4, subTiles = 1, asyncCopy = false,
+                    mTiles = 2>
+    #stencil.tiling<warps = 4, nTiles = 3, subTiles = 8, asyncCopy = false,
+                    wgmmaN = 24, wgmmaStages = 3, wgmmaStrips = 1>
+    ```
+  }];
+  let parameters = (ins
+    "int64_t":$warps,
+    "int64_t":$nTiles,
+    "int64_t":$subTiles,
+    "bool":$asyncCopy,
+    OptionalParameter<"int64_t">:$mTiles,
+    OptionalParameter<"int64_t">:$wgmmaN,
+    OptionalParameter<"int64_t">:$wgmmaStages,
+    OptionalParameter<"int64_t">:$wgmmaStrips
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Whether it is the tiling of the sm_90a warpgroup kernel.
+    bool isWarpgroup() const { return getWgmmaN() > 0; }
+  }];
+}
+
 #endif // STENCIL_DIALECT_STENCIL_IR_STENCILATTRS_TD

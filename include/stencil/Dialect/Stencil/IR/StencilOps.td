@@ -396,7 +396,7 @@ def Stencil_RowGemmOp : Stencil_Op<"row_gemm", [
     OptionalAttr<DenseI64ArrayAttr>:$input_offsets,
     OptionalAttr<DenseI64ArrayAttr>:$gather_offsets,
     OptionalAttr<DenseI64ArrayAttr>:$layout,
-    OptionalAttr<DictionaryAttr>:$tiling,
+    OptionalAttr<Stencil_TilingAttr>:$tiling,
     OptionalAttr<DenseI32ArrayAttr>:$packed_coefficients,
     DefaultValuedAttr<Stencil_StepsAttr, "1">:$steps,
     DefaultValuedAttr<Stencil_BoundaryKindAttr,
@@ -472,7 +472,7 @@ def Stencil_SparseRowGemmOp : Stencil_Op<"sparse_row_gemm", [
     ```
 
     Two optional attributes prepare the GPU kernel without changing the
-    meaning: `tiling` (`{warps, n_tiles, sub_tiles, async_copy}`, set by
+    meaning: `tiling` (a `#stencil.tiling`, set by
     `--stencil-sptc-tile`, SPIDER 3.3.1) and `packed_coefficients` (the
     per-lane words of `Support/SpTCPacking.h`, set by `--stencil-sptc-pack`,
     SPIDER 3.3.2).
@@ -494,7 +494,7 @@ def Stencil_SparseRowGemmOp : Stencil_Op<"sparse_row_gemm", [
     OptionalAttr<DenseI64ArrayAttr>:$input_offsets,
     OptionalAttr<DenseI64ArrayAttr>:$gather_offsets,
     OptionalAttr<DenseI64ArrayAttr>:$layout,
-    OptionalAttr<DictionaryAttr>:$tiling,
+    OptionalAttr<Stencil_TilingAttr>:$tiling,
     OptionalAttr<DenseI32ArrayAttr>:$packed_coefficients,
     DefaultValuedAttr<Stencil_StepsAttr, "1">:$steps,
     DefaultValuedAttr<Stencil_BoundaryKindAttr,

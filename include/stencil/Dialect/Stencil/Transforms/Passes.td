@@ -501,14 +501,14 @@ def StencilSpTCTile : Pass<"stencil-sptc-tile"> {
     attribute for `--convert-stencil-to-sptc`. One `mma.sp.m16n8k32`
     computes 16 consecutive outputs along the innermost dimension for 8
     columns (8 consecutive `y` in 2-D and 3-D, 8 segments of 16 outputs in
-    1-D); a warp computes `n_tiles` such column tiles, a block `warps` warps
-    side by side along `x` and `sub_tiles` tiles one after the other along
-    `y` (`x` in 1-D, `z` in 3-D), with `async_copy` the next one staged by
+    1-D); a warp computes `nTiles` such column tiles, a block `warps` warps
+    side by side along `x` and `subTiles` tiles one after the other along
+    `y` (`x` in 1-D, `z` in 3-D), with `asyncCopy` the next one staged by
     `cp.async` while the current one computes. The kernel matrices stay in registers
     (SPIDER: "it resides entirely in registers").
 
     The defaults are the best of the H200 sweeps in bench/NOTES.md: in 2-D,
-    4 warps x 4 n-tiles x 8 sub-tiles with `async_copy`; in 3-D 4 warps x 8
+    4 warps x 4 n-tiles x 8 sub-tiles with `asyncCopy`; in 3-D 4 warps x 8
     n-tiles x 32 sub-tiles, which are output planes along `z` streamed
     through a ring of input planes (`--convert-stencil-to-sptc`, "3-D plane
     stream"; the best of 1, 8, 16, 32, 64 on an H100); in 1-D 4 warps x 8
@@ -521,12 +521,12 @@ def StencilSpTCTile : Pass<"stencil-sptc-tile"> {
     `Support/WgmmaSpTiling.h`, preferWarpgroupKernel) a banded
     `stencil.sparse_row_gemm` of rank 2 or 3 is tiled for the sm_90a kernel
     of `wgmma.mma_async.sp` m64nNk32 (`Support/WgmmaSpTiling.h`): one
-    warpgroup per block, `wgmma_strips` strips of 16 outputs along `x`
+    warpgroup per block, `wgmmaStrips` strips of 16 outputs along `x`
     (default 2 in 2-D, 1 in 3-D) by 4 N rows along `y` per tile (one output
-    plane in 3-D), `sub_tiles` tiles one after the other along `y` (default
-    8), staged by cp.async `wgmma_stages` tiles ahead in a ring of that many
-    buffers (default 2), recorded as `wgmma_n` = N, `wgmma_stages` and
-    `wgmma_strips` next to the warp-level keys. The ring and the store
+    plane in 3-D), `subTiles` tiles one after the other along `y` (default
+    8), staged by cp.async `wgmmaStages` tiles ahead in a ring of that many
+    buffers (default 2), recorded as `wgmmaN` = N, `wgmmaStages` and
+    `wgmmaStrips` next to the warp-level keys. The ring and the store
     staging are dynamic shared memory; N defaults to 24 in 2-D (16 where
     r_y <= 1) and 24 in 3-D, less where they
     would pass the default budget of 100 KiB (two blocks per SM), and an
@@ -535,7 +535,7 @@ def StencilSpTCTile : Pass<"stencil-sptc-tile"> {
     dense and low-rank forms), is a located error.
 
     Defaults always fit: where the staged tile of the preferred tiling
-    (tile plus halo, doubled with `async_copy`) needs more than the 48 KiB of
+    (tile plus halo, doubled with `asyncCopy`) needs more than the 48 KiB of
     static shared memory a block has (3-D stencils of radius >= 2 do), the
     options left at their defaults shrink, in this order, until it fits:
     `n-tiles` halved, then `warps` halved, then (`async-copy=auto`)
@@ -548,7 +548,7 @@ def StencilSpTCTile : Pass<"stencil-sptc-tile"> {
     `mma.sync.m8n8k4` f64, whose A holds 8 rows (8 consecutive `y`, or 8
     segments in 1-D) by 4 inputs and whose C holds 8 rows by 8 consecutive
     outputs (Support/SpTCPacking.h, `TCF64CoefficientLayout`). A warp
-    computes `m_tiles` m-tiles of 8 rows by `n_tiles` n-tiles of 8 outputs
+    computes `mTiles` m-tiles of 8 rows by `nTiles` n-tiles of 8 outputs
     along `x`, a block `warps` warps side by side along `x`, with one
     sub-tile and synchronous staging. Defaults (not yet tuned on a GPU): 4
     warps x 4 n-tiles (2 in 3-D) x 2 m-tiles.
