@@ -38,6 +38,7 @@
 #include "stencil/Pipelines/Candidates.h"
 #include "stencil/Pipelines/KernelResources.h"
 #include "stencil/Pipelines/Passes.h"
+#include "stencil/Support/GPULimits.h"
 #include "stencil/Support/GPUTarget.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -187,9 +188,6 @@ static SmallVector<int64_t> getNominalGrid(int64_t rank) {
 /// those kernels little, 3224 bytes (the f64 radius-2 box with vector
 /// columns) made one 2.2x slower than its one-column sibling.
 static constexpr int64_t kMaxSpillStoreBytes = 1024;
-
-/// The 32-bit registers a thread can address (PTX, every chip since sm_35).
-static constexpr int64_t kMaxThreadRegisters = 255;
 
 /// The integer after `key` ("name=") in a candidate's options, `fallback`
 /// when absent.

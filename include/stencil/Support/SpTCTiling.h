@@ -16,16 +16,14 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include "stencil/Support/GPULimits.h"
 #include <array>
+
 #include <cstdint>
 #include <optional>
 
 namespace mlir {
 namespace stencil {
-
-/// The shared memory a block may use without opting in to more (the static
-/// limit of every chip since sm_70).
-constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
 
 /// Output planes a 3-D block of the row-form kernel streams along z by
 /// default (`--stencil-sptc-tile`; SpTCGeometry::streamsPlanes).

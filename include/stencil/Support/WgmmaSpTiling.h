@@ -80,6 +80,7 @@
 #ifndef STENCIL_SUPPORT_WGMMASPTILING_H
 #define STENCIL_SUPPORT_WGMMASPTILING_H
 
+#include "stencil/Support/GPULimits.h"
 #include "stencil/Support/WgmmaSpModel.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -162,7 +163,7 @@ struct WgmmaSpGeometry {
 
 /// The shared memory a warpgroup tile may take (dynamic shared memory, the
 /// opt-in limit of a block on sm_90).
-constexpr int64_t kMaxWgmmaSharedBytes = 227 * 1024;
+constexpr int64_t kMaxWgmmaSharedBytes = kMaxOptInSharedBytes;
 /// The strips a tiling may ask for: powers of two up to kMaxWgmmaStrips
 /// (a warp's 32 lanes then store whole rows of the store staging, or
 /// several).

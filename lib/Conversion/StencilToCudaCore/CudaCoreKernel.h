@@ -14,6 +14,7 @@
 #include "stencil/Conversion/StencilGPUCommon/KernelABI.h"
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
 #include "stencil/Support/CudaCoreTiling.h"
+#include "stencil/Support/GPULimits.h"
 #include "stencil/Support/StepComposition.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -23,8 +24,8 @@
 namespace mlir {
 namespace stencil {
 
-/// The shared memory a block may use without opting in to more.
-inline constexpr int64_t kMaxCudaCoreSharedBytes = 48 * 1024;
+/// The shared memory of a CUDA-core block: the static limit (GPULimits.h).
+inline constexpr int64_t kMaxCudaCoreSharedBytes = kMaxStaticSharedBytes;
 
 /// The z planes a streamed 3-D block sweeps when `planes` is 0: the halo
 /// planes staged twice cost 2 t r_z / 32 of the input traffic, and a 256^3

@@ -11,6 +11,7 @@
 #include "CudaCoreKernel.h"
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
 #include "stencil/Support/CudaCoreTiling.h"
+#include "stencil/Support/GPULimits.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -38,13 +39,7 @@ using namespace mlir::stencil;
 static constexpr int64_t kMaxFusedSteps = 64;
 /// The most planes a prefetching streamed sweep loads ahead.
 static constexpr int64_t kMaxPrefetchDistance = 4;
-/// The most resident threads per SM on sm_80 and sm_90 (min-blocks-per-sm).
-static constexpr int64_t kMaxThreadsPerSM = 2048;
-/// Resident blocks per SM: at most 32 on sm_80 to sm_120.
-static constexpr int64_t kMaxBlocksPerSM = 32;
 static constexpr StringLiteral kGpuModuleName = "stencil_cuda_core";
-/// The `.const` bank of user constants (replaceable weights).
-static constexpr int64_t kMaxConstantBytes = 64 * 1024;
 
 FailureOr<CudaCoreStepKernel> mlir::stencil::buildCudaCoreStepKernel(
     gpu::GPUModuleOp gpuModule, Location loc, const LinearStencil &step,

@@ -11,6 +11,7 @@
 #include "FftKernel.h"
 
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
+#include "stencil/Support/GPULimits.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -33,9 +34,8 @@ using namespace mlir;
 using namespace mlir::stencil;
 
 static constexpr StringLiteral kGpuModuleName = "stencil_fft";
-/// The dynamic shared memory a block may opt in to (H100 / H200 and A100:
-/// 227 KiB; sm_86 has 99 KiB).
-static constexpr int64_t kMaxSharedBytes = 227 * 1024;
+/// The dynamic shared memory a block may opt in to (GPULimits.h).
+static constexpr int64_t kMaxSharedBytes = kMaxOptInSharedBytes;
 
 /// The elements of a complex<f64> spectrum attribute.
 static SmallVector<std::complex<double>> getSpectrum(ElementsAttr attr) {
