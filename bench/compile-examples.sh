@@ -6,10 +6,10 @@
 # pipeline rejects are listed with the compiler's diagnostic.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILD_DIR:-$root/build}
 out=${1:?usage: compile-examples.sh OUT_DIR [PIPELINE] [CHIP]}
 pipeline=${2:-lower-to-sptc}
-chip=${3:-sm_90}
+source "$root/bench/common.sh"
+begin_compile "${3:-sm_90}"
 mkdir -p "$out"
 for example in "$root"/examples/*.mlir; do
   name=$(basename "$example" .mlir)

@@ -11,9 +11,9 @@
 # bench/run-sptc-layouts.sh on the GPU machine.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILD_DIR:-$root/build}
 out=${1:?usage: compile-sptc-layouts.sh OUT_DIR [CHIP]}
-chip=${2:-sm_90}
+source "$root/bench/common.sh"
+begin_compile "${2:-sm_90}"
 mkdir -p "$out/src"
 python3 "$root/utils/gen-sparstencil-suite.py" "$out/src" > /dev/null
 for f in "$root"/examples/*.mlir; do

@@ -8,9 +8,9 @@
 # bench/run-sptc-layouts.sh (check, table).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILD_DIR:-$root/build}
 out=${1:?usage: compile-sptc-stream.sh OUT_DIR [CHIP] [K...]}
-chip=${2:-sm_90}
+source "$root/bench/common.sh"
+begin_compile "${2:-sm_90}"
 shift $(( $# >= 2 ? 2 : 1 ))
 lengths=${*:-1 8 16 32 64}
 mkdir -p "$out/src"

@@ -16,11 +16,10 @@
 # each candidate is assembled).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILD_DIR:-$root/build}
 log=${1:-compile-time.txt}
 timeout_s=${COMPILE_TIMEOUT:-60}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$root/bench/common.sh"
+begin_compile
 gen="python3 $root/utils/gen-pattern.py"
 
 # name | generator arguments (before --type)
