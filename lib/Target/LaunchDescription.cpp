@@ -82,7 +82,7 @@ private:
   void readSource(stencil_run::LaunchDescription &desc);
   LogicalResult readBoundary(stencil_run::LaunchDescription &desc);
   void readFusedSteps(stencil_run::LaunchDescription &desc);
-  LogicalResult readRepack(stencil_run::LaunchDescription &desc);
+  void readRepack(stencil_run::LaunchDescription &desc);
 
   Operation *module;
   DictionaryAttr record;
@@ -111,21 +111,12 @@ void DescriptionBuilder::readSource(stencil_run::LaunchDescription &desc) {
 
 LogicalResult
 DescriptionBuilder::readBoundary(stencil_run::LaunchDescription &desc) {
-  // The verifier took halo, periodic or dirichlet(v) with a finite v.
+  // The verifier took halo, periodic or dirichlet(v) with a finite v; the
+  // runtime reads it the same way.
   StringRef boundary = getString("boundary");
-  if (boundary == "halo") {
-    desc.boundary = stencil_run::Boundary::Halo;
-    return success();
-  }
-  if (boundary == "periodic") {
-    desc.boundary = stencil_run::Boundary::Periodic;
-    return success();
-  }
-  StringRef value = boundary;
-  if (!value.consume_front("dirichlet(") || !value.consume_back(")") ||
-      value.trim().getAsDouble(desc.dirichletValue))
+  if (!stencil_run::parseBoundary(boundary.str(), desc.boundary,
+                                  desc.dirichletValue))
     return emitError() << "unknown boundary '" << boundary << "'";
-  desc.boundary = stencil_run::Boundary::Dirichlet;
   return success();
 }
 
@@ -150,31 +141,23 @@ void DescriptionBuilder::readFusedSteps(stencil_run::LaunchDescription &desc) {
   }
 }
 
-LogicalResult
-DescriptionBuilder::readRepack(stencil_run::LaunchDescription &desc) {
+void DescriptionBuilder::readRepack(stencil_run::LaunchDescription &desc) {
   if (auto words = record.getAs<DenseI32ArrayAttr>("coefficients")) {
     for (int32_t word : words.asArrayRef())
       desc.coefficients.push_back(static_cast<uint32_t>(word));
     desc.hasCoefficients = !desc.coefficients.empty();
   }
   if (auto repack = record.getAs<DictionaryAttr>("repack")) {
-    auto kind = repack.getAs<StringAttr>("kind");
-    auto type = repack.getAs<StringAttr>("type");
-    auto map = repack.getAs<DenseI64ArrayAttr>("map");
+    // The verifier took a known kind and type, the sizes and the map.
     RepackRecipe recipe;
-    if (!kind || !type || !map ||
-        !parseRepackKind(kind.getValue().str(), recipe.kind) ||
-        !parseOperandType(type.getValue().str(), recipe.type))
-      return emitError() << "malformed 'repack' entry";
-    for (auto [key, field] :
-         {std::pair<StringRef, int64_t *>{"rows", &recipe.numRows},
-          {"rows_per_block", &recipe.rowsPerBlock},
-          {"radius", &recipe.radius}}) {
-      auto value = repack.getAs<IntegerAttr>(key);
-      if (!value)
-        return emitError() << "the 'repack' entry has no '" << key << "'";
-      *field = value.getInt();
-    }
+    parseRepackKind(repack.getAs<StringAttr>("kind").getValue().str(),
+                    recipe.kind);
+    parseOperandType(repack.getAs<StringAttr>("type").getValue().str(),
+                     recipe.type);
+    recipe.numRows = repack.getAs<IntegerAttr>("rows").getInt();
+    recipe.rowsPerBlock = repack.getAs<IntegerAttr>("rows_per_block").getInt();
+    recipe.radius = repack.getAs<IntegerAttr>("radius").getInt();
+    auto map = repack.getAs<DenseI64ArrayAttr>("map");
     if (auto indices = repack.getAs<DenseI8ArrayAttr>("indices"))
       for (int8_t index : indices.asArrayRef())
         recipe.indices.push_back(uint8_t(index));
@@ -184,7 +167,6 @@ DescriptionBuilder::readRepack(stencil_run::LaunchDescription &desc) {
     desc.weightsGlobal = getString("weights_global").str();
     desc.repackUnsupported = getString("repack_unsupported").str();
   }
-  return success();
 }
 
 FailureOr<stencil_run::LaunchDescription>
@@ -217,8 +199,7 @@ DescriptionBuilder::build(const LaunchDescriptionOptions &options) {
   desc.edgeUnit = getString("edge_unit").str();
   desc.chainAbsSum = getFloat("chain_abs_sum").value_or(0);
   desc.fftErrorBound = getFloat("fft_error_bound").value_or(0);
-  if (failed(readRepack(desc)))
-    return failure();
+  readRepack(desc);
   desc.args = {"in", "out", "coeffs", "sizes"};
   return desc;
 }

@@ -469,18 +469,7 @@ bool DescriptionReader::readPattern() {
 
 bool DescriptionReader::readBoundary() {
   const std::string &boundary = kv["boundary"].first;
-  const std::string dirichlet = "dirichlet(";
-  if (boundary == "halo") {
-    desc.boundary = Boundary::Halo;
-  } else if (boundary == "periodic") {
-    desc.boundary = Boundary::Periodic;
-  } else if (boundary.rfind(dirichlet, 0) == 0 && boundary.back() == ')' &&
-             parseDouble(
-                 trim(boundary.substr(dirichlet.size(),
-                                      boundary.size() - dirichlet.size() - 1)),
-                 desc.dirichletValue)) {
-    desc.boundary = Boundary::Dirichlet;
-  } else {
+  if (!parseBoundary(boundary, desc.boundary, desc.dirichletValue)) {
     error = where("boundary") + "unknown boundary '" + boundary +
             "' (halo, periodic or dirichlet(v) with a finite v)";
     return false;
@@ -773,6 +762,29 @@ bool parseLaunchDescriptionText(const std::string &text,
                                 LaunchDescription &desc, std::string &error,
                                 std::vector<std::string> &warnings) {
   return DescriptionReader(path, desc, error, warnings).read(text);
+}
+
+bool parseBoundary(const std::string &text, Boundary &boundary,
+                   double &dirichletValue) {
+  const std::string dirichlet = "dirichlet(";
+  if (text == "halo") {
+    boundary = Boundary::Halo;
+    return true;
+  }
+  if (text == "periodic") {
+    boundary = Boundary::Periodic;
+    return true;
+  }
+  // The value is stored only when the whole text reads.
+  double value;
+  if (text.rfind(dirichlet, 0) != 0 || text.back() != ')' ||
+      !parseDouble(trim(text.substr(dirichlet.size(),
+                                    text.size() - dirichlet.size() - 1)),
+                   value))
+    return false;
+  boundary = Boundary::Dirichlet;
+  dirichletValue = value;
+  return true;
 }
 
 } // namespace stencil_run

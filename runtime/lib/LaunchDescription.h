@@ -147,6 +147,12 @@ bool parseLaunchDescriptionText(const std::string &text,
                                 LaunchDescription &desc, std::string &error,
                                 std::vector<std::string> &warnings);
 
+/// A description's `boundary`: halo, periodic or dirichlet(v) with a finite
+/// v (spaces around v allowed); false for anything else. The reader and the
+/// compiler's translation (which fills the struct from a record) share it.
+bool parseBoundary(const std::string &text, Boundary &boundary,
+                   double &dirichletValue);
+
 /// What a written description says in comments (the reader skips them).
 struct LaunchDescriptionNotes {
   std::string writer = "stencil-translate"; ///< in the first line

@@ -116,9 +116,9 @@ public:
         rank(cast<MemRefType>(in.getType()).getRank()) {}
 
   /// The coefficients as a constant global of the host module, copied to a
-  /// device buffer (freed by finish()).
+  /// device buffer (freed at the end of emitSteps).
   void uploadCoefficients(SymbolTable &symbols);
-  /// `grid` as a flat buffer; the grid's sizes (the first call).
+  /// `grid` as a flat buffer.
   Value flatten(Value grid);
   /// The launches of `steps` steps from `inFlat` into `outFlat`, ping-
   /// ponging, and the final copy where the result is in `inFlat`.
@@ -136,18 +136,20 @@ private:
   /// The band kernel's grid: BandTiling::getNumTiles() of the sizes,
   /// prod n_d - prod (hi_d - lo_d) (Support/StepComposition.h).
   gpu::KernelDim3 getBandGrid();
-  /// `numLaunches` launches (a loop when more than one) of
-  /// `emitOne(builder, loc, buffers)`, each swapping the buffers.
+  /// `numLaunches` launches of `emitOne(builder, loc, buffers)`, each
+  /// swapping the buffers: a loop, but for a single launch without
+  /// `loopForOne`.
   void
   emitLaunchLoop(int64_t numLaunches, SmallVectorImpl<Value> &buffers,
-                 function_ref<void(OpBuilder &, Location, ValueRange)> emitOne);
+                 function_ref<void(OpBuilder &, Location, ValueRange)> emitOne,
+                 bool loopForOne);
 
   ImplicitLocOpBuilder b;
   Operation *op;
   Value in;
   const StencilKernelLaunch &launch;
   int64_t rank;
-  Value hostCoef, deviceCoef, coefArg;
+  Value deviceCoef, coefArg;
   SmallVector<Value> dims;
   Value one;
 };
@@ -172,7 +174,7 @@ void HostLaunchBuilder::uploadCoefficients(SymbolTable &symbols) {
       /*constant=*/true, /*alignment=*/IntegerAttr());
   symbols.insert(global);
 
-  hostCoef = memref::GetGlobalOp::create(b, coefType, global.getName());
+  Value hostCoef = memref::GetGlobalOp::create(b, coefType, global.getName());
   deviceCoef = gpu::AllocOp::create(b, coefType, Type(), ValueRange{},
                                     ValueRange{}, ValueRange{})
                    .getMemref();
@@ -241,8 +243,9 @@ gpu::KernelDim3 HostLaunchBuilder::getBandGrid() {
 
 void HostLaunchBuilder::emitLaunchLoop(
     int64_t numLaunches, SmallVectorImpl<Value> &buffers,
-    function_ref<void(OpBuilder &, Location, ValueRange)> emitOne) {
-  if (numLaunches == 1) {
+    function_ref<void(OpBuilder &, Location, ValueRange)> emitOne,
+    bool loopForOne) {
+  if (numLaunches == 1 && !loopForOne) {
     emitOne(b, b.getLoc(), buffers);
     std::swap(buffers[0], buffers[1]);
     return;
@@ -275,20 +278,17 @@ void HostLaunchBuilder::emitSteps(int64_t steps, Value inFlat, Value outFlat) {
   int64_t numLaunches = steps / launch.stepsPerLaunch;
   SmallVector<Value> buffers = {inFlat, outFlat};
   // The main loop is a loop even for one launch.
-  if (numLaunches > 0) {
-    Value zero = arith::ConstantIndexOp::create(b, 0);
-    auto loop = scf::ForOp::create(
-        b, zero, arith::ConstantIndexOp::create(b, numLaunches), one, buffers,
-        [&](OpBuilder &lb, Location l, Value, ValueRange iterArgs) {
+  if (numLaunches > 0)
+    emitLaunchLoop(
+        numLaunches, buffers,
+        [&](OpBuilder &lb, Location l, ValueRange buffers) {
           emitLaunch(lb, l, launch.kernel, grid, block, launch.sharedBytes,
-                     iterArgs);
+                     buffers);
           if (launch.bandKernel)
             emitLaunch(lb, l, launch.bandKernel, bandGrid, bandBlock, 0,
-                       iterArgs);
-          scf::YieldOp::create(lb, l, ValueRange{iterArgs[1], iterArgs[0]});
-        });
-    buffers = loop.getResults();
-  }
+                       buffers);
+        },
+        /*loopForOne=*/true);
 
   // The steps left over, by launches of the tail kernel (one step each as
   // the pipelines build it), ping-ponging on.
@@ -302,11 +302,13 @@ void HostLaunchBuilder::emitSteps(int64_t steps, Value inFlat, Value outFlat) {
     TailShape tail = getTailShape(launch);
     gpu::KernelDim3 tailGrid = gridOf(tail.tile);
     gpu::KernelDim3 tailBlock = blockOf(tail.threads);
-    emitLaunchLoop(numTailLaunches, buffers,
-                   [&](OpBuilder &lb, Location l, ValueRange buffers) {
-                     emitLaunch(lb, l, launch.tailKernel, tailGrid, tailBlock,
-                                tail.sharedBytes, buffers);
-                   });
+    emitLaunchLoop(
+        numTailLaunches, buffers,
+        [&](OpBuilder &lb, Location l, ValueRange buffers) {
+          emitLaunch(lb, l, launch.tailKernel, tailGrid, tailBlock,
+                     tail.sharedBytes, buffers);
+        },
+        /*loopForOne=*/false);
     numLaunches += numTailLaunches;
   }
   if (numLaunches % 2 == 0)

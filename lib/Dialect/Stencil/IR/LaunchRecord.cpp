@@ -2,6 +2,7 @@
 
 #include "stencil/Dialect/Stencil/IR/LaunchRecord.h"
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
+#include "stencil/Support/CoefficientPacking.h"
 
 #include "llvm/ADT/StringSet.h"
 
@@ -243,12 +244,19 @@ LogicalResult RecordChecker::check() {
   if (failed(repack))
     return failure();
   if (*repack) {
-    for (StringRef key : {"kind", "type"}) {
-      auto value = repack->getAs<StringAttr>(key);
-      if (!value || breaksDescriptionLine(value.getValue()))
-        return error("repack")
-               << "needs a string '" << key << "' without a line break or '#'";
-    }
+    // The recipe of Support/CoefficientPacking.h: its kind, operand type
+    // and sizes by name.
+    auto kind = repack->getAs<StringAttr>("kind");
+    RepackKind parsedKind;
+    if (!kind || !parseRepackKind(kind.getValue().str(), parsedKind))
+      return error("repack") << "needs a 'kind' of sptc, tc or tc-f64";
+    auto type = repack->getAs<StringAttr>("type");
+    OperandType parsedType;
+    if (!type || !parseOperandType(type.getValue().str(), parsedType))
+      return error("repack") << "needs a 'type' of f16, bf16 or f64";
+    for (StringRef key : {"rows", "rows_per_block", "radius"})
+      if (!repack->getAs<IntegerAttr>(key))
+        return error("repack") << "needs an integer '" << key << "'";
     if (!repack->getAs<DenseI64ArrayAttr>("map"))
       return error("repack") << "needs an array<i64> 'map'";
   }

@@ -94,7 +94,22 @@ module attributes {stencil.launches = [{kernel = "k", rank = 1 : i64, element_ty
 // -----
 
 // expected-error @+1 {{launch record of kernel 'k': 'repack' needs an array<i64> 'map'}}
-module attributes {stencil.launches = [{kernel = "k", rank = 1 : i64, element_type = "f32", boundary = "halo", tile = array<i64: 4>, block = array<i64: 32>, repack = {kind = "tc", type = "f16"}}]} {}
+module attributes {stencil.launches = [{kernel = "k", rank = 1 : i64, element_type = "f32", boundary = "halo", tile = array<i64: 4>, block = array<i64: 32>, repack = {kind = "tc", type = "f16", rows = 1 : i64, rows_per_block = 2 : i64, radius = 1 : i64}}]} {}
+
+// -----
+
+// expected-error @+1 {{launch record of kernel 'k': 'repack' needs a 'kind' of sptc, tc or tc-f64}}
+module attributes {stencil.launches = [{kernel = "k", rank = 1 : i64, element_type = "f32", boundary = "halo", tile = array<i64: 4>, block = array<i64: 32>, repack = {kind = "dense", type = "f16", rows = 1 : i64, rows_per_block = 2 : i64, radius = 1 : i64, map = array<i64: 0>}}]} {}
+
+// -----
+
+// expected-error @+1 {{launch record of kernel 'k': 'repack' needs a 'type' of f16, bf16 or f64}}
+module attributes {stencil.launches = [{kernel = "k", rank = 1 : i64, element_type = "f32", boundary = "halo", tile = array<i64: 4>, block = array<i64: 32>, repack = {kind = "tc", type = "f32", rows = 1 : i64, rows_per_block = 2 : i64, radius = 1 : i64, map = array<i64: 0>}}]} {}
+
+// -----
+
+// expected-error @+1 {{launch record of kernel 'k': 'repack' needs an integer 'rows_per_block'}}
+module attributes {stencil.launches = [{kernel = "k", rank = 1 : i64, element_type = "f32", boundary = "halo", tile = array<i64: 4>, block = array<i64: 32>, repack = {kind = "tc", type = "f16", rows = 1 : i64, radius = 1 : i64, map = array<i64: 0>}}]} {}
 
 // -----
 
