@@ -5,9 +5,12 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/SmallVectorExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
+
+#include <iterator>
 
 using namespace mlir;
 using namespace mlir::stencil;
@@ -142,148 +145,111 @@ void mlir::stencil::printDeviceProfile(const DeviceProfile &profile,
 }
 
 namespace {
-/// One built-in profile: its name and its text in the file format, so the
-/// built-ins go through the same parser as a user's file.
+/// The figures of one built-in profile but its peaks (kBuiltinPeaks): the
+/// keys of the file format, in its order.
 struct BuiltinProfile {
-  StringRef name;
-  StringRef text;
+  StringRef key;
+  StringRef name, chip, source;
+  bool calibrated;
+  int64_t sms, sharedBytesPerSM, sharedBytesPerBlock, registersPerSM;
+  double bandwidthGBs;
+};
+
+/// One unit's peak (TFLOP/s) on each built-in, in the order of kBuiltins;
+/// 0 where the device has no figure for it (the profile has no such peak).
+struct BuiltinPeak {
+  StringRef unit;
+  double tflops[5];
 };
 } // namespace
 
-// H100: stencil-run --roofline --profile-out, NVIDIA H100 80GB HBM3,
-// 2026-11-25 (bench/results/2026-11-25-h100-auto3-profile.txt), the run that
-// calibrated the model (ModelConstants.cpp).
-static constexpr StringRef kH100 = R"(version = 1
-name = NVIDIA H100 80GB HBM3
-chip = sm_90
-source = stencil-run --roofline, bench/results/2026-11-25-h100-auto3-profile.txt
-sms = 132
-shared_bytes_per_sm = 233472
-shared_bytes_per_block = 232448
-registers_per_sm = 65536
-bandwidth_gbs = 3011.3
-peak.mma.sp.f16 = 949.6
-peak.mma.f16 = 647.5
-peak.mma.bf16 = 647.4
-peak.mma.f64 = 34.0
-peak.mma.f64.m16n8k4 = 67.8
-peak.mma.f64.m16n8k8 = 67.9
-peak.mma.f64.m16n8k16 = 68.1
-peak.fma.f32 = 67.5
-peak.fma.f64 = 31.2
-)";
+static constexpr BuiltinProfile kBuiltins[] = {
+    // H100: stencil-run --roofline --profile-out, NVIDIA H100 80GB HBM3,
+    // 2026-11-25 (bench/results/2026-11-25-h100-auto3-profile.txt), the run
+    // that calibrated the model (ModelConstants.cpp).
+    {"h100", "NVIDIA H100 80GB HBM3", "sm_90",
+     "stencil-run --roofline, bench/results/2026-11-25-h100-auto3-profile.txt",
+     /*calibrated=*/true, 132, 233472, 232448, 65536, 3011.3},
+    // H200: stencil-run --roofline --profile-out, NVIDIA H200, 2026-11-24
+    // (bench/results/2026-11-24-h200-roofline.txt).
+    {"h200", "NVIDIA H200", "sm_90",
+     "stencil-run --roofline, bench/results/2026-11-24-h200-roofline.txt",
+     /*calibrated=*/true, 132, 233472, 232448, 65536, 4265.0},
+    // A100: NVIDIA's data sheet for the A100 SXM4 80 GB (sparse f16 is twice
+    // the dense figure; no m16n8k4 f64 before sm_90). Not measured here.
+    {"a100", "NVIDIA A100-SXM4-80GB", "sm_80",
+     "NVIDIA A100 data sheet (vendor figures, not measured)",
+     /*calibrated=*/false, 108, 167936, 166912, 65536, 2039},
+    // B200: NVIDIA's Blackwell data sheet, HGX B200 at 1000 W, per GPU: 8
+    // TB/s of HBM3e, 2.25 PFLOP/s dense f16 and bf16 on the Tensor Cores (4.5
+    // with 2:4 sparsity), 40 TFLOP/s f64 on the Tensor Cores and on the CUDA
+    // cores, 80 TFLOP/s f32; 148 SMs; 228 KiB of shared memory per SM, 227
+    // KiB per block (compute capability 10.0). Not measured here: the Tensor
+    // Core figures are those of Blackwell's tcgen05 instructions, and the
+    // warp-level mma.sync and mma.sp these kernels issue may run well below
+    // them. No figure for the f64 m8n8k4 shape (sm_100 takes m16n8k4).
+    {"b200", "NVIDIA B200", "sm_100",
+     "NVIDIA Blackwell data sheet, HGX B200 (vendor figures, not measured)",
+     /*calibrated=*/false, 148, 233472, 232448, 65536, 8000},
+    // RTX PRO 6000 Blackwell Workstation Edition (GB202, sm_120): NVIDIA's
+    // data sheet and RTX Blackwell architecture figures: 1792 GB/s of GDDR7,
+    // 188 SMs at a 2.6 GHz boost, 125 TFLOP/s f32, 503.8 TFLOP/s dense f16
+    // and bf16 with f32 accumulation on the Tensor Cores (1007.6 with 2:4
+    // sparsity), f64 at 1/64 of the f32 rate; 100 KiB of shared memory per
+    // SM, 99 KiB per block (compute capability 12.0). No f64 Tensor Cores, so
+    // no mma.f64 peak: the f64 Tensor Core kernels are no candidates on it.
+    // Not measured here.
+    {"rtx-pro-6000", "NVIDIA RTX PRO 6000 Blackwell Workstation Edition",
+     "sm_120",
+     "NVIDIA RTX PRO 6000 Blackwell data sheet (vendor figures, not "
+     "measured)",
+     /*calibrated=*/false, 188, 102400, 101376, 65536, 1792},
+};
 
-// H200: stencil-run --roofline --profile-out, NVIDIA H200, 2026-11-24
-// (bench/results/2026-11-24-h200-roofline.txt).
-static constexpr StringRef kH200 = R"(version = 1
-name = NVIDIA H200
-chip = sm_90
-source = stencil-run --roofline, bench/results/2026-11-24-h200-roofline.txt
-sms = 132
-shared_bytes_per_sm = 233472
-shared_bytes_per_block = 232448
-registers_per_sm = 65536
-bandwidth_gbs = 4265.0
-peak.mma.sp.f16 = 948.2
-peak.mma.f16 = 646.3
-peak.mma.bf16 = 646.7
-peak.mma.f64 = 33.2
-peak.mma.f64.m16n8k4 = 65.3
-peak.mma.f64.m16n8k8 = 66.4
-peak.mma.f64.m16n8k16 = 66.6
-peak.fma.f32 = 66.0
-peak.fma.f64 = 30.8
-)";
+// clang-format off
+static constexpr BuiltinPeak kBuiltinPeaks[] = {
+    // unit               h100   h200   a100  b200  rtx-pro-6000
+    {"mma.sp.f16",       {949.6, 948.2, 624,  4500, 1007.6}},
+    {"mma.f16",          {647.5, 646.3, 312,  2250, 503.8}},
+    {"mma.bf16",         {647.4, 646.7, 312,  2250, 503.8}},
+    {"mma.f64",          {34.0,  33.2,  19.5, 0,    0}},
+    {"mma.f64.m16n8k4",  {67.8,  65.3,  0,    40,   0}},
+    {"mma.f64.m16n8k8",  {67.9,  66.4,  0,    40,   0}},
+    {"mma.f64.m16n8k16", {68.1,  66.6,  0,    40,   0}},
+    {"fma.f32",          {67.5,  66.0,  19.5, 80,   125}},
+    {"fma.f64",          {31.2,  30.8,  9.7,  40,   1.97}},
+};
+// clang-format on
 
-// A100: NVIDIA's data sheet for the A100 SXM4 80 GB (sparse f16 is twice the
-// dense figure; no m16n8k4 f64 before sm_90). Not measured here.
-static constexpr StringRef kA100 = R"(version = 1
-name = NVIDIA A100-SXM4-80GB
-chip = sm_80
-source = NVIDIA A100 data sheet (vendor figures, not measured)
-calibrated = false
-sms = 108
-shared_bytes_per_sm = 167936
-shared_bytes_per_block = 166912
-registers_per_sm = 65536
-bandwidth_gbs = 2039
-peak.mma.sp.f16 = 624
-peak.mma.f16 = 312
-peak.mma.bf16 = 312
-peak.mma.f64 = 19.5
-peak.fma.f32 = 19.5
-peak.fma.f64 = 9.7
-)";
-
-// B200: NVIDIA's Blackwell data sheet, HGX B200 at 1000 W, per GPU: 8 TB/s
-// of HBM3e, 2.25 PFLOP/s dense f16 and bf16 on the Tensor Cores (4.5 with
-// 2:4 sparsity), 40 TFLOP/s f64 on the Tensor Cores and on the CUDA cores,
-// 80 TFLOP/s f32; 148 SMs; 228 KiB of shared memory per SM, 227 KiB per
-// block (compute capability 10.0). Not measured here: the Tensor Core
-// figures are those of Blackwell's tcgen05 instructions, and the warp-level
-// mma.sync and mma.sp these kernels issue may run well below them. No
-// figure for the f64 m8n8k4 shape (sm_100 takes m16n8k4).
-static constexpr StringRef kB200 = R"(version = 1
-name = NVIDIA B200
-chip = sm_100
-source = NVIDIA Blackwell data sheet, HGX B200 (vendor figures, not measured)
-calibrated = false
-sms = 148
-shared_bytes_per_sm = 233472
-shared_bytes_per_block = 232448
-registers_per_sm = 65536
-bandwidth_gbs = 8000
-peak.mma.sp.f16 = 4500
-peak.mma.f16 = 2250
-peak.mma.bf16 = 2250
-peak.mma.f64.m16n8k4 = 40
-peak.mma.f64.m16n8k8 = 40
-peak.mma.f64.m16n8k16 = 40
-peak.fma.f32 = 80
-peak.fma.f64 = 40
-)";
-
-// RTX PRO 6000 Blackwell Workstation Edition (GB202, sm_120): NVIDIA's data
-// sheet and RTX Blackwell architecture figures: 1792 GB/s of GDDR7, 188 SMs
-// at a 2.6 GHz boost, 125 TFLOP/s f32, 503.8 TFLOP/s dense f16 and bf16
-// with f32 accumulation on the Tensor Cores (1007.6 with 2:4 sparsity), f64
-// at 1/64 of the f32 rate; 100 KiB of shared memory per SM, 99 KiB per block
-// (compute capability 12.0). No f64 Tensor Cores, so no mma.f64 peak: the
-// f64 Tensor Core kernels are no candidates on it. Not measured here.
-static constexpr StringRef kRtxPro6000 = R"(version = 1
-name = NVIDIA RTX PRO 6000 Blackwell Workstation Edition
-chip = sm_120
-source = NVIDIA RTX PRO 6000 Blackwell data sheet (vendor figures, not measured)
-calibrated = false
-sms = 188
-shared_bytes_per_sm = 102400
-shared_bytes_per_block = 101376
-registers_per_sm = 65536
-bandwidth_gbs = 1792
-peak.mma.sp.f16 = 1007.6
-peak.mma.f16 = 503.8
-peak.mma.bf16 = 503.8
-peak.fma.f32 = 125
-peak.fma.f64 = 1.97
-)";
-
-static constexpr BuiltinProfile kBuiltins[] = {{"h100", kH100},
-                                               {"h200", kH200},
-                                               {"a100", kA100},
-                                               {"b200", kB200},
-                                               {"rtx-pro-6000", kRtxPro6000}};
+static_assert(std::size(kBuiltins) == std::size(kBuiltinPeaks[0].tflops),
+              "a column of peaks per built-in profile");
 
 ArrayRef<StringRef> mlir::stencil::getBuiltinDeviceProfileNames() {
-  static const StringRef names[] = {"h100", "h200", "a100", "b200",
-                                    "rtx-pro-6000"};
+  static const SmallVector<StringRef> names = llvm::map_to_vector(
+      kBuiltins, [](const BuiltinProfile &builtin) { return builtin.key; });
   return names;
 }
 
 llvm::Expected<DeviceProfile>
 mlir::stencil::getBuiltinDeviceProfile(StringRef name) {
-  for (const BuiltinProfile &builtin : kBuiltins)
-    if (builtin.name == name.lower())
-      return parseDeviceProfile(builtin.text);
+  for (auto [index, builtin] : llvm::enumerate(kBuiltins)) {
+    if (builtin.key != name.lower())
+      continue;
+    DeviceProfile profile;
+    profile.name = builtin.name.str();
+    profile.chip = builtin.chip.str();
+    profile.source = builtin.source.str();
+    profile.calibrated = builtin.calibrated;
+    profile.sms = builtin.sms;
+    profile.sharedBytesPerSM = builtin.sharedBytesPerSM;
+    profile.sharedBytesPerBlock = builtin.sharedBytesPerBlock;
+    profile.registersPerSM = builtin.registersPerSM;
+    profile.bandwidthGBs = builtin.bandwidthGBs;
+    for (const BuiltinPeak &peak : kBuiltinPeaks)
+      if (peak.tflops[index] > 0)
+        profile.unitTflops.emplace(peak.unit.str(), peak.tflops[index]);
+    return profile;
+  }
   return llvm::createStringError(
       llvm::inconvertibleErrorCode(),
       "no built-in device profile '" + name +

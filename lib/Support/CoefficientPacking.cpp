@@ -13,6 +13,7 @@
 #include <cassert>
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 
 using namespace mlir;
 using namespace mlir::stencil;
@@ -236,13 +237,24 @@ const char *mlir::stencil::getRepackKindName(RepackKind kind) {
   return "?";
 }
 
-bool mlir::stencil::parseRepackKind(const std::string &name, RepackKind &kind) {
-  for (RepackKind k : {RepackKind::sptc, RepackKind::tc, RepackKind::tcF64})
-    if (name == getRepackKindName(k)) {
-      kind = k;
+/// Sets `value` to the one of `values` whose getName is `name`; false when
+/// none is.
+template <typename Enum>
+static bool parseByName(const std::string &name,
+                        std::initializer_list<Enum> values,
+                        const char *(*getName)(Enum), Enum &value) {
+  for (Enum v : values)
+    if (name == getName(v)) {
+      value = v;
       return true;
     }
   return false;
+}
+
+bool mlir::stencil::parseRepackKind(const std::string &name, RepackKind &kind) {
+  return parseByName(name,
+                     {RepackKind::sptc, RepackKind::tc, RepackKind::tcF64},
+                     getRepackKindName, kind);
 }
 
 const char *mlir::stencil::getOperandTypeName(OperandType type) {
@@ -259,12 +271,9 @@ const char *mlir::stencil::getOperandTypeName(OperandType type) {
 
 bool mlir::stencil::parseOperandType(const std::string &name,
                                      OperandType &type) {
-  for (OperandType t : {OperandType::f16, OperandType::bf16, OperandType::f64})
-    if (name == getOperandTypeName(t)) {
-      type = t;
-      return true;
-    }
-  return false;
+  return parseByName(name,
+                     {OperandType::f16, OperandType::bf16, OperandType::f64},
+                     getOperandTypeName, type);
 }
 
 int64_t RepackRecipe::getNumSlots() const {

@@ -16,6 +16,7 @@
 
 #include "stencil/Support/MmaModel.h"
 
+#include <array>
 #include <cassert>
 #include <cstring>
 
@@ -337,22 +338,38 @@ void mmaPair(FftMmaShape shape, const double a[kWarpSize][2],
   }
 }
 
+/// Chunk `c` of every lane's two elements.
+std::array<std::complex<double>, kWarpSize> getChunk(const CtLanes &x,
+                                                     int64_t c) {
+  std::array<std::complex<double>, kWarpSize> chunk;
+  for (unsigned l = 0; l < kWarpSize; ++l)
+    chunk[l] = x.v[l][c];
+  return chunk;
+}
+
+/// The two MMAs of a complex product: with A = [Re a; Im a] (a lane's
+/// elements a[l]), p += A Re b and q += A Im b.
+void mmaComplexPair(FftMmaShape shape, const std::complex<double> a[kWarpSize],
+                    const std::complex<double> b[kWarpSize],
+                    double p[kWarpSize][4], double q[kWarpSize][4]) {
+  double aParts[kWarpSize][2], bRe[kWarpSize], bIm[kWarpSize];
+  for (unsigned l = 0; l < kWarpSize; ++l) {
+    aParts[l][0] = a[l].real();
+    aParts[l][1] = a[l].imag();
+    bRe[l] = b[l].real();
+    bIm[l] = b[l].imag();
+  }
+  mmaPair(shape, aParts, bRe, p);
+  mmaPair(shape, aParts, bIm, q);
+}
+
 /// One radix-8 stage with the data as B (chunk c = x.v[.][c]) and A = [Re;
 /// Im] of the constants `frag[c]`: Re = P_top -+ Q_bot, Im = Q_top +- P_bot.
 CtLanes stageDataAsB(FftMmaShape shape, const std::complex<double> *frag[2],
                      const CtLanes &x, bool inverse) {
   double p[kWarpSize][4] = {}, q[kWarpSize][4] = {};
-  for (int64_t c = 0; c < 2; ++c) {
-    double a[kWarpSize][2], bRe[kWarpSize], bIm[kWarpSize];
-    for (unsigned l = 0; l < kWarpSize; ++l) {
-      a[l][0] = frag[c][l].real();
-      a[l][1] = frag[c][l].imag();
-      bRe[l] = x.v[l][c].real();
-      bIm[l] = x.v[l][c].imag();
-    }
-    mmaPair(shape, a, bRe, p);
-    mmaPair(shape, a, bIm, q);
-  }
+  for (int64_t c = 0; c < 2; ++c)
+    mmaComplexPair(shape, frag[c], getChunk(x, c).data(), p, q);
   CtLanes y;
   for (unsigned l = 0; l < kWarpSize; ++l)
     for (int64_t i = 0; i < 2; ++i)
@@ -369,17 +386,8 @@ CtLanes stageDataAsB(FftMmaShape shape, const std::complex<double> *frag[2],
 CtLanes stageDataAsA(FftMmaShape shape, const std::complex<double> *frag[2],
                      const CtLanes &y, bool inverse) {
   double p[kWarpSize][4] = {}, q[kWarpSize][4] = {};
-  for (int64_t i = 0; i < 2; ++i) {
-    double a[kWarpSize][2], bRe[kWarpSize], bIm[kWarpSize];
-    for (unsigned l = 0; l < kWarpSize; ++l) {
-      a[l][0] = y.v[l][i].real();
-      a[l][1] = y.v[l][i].imag();
-      bRe[l] = frag[i][l].real();
-      bIm[l] = frag[i][l].imag();
-    }
-    mmaPair(shape, a, bRe, p);
-    mmaPair(shape, a, bIm, q);
-  }
+  for (int64_t i = 0; i < 2; ++i)
+    mmaComplexPair(shape, getChunk(y, i).data(), frag[i], p, q);
   CtLanes z;
   for (unsigned l = 0; l < kWarpSize; ++l)
     for (int64_t e = 0; e < 2; ++e)

@@ -2,6 +2,8 @@
 
 #include "stencil/Support/WgmmaSpModel.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <cassert>
 
 using namespace mlir;
@@ -95,31 +97,34 @@ static bool readWgmmaB(llvm::ArrayRef<float> smem, uint64_t bDescriptor,
   return true;
 }
 
-bool mlir::stencil::simulateWgmmaSpM64NK32(
-    const WarpgroupFragmentsSpM64K32 &frag, llvm::ArrayRef<float> smem,
-    uint64_t bDescriptor, unsigned selector, unsigned n, bool scaleD,
-    std::vector<float> &d) {
+/// One warp's 16 x 8 tile of C or D, fragments as getCPos.
+using WarpTile = float[kWarpSize][4];
+
+/// Runs a warpgroup MMA of K = k and N = n as 4 warps x n / 8 warp-level
+/// tiles: reads B (readWgmmaB; false when it fails), then for every warp and
+/// n-tile `mmaTile(warp, tile, b, c, out)` computes the tile's D `out` from
+/// B (K x n, row-major) and the tile's C `c` (its part of `d`, or zeros
+/// without `scaleD`); the tiles then replace `d`.
+static bool
+runWarpTiles(llvm::ArrayRef<float> smem, uint64_t bDescriptor, unsigned k,
+             unsigned n, bool scaleD, std::vector<float> &d,
+             llvm::function_ref<void(unsigned warp, unsigned tile,
+                                     llvm::ArrayRef<float> b, const WarpTile &c,
+                                     WarpTile &out)>
+                 mmaTile) {
   std::vector<float> b;
-  if (!readWgmmaB(smem, bDescriptor, kWgmmaSpK, n, scaleD, d, b))
+  if (!readWgmmaB(smem, bDescriptor, k, n, scaleD, d, b))
     return false;
   std::vector<float> result(kWarpgroupSize * (n / 2));
-  // Every warp's rows, one m16n8k32 per n-tile, on the warp-level model.
   for (unsigned warp = 0; warp < 4; ++warp)
     for (unsigned tile = 0; tile < n / 8; ++tile) {
-      WarpFragmentsM16N8K32 f = {};
-      for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-        unsigned tid = warp * kWarpSize + lane;
-        for (unsigned i = 0; i < 8; ++i) {
-          f.a[lane][i] = frag.a[tid][i];
-          MatrixPos p = getBPos(lane, i);
-          f.b[lane][i] = b[p.row * n + 8 * tile + p.col];
+      WarpTile c, out;
+      for (unsigned lane = 0; lane < kWarpSize; ++lane)
+        for (unsigned i = 0; i < 4; ++i) {
+          unsigned tid = warp * kWarpSize + lane;
+          c[lane][i] = scaleD ? d[tid * (n / 2) + 4 * tile + i] : 0.0f;
         }
-        for (unsigned i = 0; i < 4; ++i)
-          f.c[lane][i] = scaleD ? d[tid * (n / 2) + 4 * tile + i] : 0.0f;
-        f.meta[lane] = frag.meta[tid];
-      }
-      float out[kWarpSize][4];
-      simulateMmaSpM16N8K32(f, selector, out);
+      mmaTile(warp, tile, b, c, out);
       for (unsigned lane = 0; lane < kWarpSize; ++lane)
         for (unsigned i = 0; i < 4; ++i)
           result[(warp * kWarpSize + lane) * (n / 2) + 4 * tile + i] =
@@ -129,35 +134,45 @@ bool mlir::stencil::simulateWgmmaSpM64NK32(
   return true;
 }
 
+bool mlir::stencil::simulateWgmmaSpM64NK32(
+    const WarpgroupFragmentsSpM64K32 &frag, llvm::ArrayRef<float> smem,
+    uint64_t bDescriptor, unsigned selector, unsigned n, bool scaleD,
+    std::vector<float> &d) {
+  // Every warp's rows, one m16n8k32 per n-tile, on the warp-level model.
+  auto mmaTile = [&](unsigned warp, unsigned tile, llvm::ArrayRef<float> b,
+                     const WarpTile &c, WarpTile &out) {
+    WarpFragmentsM16N8K32 f = {};
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+      unsigned tid = warp * kWarpSize + lane;
+      for (unsigned i = 0; i < 8; ++i) {
+        f.a[lane][i] = frag.a[tid][i];
+        MatrixPos p = getBPos(lane, i);
+        f.b[lane][i] = b[p.row * n + 8 * tile + p.col];
+      }
+      for (unsigned i = 0; i < 4; ++i)
+        f.c[lane][i] = c[lane][i];
+      f.meta[lane] = frag.meta[tid];
+    }
+    simulateMmaSpM16N8K32(f, selector, out);
+  };
+  return runWarpTiles(smem, bDescriptor, kWgmmaSpK, n, scaleD, d, mmaTile);
+}
+
 bool mlir::stencil::simulateWgmmaM64NK16(const WarpgroupFragmentsM64K16 &frag,
                                          llvm::ArrayRef<float> smem,
                                          uint64_t bDescriptor, unsigned n,
                                          bool scaleD, std::vector<float> &d) {
-  std::vector<float> b;
-  if (!readWgmmaB(smem, bDescriptor, kWgmmaK, n, scaleD, d, b))
-    return false;
   // Every warp's rows, one m16n8k16 per n-tile, on the warp-level model.
-  std::vector<float> result(kWarpgroupSize * (n / 2));
-  for (unsigned warp = 0; warp < 4; ++warp)
-    for (unsigned tile = 0; tile < n / 8; ++tile) {
-      float a[kWarpSize][8], bf[kWarpSize][4], c[kWarpSize][4],
-          out[kWarpSize][4];
-      for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-        unsigned tid = warp * kWarpSize + lane;
-        for (unsigned i = 0; i < 8; ++i)
-          a[lane][i] = frag.a[tid][i];
-        for (unsigned i = 0; i < 4; ++i) {
-          MatrixPos p = getBPosM16N8K16(lane, i);
-          bf[lane][i] = b[p.row * n + 8 * tile + p.col];
-          c[lane][i] = scaleD ? d[tid * (n / 2) + 4 * tile + i] : 0.0f;
-        }
+  auto mmaTile = [&](unsigned warp, unsigned tile, llvm::ArrayRef<float> b,
+                     const WarpTile &c, WarpTile &out) {
+    // The warp's A fragments are its threads' rows of frag.a.
+    float bf[kWarpSize][4];
+    for (unsigned lane = 0; lane < kWarpSize; ++lane)
+      for (unsigned i = 0; i < 4; ++i) {
+        MatrixPos p = getBPosM16N8K16(lane, i);
+        bf[lane][i] = b[p.row * n + 8 * tile + p.col];
       }
-      simulateMmaM16N8K16(a, bf, c, out);
-      for (unsigned lane = 0; lane < kWarpSize; ++lane)
-        for (unsigned i = 0; i < 4; ++i)
-          result[(warp * kWarpSize + lane) * (n / 2) + 4 * tile + i] =
-              out[lane][i];
-    }
-  d = std::move(result);
-  return true;
+    simulateMmaM16N8K16(frag.a + warp * kWarpSize, bf, c, out);
+  };
+  return runWarpTiles(smem, bDescriptor, kWgmmaK, n, scaleD, d, mmaTile);
 }

@@ -90,40 +90,34 @@ private:
       ++expr.numRounded;
   }
 
-  bool parseExpr() {
-    if (!parseTerm())
+  /// operand (op operand)* for the two left-associative operators of one
+  /// precedence level, `first` emitting `firstOp` and `second` `secondOp`.
+  bool parseLeftAssociative(bool (BodyParser::*parseOperand)(), char first,
+                            Op firstOp, char second, Op secondOp) {
+    if (!(this->*parseOperand)())
       return false;
     while (true) {
-      if (consume('+')) {
-        if (!parseTerm())
-          return false;
-        emit(Op::Add);
-      } else if (consume('-')) {
-        if (!parseTerm())
-          return false;
-        emit(Op::Sub);
-      } else {
+      Op op;
+      if (consume(first))
+        op = firstOp;
+      else if (consume(second))
+        op = secondOp;
+      else
         return true;
-      }
+      if (!(this->*parseOperand)())
+        return false;
+      emit(op);
     }
   }
 
+  bool parseExpr() {
+    return parseLeftAssociative(&BodyParser::parseTerm, '+', Op::Add, '-',
+                                Op::Sub);
+  }
+
   bool parseTerm() {
-    if (!parseUnary())
-      return false;
-    while (true) {
-      if (consume('*')) {
-        if (!parseUnary())
-          return false;
-        emit(Op::Mul);
-      } else if (consume('/')) {
-        if (!parseUnary())
-          return false;
-        emit(Op::Div);
-      } else {
-        return true;
-      }
-    }
+    return parseLeftAssociative(&BodyParser::parseUnary, '*', Op::Mul, '/',
+                                Op::Div);
   }
 
   bool parseUnary() {

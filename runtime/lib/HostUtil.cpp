@@ -18,17 +18,13 @@
 namespace stencil_run {
 
 bool parseElemType(const std::string &s, ElemType &t) {
-  if (s == "f16")
-    t = ElemType::F16;
-  else if (s == "bf16")
-    t = ElemType::BF16;
-  else if (s == "f32")
-    t = ElemType::F32;
-  else if (s == "f64")
-    t = ElemType::F64;
-  else
-    return false;
-  return true;
+  for (ElemType type :
+       {ElemType::F16, ElemType::BF16, ElemType::F32, ElemType::F64})
+    if (s == elemTypeName(type)) {
+      t = type;
+      return true;
+    }
+  return false;
 }
 
 const char *elemTypeName(ElemType t) {

@@ -293,6 +293,12 @@ private:
   /// A finite number >= 0 (composed_abs_sum, chain_abs_sum,
   /// fft_error_bound).
   bool parseNonNegative(const char *key, double &out);
+  /// An integer in lowest..highest (`range` says so in the message).
+  bool parseIntIn(const char *key, int64_t lowest, int64_t highest,
+                  const std::string &range, int64_t &out);
+  /// A byte count of shared memory, 0 to 2^30 (shared_bytes,
+  /// tail_shared_bytes).
+  bool parseSharedBytes(const char *key, unsigned &out);
   /// How many of `keys` are given; an error naming the first missing one
   /// unless all or none are (`together` lists them for the message), or
   /// none are but `alsoNeedsThem` is given.
@@ -523,6 +529,29 @@ bool DescriptionReader::parseNonNegative(const char *key, double &out) {
   return true;
 }
 
+bool DescriptionReader::parseIntIn(const char *key, int64_t lowest,
+                                   int64_t highest, const std::string &range,
+                                   int64_t &out) {
+  int64_t v;
+  if (!parseInt(kv[key].first, v) || v < lowest || v > highest) {
+    error = where(key) + key + " must be an integer from " + range + ", got '" +
+            kv[key].first + "'";
+    return false;
+  }
+  out = v;
+  return true;
+}
+
+bool DescriptionReader::parseSharedBytes(const char *key, unsigned &out) {
+  int64_t v;
+  if (!parseInt(kv[key].first, v) || v < 0 || v > (1 << 30)) {
+    error = where(key) + "bad " + key + " '" + kv[key].first + "'";
+    return false;
+  }
+  out = static_cast<unsigned>(v);
+  return true;
+}
+
 int DescriptionReader::countTogether(const std::vector<const char *> &keys,
                                      const char *together,
                                      const char *alsoNeedsThem, bool &ok) {
@@ -559,14 +588,10 @@ bool DescriptionReader::readLaunchShape() {
     }
   if (!parseBlock("block", desc.block))
     return false;
+  int64_t v;
   if (kv.count("steps_per_launch")) {
-    int64_t v;
-    if (!parseInt(kv["steps_per_launch"].first, v) || v < 1 || v > 1024) {
-      error = where("steps_per_launch") +
-              "steps_per_launch must be an integer from 1 to 1024, got '" +
-              kv["steps_per_launch"].first + "'";
+    if (!parseIntIn("steps_per_launch", 1, 1024, "1 to 1024", v))
       return false;
-    }
     desc.stepsPerLaunch = static_cast<int>(v);
   }
   return true;
@@ -617,26 +642,17 @@ bool DescriptionReader::readTailKernel() {
     return false;
   }
   int64_t v;
-  if (!parseInt(kv["tail_steps"].first, v) || v < 1 ||
-      v >= desc.stepsPerLaunch) {
-    error = where("tail_steps") + "tail_steps must be an integer from 1 to " +
-            std::to_string(desc.stepsPerLaunch - 1) +
-            " (below steps_per_launch), got '" + kv["tail_steps"].first + "'";
+  if (!parseIntIn("tail_steps", 1, desc.stepsPerLaunch - 1,
+                  "1 to " + std::to_string(desc.stepsPerLaunch - 1) +
+                      " (below steps_per_launch)",
+                  v))
     return false;
-  }
   desc.tailSteps = static_cast<int>(v);
   if (!parseRankList("tail_tile", 1, desc.tailTile) ||
       !parseBlock("tail_block", desc.tailBlock))
     return false;
-  if (kv.count("tail_shared_bytes")) {
-    if (!parseInt(kv["tail_shared_bytes"].first, v) || v < 0 || v > (1 << 30)) {
-      error = where("tail_shared_bytes") + "bad tail_shared_bytes '" +
-              kv["tail_shared_bytes"].first + "'";
-      return false;
-    }
-    desc.tailSharedBytes = static_cast<unsigned>(v);
-  }
-  return true;
+  return !kv.count("tail_shared_bytes") ||
+         parseSharedBytes("tail_shared_bytes", desc.tailSharedBytes);
 }
 
 bool DescriptionReader::readErrorBounds() {
@@ -644,34 +660,19 @@ bool DescriptionReader::readErrorBounds() {
     error = path + ": composed_abs_sum and composed_points go together";
     return false;
   }
-  int64_t v;
-  if (kv.count("composed_abs_sum")) {
-    if (!parseNonNegative("composed_abs_sum", desc.composedAbsSum))
-      return false;
-    if (!parseInt(kv["composed_points"].first, v) || v < 1 ||
-        v > 0x7fffffffLL) {
-      error = where("composed_points") +
-              "composed_points must be an integer from 1 to 2^31 - 1, got '" +
-              kv["composed_points"].first + "'";
-      return false;
-    }
-    desc.composedPoints = v;
-  }
+  if (kv.count("composed_abs_sum") &&
+      (!parseNonNegative("composed_abs_sum", desc.composedAbsSum) ||
+       !parseIntIn("composed_points", 1, 0x7fffffffLL, "1 to 2^31 - 1",
+                   desc.composedPoints)))
+    return false;
   if (kv.count("chain_abs_sum") &&
       !parseNonNegative("chain_abs_sum", desc.chainAbsSum))
     return false;
   if (kv.count("fft_error_bound") &&
       !parseNonNegative("fft_error_bound", desc.fftErrorBound))
     return false;
-  if (kv.count("shared_bytes")) {
-    if (!parseInt(kv["shared_bytes"].first, v) || v < 0 || v > (1 << 30)) {
-      error = where("shared_bytes") + "bad shared_bytes '" +
-              kv["shared_bytes"].first + "'";
-      return false;
-    }
-    desc.sharedBytes = static_cast<unsigned>(v);
-  }
-  return true;
+  return !kv.count("shared_bytes") ||
+         parseSharedBytes("shared_bytes", desc.sharedBytes);
 }
 
 bool DescriptionReader::readCostKeys() {
@@ -697,12 +698,8 @@ bool DescriptionReader::readCostKeys() {
     return false;
   if (kv.count("vector_width")) {
     int64_t v;
-    if (!parseInt(kv["vector_width"].first, v) || v < 1 || v > 16) {
-      error = where("vector_width") +
-              "vector_width must be an integer from 1 to 16, got '" +
-              kv["vector_width"].first + "'";
+    if (!parseIntIn("vector_width", 1, 16, "1 to 16", v))
       return false;
-    }
     desc.vectorWidth = static_cast<int>(v);
   }
   return true;

@@ -128,6 +128,12 @@ stencil_status fail(stencil_status status, std::string message) {
   return status;
 }
 
+/// A C API function given a null pointer it needs, as a status and message.
+stencil_status failNullArgument(const char *function) {
+  return fail(STENCIL_ERROR_INVALID_ARGUMENT,
+              std::string(function) + ": null argument");
+}
+
 stencil_status succeed() {
   lastError.clear();
   return STENCIL_SUCCESS;
@@ -150,6 +156,23 @@ stencil_status cudaFailure(CUresult result, const char *call) {
     if (r_ != CUDA_SUCCESS)                                                    \
       return cudaFailure(r_, #call);                                           \
   } while (0)
+
+/// Fails unless `function` takes the threads of `block` on this device;
+/// the message calls it `role` (kernel, tail kernel) `name`.
+stencil_status checkThreads(CUfunction function, const unsigned (&block)[3],
+                            const char *role, const std::string &name) {
+  int maxThreads = 0;
+  STENCIL_CU(getDriver().cuFuncGetAttribute(
+      &maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function));
+  unsigned threads = block[0] * block[1] * block[2];
+  if (threads > unsigned(maxThreads))
+    return fail(STENCIL_ERROR_CUDA,
+                std::string(role) + " '" + name + "' takes at most " +
+                    std::to_string(maxThreads) +
+                    " threads per block on this device, its description " +
+                    std::to_string(threads));
+  return STENCIL_SUCCESS;
+}
 
 /// Frees the kernel's module and coefficients (what loadModule made, all
 /// or part), in the current context.
@@ -212,27 +235,13 @@ stencil_status loadModule(stencil_kernel &k, CUcontext current) {
     STENCIL_CU(getDriver().cuFuncSetAttribute(
         k.tailFunction, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
         int(k.desc.tailSharedBytes)));
-  int maxThreads = 0;
-  STENCIL_CU(getDriver().cuFuncGetAttribute(
-      &maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, k.function));
-  unsigned threads = k.desc.block[0] * k.desc.block[1] * k.desc.block[2];
-  if (threads > unsigned(maxThreads))
-    return fail(STENCIL_ERROR_CUDA,
-                "kernel '" + k.desc.kernel + "' takes at most " +
-                    std::to_string(maxThreads) +
-                    " threads per block on this device, its description " +
-                    std::to_string(threads));
-  if (k.tailFunction) {
-    STENCIL_CU(getDriver().cuFuncGetAttribute(
-        &maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, k.tailFunction));
-    threads = k.desc.tailBlock[0] * k.desc.tailBlock[1] * k.desc.tailBlock[2];
-    if (threads > unsigned(maxThreads))
-      return fail(STENCIL_ERROR_CUDA,
-                  "tail kernel '" + k.desc.tailKernel + "' takes at most " +
-                      std::to_string(maxThreads) +
-                      " threads per block on this device, its description " +
-                      std::to_string(threads));
-  }
+  if (stencil_status s =
+          checkThreads(k.function, k.desc.block, "kernel", k.desc.kernel))
+    return s;
+  if (k.tailFunction)
+    if (stencil_status s = checkThreads(k.tailFunction, k.desc.tailBlock,
+                                        "tail kernel", k.desc.tailKernel))
+      return s;
   // The packed coefficients, uploaded once (a word when there are none: the
   // kernels take a coeffs memref either way).
   k.numCoeffs = k.desc.hasCoefficients ? k.desc.coefficients.size() : 1;
@@ -366,8 +375,7 @@ const char *stencil_status_name(stencil_status status) {
 stencil_status stencil_kernel_load_file(const char *launchPath,
                                         stencil_kernel **kernel) {
   if (!launchPath || !kernel)
-    return fail(STENCIL_ERROR_INVALID_ARGUMENT,
-                "stencil_kernel_load_file: null argument");
+    return failNullArgument("stencil_kernel_load_file");
   *kernel = nullptr;
   // Only to tell a missing file from a malformed one: the parser reads it.
   if (!std::ifstream(launchPath))
@@ -388,8 +396,7 @@ stencil_status stencil_kernel_load_memory(const char *description,
                                           const char *name,
                                           stencil_kernel **kernel) {
   if (!description || !ptx || !kernel)
-    return fail(STENCIL_ERROR_INVALID_ARGUMENT,
-                "stencil_kernel_load_memory: null argument");
+    return failNullArgument("stencil_kernel_load_memory");
   *kernel = nullptr;
   if (descriptionSize > kMaxLaunchDescriptionBytes)
     return fail(STENCIL_ERROR_INVALID_DESCRIPTION,
@@ -494,8 +501,7 @@ int64_t stencil_kernel_num_points(const stencil_kernel *kernel) {
 stencil_status stencil_kernel_point(const stencil_kernel *kernel, int64_t i,
                                     int64_t *offset) {
   if (!kernel || !offset)
-    return fail(STENCIL_ERROR_INVALID_ARGUMENT,
-                "stencil_kernel_point: null argument");
+    return failNullArgument("stencil_kernel_point");
   int64_t n = stencil_kernel_num_points(kernel);
   if (i < 0 || i >= n)
     return fail(STENCIL_ERROR_INVALID_ARGUMENT,
@@ -510,8 +516,7 @@ stencil_status stencil_kernel_point(const stencil_kernel *kernel, int64_t i,
 stencil_status stencil_kernel_weights(const stencil_kernel *kernel,
                                       double *weights) {
   if (!kernel || !weights)
-    return fail(STENCIL_ERROR_INVALID_ARGUMENT,
-                "stencil_kernel_weights: null argument");
+    return failNullArgument("stencil_kernel_weights");
   if (kernel->desc.hasBody)
     return fail(STENCIL_ERROR_UNSUPPORTED,
                 "kernel '" + kernel->desc.kernel +
@@ -524,8 +529,7 @@ stencil_status stencil_kernel_set_weights(stencil_kernel *kernel,
                                           const double *weights, int64_t count,
                                           CUstream stream) {
   if (!kernel || (!weights && count > 0))
-    return fail(STENCIL_ERROR_INVALID_ARGUMENT,
-                "stencil_kernel_set_weights: null argument");
+    return failNullArgument("stencil_kernel_set_weights");
   stencil_kernel &k = *kernel;
   if (!k.desc.repack && k.desc.weightsGlobal.empty())
     return fail(STENCIL_ERROR_UNSUPPORTED,
@@ -625,8 +629,7 @@ stencil_status stencil_kernel_functions(const stencil_kernel *kernel,
                                         CUfunction *function,
                                         CUfunction *bandFunction) {
   if (!kernel || !function)
-    return fail(STENCIL_ERROR_INVALID_ARGUMENT,
-                "stencil_kernel_functions: null argument");
+    return failNullArgument("stencil_kernel_functions");
   if (!kernel->module)
     return failNotLoaded(kernel);
   *function = kernel->function;
@@ -638,8 +641,7 @@ stencil_status stencil_kernel_functions(const stencil_kernel *kernel,
 stencil_status stencil_kernel_tail_function(const stencil_kernel *kernel,
                                             CUfunction *tailFunction) {
   if (!kernel || !tailFunction)
-    return fail(STENCIL_ERROR_INVALID_ARGUMENT,
-                "stencil_kernel_tail_function: null argument");
+    return failNullArgument("stencil_kernel_tail_function");
   if (!kernel->module)
     return failNotLoaded(kernel);
   *tailFunction = kernel->tailFunction;

@@ -52,6 +52,7 @@
 #include <ctime>
 #include <map>
 #include <string>
+#include <type_traits>
 
 namespace {
 
@@ -201,149 +202,102 @@ struct MmaSpF16 {
   }
 };
 
-// f64 mma.sync fragments (per thread): m8n8k4 A 1, B 1, C/D 2 doubles;
-// m16n8k4 A 2, B 1; m16n8k8 A 4, B 2; m16n8k16 A 8, B 4; C/D 4 doubles.
-template <int NA, int NB, int NC> struct MmaF64State {
-  double acc[8][NC];
-  double a[NA], b[NB];
-};
-template <int NA, int NB, int NC>
-__device__ __forceinline__ void initF64(MmaF64State<NA, NB, NC> &s,
-                                        unsigned lane) {
-#pragma unroll
-  for (int k = 0; k < NA; ++k)
-    s.a[k] = f64Value(lane, k);
-#pragma unroll
-  for (int k = 0; k < NB; ++k)
-    s.b[k] = 0x1p-10 * f64Value(lane, NA + k);
-}
-
-struct MmaF64M8N8K4 {
-  static constexpr int kChains = 8, kUnroll = 1, kMinSm = 80;
-  static constexpr double kFlopPerInst = 2.0 * 8 * 8 * 4;
-  using State = MmaF64State<1, 1, 2>;
+/// f64 mma.sync m{M}n8k{K}: m8n8k4 (sm_80), and the shapes PTX ISA 7.8
+/// added for sm_90, m16n8k4, m16n8k8 and m16n8k16. Per thread, M K / 32
+/// doubles of A, 8 K / 32 of B and 8 M / 32 of C/D: m8n8k4 A 1, B 1, C/D 2;
+/// m16n8k4 A 2, B 1; m16n8k8 A 4, B 2; m16n8k16 A 8, B 4; C/D 4.
+template <int M, int K> struct MmaF64 {
+  static constexpr int kChains = 8, kUnroll = 1, kMinSm = M == 8 ? 80 : 90;
+  static constexpr double kFlopPerInst = 2.0 * M * 8 * K;
+  static constexpr int kA = M * K / 32, kB = 8 * K / 32;
+  struct State {
+    double acc[kChains][8 * M / 32];
+    double a[kA], b[kB];
+  };
   __device__ static __forceinline__ void init(State &s, unsigned lane) {
-    initF64(s, lane);
+#pragma unroll
+    for (int k = 0; k < kA; ++k)
+      s.a[k] = f64Value(lane, k);
+#pragma unroll
+    for (int k = 0; k < kB; ++k)
+      s.b[k] = 0x1p-10 * f64Value(lane, kA + k);
   }
   __device__ static __forceinline__ void step(State &s) {
 #ifdef STENCIL_SM80
 #pragma unroll
-    for (int c = 0; c < kChains; ++c)
-      asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 "
-                   "{%0,%1}, {%2}, {%3}, {%0,%1};\n"
-                   : "+d"(s.acc[c][0]), "+d"(s.acc[c][1])
-                   : "d"(s.a[0]), "d"(s.b[0]));
-#endif
-  }
-};
-
-struct MmaF64M16N8K4 {
-  static constexpr int kChains = 8, kUnroll = 1, kMinSm = 90;
-  static constexpr double kFlopPerInst = 2.0 * 16 * 8 * 4;
-  using State = MmaF64State<2, 1, 4>;
-  __device__ static __forceinline__ void init(State &s, unsigned lane) {
-    initF64(s, lane);
-  }
-  __device__ static __forceinline__ void step(State &s) {
+    for (int c = 0; c < kChains; ++c) {
+      if constexpr (M == 8) {
+        asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 "
+                     "{%0,%1}, {%2}, {%3}, {%0,%1};\n"
+                     : "+d"(s.acc[c][0]), "+d"(s.acc[c][1])
+                     : "d"(s.a[0]), "d"(s.b[0]));
+      }
 #ifdef STENCIL_SM90
-#pragma unroll
-    for (int c = 0; c < kChains; ++c)
-      asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 "
-                   "{%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
-                   : "+d"(s.acc[c][0]), "+d"(s.acc[c][1]), "+d"(s.acc[c][2]),
-                     "+d"(s.acc[c][3])
-                   : "d"(s.a[0]), "d"(s.a[1]), "d"(s.b[0]));
+      else if constexpr (K == 4) {
+        asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 "
+                     "{%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
+                     : "+d"(s.acc[c][0]), "+d"(s.acc[c][1]), "+d"(s.acc[c][2]),
+                       "+d"(s.acc[c][3])
+                     : "d"(s.a[0]), "d"(s.a[1]), "d"(s.b[0]));
+      } else if constexpr (K == 8) {
+        asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 "
+                     "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                     : "+d"(s.acc[c][0]), "+d"(s.acc[c][1]), "+d"(s.acc[c][2]),
+                       "+d"(s.acc[c][3])
+                     : "d"(s.a[0]), "d"(s.a[1]), "d"(s.a[2]), "d"(s.a[3]),
+                       "d"(s.b[0]), "d"(s.b[1]));
+      } else {
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 "
+                     "{%0,%1,%2,%3}, {%4,%5,%6,%7,%8,%9,%10,%11}, "
+                     "{%12,%13,%14,%15}, {%0,%1,%2,%3};\n"
+                     : "+d"(s.acc[c][0]), "+d"(s.acc[c][1]), "+d"(s.acc[c][2]),
+                       "+d"(s.acc[c][3])
+                     : "d"(s.a[0]), "d"(s.a[1]), "d"(s.a[2]), "d"(s.a[3]),
+                       "d"(s.a[4]), "d"(s.a[5]), "d"(s.a[6]), "d"(s.a[7]),
+                       "d"(s.b[0]), "d"(s.b[1]), "d"(s.b[2]), "d"(s.b[3]));
+      }
+#endif
+    }
 #endif
   }
 };
+using MmaF64M8N8K4 = MmaF64<8, 4>;
+using MmaF64M16N8K4 = MmaF64<16, 4>;
+using MmaF64M16N8K8 = MmaF64<16, 8>;
+using MmaF64M16N8K16 = MmaF64<16, 16>;
 
-struct MmaF64M16N8K8 {
-  static constexpr int kChains = 8, kUnroll = 1, kMinSm = 90;
-  static constexpr double kFlopPerInst = 2.0 * 16 * 8 * 8;
-  using State = MmaF64State<4, 2, 4>;
-  __device__ static __forceinline__ void init(State &s, unsigned lane) {
-    initF64(s, lane);
-  }
-  __device__ static __forceinline__ void step(State &s) {
-#ifdef STENCIL_SM90
-#pragma unroll
-    for (int c = 0; c < kChains; ++c)
-      asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 "
-                   "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-                   : "+d"(s.acc[c][0]), "+d"(s.acc[c][1]), "+d"(s.acc[c][2]),
-                     "+d"(s.acc[c][3])
-                   : "d"(s.a[0]), "d"(s.a[1]), "d"(s.a[2]), "d"(s.a[3]),
-                     "d"(s.b[0]), "d"(s.b[1]));
-#endif
-  }
-};
-
-struct MmaF64M16N8K16 {
-  static constexpr int kChains = 8, kUnroll = 1, kMinSm = 90;
-  static constexpr double kFlopPerInst = 2.0 * 16 * 8 * 16;
-  using State = MmaF64State<8, 4, 4>;
-  __device__ static __forceinline__ void init(State &s, unsigned lane) {
-    initF64(s, lane);
-  }
-  __device__ static __forceinline__ void step(State &s) {
-#ifdef STENCIL_SM90
-#pragma unroll
-    for (int c = 0; c < kChains; ++c)
-      asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 "
-                   "{%0,%1,%2,%3}, {%4,%5,%6,%7,%8,%9,%10,%11}, "
-                   "{%12,%13,%14,%15}, {%0,%1,%2,%3};\n"
-                   : "+d"(s.acc[c][0]), "+d"(s.acc[c][1]), "+d"(s.acc[c][2]),
-                     "+d"(s.acc[c][3])
-                   : "d"(s.a[0]), "d"(s.a[1]), "d"(s.a[2]), "d"(s.a[3]),
-                     "d"(s.a[4]), "d"(s.a[5]), "d"(s.a[6]), "d"(s.a[7]),
-                     "d"(s.b[0]), "d"(s.b[1]), "d"(s.b[2]), "d"(s.b[3]));
-#endif
-  }
-};
-
-// CUDA-core FMA: acc = a * b + acc on every chain. One warp-level FFMA/DFMA
-// issues at most once per cycle per SM sub-partition, as does everything
-// else, so the loop is unrolled 32 times (256 FMAs per iteration) to make its
+// CUDA-core FMA: acc = a * b + acc on every chain, T float (fma.rn.f32,
+// FFMA) or double (fma.rn.f64, DFMA). One warp-level FFMA/DFMA issues at
+// most once per cycle per SM sub-partition, as does everything else, so the
+// loop is unrolled 32 times (256 FMAs per iteration) to make its
 // counter/branch overhead negligible (< 2 % of the issue slots).
-struct FmaF32 {
+template <typename T> struct Fma {
   static constexpr int kChains = 8, kUnroll = 32, kMinSm = 80;
   static constexpr double kFlopPerInst = 2.0 * 32;
   struct State {
-    float acc[kChains];
-    float a, b;
+    T acc[kChains];
+    T a, b;
   };
   __device__ static __forceinline__ void init(State &s, unsigned lane) {
-    s.a = float(f64Value(lane, 0));
-    s.b = float(0x1p-10 * f64Value(lane, 1));
+    s.a = T(f64Value(lane, 0));
+    s.b = T(0x1p-10 * f64Value(lane, 1));
   }
   __device__ static __forceinline__ void step(State &s) {
 #pragma unroll
-    for (int c = 0; c < kChains; ++c)
-      asm volatile("fma.rn.f32 %0, %1, %2, %0;\n"
-                   : "+f"(s.acc[c])
-                   : "f"(s.a), "f"(s.b));
+    for (int c = 0; c < kChains; ++c) {
+      if constexpr (std::is_same_v<T, float>)
+        asm volatile("fma.rn.f32 %0, %1, %2, %0;\n"
+                     : "+f"(s.acc[c])
+                     : "f"(s.a), "f"(s.b));
+      else
+        asm volatile("fma.rn.f64 %0, %1, %2, %0;\n"
+                     : "+d"(s.acc[c])
+                     : "d"(s.a), "d"(s.b));
+    }
   }
 };
-
-struct FmaF64 {
-  static constexpr int kChains = 8, kUnroll = 32, kMinSm = 80;
-  static constexpr double kFlopPerInst = 2.0 * 32;
-  struct State {
-    double acc[kChains];
-    double a, b;
-  };
-  __device__ static __forceinline__ void init(State &s, unsigned lane) {
-    s.a = f64Value(lane, 0);
-    s.b = 0x1p-10 * f64Value(lane, 1);
-  }
-  __device__ static __forceinline__ void step(State &s) {
-#pragma unroll
-    for (int c = 0; c < kChains; ++c)
-      asm volatile("fma.rn.f64 %0, %1, %2, %0;\n"
-                   : "+d"(s.acc[c])
-                   : "d"(s.a), "d"(s.b));
-  }
-};
+using FmaF32 = Fma<float>;
+using FmaF64 = Fma<double>;
 
 // Zeroes every accumulator of a State (float or double arrays).
 template <typename T, int N> __device__ __forceinline__ void zero(T (&x)[N]) {

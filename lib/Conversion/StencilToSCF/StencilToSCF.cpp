@@ -149,6 +149,21 @@ static void buildStencilLoops(ImplicitLocOpBuilder &b, Value input,
     memref::CopyOp::create(b, input, output);
 }
 
+/// Replaces `op` (a stencil op from its input grid to its output grid, with
+/// its steps and boundary) by the loops of buildStencilLoops around
+/// `computePoint`.
+template <typename OpTy>
+static LogicalResult
+replaceByLoops(OpTy op, typename OpTy::Adaptor adaptor, ArrayRef<int64_t> radii,
+               ConversionPatternRewriter &rewriter, ImplicitLocOpBuilder &b,
+               PointFn computePoint) {
+  buildStencilLoops(b, adaptor.getInput(), adaptor.getOutput(), radii,
+                    op.getSteps(), op.getBoundary(), op.getBoundaryValueAttr(),
+                    computePoint);
+  rewriter.eraseOp(op);
+  return success();
+}
+
 /// A neighbour (`loadNeighbour`) widened to f64, the accumulation type of
 /// the reference lowering.
 static Value loadNeighbourF64(ImplicitLocOpBuilder &b, const GridInfo &grid,
@@ -279,11 +294,8 @@ struct LinearOpLowering : OpConversionPattern<LinearOp> {
         acc = arith::TruncFOp::create(pb, elementType, acc);
       return acc;
     };
-    buildStencilLoops(b, adaptor.getInput(), adaptor.getOutput(),
-                      pattern.getRadii(), op.getSteps(), op.getBoundary(),
-                      op.getBoundaryValueAttr(), computePoint);
-    rewriter.eraseOp(op);
-    return success();
+    return replaceByLoops(op, adaptor, pattern.getRadii(), rewriter, b,
+                          computePoint);
   }
 };
 
@@ -331,11 +343,7 @@ struct LowRankOpLowering : OpConversionPattern<LowRankOp> {
         acc = arith::TruncFOp::create(pb, elementType, acc);
       return acc;
     };
-    buildStencilLoops(b, adaptor.getInput(), adaptor.getOutput(), {h, h},
-                      op.getSteps(), op.getBoundary(),
-                      op.getBoundaryValueAttr(), computePoint);
-    rewriter.eraseOp(op);
-    return success();
+    return replaceByLoops(op, adaptor, {h, h}, rewriter, b, computePoint);
   }
 };
 
@@ -364,11 +372,8 @@ struct ApplyOpLowering : OpConversionPattern<ApplyOp> {
       }
       llvm_unreachable("the verifier ensures the body ends with a yield");
     };
-    buildStencilLoops(b, adaptor.getInput(), adaptor.getOutput(),
-                      op.getRadii(), op.getSteps(), op.getBoundary(),
-                      op.getBoundaryValueAttr(), computePoint);
-    rewriter.eraseOp(op);
-    return success();
+    return replaceByLoops(op, adaptor, op.getRadii(), rewriter, b,
+                          computePoint);
   }
 };
 

@@ -86,6 +86,18 @@ static std::unique_ptr<MLIRContext> makeContext() {
   return std::make_unique<MLIRContext>(registry);
 }
 
+/// A GPU pipeline of default options: `whole` builds it whole, `stencilPart`
+/// its stencil part only.
+template <typename Options>
+static Pipeline
+gpuPipeline(const char *name, void (*whole)(OpPassManager &, const Options &),
+            void (*stencilPart)(OpPassManager &, const Options &)) {
+  return {name, [=](OpPassManager &pm, bool all) {
+            Options options;
+            all ? whole(pm, options) : stencilPart(pm, options);
+          }};
+}
+
 static const std::vector<Pipeline> &getPipelines() {
   using namespace mlir::stencil;
   static const std::vector<Pipeline> pipelines = {
@@ -93,18 +105,9 @@ static const std::vector<Pipeline> &getPipelines() {
        [](OpPassManager &pm, bool) {
          buildLowerToCpuPipeline(pm, LowerToCpuOptions());
        }},
-      {"lower-to-sptc",
-       [](OpPassManager &pm, bool whole) {
-         LowerToSpTCOptions options;
-         whole ? buildLowerToSpTCPipeline(pm, options)
-               : buildSpTCKernelPipeline(pm, options);
-       }},
-      {"lower-to-tc",
-       [](OpPassManager &pm, bool whole) {
-         LowerToTCOptions options;
-         whole ? buildLowerToTCPipeline(pm, options)
-               : buildTCKernelPipeline(pm, options);
-       }},
+      gpuPipeline("lower-to-sptc", buildLowerToSpTCPipeline,
+                  buildSpTCKernelPipeline),
+      gpuPipeline("lower-to-tc", buildLowerToTCPipeline, buildTCKernelPipeline),
       {"lower-to-tc low-rank",
        [](OpPassManager &pm, bool whole) {
          LowerToTCOptions options;
@@ -112,18 +115,10 @@ static const std::vector<Pipeline> &getPipelines() {
          whole ? buildLowerToTCPipeline(pm, options)
                : buildTCKernelPipeline(pm, options);
        }},
-      {"lower-to-cuda-core",
-       [](OpPassManager &pm, bool whole) {
-         LowerToCudaCoreOptions options;
-         whole ? buildLowerToCudaCorePipeline(pm, options)
-               : buildCudaCoreKernelPipeline(pm, options);
-       }},
-      {"lower-to-fft",
-       [](OpPassManager &pm, bool whole) {
-         LowerToFftOptions options;
-         whole ? buildLowerToFftPipeline(pm, options)
-               : buildFftKernelPipeline(pm, options);
-       }},
+      gpuPipeline("lower-to-cuda-core", buildLowerToCudaCorePipeline,
+                  buildCudaCoreKernelPipeline),
+      gpuPipeline("lower-to-fft", buildLowerToFftPipeline,
+                  buildFftKernelPipeline),
       {"lower-to-auto",
        [](OpPassManager &pm, bool whole) {
          if (whole) {
