@@ -409,6 +409,24 @@ SmallVector<Value> CudaCoreKernelBuilder::unitOrigin(int64_t step, Value unit) {
   return local;
 }
 
+SmallVector<Value> CudaCoreKernelBuilder::beginUnitLoop(int64_t step,
+                                                        int64_t units) {
+  Value threads = cst(geo.threads());
+  Value count = cst(units);
+  auto loop = scf::ForOp::create(*b, tid, count, threads);
+  b->setInsertionPointToStart(loop.getBody());
+  return unitOrigin(step, loop.getInductionVar());
+}
+
+scf::ForOp CudaCoreKernelBuilder::beginCountedLoop(Value count,
+                                                   ValueRange inits) {
+  Value one = cst(1);
+  Value zero = cst(0);
+  auto loop = scf::ForOp::create(*b, zero, count, one, inits);
+  b->setInsertionPointToStart(loop.getBody());
+  return loop;
+}
+
 /// Step 2 (fused steps only): the region of `step` in work units taken
 /// round-robin by the threads, from one shared buffer into the other. As in
 /// a one-step launch, the points the boundary computes get the stencil's
@@ -418,12 +436,8 @@ SmallVector<Value> CudaCoreKernelBuilder::unitOrigin(int64_t step, Value unit) {
 /// boundary value).
 void CudaCoreKernelBuilder::computeIntermediateStep(int64_t step) {
   int64_t rank = geo.rank;
-  Value threads = cst(geo.threads());
-  Value units = cst(geo.numUnits(step));
-  auto loop = scf::ForOp::create(*b, tid, units, threads);
   OpBuilder::InsertionGuard guard(*b);
-  b->setInsertionPointToStart(loop.getBody());
-  SmallVector<Value> local = unitOrigin(step, loop.getInductionVar());
+  SmallVector<Value> local = beginUnitLoop(step, geo.numUnits(step));
   Value base;
   for (int64_t d = 0; d < rank; ++d) {
     Value term = geo.smemStrides[d] == 1

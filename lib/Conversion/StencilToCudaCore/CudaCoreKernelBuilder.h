@@ -15,6 +15,7 @@
 #include "CudaCoreKernel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
@@ -58,6 +59,22 @@ void forEachColumnRow(const std::map<int64_t, Entry> &rows, int64_t count,
       read(iy, ArrayRef<std::pair<int64_t, const Entry *>>(uses));
   }
 }
+
+/// A point of a 2-D linear stencil with its summed weight (point index -1
+/// where duplicate offsets were summed), for the row sweeps.
+struct RowPoint {
+  int64_t dy, dx;
+  double weight;
+  int64_t index;
+};
+
+/// A point's plane offset and summed weight (index -1 where duplicate
+/// offsets were summed), for the plane sums.
+struct PlaneUse {
+  int64_t dz;
+  double weight;
+  int64_t index;
+};
 
 /// Bytes of a vector of `type` (its alignment in the vector columns' loads
 /// and stores).
@@ -147,6 +164,13 @@ private:
   /// The local position of the first point of work unit `unit` of `step`
   /// (CudaCoreTiling::unitOrigin).
   SmallVector<Value> unitOrigin(int64_t step, Value unit);
+  /// A loop of the threads over `units` work units of `step`, round-robin,
+  /// the insertion point moved into its body (the caller's InsertionGuard
+  /// puts it back): the unit's origin (unitOrigin).
+  SmallVector<Value> beginUnitLoop(int64_t step, int64_t units);
+  /// An scf.for over [0, count) carrying `inits`, the insertion point moved
+  /// to the start of its body (the caller's InsertionGuard puts it back).
+  scf::ForOp beginCountedLoop(Value count, ValueRange inits);
   /// The shared-memory index of the thread's output `k` plus `offset` in the
   /// buffer the last step reads.
   Value smemIndex(int64_t k, ArrayRef<int64_t> offset);
@@ -256,6 +280,46 @@ private:
   void buildPlaneSumSweep();
   /// The plane sums with vector columns (CudaCoreTiling::vectorWidth > 1).
   void buildVectorPlaneSumSweep();
+  /// The vector plane sums' points by row dy, then column dx (the plane
+  /// offsets with their weights, dz ascending), the columns' vector type
+  /// and alignment, and whether planes are staged and outputs stored as
+  /// whole vectors (vectorStaging).
+  struct VectorPlaneSums {
+    std::map<int64_t, std::map<int64_t, SmallVector<PlaneUse>>> rowsOfPoints;
+    VectorType vectorType;
+    llvm::MaybeAlign align;
+    bool vectors;
+  };
+  /// The sum after the outputs' that carries kept lane l of output row k
+  /// (edgeYX).
+  int64_t vectorKeptSum(int64_t k, int64_t l) const;
+  /// Adds iteration u's plane (`base`: the thread's first output in its
+  /// ring slot) to the sums, row by row.
+  void addVectorPlane(const VectorPlaneSums &v, int64_t u, Value base,
+                      SmallVectorImpl<Value> &acc);
+  /// One input row `iy` of addVectorPlane: the aligned vectors covering
+  /// the columns its points read, each used element converted once, and
+  /// their FMAs (and an edge block's kept lanes).
+  void addVectorPlaneRow(const VectorPlaneSums &v, int64_t u, Value base,
+                         int64_t iy, SmallVectorImpl<Value> &acc);
+  /// Stores the outputs of plane `z`, row by row.
+  void storeVectorPlane(const VectorPlaneSums &v, ArrayRef<Value> values,
+                        Value z);
+  /// Each column of an output row on its own (near the grid's x edges, or
+  /// rows that are not a multiple of the width).
+  void storeVectorColumns(ArrayRef<Value> row, SmallVectorImpl<Value> &coords,
+                          Value x0);
+  /// An edge block's output row k: its y and x checks come from before the
+  /// sweep, z's is the plane's (uniform). A whole vector where the boundary
+  /// writes any column, the halo's kept lanes among them with their input
+  /// values.
+  void storeEdgeVector(const VectorPlaneSums &v, ArrayRef<Value> values,
+                       int64_t k, SmallVectorImpl<Value> &coords, Value x0);
+  /// One vector where the boundary writes its first and last column (then
+  /// every one between; in an interior block only z is checked), else
+  /// column by column.
+  void storeVectorOrColumns(const VectorPlaneSums &v, ArrayRef<Value> row,
+                            SmallVectorImpl<Value> &coords, Value x0);
   /// Vector columns: the vector of one thread's columns, the staging
   /// vectors per thread of one plane, and their loads for plane `planeZ`
   /// (rows a multiple of the width, so that each vector lies in the grid
@@ -304,12 +368,6 @@ private:
 
   // The row streaming schedule of 2-D linear stencils
   // (CudaCoreRowStream.cpp), and its row groups (CudaCoreRowGroups.cpp).
-  void buildRowStream();
-  /// The per-row sweep of one block: the interior one (no boundary checks)
-  /// or the general one, which any block may take (the row groups' edge
-  /// blocks do).
-  void buildRowStreamSweep(bool interior);
-  void buildRowGroups();
   /// Row streaming: column j of the thread (local column tid + j threads):
   /// its staging coordinate (wrapped under periodic) and whether it is in the
   /// grid, the raw grid x, whether it is in the grid, whether the boundary
@@ -320,6 +378,94 @@ private:
     Value insideX, stageX, gridX, inGrid, written, own, stored, slot;
   };
   RowColumn rowColumn(int64_t j);
+  void buildRowStream();
+  /// The per-row sweep of one block: the interior one (no boundary checks)
+  /// or the general one, which any block may take (the row groups' edge
+  /// blocks do).
+  void buildRowStreamSweep(bool interior);
+  /// The per-row sweep's state: its points in (dy, dx) order, the thread's
+  /// `columns` columns, the block's rows, and what its loop carries: the
+  /// parity's shared offsets (written, read) and, per column, the rows
+  /// loaded ahead (row i in slot i mod unroll), the partial sums
+  /// (level-major, sum of row o at slot o mod `slots`) and each level's
+  /// value of the previous iteration (levels 0 .. t - 1; the centre of the
+  /// next level's row).
+  struct RowSweep {
+    bool interior;
+    int64_t steps, slots, columns, unroll;
+    SmallVector<RowPoint> points;
+    SmallVector<RowColumn> cols;
+    Value zeroAcc, rows;
+    Value writeOffset, readOffset;
+    SmallVector<Value> ahead, acc, previous;
+    int64_t aheadIndex(int64_t j, int64_t u) const { return j * unroll + u; }
+    int64_t accIndex(int64_t j, int64_t level, int64_t slot) const {
+      return (j * steps + level - 1) * slots + slot;
+    }
+    int64_t previousIndex(int64_t j, int64_t level) const {
+      return j * steps + level;
+    }
+    int64_t slotOf(int64_t x) const { return ((x % slots) + slots) % slots; }
+  };
+  /// The per-row sweep's rows (C, fewer in the last block along y) in
+  /// `s.rows`; returns its number of unrolled groups of iterations.
+  Value rowSweepGroups(RowSweep &s);
+  /// The level-0 value of local row `local` in column `col`.
+  Value loadSweepRow(const RowSweep &s, Value local, const RowColumn &col);
+  /// Iteration `u` of an unrolled group (local input row `i`): row i into
+  /// shared memory, row i + unroll loaded ahead, then every level.
+  void rowSweepIteration(RowSweep &s, int64_t u, Value i);
+  /// Level `level` of iteration `u` adds the row q = u - 1 - (level - 1)
+  /// (r_y + 1) it receives to its sums (the thread's columns one point
+  /// after the other).
+  void addRowSweepPoints(RowSweep &s, int64_t u, int64_t level);
+  /// Level `level` of iteration `u` (input row `i`): output row q - r_y is
+  /// complete; stored in the level's buffer (`values`: its value for the
+  /// next iteration) or, for the last level, in `out`; its slot restarts
+  /// at zero.
+  void completeRowSweepRow(RowSweep &s, int64_t u, int64_t level, Value i,
+                           SmallVectorImpl<Value> &values);
+
+  void buildRowGroups();
+  /// The grouped sweep's state: the points by dx phase, each phase's in
+  /// (dy, dx) order, and the offsets dx each phase reads; the thread's
+  /// column and `base`, its slot through an opaque move once per group
+  /// (see rowGroupElement); what the loop carries: the pending copies'
+  /// token (`async`), the partial sums (level-major, `slots` per level).
+  struct RowGroupSweep {
+    SmallVector<SmallVector<RowPoint>> phasePoints;
+    SmallVector<SmallVector<int64_t>> phaseOffsets;
+    RowColumn col;
+    Value zeroAcc, base, rows, token;
+    bool async;
+    int64_t slots;
+    SmallVector<Value> acc;
+    int64_t accIndex(int64_t level, int64_t slot) const {
+      return (level - 1) * slots + slot;
+    }
+    int64_t slotOf(int64_t x) const { return ((x % slots) + slots) % slots; }
+  };
+  /// The points and offsets of each phase (RowGroupSweep).
+  void rowGroupPhases(RowGroupSweep &s);
+  /// The shared element of column dx of row j of a group buffer.
+  Value rowGroupElement(const RowGroupSweep &s, int64_t level, int64_t parity,
+                        int64_t j, int64_t dx);
+  /// The cp.async copies of group `g`'s rows into input buffer `parity`
+  /// (none read where `valid` is false); returns the group's token.
+  Value copyRowGroup(const RowGroupSweep &s, Value g, int64_t parity,
+                     Value valid);
+  /// The grouped sweep of an interior block: C rows, every load in the
+  /// grid, every point computed.
+  void buildRowGroupSweep(RowGroupSweep &s);
+  /// Level 0 of group `g` (first local row `q0`): its rows in buffer `h`.
+  void stageRowGroup(RowGroupSweep &s, int64_t h, Value g, Value q0);
+  /// Phase `p` of level `level` on the group in buffer `h`: the phase's
+  /// weights, then each row's FMAs.
+  void addRowGroupPhase(RowGroupSweep &s, int64_t h, int64_t level, int64_t p);
+  /// Rows q0 - level r_y + j of level `level` are complete: stored, their
+  /// slots restarted at 0.
+  void completeRowGroupRows(RowGroupSweep &s, int64_t h, int64_t level,
+                            Value q0);
   /// Row streaming: shared memory set to zero (the first iterations read
   /// rows no level has written yet, and the r_x pads of each row), then a
   /// barrier.

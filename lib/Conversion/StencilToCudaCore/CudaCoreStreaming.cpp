@@ -102,11 +102,8 @@ void CudaCoreKernelBuilder::buildSweep() {
   bool prefetch = prefetchedValuesPerThread() > 0;
   SmallVector<Value> initArgs =
       prefetch ? prefetchFirstPlanes() : SmallVector<Value>();
-  Value one = cst(1);
-  Value zero = cst(0);
-  auto loop = scf::ForOp::create(*b, zero, iterations, one, initArgs);
   OpBuilder::InsertionGuard guard(*b);
-  b->setInsertionPointToStart(loop.getBody());
+  auto loop = beginCountedLoop(iterations, initArgs);
   Value i = loop.getInductionVar();
 
   SmallVector<Value> pending(loop.getRegionIterArgs());
@@ -232,12 +229,8 @@ Value CudaCoreKernelBuilder::ringLoopIndex(int64_t level, Value localZ,
 void CudaCoreKernelBuilder::streamIntermediateStep(int64_t step, Value localZ) {
   int64_t strideY = geo.smemStrides[1];
   Value destBase = ringBase(step, localZ);
-  Value threads = cst(geo.threads());
-  Value units = cst(geo.planeUnits(step));
-  auto loop = scf::ForOp::create(*b, tid, units, threads);
   OpBuilder::InsertionGuard guard(*b);
-  b->setInsertionPointToStart(loop.getBody());
-  SmallVector<Value> local = unitOrigin(step, loop.getInductionVar());
+  SmallVector<Value> local = beginUnitLoop(step, geo.planeUnits(step));
   local[0] = localZ;
   Value yxBase = add(mul(local[1], cst(strideY)), local[2]);
   SmallVector<std::pair<int64_t, Value>> rowBases;
