@@ -1,7 +1,9 @@
 //===- CudaCorePlaneSums.cpp - Partial sums of streamed 3-D planes --------===//
 //
 // The plane sweep of a streamed 3-D linear stencil with one step per launch
-// (`plane-sums=true`, CudaCoreTiling::planeSums; CudaCoreTilingTest's
+// (PlaneSumsKernel, with vector columns VectorPlaneSumsKernel, below; the
+// block split and the staging are CudaCorePlaneSweep.cpp; `plane-sums=true`,
+// CudaCoreTiling::planeSums; CudaCoreTilingTest's
 // PlaneSums3D runs the schedule on the CPU). AN5D (Matsumura et al., CGO 2020,
 // sections 3.1-3.3) streams the outermost dimension with the values along it in
 // registers: here each thread keeps, for each of its `outputs` outputs
@@ -48,8 +50,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CudaCoreKernelBuilder.h"
-#include "stencil/Conversion/StencilGPUCommon/KernelABI.h"
+#include "CudaCorePlaneSums.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -63,12 +64,8 @@ using namespace mlir;
 using namespace mlir::stencil;
 using namespace mlir::stencil::detail;
 
-void CudaCoreKernelBuilder::buildPlaneSumSweep() {
+void PlaneSumsKernel::buildSweep() {
   assert(linear && geo.planeSums && "plane sums of a linear 3-D stencil");
-  if (geo.vectorWidth > 1) {
-    buildVectorPlaneSumSweep();
-    return;
-  }
   int64_t outputs = geo.outputs, strideY = geo.smemStrides[1];
 
   // The points by column dx, then row dy: the plane offsets dz with their
@@ -109,13 +106,13 @@ void CudaCoreKernelBuilder::buildPlaneSumSweep() {
       });
 }
 
-Value &CudaCoreKernelBuilder::planeSum(SmallVectorImpl<Value> &acc, int64_t j,
-                                       int64_t slot) const {
+Value &PlaneSumsKernel::planeSum(SmallVectorImpl<Value> &acc, int64_t j,
+                                 int64_t slot) const {
   int64_t slots = geo.planeSumSlots();
   return acc[j * slots + ((slot % slots) + slots) % slots];
 }
 
-void CudaCoreKernelBuilder::buildPlaneSumLoop(
+void PlaneSumsKernel::buildPlaneSumLoop(
     int64_t sums,
     function_ref<void(int64_t, Value, SmallVectorImpl<Value> &)> addPlane,
     function_ref<Value(Value)> finish,
@@ -167,7 +164,7 @@ void CudaCoreKernelBuilder::buildPlaneSumLoop(
     if (prefetch)
       stagePrefetched(i, [&] { return slotBase; }, pending);
     else
-      stageTile(i, slotBase);
+      stagePlane(i, slotBase);
     gpu::BarrierOp::create(*b);
     addPlane(u, add(slotBase, yxBase), acc);
 
@@ -260,11 +257,38 @@ void CudaCoreKernelBuilder::buildPlaneSumLoop(
 // vectors with the kept columns copied back from the input after the sweep
 // (585 and 600).
 
-int64_t CudaCoreKernelBuilder::stagingVectorsPerThread() const {
+int64_t VectorPlaneSumsKernel::stagingVectorsPerThread() const {
   return llvm::divideCeil(geo.planeSize() / geo.vectorWidth, geo.threads());
 }
 
-StagingValues CudaCoreKernelBuilder::vectorStagingLoads(Value planeZ) {
+void VectorPlaneSumsKernel::stagePlane(Value planeZ, Value destBase) {
+  if (vectorStaging) {
+    stagingStores(vectorStagingLoads(planeZ), destBase);
+    return;
+  }
+  StreamedPlanesKernel::stagePlane(planeZ, destBase);
+}
+
+int64_t VectorPlaneSumsKernel::prefetchedValuesPerThread() const {
+  // Vector columns: whole vectors where the grid's rows allow them, as many
+  // as hold kMaxPrefetchedStagingValues registers (a vector of B bytes
+  // ceil(B / 4)); staged element by element, none (the scalar prefetch of
+  // the wider plane cost 70 registers more).
+  int64_t perThread = stagingVectorsPerThread();
+  int64_t registers =
+      perThread * llvm::divideCeil(getVectorBytes(columnVectorType()), 4);
+  bool prefetch = vectorStaging && spec.prefetchPlanes &&
+                  registers <= kMaxPrefetchedStagingValues;
+  return prefetch ? perThread : 0;
+}
+
+StagingValues VectorPlaneSumsKernel::prefetchLoads(Value planeZ) {
+  if (vectorStaging)
+    return vectorStagingLoads(planeZ);
+  return StreamedPlanesKernel::prefetchLoads(planeZ);
+}
+
+StagingValues VectorPlaneSumsKernel::vectorStagingLoads(Value planeZ) {
   int64_t width = geo.vectorWidth, threads = geo.threads();
   int64_t total = geo.planeSize() / width;
   int64_t perThread = stagingVectorsPerThread();
@@ -303,7 +327,7 @@ StagingValues CudaCoreKernelBuilder::vectorStagingLoads(Value planeZ) {
 }
 
 std::pair<Value, Value>
-CudaCoreKernelBuilder::stagingVectorCoords(Value e, Value &inside) {
+VectorPlaneSumsKernel::stagingVectorCoords(Value e, Value &inside) {
   // The vector's first element: a multiple of the width, as is N_x, so the
   // vector lies in the grid (periodic: wraps) or outside as a whole.
   int64_t width = geo.vectorWidth;
@@ -315,7 +339,7 @@ CudaCoreKernelBuilder::stagingVectorCoords(Value e, Value &inside) {
   return {y, x};
 }
 
-CudaCoreKernelBuilder::EdgeYX CudaCoreKernelBuilder::computeEdgeYX() {
+VectorPlaneSumsKernel::EdgeYX VectorPlaneSumsKernel::computeEdgeYX() {
   int64_t width = geo.vectorWidth, threads = geo.threads();
   bool halo = boundary == BoundaryKind::halo;
   // Clamps `v` into [0, hi].
@@ -363,11 +387,11 @@ CudaCoreKernelBuilder::EdgeYX CudaCoreKernelBuilder::computeEdgeYX() {
   return edge;
 }
 
-int64_t CudaCoreKernelBuilder::vectorKeptSum(int64_t k, int64_t l) const {
+int64_t VectorPlaneSumsKernel::vectorKeptSum(int64_t k, int64_t l) const {
   return geo.outputs * geo.vectorWidth + k * edgeYX->keptLanes.size() + l;
 }
 
-void CudaCoreKernelBuilder::addVectorPlaneRow(const VectorPlaneSums &v,
+void VectorPlaneSumsKernel::addVectorPlaneRow(const VectorPlaneSums &v,
                                               int64_t u, Value base, int64_t iy,
                                               SmallVectorImpl<Value> &acc) {
   int64_t outputs = geo.outputs, width = geo.vectorWidth;
@@ -419,7 +443,7 @@ void CudaCoreKernelBuilder::addVectorPlaneRow(const VectorPlaneSums &v,
     emitOrderingFence(acc);
 }
 
-void CudaCoreKernelBuilder::addVectorPlane(const VectorPlaneSums &v, int64_t u,
+void VectorPlaneSumsKernel::addVectorPlane(const VectorPlaneSums &v, int64_t u,
                                            Value base,
                                            SmallVectorImpl<Value> &acc) {
   // Row by row: the aligned vectors covering the columns the row's points
@@ -437,7 +461,7 @@ void CudaCoreKernelBuilder::addVectorPlane(const VectorPlaneSums &v, int64_t u,
     addVectorPlaneRow(v, u, base, iy, acc);
 }
 
-void CudaCoreKernelBuilder::storeVectorColumns(ArrayRef<Value> row,
+void VectorPlaneSumsKernel::storeVectorColumns(ArrayRef<Value> row,
                                                SmallVectorImpl<Value> &coords,
                                                Value x0) {
   for (int64_t c = 0; c < geo.vectorWidth; ++c) {
@@ -451,7 +475,7 @@ void CudaCoreKernelBuilder::storeVectorColumns(ArrayRef<Value> row,
   }
 }
 
-void CudaCoreKernelBuilder::storeEdgeVector(const VectorPlaneSums &v,
+void VectorPlaneSumsKernel::storeEdgeVector(const VectorPlaneSums &v,
                                             ArrayRef<Value> values, int64_t k,
                                             SmallVectorImpl<Value> &coords,
                                             Value x0) {
@@ -472,7 +496,7 @@ void CudaCoreKernelBuilder::storeEdgeVector(const VectorPlaneSums &v,
   });
 }
 
-void CudaCoreKernelBuilder::storeVectorOrColumns(const VectorPlaneSums &v,
+void VectorPlaneSumsKernel::storeVectorOrColumns(const VectorPlaneSums &v,
                                                  ArrayRef<Value> row,
                                                  SmallVectorImpl<Value> &coords,
                                                  Value x0) {
@@ -491,7 +515,7 @@ void CudaCoreKernelBuilder::storeVectorOrColumns(const VectorPlaneSums &v,
   storeVectorColumns(row, coords, x0);
 }
 
-void CudaCoreKernelBuilder::storeVectorPlane(const VectorPlaneSums &v,
+void VectorPlaneSumsKernel::storeVectorPlane(const VectorPlaneSums &v,
                                              ArrayRef<Value> values, Value z) {
   int64_t width = geo.vectorWidth;
   Value x0 = add(origin[2], mul(tx, cst(width)));
@@ -508,7 +532,7 @@ void CudaCoreKernelBuilder::storeVectorPlane(const VectorPlaneSums &v,
   }
 }
 
-void CudaCoreKernelBuilder::buildVectorPlaneSumSweep() {
+void VectorPlaneSumsKernel::buildSweep() {
   int64_t outputs = geo.outputs, width = geo.vectorWidth;
   VectorPlaneSums v;
   v.vectorType = columnVectorType();

@@ -1,7 +1,8 @@
 //===- CudaCoreRowGroups.cpp - Row streaming in groups of rows -----------===//
 //
 // The row sweep of a 2-D linear CUDA-core kernel in groups of rows, with the
-// x offsets in phases (`stream=on row-phases=N`, N >= 1; the geometry is
+// x offsets in phases (RowGroupsKernel, derived from the per-row sweep's
+// RowSweepKernel; `stream=on row-phases=N`, N >= 1; the geometry is
 // CudaCoreTiling::rowGroups(), Support/CudaCoreTiling.h, and the unit tests
 // RowStream.RowGroups* run the schedule on the CPU). It is the register
 // streaming of CudaCoreRowStream.cpp (AN5D, Matsumura et al., CGO 2020,
@@ -56,7 +57,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CudaCoreKernelBuilder.h"
+#include "CudaCoreRowGroups.h"
 #include "stencil/Conversion/StencilGPUCommon/KernelABI.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -69,7 +70,7 @@ using namespace mlir;
 using namespace mlir::stencil;
 using namespace mlir::stencil::detail;
 
-void CudaCoreKernelBuilder::rowGroupPhases(RowGroupSweep &s) {
+void RowGroupsKernel::rowGroupPhases(RowGroupSweep &s) {
   s.phasePoints.resize(geo.rowPhases);
   s.phaseOffsets.resize(geo.rowPhases);
   auto points = summedPoints();
@@ -92,17 +93,16 @@ void CudaCoreKernelBuilder::rowGroupPhases(RowGroupSweep &s) {
 // would otherwise hoist each row's address out of the loop into a 64-bit
 // register of its own; 148 registers instead of 116 for f64 Box-2D49P with
 // 2 steps).
-Value CudaCoreKernelBuilder::rowGroupElement(const RowGroupSweep &s,
-                                             int64_t level, int64_t parity,
-                                             int64_t j, int64_t dx) {
+Value RowGroupsKernel::rowGroupElement(const RowGroupSweep &s, int64_t level,
+                                       int64_t parity, int64_t j, int64_t dx) {
   return addConst(s.base, geo.rowGroupRow(level, parity, j) + dx);
 }
 
 // Every row of the sweep is in the grid; the sources derive from one row
 // start. Where `valid` is false (the group past the last) zeros land in a
 // buffer no level reads again.
-Value CudaCoreKernelBuilder::copyRowGroup(const RowGroupSweep &s, Value g,
-                                          int64_t parity, Value valid) {
+Value RowGroupsKernel::copyRowGroup(const RowGroupSweep &s, Value g,
+                                    int64_t parity, Value valid) {
   int64_t group = geo.rowGroupRows();
   Value sizeX = sizes[1];
   auto tokenType = nvgpu::DeviceAsyncTokenType::get(b->getContext());
@@ -125,8 +125,8 @@ Value CudaCoreKernelBuilder::copyRowGroup(const RowGroupSweep &s, Value g,
   return nvgpu::DeviceAsyncCreateGroupOp::create(*b, tokenType, tokens);
 }
 
-void CudaCoreKernelBuilder::stageRowGroup(RowGroupSweep &s, int64_t h, Value g,
-                                          Value q0) {
+void RowGroupsKernel::stageRowGroup(RowGroupSweep &s, int64_t h, Value g,
+                                    Value q0) {
   int64_t group = geo.rowGroupRows();
   if (s.async) {
     nvgpu::DeviceAsyncWaitOp::create(*b, s.token, b->getI32IntegerAttr(0));
@@ -148,8 +148,8 @@ void CudaCoreKernelBuilder::stageRowGroup(RowGroupSweep &s, int64_t h, Value g,
   gpu::BarrierOp::create(*b);
 }
 
-void CudaCoreKernelBuilder::addRowGroupPhase(RowGroupSweep &s, int64_t h,
-                                             int64_t level, int64_t p) {
+void RowGroupsKernel::addRowGroupPhase(RowGroupSweep &s, int64_t h,
+                                       int64_t level, int64_t p) {
   int64_t group = geo.rowGroupRows();
   // Source rows p = q0 - (level - 1) r_y + j; q0 = h G mod 2 G.
   int64_t first = h * group - (level - 1) * geo.radii[0];
@@ -179,8 +179,8 @@ void CudaCoreKernelBuilder::addRowGroupPhase(RowGroupSweep &s, int64_t h,
   }
 }
 
-void CudaCoreKernelBuilder::completeRowGroupRows(RowGroupSweep &s, int64_t h,
-                                                 int64_t level, Value q0) {
+void RowGroupsKernel::completeRowGroupRows(RowGroupSweep &s, int64_t h,
+                                           int64_t level, Value q0) {
   int64_t group = geo.rowGroupRows(), ry = geo.radii[0];
   // The boundary computes every point of an interior block.
   for (int64_t j = 0; j < group; ++j) {
@@ -198,7 +198,7 @@ void CudaCoreKernelBuilder::completeRowGroupRows(RowGroupSweep &s, int64_t h,
   }
 }
 
-void CudaCoreKernelBuilder::buildRowGroupSweep(RowGroupSweep &s) {
+void RowGroupsKernel::buildRowGroupSweep(RowGroupSweep &s) {
   int64_t steps = geo.steps, group = geo.rowGroupRows();
   int64_t groups = geo.rowGroupCount(geo.planes);
   s.rows = cst(geo.planes);
@@ -248,7 +248,7 @@ void CudaCoreKernelBuilder::buildRowGroupSweep(RowGroupSweep &s) {
   scf::YieldOp::create(*b, yields);
 }
 
-void CudaCoreKernelBuilder::buildRowGroups() {
+void RowGroupsKernel::buildBody() {
   assert(linear && geo.rowGroups() && geo.outputs == 1 &&
          "row groups of a linear 2-D stencil, one column per thread");
   int64_t ry = geo.radii[0], rx = geo.radii[1];

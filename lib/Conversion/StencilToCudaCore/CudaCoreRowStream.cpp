@@ -1,12 +1,14 @@
 //===- CudaCoreRowStream.cpp - Register streaming of 2-D stencils ---------===//
 //
-// The row sweep of a 2-D linear CUDA-core kernel (`stream=on` in 2-D; the
-// geometry is CudaCoreTiling::rowStream(), Support/CudaCoreTiling.h, and the
-// unit tests run the schedule on the CPU). AN5D (Matsumura et al., CGO 2020,
-// sections 3.1-3.3: "register-based streaming" along the outermost
-// dimension, the inner dimensions' neighbours through shared memory, one
-// diagonal wavefront of the fused steps per iteration) and the fused
-// CUDA-core kernels of "Do We Need Tensor Cores?" (section 3.2.2).
+// The row sweep of a 2-D linear CUDA-core kernel (RowSweepKernel, the base
+// of the row groups' RowGroupsKernel, CudaCoreRowGroups.cpp, whose edge
+// blocks take its general sweep; `stream=on` in 2-D; the geometry is
+// CudaCoreTiling::rowStream(), Support/CudaCoreTiling.h, and the unit tests run
+// the schedule on the CPU). AN5D (Matsumura et al., CGO 2020, sections 3.1-3.3:
+// "register-based streaming" along the outermost dimension, the inner
+// dimensions' neighbours through shared memory, one diagonal wavefront of the
+// fused steps per iteration) and the fused CUDA-core kernels of "Do We Need
+// Tensor Cores?" (section 3.2.2).
 //
 // The block is one row of W columns, k per thread (outputs-per-thread,
 // default 1): thread c owns local columns c + j W / k, 0 <= j < k (grid x
@@ -52,7 +54,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CudaCoreKernelBuilder.h"
+#include "CudaCoreRowStream.h"
 #include "stencil/Conversion/StencilGPUCommon/KernelABI.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -72,7 +74,7 @@ Value andOf(ImplicitLocOpBuilder &b, Value x, Value y) {
 }
 } // namespace
 
-CudaCoreKernelBuilder::RowColumn CudaCoreKernelBuilder::rowColumn(int64_t j) {
+RowSweepKernel::RowColumn RowSweepKernel::rowColumn(int64_t j) {
   auto cmp = [&](arith::CmpIPredicate predicate, Value x, Value y) -> Value {
     return arith::CmpIOp::create(*b, predicate, x, y);
   };
@@ -101,7 +103,7 @@ CudaCoreKernelBuilder::RowColumn CudaCoreKernelBuilder::rowColumn(int64_t j) {
   return col;
 }
 
-void CudaCoreKernelBuilder::zeroRowSharedMemory() {
+void RowSweepKernel::zeroRowSharedMemory() {
   Value zeroElement =
       arith::ConstantOp::create(*b, b->getZeroAttr(elementType));
   int64_t total = geo.sharedElements(), threads = geo.threads();
@@ -121,13 +123,13 @@ void CudaCoreKernelBuilder::zeroRowSharedMemory() {
   gpu::BarrierOp::create(*b);
 }
 
-Value CudaCoreKernelBuilder::rowGridY(Value local) {
+Value RowSweepKernel::rowGridY(Value local) {
   Value haloY = cst(geo.halo[0]);
   Value stagedY = add(origin[0], local);
   return arith::SubIOp::create(*b, stagedY, haloY);
 }
 
-Value CudaCoreKernelBuilder::rowWrittenY(Value local, bool interior) {
+Value RowSweepKernel::rowWrittenY(Value local, bool interior) {
   if (interior)
     return {};
   Value y = rowGridY(local);
@@ -138,10 +140,9 @@ Value CudaCoreKernelBuilder::rowWrittenY(Value local, bool interior) {
   return {};
 }
 
-Value CudaCoreKernelBuilder::completedRowValue(Value sum, Value local,
-                                               Value rowWritten,
-                                               const RowColumn &col,
-                                               bool interior) {
+Value RowSweepKernel::completedRowValue(Value sum, Value local,
+                                        Value rowWritten, const RowColumn &col,
+                                        bool interior) {
   Value value = toElementType(sum);
   Value written = andOf(*b, rowWritten, interior ? Value() : col.written);
   if (!written)
@@ -178,10 +179,9 @@ Value CudaCoreKernelBuilder::completedRowValue(Value sum, Value local,
   return arith::SelectOp::create(*b, written, value, kept);
 }
 
-void CudaCoreKernelBuilder::storeRowOutput(Value value, Value local, Value rows,
-                                           Value rowWritten,
-                                           const RowColumn &col,
-                                           bool interior) {
+void RowSweepKernel::storeRowOutput(Value value, Value local, Value rows,
+                                    Value rowWritten, const RowColumn &col,
+                                    bool interior) {
   auto cmp = [&](arith::CmpIPredicate predicate, Value x, Value y) -> Value {
     return arith::CmpIOp::create(*b, predicate, x, y);
   };
@@ -202,7 +202,7 @@ void CudaCoreKernelBuilder::storeRowOutput(Value value, Value local, Value rows,
   });
 }
 
-Value CudaCoreKernelBuilder::rowSweepGroups(RowSweep &s) {
+Value RowSweepKernel::rowSweepGroups(RowSweep &s) {
   if (s.interior) {
     s.rows = cst(geo.planes);
     return cst(geo.rowStreamIterations(geo.planes) / s.unroll);
@@ -215,8 +215,8 @@ Value CudaCoreKernelBuilder::rowSweepGroups(RowSweep &s) {
   return arith::DivUIOp::create(*b, lastRow, unrollCst);
 }
 
-Value CudaCoreKernelBuilder::loadSweepRow(const RowSweep &s, Value local,
-                                          const RowColumn &col) {
+Value RowSweepKernel::loadSweepRow(const RowSweep &s, Value local,
+                                   const RowColumn &col) {
   Value sizeX = sizes[1];
   if (s.interior)
     return memref::LoadOp::create(
@@ -227,8 +227,7 @@ Value CudaCoreKernelBuilder::loadSweepRow(const RowSweep &s, Value local,
   return loadElement(linearIndex, inside, /*valid=*/{});
 }
 
-void CudaCoreKernelBuilder::addRowSweepPoints(RowSweep &s, int64_t u,
-                                              int64_t level) {
+void RowSweepKernel::addRowSweepPoints(RowSweep &s, int64_t u, int64_t level) {
   // The row q this level receives (local row of level - 1, completed in
   // iteration i - 1), and its static slot q mod P. Each point's FMAs for
   // the thread's columns follow each other: one fetch of the weight serves
@@ -264,9 +263,9 @@ void CudaCoreKernelBuilder::addRowSweepPoints(RowSweep &s, int64_t u,
   emitOrderingFence(levelSums);
 }
 
-void CudaCoreKernelBuilder::completeRowSweepRow(
-    RowSweep &s, int64_t u, int64_t level, Value i,
-    SmallVectorImpl<Value> &values) {
+void RowSweepKernel::completeRowSweepRow(RowSweep &s, int64_t u, int64_t level,
+                                         Value i,
+                                         SmallVectorImpl<Value> &values) {
   int64_t ry = geo.radii[0];
   int64_t q = u - 1 - (level - 1) * (ry + 1);
   Value local = addConst(i, -level * (ry + 1));
@@ -289,7 +288,7 @@ void CudaCoreKernelBuilder::completeRowSweepRow(
   }
 }
 
-void CudaCoreKernelBuilder::rowSweepIteration(RowSweep &s, int64_t u, Value i) {
+void RowSweepKernel::rowSweepIteration(RowSweep &s, int64_t u, Value i) {
   // Level 0: row i into shared memory; row i + unroll loaded ahead.
   SmallVector<Value> values(s.columns * s.steps);
   for (int64_t j = 0; j < s.columns; ++j) {
@@ -309,7 +308,7 @@ void CudaCoreKernelBuilder::rowSweepIteration(RowSweep &s, int64_t u, Value i) {
   std::swap(s.writeOffset, s.readOffset);
 }
 
-void CudaCoreKernelBuilder::buildRowStreamSweep(bool interior) {
+void RowSweepKernel::buildRowStreamSweep(bool interior) {
   assert(linear && geo.rowStream() && "row streaming of a linear 2-D stencil");
   RowSweep s;
   s.interior = interior;
@@ -370,7 +369,7 @@ void CudaCoreKernelBuilder::buildRowStreamSweep(bool interior) {
   scf::YieldOp::create(*b, yields);
 }
 
-void CudaCoreKernelBuilder::buildRowStream() {
+void RowSweepKernel::buildBody() {
   assert(linear && geo.rowStream() && "row streaming of a linear 2-D stencil");
   int64_t ry = geo.radii[0], rx = geo.radii[1];
   // Shared memory starts at zero, so that the first iterations' reads of
