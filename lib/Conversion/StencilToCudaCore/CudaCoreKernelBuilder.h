@@ -1,11 +1,22 @@
 //===- CudaCoreKernelBuilder.h - The CUDA-core kernel builder ---*- C++ -*-===//
 //
-// Private to lib/Conversion/StencilToCudaCore: the class that builds the
-// kernel of `--convert-stencil-to-cuda-core`. Its staged schedule (the whole
-// tile in shared memory) is CudaCoreKernel.cpp, its streaming schedule (a
-// plane sweep through rings, CudaCoreTiling::stream) CudaCoreStreaming.cpp,
-// with partial sums of the planes (CudaCoreTiling::planeSums)
-// CudaCorePlaneSums.cpp, the row sweep of 2-D stencils CudaCoreRowStream.cpp.
+// Private to lib/Conversion/StencilToCudaCore: the base class of the
+// builders of the kernel of `--convert-stencil-to-cuda-core`, what every
+// schedule uses (the kernel's ABI values, thread and block indices, the
+// staging of the tile or of a plane, the grid's indices and the boundary's
+// predicates, the per-point body and the stores; CudaCoreKernelBuilder.cpp
+// and CudaCorePointBody.cpp), and one derived class per schedule, which
+// createCudaCoreKernelBuilder (CudaCoreKernel.cpp) picks from the tiling:
+//   - StagedTileKernel (CudaCoreStagedTile.h): the whole tile in shared
+//     memory;
+//   - StreamedPlanesKernel (CudaCorePlaneSweep.h): the sweep along z of a
+//     streamed 3-D block (CudaCoreTiling::stream), with its schedules
+//     StreamedRingKernel (CudaCoreStreaming.h: rings of planes) and
+//     PlaneSumsKernel, VectorPlaneSumsKernel (CudaCorePlaneSums.h: partial
+//     sums of the planes, CudaCoreTiling::planeSums and vectorWidth);
+//   - RowSweepKernel (CudaCoreRowStream.h): the row sweep of 2-D stencils
+//     (CudaCoreTiling::rowStream()), and RowGroupsKernel
+//     (CudaCoreRowGroups.h) its groups of rows (CudaCoreTiling::rowGroups()).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,10 +26,12 @@
 #include "CudaCoreKernel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
 #include <map>
+#include <memory>
 
 namespace mlir {
 namespace stencil {
@@ -34,9 +47,6 @@ struct StagingValues {
 /// The global loads a thread issues before storing them to shared memory
 /// while staging (stageTile).
 inline constexpr int64_t kStagingLoadsInFlight = 8;
-/// The most staging values per thread that a streamed sweep loads one plane
-/// ahead (CudaCoreStreaming.cpp): registers held through the iteration.
-inline constexpr int64_t kMaxPrefetchedStagingValues = 16;
 
 /// The register tiling along y of one column of a linear stencil (its
 /// points that differ only in dy, `rows` mapping dy to an entry): `count`
@@ -59,6 +69,8 @@ void forEachColumnRow(const std::map<int64_t, Entry> &rows, int64_t count,
   }
 }
 
+/// A point of a 2-D linear stencil with its summed weight (point index -1
+
 /// Bytes of a vector of `type` (its alignment in the vector columns' loads
 /// and stores).
 inline int64_t getVectorBytes(VectorType type) {
@@ -72,7 +84,9 @@ using SmemIndexFn = function_ref<Value(int64_t k, ArrayRef<int64_t> offset)>;
 /// first), for the loop form of a large stencil (computeLinearLoop).
 using SmemLoopIndexFn = function_ref<Value(int64_t k, ArrayRef<Value> offset)>;
 
-/// Builds the gpu.func of one stencil op.
+/// Builds the gpu.func of one stencil op: build() creates the kernel and
+/// its thread and block indices, the derived class of the schedule its body
+/// (buildBody).
 class CudaCoreKernelBuilder {
 public:
   CudaCoreKernelBuilder(const CudaCoreKernelSpec &spec,
@@ -83,17 +97,19 @@ public:
         accType(elementType.isF64()
                     ? Type(Float64Type::get(spec.loc.getContext()))
                     : Type(Float32Type::get(spec.loc.getContext()))) {}
+  virtual ~CudaCoreKernelBuilder() = default;
 
   gpu::GPUFuncOp build(OpBuilder &moduleBuilder, StringRef name);
 
-private:
+protected:
+  /// The schedule's ops, between the block's origin and the gpu.return.
+  virtual void buildBody() = 0;
+
   Value cst(int64_t v) { return arith::ConstantIndexOp::create(*b, v); }
   Value add(Value x, Value y) { return arith::AddIOp::create(*b, x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(*b, x, y); }
   Value addConst(Value x, int64_t c) { return c ? add(x, cst(c)) : x; }
 
-  /// The first output of a band-mode block (BandTiling::decode in IR).
-  SmallVector<Value> bandBlockOrigin();
   /// Step 1: stages the tile; or, with `planeZ`, the (y, x) plane of local
   /// z `planeZ` of a streaming kernel at shared-memory index `destBase`.
   void stageTile(Value planeZ = {}, Value destBase = {});
@@ -106,23 +122,6 @@ private:
   StagingValues stagingLoads(Value first, int64_t count, bool guard,
                              Value planeZ);
   void stagingStores(const StagingValues &staged, Value destBase);
-  /// Prefetched staging of a streamed sweep (spec.prefetchPlanes, one step
-  /// per launch): the staging values per thread of one plane (the same
-  /// positions and guards for every plane), or 0 where the sweep stages
-  /// each plane in its iteration (fused steps, or more than
-  /// kMaxPrefetchedStagingValues per thread).
-  int64_t prefetchedValuesPerThread() const;
-  /// The staging loads of plane `planeZ` for the prefetch.
-  StagingValues prefetchLoads(Value planeZ);
-  /// Before a prefetching sweep: the values of planes 0 .. d - 1 (d =
-  /// spec.prefetchDistance), the initial `pending` of stagePrefetched.
-  SmallVector<Value> prefetchFirstPlanes();
-  /// Iteration i of a prefetching sweep: loads plane i + d, then stores
-  /// plane i's values (the first of `pending`, the values of planes i .. i
-  /// + d - 1) at `destBase()`, and leaves planes i + 1 .. i + d in
-  /// `pending`.
-  void stagePrefetched(Value i, function_ref<Value()> destBase,
-                       SmallVectorImpl<Value> &pending);
   /// The grid coordinate of local position `local` of the tile along
   /// dimension `d`: wrapped (periodic), or with `inside` and-ed with its
   /// being in the grid (the other boundaries).
@@ -142,14 +141,16 @@ private:
   /// The linear index of the first point of plane `z` of a 3-D grid,
   /// opaque as in gridIndex.
   Value planeStart(Value z);
-  /// Steps 1 .. t - 1 of a fused kernel.
-  void computeIntermediateStep(int64_t step);
   /// The local position of the first point of work unit `unit` of `step`
   /// (CudaCoreTiling::unitOrigin).
   SmallVector<Value> unitOrigin(int64_t step, Value unit);
-  /// The shared-memory index of the thread's output `k` plus `offset` in the
-  /// buffer the last step reads.
-  Value smemIndex(int64_t k, ArrayRef<int64_t> offset);
+  /// A loop of the threads over `units` work units of `step`, round-robin,
+  /// the insertion point moved into its body (the caller's InsertionGuard
+  /// puts it back): the unit's origin (unitOrigin).
+  SmallVector<Value> beginUnitLoop(int64_t step, int64_t units);
+  /// An scf.for over [0, count) carrying `inits`, the insertion point moved
+  /// to the start of its body (the caller's InsertionGuard puts it back).
+  scf::ForOp beginCountedLoop(Value count, ValueRange inits);
   /// The grid coordinates of the thread's output `k` (< outputsPerThread),
   /// outermost first.
   SmallVector<Value> outputCoords(int64_t k);
@@ -179,30 +180,10 @@ private:
   /// the offset times geo.smemStrides (every index linear in the offset).
   SmallVector<Value> compute(int64_t count, SmemIndexFn index,
                              SmemLoopIndexFn loopIndex = {});
-  SmallVector<Value> computeLinear(int64_t count, SmemIndexFn index,
-                                   SmemLoopIndexFn loopIndex);
   /// Whether computeLinear sums in a loop (more than kMaxUnrolledPoints).
   bool sumsInLoop() const {
     return linear && linear->getNumPoints() > kMaxUnrolledPoints;
   }
-  /// The loop form of computeLinear: an scf.for over the points in the
-  /// order the unrolled form adds them to each output (the pattern's in
-  /// 1-D; columns, then dy ascending, duplicates summed, above), each
-  /// iteration reading its point's offset and weight from constant tables
-  /// (pointTables) and adding one FMA to each of the `count` sums: the same
-  /// products added in the same order, so the same values bit for bit.
-  SmallVector<Value> computeLinearLoop(int64_t count, SmemLoopIndexFn index);
-  /// The loop form's tables in the kernel's gpu.module, built once per
-  /// kernel: the points' offsets (and point index) as i32, and, unless the
-  /// weights come from spec.weightsGlobal, their weights in the
-  /// accumulation type; both `.global` constants.
-  struct PointTables {
-    int64_t numEntries = 0;
-    std::string offsets, weights;
-  };
-  const PointTables &pointTables();
-  SmallVector<Value> computeApply(ApplyOp apply, int64_t count,
-                                  SmemIndexFn index);
   /// Stores outputs `first`, `first + 1`, ... of the thread; with `z`, at
   /// that grid z instead of the tile's (a streamed plane).
   void storeOutputs(int64_t first, ArrayRef<Value> values, Value z = {});
@@ -228,118 +209,6 @@ private:
   /// An empty `asm volatile` reading `values` (see computeLinear).
   void emitOrderingFence(ValueRange values);
 
-  // The streaming schedule (CudaCoreStreaming.cpp).
-  /// The sweep over the block's planes: staging, steps, stores; twice, for
-  /// blocks whose (y, x) tile and halo lie in the grid (interiorYX) and for
-  /// the others.
-  void buildStream();
-  void buildSweep();
-  /// The first element of the ring slot of local plane `localZ` of `level`
-  /// (CudaCoreTiling::ringOffset).
-  Value ringBase(int64_t level, Value localZ);
-  /// Index functions over the planes localZ - r_z .. localZ + r_z of
-  /// `level`: point k of a group whose first point is at (y, x) = `yxBase`
-  /// (a plane index) plus `offset`.
-  Value ringIndex(int64_t level, Value localZ, Value yxBase, int64_t k,
-                  ArrayRef<int64_t> offset,
-                  SmallVectorImpl<std::pair<int64_t, Value>> &rowBases);
-  /// ringIndex with the offset in index values (the loop form).
-  Value ringLoopIndex(int64_t level, Value localZ, Value yxBase, int64_t k,
-                      ArrayRef<Value> offset);
-  /// Intermediate step `step` on its plane `localZ`.
-  void streamIntermediateStep(int64_t step, Value localZ);
-  /// The last step on its plane `localZ`: computes and stores the thread's
-  /// outputs there.
-  void streamLastStep(Value localZ);
-  /// The sweep of a linear one-step kernel that keeps 2 r_z + 1 partial
-  /// sums per output (CudaCoreTiling::planeSums, CudaCorePlaneSums.cpp).
-  void buildPlaneSumSweep();
-  /// The plane sums with vector columns (CudaCoreTiling::vectorWidth > 1).
-  void buildVectorPlaneSumSweep();
-  /// Vector columns: the vector of one thread's columns, the staging
-  /// vectors per thread of one plane, and their loads for plane `planeZ`
-  /// (rows a multiple of the width, so that each vector lies in the grid
-  /// or outside it as a whole; positions are the vectors' first elements,
-  /// stored by stagingStores). stageTile, prefetchLoads and
-  /// prefetchedValuesPerThread take them while vectorStaging is set.
-  VectorType columnVectorType() const {
-    return VectorType::get({geo.vectorWidth}, elementType);
-  }
-  int64_t stagingVectorsPerThread() const;
-  StagingValues vectorStagingLoads(Value planeZ);
-  /// Staging vector `e` of a plane: the grid y and x of its first element
-  /// (wrapped under periodic, else `inside` ANDed with whether it lies in
-  /// the grid, as stagingCoord does).
-  std::pair<Value, Value> stagingVectorCoords(Value e, Value &inside);
-  /// Vector columns in a block at the grid's y or x edge: what does not
-  /// change from plane to plane, computed once before the sweep (see "Edge
-  /// blocks" in CudaCorePlaneSums.cpp). Per staging vector its index in a
-  /// plane, y N_x + x (wrapped under periodic, clamped into the grid under
-  /// halo), and whether it lies in the grid along y and x (Dirichlet only,
-  /// else null); per output row k whether the boundary writes any of the
-  /// row's columns; under halo, the lanes of a thread's vector that may be
-  /// kept columns (x < r_x or x >= N_x - r_x) and whether they are.
-  struct EdgeYX {
-    SmallVector<Value> stagingIndex, stagingInside, rowStored, laneKept;
-    SmallVector<int64_t> keptLanes;
-  };
-  EdgeYX computeEdgeYX();
-  /// The loop both plane-sum sweeps run: `sums` partial sums per ring slot
-  /// (an output's, or an output column's) carried through whole unrolled
-  /// groups of iterations over the block's planes. Iteration u (input
-  /// plane i) stages plane i, waits at the barrier and lets `addPlane` add
-  /// it to the sums (`base`: the thread's first output in the plane's slot
-  /// of shared memory); then the sums of output plane i - r_z, each through
-  /// `finish`, restart at 0 and go to `store` with the plane's grid z where
-  /// it is one of the block's planes (a uniform condition).
-  void buildPlaneSumLoop(
-      int64_t sums,
-      function_ref<void(int64_t u, Value base, SmallVectorImpl<Value> &acc)>
-          addPlane,
-      function_ref<Value(Value)> finish,
-      function_ref<void(ArrayRef<Value> values, Value z)> store);
-  /// Sum j of ring slot `slot` (any integer, taken modulo the slots) in the
-  /// carried sums of buildPlaneSumLoop.
-  Value &planeSum(SmallVectorImpl<Value> &acc, int64_t j, int64_t slot) const;
-
-  // The row streaming schedule of 2-D linear stencils
-  // (CudaCoreRowStream.cpp), and its row groups (CudaCoreRowGroups.cpp).
-  void buildRowStream();
-  /// The per-row sweep of one block: the interior one (no boundary checks)
-  /// or the general one, which any block may take (the row groups' edge
-  /// blocks do).
-  void buildRowStreamSweep(bool interior);
-  void buildRowGroups();
-  /// Row streaming: column j of the thread (local column tid + j threads):
-  /// its staging coordinate (wrapped under periodic) and whether it is in the
-  /// grid, the raw grid x, whether it is in the grid, whether the boundary
-  /// computes its points (null: always), whether it is one of the block's
-  /// own columns (local [t r_x, t r_x + T_x)), whether its outputs are
-  /// stored, and its element in a shared row.
-  struct RowColumn {
-    Value insideX, stageX, gridX, inGrid, written, own, stored, slot;
-  };
-  RowColumn rowColumn(int64_t j);
-  /// Row streaming: shared memory set to zero (the first iterations read
-  /// rows no level has written yet, and the r_x pads of each row), then a
-  /// barrier.
-  void zeroRowSharedMemory();
-  /// Row streaming: grid y of local row `local`.
-  Value rowGridY(Value local);
-  /// Row streaming: whether the boundary computes the points of local row
-  /// `local` (null: every one; an interior sweep's rows all are).
-  Value rowWrittenY(Value local, bool interior);
-  /// Row streaming: a completed point's value in the element type: `sum`
-  /// where the boundary computes it (`rowWritten` and the column's), else
-  /// the kept value (Dirichlet: the boundary value; halo: the input's,
-  /// loaded where in the grid).
-  Value completedRowValue(Value sum, Value local, Value rowWritten,
-                          const RowColumn &col, bool interior);
-  /// Row streaming: stores the last level's `value` of local row `local` in
-  /// `out` if it is one of the block's `rows` own rows and the column's.
-  void storeRowOutput(Value value, Value local, Value rows, Value rowWritten,
-                      const RowColumn &col, bool interior);
-
   const CudaCoreKernelSpec &spec;
   /// The weights of a linear stencil (none for a general body).
   const std::optional<LinearStencil> &linear;
@@ -350,28 +219,55 @@ private:
   Type accType;
 
   /// While building the sweep of a block whose (y, x) tile grown by the
-  /// halo t r lies in the grid: every staged position and every point a
-  /// step computes is then in the grid's interior along y and x (halo) or
-  /// in the grid (the others), so those checks are left out.
+  /// halo t r lies in the grid (StreamedPlanesKernel): every staged
+  /// position and every point a step computes is then in the grid's
+  /// interior along y and x (halo) or in the grid (the others), so those
+  /// checks are left out.
   bool interiorYX = false;
-  /// While building a plane-sums sweep with vector columns on a grid whose
-  /// rows are a multiple of the width: planes are staged, and outputs
-  /// stored, as whole vectors (else element by element).
-  bool vectorStaging = false;
-  /// While building the vector plane sums of an edge block with whole
-  /// vectors: the plane-invariant part of its checks (computeEdgeYX).
-  std::optional<EdgeYX> edgeYX;
-  /// The loop form's tables, once built (pointTables).
-  std::optional<PointTables> tables;
-  /// The kernel's name (the tables' names start with it).
-  std::string kernelName;
 
   std::optional<ImplicitLocOpBuilder> b;
   Value in, out, smem;
   SmallVector<Value> sizes;  // N_d, outermost first
   SmallVector<Value> origin; // first output of the block, outermost first
   Value tid, tx, ty;
+
+private:
+  /// The first output of a band-mode block (BandTiling::decode in IR).
+  SmallVector<Value> bandBlockOrigin();
+  /// Step 3 of a linear stencil: register tiling along y (`count`
+  /// consecutive points; independent points in 1-D).
+  SmallVector<Value> computeLinear(int64_t count, SmemIndexFn index,
+                                   SmemLoopIndexFn loopIndex);
+  /// The loop form of computeLinear: an scf.for over the points in the
+  /// order the unrolled form adds them to each output (the pattern's in
+  /// 1-D; columns, then dy ascending, duplicates summed, above), each
+  /// iteration reading its point's offset and weight from constant tables
+  /// (pointTables) and adding one FMA to each of the `count` sums: the same
+  /// products added in the same order, so the same values bit for bit.
+  SmallVector<Value> computeLinearLoop(int64_t count, SmemLoopIndexFn index);
+  /// The loop form's tables in the kernel's gpu.module, built once per
+  /// kernel: the points' offsets (and point index) as i32, and, unless the
+  /// weights come from spec.weightsGlobal, their weights in the
+  /// accumulation type; both `.global` constants.
+  struct PointTables {
+    int64_t numEntries = 0;
+    std::string offsets, weights;
+  };
+  const PointTables &pointTables();
+  /// Step 3 of a stencil.apply: its body, once per point.
+  SmallVector<Value> computeApply(ApplyOp apply, int64_t count,
+                                  SmemIndexFn index);
+
+  /// The loop form's tables, once built (pointTables).
+  std::optional<PointTables> tables;
+  /// The kernel's name (the tables' names start with it).
+  std::string kernelName;
 };
+
+/// The builder of the schedule `tiling` names (CudaCoreKernel.cpp).
+std::unique_ptr<CudaCoreKernelBuilder>
+createCudaCoreKernelBuilder(const CudaCoreKernelSpec &spec,
+                            const CudaCoreTiling &tiling);
 
 } // namespace detail
 } // namespace stencil

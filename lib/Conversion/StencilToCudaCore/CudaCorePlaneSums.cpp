@@ -1,7 +1,9 @@
 //===- CudaCorePlaneSums.cpp - Partial sums of streamed 3-D planes --------===//
 //
 // The plane sweep of a streamed 3-D linear stencil with one step per launch
-// (`plane-sums=true`, CudaCoreTiling::planeSums; CudaCoreTilingTest's
+// (PlaneSumsKernel, with vector columns VectorPlaneSumsKernel, below; the
+// block split and the staging are CudaCorePlaneSweep.cpp; `plane-sums=true`,
+// CudaCoreTiling::planeSums; CudaCoreTilingTest's
 // PlaneSums3D runs the schedule on the CPU). AN5D (Matsumura et al., CGO 2020,
 // sections 3.1-3.3) streams the outermost dimension with the values along it in
 // registers: here each thread keeps, for each of its `outputs` outputs
@@ -48,8 +50,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CudaCoreKernelBuilder.h"
-#include "stencil/Conversion/StencilGPUCommon/KernelABI.h"
+#include "CudaCorePlaneSums.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -63,22 +64,8 @@ using namespace mlir;
 using namespace mlir::stencil;
 using namespace mlir::stencil::detail;
 
-namespace {
-/// A point's plane offset and summed weight (index -1 where duplicate
-/// offsets were summed).
-struct PlaneUse {
-  int64_t dz;
-  double weight;
-  int64_t index;
-};
-} // namespace
-
-void CudaCoreKernelBuilder::buildPlaneSumSweep() {
+void PlaneSumsKernel::buildSweep() {
   assert(linear && geo.planeSums && "plane sums of a linear 3-D stencil");
-  if (geo.vectorWidth > 1) {
-    buildVectorPlaneSumSweep();
-    return;
-  }
   int64_t outputs = geo.outputs, strideY = geo.smemStrides[1];
 
   // The points by column dx, then row dy: the plane offsets dz with their
@@ -119,13 +106,13 @@ void CudaCoreKernelBuilder::buildPlaneSumSweep() {
       });
 }
 
-Value &CudaCoreKernelBuilder::planeSum(SmallVectorImpl<Value> &acc, int64_t j,
-                                       int64_t slot) const {
+Value &PlaneSumsKernel::planeSum(SmallVectorImpl<Value> &acc, int64_t j,
+                                 int64_t slot) const {
   int64_t slots = geo.planeSumSlots();
   return acc[j * slots + ((slot % slots) + slots) % slots];
 }
 
-void CudaCoreKernelBuilder::buildPlaneSumLoop(
+void PlaneSumsKernel::buildPlaneSumLoop(
     int64_t sums,
     function_ref<void(int64_t, Value, SmallVectorImpl<Value> &)> addPlane,
     function_ref<Value(Value)> finish,
@@ -159,11 +146,8 @@ void CudaCoreKernelBuilder::buildPlaneSumLoop(
   SmallVector<Value> initial(sums * slots, zeroAcc);
   if (prefetch)
     llvm::append_range(initial, prefetchFirstPlanes());
-  Value one = cst(1);
-  Value zero = cst(0);
-  auto loop = scf::ForOp::create(*b, zero, groups, one, initial);
   OpBuilder::InsertionGuard guard(*b);
-  b->setInsertionPointToStart(loop.getBody());
+  auto loop = beginCountedLoop(groups, initial);
   ValueRange carried = loop.getRegionIterArgs();
   SmallVector<Value> acc(carried.begin(), carried.begin() + sums * slots);
   SmallVector<Value> pending(carried.begin() + sums * slots, carried.end());
@@ -180,7 +164,7 @@ void CudaCoreKernelBuilder::buildPlaneSumLoop(
     if (prefetch)
       stagePrefetched(i, [&] { return slotBase; }, pending);
     else
-      stageTile(i, slotBase);
+      stagePlane(i, slotBase);
     gpu::BarrierOp::create(*b);
     addPlane(u, add(slotBase, yxBase), acc);
 
@@ -273,11 +257,38 @@ void CudaCoreKernelBuilder::buildPlaneSumLoop(
 // vectors with the kept columns copied back from the input after the sweep
 // (585 and 600).
 
-int64_t CudaCoreKernelBuilder::stagingVectorsPerThread() const {
+int64_t VectorPlaneSumsKernel::stagingVectorsPerThread() const {
   return llvm::divideCeil(geo.planeSize() / geo.vectorWidth, geo.threads());
 }
 
-StagingValues CudaCoreKernelBuilder::vectorStagingLoads(Value planeZ) {
+void VectorPlaneSumsKernel::stagePlane(Value planeZ, Value destBase) {
+  if (vectorStaging) {
+    stagingStores(vectorStagingLoads(planeZ), destBase);
+    return;
+  }
+  StreamedPlanesKernel::stagePlane(planeZ, destBase);
+}
+
+int64_t VectorPlaneSumsKernel::prefetchedValuesPerThread() const {
+  // Vector columns: whole vectors where the grid's rows allow them, as many
+  // as hold kMaxPrefetchedStagingValues registers (a vector of B bytes
+  // ceil(B / 4)); staged element by element, none (the scalar prefetch of
+  // the wider plane cost 70 registers more).
+  int64_t perThread = stagingVectorsPerThread();
+  int64_t registers =
+      perThread * llvm::divideCeil(getVectorBytes(columnVectorType()), 4);
+  bool prefetch = vectorStaging && spec.prefetchPlanes &&
+                  registers <= kMaxPrefetchedStagingValues;
+  return prefetch ? perThread : 0;
+}
+
+StagingValues VectorPlaneSumsKernel::prefetchLoads(Value planeZ) {
+  if (vectorStaging)
+    return vectorStagingLoads(planeZ);
+  return StreamedPlanesKernel::prefetchLoads(planeZ);
+}
+
+StagingValues VectorPlaneSumsKernel::vectorStagingLoads(Value planeZ) {
   int64_t width = geo.vectorWidth, threads = geo.threads();
   int64_t total = geo.planeSize() / width;
   int64_t perThread = stagingVectorsPerThread();
@@ -316,7 +327,7 @@ StagingValues CudaCoreKernelBuilder::vectorStagingLoads(Value planeZ) {
 }
 
 std::pair<Value, Value>
-CudaCoreKernelBuilder::stagingVectorCoords(Value e, Value &inside) {
+VectorPlaneSumsKernel::stagingVectorCoords(Value e, Value &inside) {
   // The vector's first element: a multiple of the width, as is N_x, so the
   // vector lies in the grid (periodic: wraps) or outside as a whole.
   int64_t width = geo.vectorWidth;
@@ -328,7 +339,7 @@ CudaCoreKernelBuilder::stagingVectorCoords(Value e, Value &inside) {
   return {y, x};
 }
 
-CudaCoreKernelBuilder::EdgeYX CudaCoreKernelBuilder::computeEdgeYX() {
+VectorPlaneSumsKernel::EdgeYX VectorPlaneSumsKernel::computeEdgeYX() {
   int64_t width = geo.vectorWidth, threads = geo.threads();
   bool halo = boundary == BoundaryKind::halo;
   // Clamps `v` into [0, hi].
@@ -376,158 +387,180 @@ CudaCoreKernelBuilder::EdgeYX CudaCoreKernelBuilder::computeEdgeYX() {
   return edge;
 }
 
-void CudaCoreKernelBuilder::buildVectorPlaneSumSweep() {
+int64_t VectorPlaneSumsKernel::vectorKeptSum(int64_t k, int64_t l) const {
+  return geo.outputs * geo.vectorWidth + k * edgeYX->keptLanes.size() + l;
+}
+
+void VectorPlaneSumsKernel::addVectorPlaneRow(const VectorPlaneSums &v,
+                                              int64_t u, Value base, int64_t iy,
+                                              SmallVectorImpl<Value> &acc) {
   int64_t outputs = geo.outputs, width = geo.vectorWidth;
   int64_t strideY = geo.smemStrides[1];
-  VectorType vectorType = columnVectorType();
-  llvm::MaybeAlign align(getVectorBytes(vectorType));
+  std::map<int64_t, Value> loaded, converted;
+  auto valueAt = [&](int64_t p) -> Value {
+    auto [it, fresh] = converted.try_emplace(p);
+    if (!fresh)
+      return it->second;
+    int64_t q = llvm::divideFloorSigned(p, width);
+    Value &vec = loaded[q];
+    if (!vec)
+      vec = vector::LoadOp::create(
+          *b, v.vectorType, smem,
+          ValueRange{addConst(base, iy * strideY + q * width)},
+          /*nontemporal=*/false, v.align);
+    Value element =
+        vector::ExtractOp::create(*b, vec, ArrayRef<int64_t>{p - q * width});
+    if (element.getType() != accType)
+      element = arith::ExtFOp::create(*b, accType, element);
+    return it->second = element;
+  };
+  // An edge block's kept lanes of output row iy (dz = dy = dx = 0): their
+  // input values, through the ring slots of the sums, to the store of that
+  // output plane.
+  bool used = false;
+  if (edgeYX && iy >= 0 && iy < outputs)
+    for (auto [l, lane] : llvm::enumerate(edgeYX->keptLanes)) {
+      Value kept = valueAt(lane);
+      planeSum(acc, vectorKeptSum(iy, l), u) = kept;
+      used = true;
+    }
+  for (int64_t k = 0; k < outputs; ++k) {
+    auto row = v.rowsOfPoints.find(iy - k);
+    if (row == v.rowsOfPoints.end())
+      continue;
+    used = true;
+    for (const auto &[dx, planeUses] : row->second)
+      for (const PlaneUse &use : planeUses)
+        for (int64_t c = 0; c < width; ++c) {
+          Value &sum = planeSum(acc, k * width + c, u - use.dz);
+          Value value = valueAt(c + dx);
+          Value weight = weightValue(use.index, use.weight);
+          sum = LLVM::FMAOp::create(*b, weight, value, sum);
+        }
+  }
+  // The row's loads and FMAs before the next row's (emitOrderingFence).
+  if (used)
+    emitOrderingFence(acc);
+}
+
+void VectorPlaneSumsKernel::addVectorPlane(const VectorPlaneSums &v, int64_t u,
+                                           Value base,
+                                           SmallVectorImpl<Value> &acc) {
+  // Row by row: the aligned vectors covering the columns the row's points
+  // read, each used element converted once.
+  int64_t outputs = geo.outputs;
+  int64_t dyMin = v.rowsOfPoints.begin()->first;
+  int64_t dyMax = v.rowsOfPoints.rbegin()->first;
+  // (Rows 0 .. outputs - 1 too where kept lanes read them.)
+  int64_t iyEnd = outputs + dyMax;
+  if (edgeYX && !edgeYX->keptLanes.empty()) {
+    dyMin = std::min<int64_t>(dyMin, 0);
+    iyEnd = std::max(iyEnd, outputs);
+  }
+  for (int64_t iy = dyMin; iy < iyEnd; ++iy)
+    addVectorPlaneRow(v, u, base, iy, acc);
+}
+
+void VectorPlaneSumsKernel::storeVectorColumns(ArrayRef<Value> row,
+                                               SmallVectorImpl<Value> &coords,
+                                               Value x0) {
+  for (int64_t c = 0; c < geo.vectorWidth; ++c) {
+    coords[2] = addConst(x0, c);
+    Value written = isStored(coords);
+    Value linear = gridIndex(coords);
+    scf::IfOp::create(*b, written, [&](OpBuilder &then, Location loc) {
+      memref::StoreOp::create(then, loc, row[c], out, ValueRange{linear});
+      scf::YieldOp::create(then, loc);
+    });
+  }
+}
+
+void VectorPlaneSumsKernel::storeEdgeVector(const VectorPlaneSums &v,
+                                            ArrayRef<Value> values, int64_t k,
+                                            SmallVectorImpl<Value> &coords,
+                                            Value x0) {
+  ArrayRef<Value> row(values.begin() + k * geo.vectorWidth, geo.vectorWidth);
+  SmallVector<Value> lanes(row);
+  for (auto [l, lane] : llvm::enumerate(edgeYX->keptLanes))
+    lanes[lane] = arith::SelectOp::create(
+        *b, edgeYX->laneKept[l], values[vectorKeptSum(k, l)], lanes[lane]);
+  coords[2] = x0;
+  Value stored = arith::AndIOp::create(*b, isWritten(coords, /*dims=*/{0, 1}),
+                                       edgeYX->rowStored[k]);
+  Value linear = gridIndex(coords);
+  Value vec = vector::FromElementsOp::create(*b, v.vectorType, lanes);
+  scf::IfOp::create(*b, stored, [&](OpBuilder &then, Location loc) {
+    vector::StoreOp::create(then, loc, vec, out, ValueRange{linear},
+                            /*nontemporal=*/false, v.align);
+    scf::YieldOp::create(then, loc);
+  });
+}
+
+void VectorPlaneSumsKernel::storeVectorOrColumns(const VectorPlaneSums &v,
+                                                 ArrayRef<Value> row,
+                                                 SmallVectorImpl<Value> &coords,
+                                                 Value x0) {
+  coords[2] = addConst(x0, geo.vectorWidth - 1);
+  Value lastWritten = isStored(coords);
+  coords[2] = x0;
+  Value whole = arith::AndIOp::create(*b, isStored(coords), lastWritten);
+  Value linear = gridIndex(coords);
+  Value vec = vector::FromElementsOp::create(*b, v.vectorType, row);
+  auto ifWhole = scf::IfOp::create(*b, whole, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard inIf(*b);
+  b->setInsertionPointToStart(ifWhole.thenBlock());
+  vector::StoreOp::create(*b, vec, out, ValueRange{linear},
+                          /*nontemporal=*/false, v.align);
+  b->setInsertionPointToStart(ifWhole.elseBlock());
+  storeVectorColumns(row, coords, x0);
+}
+
+void VectorPlaneSumsKernel::storeVectorPlane(const VectorPlaneSums &v,
+                                             ArrayRef<Value> values, Value z) {
+  int64_t width = geo.vectorWidth;
+  Value x0 = add(origin[2], mul(tx, cst(width)));
+  for (int64_t k = 0; k < geo.outputs; ++k) {
+    SmallVector<Value> coords = outputCoords(k);
+    coords[0] = z;
+    ArrayRef<Value> row(values.begin() + k * width, width);
+    if (!v.vectors)
+      storeVectorColumns(row, coords, x0);
+    else if (edgeYX)
+      storeEdgeVector(v, values, k, coords, x0);
+    else
+      storeVectorOrColumns(v, row, coords, x0);
+  }
+}
+
+void VectorPlaneSumsKernel::buildSweep() {
+  int64_t outputs = geo.outputs, width = geo.vectorWidth;
+  VectorPlaneSums v;
+  v.vectorType = columnVectorType();
+  v.align = llvm::MaybeAlign(getVectorBytes(v.vectorType));
 
   // The points by row dy, then column dx: the plane offsets with their
   // weights, dz ascending.
-  std::map<int64_t, std::map<int64_t, SmallVector<PlaneUse>>> rowsOfPoints;
   for (const auto &[offset, weight] : summedPoints())
-    rowsOfPoints[offset[1]][offset[2]].push_back(
+    v.rowsOfPoints[offset[1]][offset[2]].push_back(
         {offset[0], weight.first, weight.second});
 
   // Whole vectors where the rows are a multiple of the width (vectorStaging),
   // loaded `prefetch-distance` iterations ahead; else element by element in
   // the iteration (prefetchedValuesPerThread). Sum k * W + c is output k's
   // column c.
-  bool vectors = vectorStaging;
-  // The sum after the outputs' that carries kept lane l of output row k.
-  auto keptSum = [&](int64_t k, int64_t l) {
-    return outputs * width + k * edgeYX->keptLanes.size() + l;
-  };
-  auto addPlane = [&](int64_t u, Value base, SmallVectorImpl<Value> &acc) {
-    // Row by row: the aligned vectors covering the columns the row's
-    // points read, each used element converted once.
-    int64_t dyMin = rowsOfPoints.begin()->first;
-    int64_t dyMax = rowsOfPoints.rbegin()->first;
-    // (Rows 0 .. outputs - 1 too where kept lanes read them.)
-    int64_t iyEnd = outputs + dyMax;
-    if (edgeYX && !edgeYX->keptLanes.empty()) {
-      dyMin = std::min<int64_t>(dyMin, 0);
-      iyEnd = std::max(iyEnd, outputs);
-    }
-    for (int64_t iy = dyMin; iy < iyEnd; ++iy) {
-      std::map<int64_t, Value> loaded, converted;
-      auto valueAt = [&](int64_t p) -> Value {
-        auto [it, fresh] = converted.try_emplace(p);
-        if (!fresh)
-          return it->second;
-        int64_t q = llvm::divideFloorSigned(p, width);
-        Value &vec = loaded[q];
-        if (!vec)
-          vec = vector::LoadOp::create(
-              *b, vectorType, smem,
-              ValueRange{addConst(base, iy * strideY + q * width)},
-              /*nontemporal=*/false, align);
-        Value v = vector::ExtractOp::create(*b, vec,
-                                            ArrayRef<int64_t>{p - q * width});
-        if (v.getType() != accType)
-          v = arith::ExtFOp::create(*b, accType, v);
-        return it->second = v;
-      };
-      // An edge block's kept lanes of output row iy (dz = dy = dx = 0):
-      // their input values, through the ring slots of the sums, to the
-      // store of that output plane.
-      bool used = false;
-      if (edgeYX && iy >= 0 && iy < outputs)
-        for (auto [l, lane] : llvm::enumerate(edgeYX->keptLanes)) {
-          Value kept = valueAt(lane);
-          planeSum(acc, keptSum(iy, l), u) = kept;
-          used = true;
-        }
-      for (int64_t k = 0; k < outputs; ++k) {
-        auto row = rowsOfPoints.find(iy - k);
-        if (row == rowsOfPoints.end())
-          continue;
-        used = true;
-        for (const auto &[dx, planeUses] : row->second)
-          for (const PlaneUse &use : planeUses)
-            for (int64_t c = 0; c < width; ++c) {
-              Value &sum = planeSum(acc, k * width + c, u - use.dz);
-              Value v = valueAt(c + dx);
-              Value weight = weightValue(use.index, use.weight);
-              sum = LLVM::FMAOp::create(*b, weight, v, sum);
-            }
-      }
-      // The row's loads and FMAs before the next row's (emitOrderingFence).
-      if (used)
-        emitOrderingFence(acc);
-    }
-  };
-
-  auto store = [&](ArrayRef<Value> values, Value z) {
-    Value x0 = add(origin[2], mul(tx, cst(width)));
-    for (int64_t k = 0; k < outputs; ++k) {
-      SmallVector<Value> coords = outputCoords(k);
-      coords[0] = z;
-      ArrayRef<Value> row(values.begin() + k * width, width);
-      // Each column on its own (near the grid's x edges, or rows that are
-      // not a multiple of the width).
-      auto storeColumns = [&] {
-        for (int64_t c = 0; c < width; ++c) {
-          coords[2] = addConst(x0, c);
-          Value written = isStored(coords);
-          Value linear = gridIndex(coords);
-          scf::IfOp::create(*b, written, [&](OpBuilder &then, Location loc) {
-            memref::StoreOp::create(then, loc, row[c], out,
-                                    ValueRange{linear});
-            scf::YieldOp::create(then, loc);
-          });
-        }
-      };
-      if (!vectors) {
-        storeColumns();
-        continue;
-      }
-      if (edgeYX) {
-        // An edge block: the row's y and x checks come from before the
-        // sweep, z's is the plane's (uniform). Whole vectors where the
-        // boundary writes any column, the halo's kept lanes among them
-        // with their input values.
-        SmallVector<Value> lanes(row);
-        for (auto [l, lane] : llvm::enumerate(edgeYX->keptLanes))
-          lanes[lane] = arith::SelectOp::create(
-              *b, edgeYX->laneKept[l], values[keptSum(k, l)], lanes[lane]);
-        coords[2] = x0;
-        Value stored = arith::AndIOp::create(
-            *b, isWritten(coords, /*dims=*/{0, 1}), edgeYX->rowStored[k]);
-        Value linear = gridIndex(coords);
-        Value vec = vector::FromElementsOp::create(*b, vectorType, lanes);
-        scf::IfOp::create(*b, stored, [&](OpBuilder &then, Location loc) {
-          vector::StoreOp::create(then, loc, vec, out, ValueRange{linear},
-                                  /*nontemporal=*/false, align);
-          scf::YieldOp::create(then, loc);
-        });
-        continue;
-      }
-      // One vector where the boundary writes its first and last column
-      // (then every one between); in an interior block only z is checked.
-      coords[2] = addConst(x0, width - 1);
-      Value lastWritten = isStored(coords);
-      coords[2] = x0;
-      Value whole = arith::AndIOp::create(*b, isStored(coords), lastWritten);
-      Value linear = gridIndex(coords);
-      Value vec = vector::FromElementsOp::create(*b, vectorType, row);
-      auto ifWhole = scf::IfOp::create(*b, whole, /*withElseRegion=*/true);
-      OpBuilder::InsertionGuard inIf(*b);
-      b->setInsertionPointToStart(ifWhole.thenBlock());
-      vector::StoreOp::create(*b, vec, out, ValueRange{linear},
-                              /*nontemporal=*/false, align);
-      b->setInsertionPointToStart(ifWhole.elseBlock());
-      storeColumns();
-    }
-  };
+  v.vectors = vectorStaging;
 
   // Edge blocks with whole vectors check y and x before the sweep (the
   // split needs isStored = isWritten: no band).
-  if (vectors && !interiorYX && spec.bandMargins.empty())
+  if (v.vectors && !interiorYX && spec.bandMargins.empty())
     edgeYX = computeEdgeYX();
   int64_t kept = edgeYX ? outputs * edgeYX->keptLanes.size() : 0;
   buildPlaneSumLoop(
-      outputs * width + kept, addPlane,
-      /*finish=*/[&](Value sum) { return toElementType(sum); }, store);
+      outputs * width + kept,
+      [&](int64_t u, Value base, SmallVectorImpl<Value> &acc) {
+        addVectorPlane(v, u, base, acc);
+      },
+      /*finish=*/[&](Value sum) { return toElementType(sum); },
+      [&](ArrayRef<Value> values, Value z) { storeVectorPlane(v, values, z); });
   edgeYX.reset();
 }

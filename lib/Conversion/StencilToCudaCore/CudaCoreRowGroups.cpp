@@ -1,7 +1,8 @@
 //===- CudaCoreRowGroups.cpp - Row streaming in groups of rows -----------===//
 //
 // The row sweep of a 2-D linear CUDA-core kernel in groups of rows, with the
-// x offsets in phases (`stream=on row-phases=N`, N >= 1; the geometry is
+// x offsets in phases (RowGroupsKernel, derived from the per-row sweep's
+// RowSweepKernel; `stream=on row-phases=N`, N >= 1; the geometry is
 // CudaCoreTiling::rowGroups(), Support/CudaCoreTiling.h, and the unit tests
 // RowStream.RowGroups* run the schedule on the CPU). It is the register
 // streaming of CudaCoreRowStream.cpp (AN5D, Matsumura et al., CGO 2020,
@@ -56,7 +57,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CudaCoreKernelBuilder.h"
+#include "CudaCoreRowGroups.h"
 #include "stencil/Conversion/StencilGPUCommon/KernelABI.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -69,184 +70,199 @@ using namespace mlir;
 using namespace mlir::stencil;
 using namespace mlir::stencil::detail;
 
-void CudaCoreKernelBuilder::buildRowGroups() {
-  assert(linear && geo.rowGroups() && geo.outputs == 1 &&
-         "row groups of a linear 2-D stencil, one column per thread");
-  int64_t steps = geo.steps, ry = geo.radii[0], rx = geo.radii[1];
-  int64_t group = geo.rowGroupRows(), slots = geo.rowGroupSlots();
-  int64_t groups = geo.rowGroupCount(geo.planes);
-  Value zeroAcc = arith::ConstantOp::create(*b, b->getZeroAttr(accType));
-
-  // The points by dx phase, each phase's in (dy, dx) order; the offsets dx
-  // each phase reads.
-  struct Point {
-    int64_t dy, dx;
-    double weight;
-    int64_t index;
-  };
-  SmallVector<SmallVector<Point>> phasePoints(geo.rowPhases);
-  SmallVector<SmallVector<int64_t>> phaseOffsets(geo.rowPhases);
+void RowGroupsKernel::rowGroupPhases(RowGroupSweep &s) {
+  s.phasePoints.resize(geo.rowPhases);
+  s.phaseOffsets.resize(geo.rowPhases);
   auto points = summedPoints();
   for (int64_t p = 0; p < geo.rowPhases; ++p) {
     auto [lo, hi] = geo.rowPhaseRange(p);
     for (const auto &[offset, weight] : points) {
       if (offset[1] < lo || offset[1] > hi)
         continue;
-      phasePoints[p].push_back(
+      s.phasePoints[p].push_back(
           {offset[0], offset[1], weight.first, weight.second});
-      if (!llvm::is_contained(phaseOffsets[p], offset[1]))
-        phaseOffsets[p].push_back(offset[1]);
+      if (!llvm::is_contained(s.phaseOffsets[p], offset[1]))
+        s.phaseOffsets[p].push_back(offset[1]);
     }
-    llvm::sort(phaseOffsets[p]);
+    llvm::sort(s.phaseOffsets[p]);
   }
+}
+
+// Shared element of column dx of row j of a group buffer, from `base` (the
+// thread's column, col.slot, through an opaque move once per group: LLVM
+// would otherwise hoist each row's address out of the loop into a 64-bit
+// register of its own; 148 registers instead of 116 for f64 Box-2D49P with
+// 2 steps).
+Value RowGroupsKernel::rowGroupElement(const RowGroupSweep &s, int64_t level,
+                                       int64_t parity, int64_t j, int64_t dx) {
+  return addConst(s.base, geo.rowGroupRow(level, parity, j) + dx);
+}
+
+// Every row of the sweep is in the grid; the sources derive from one row
+// start. Where `valid` is false (the group past the last) zeros land in a
+// buffer no level reads again.
+Value RowGroupsKernel::copyRowGroup(const RowGroupSweep &s, Value g,
+                                    int64_t parity, Value valid) {
+  int64_t group = geo.rowGroupRows();
+  Value sizeX = sizes[1];
+  auto tokenType = nvgpu::DeviceAsyncTokenType::get(b->getContext());
+  SmallVector<Value> tokens;
+  Value first = mul(g, cst(group));
+  Value none = cst(0);
+  Value one = cst(1);
+  Value count = arith::SelectOp::create(*b, valid, one, none).getResult();
+  Value noStart = cst(0);
+  Value start = add(mul(rowGridY(first), sizeX), s.col.gridX);
+  Value rowStart = arith::SelectOp::create(*b, valid, start, noStart);
+  Value stride = arith::SelectOp::create(*b, valid, sizeX, cst(0));
+  for (int64_t j = 0; j < group; ++j) {
+    Value src = add(rowStart, mul(cst(j), stride));
+    tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+        *b, tokenType, smem, ValueRange{rowGroupElement(s, 0, parity, j, 0)},
+        in, ValueRange{src}, b->getIndexAttr(1), count,
+        /*bypassL1=*/UnitAttr()));
+  }
+  return nvgpu::DeviceAsyncCreateGroupOp::create(*b, tokenType, tokens);
+}
+
+void RowGroupsKernel::stageRowGroup(RowGroupSweep &s, int64_t h, Value g,
+                                    Value q0) {
+  int64_t group = geo.rowGroupRows();
+  if (s.async) {
+    nvgpu::DeviceAsyncWaitOp::create(*b, s.token, b->getI32IntegerAttr(0));
+    gpu::BarrierOp::create(*b);
+    Value next = addConst(g, 1);
+    s.token =
+        copyRowGroup(s, next, 1 - h,
+                     arith::CmpIOp::create(*b, arith::CmpIPredicate::slt, next,
+                                           cst(geo.rowGroupCount(geo.planes))));
+    return;
+  }
+  for (int64_t j = 0; j < group; ++j) {
+    Value dest = rowGroupElement(s, 0, h, j, 0);
+    Value local = addConst(q0, j);
+    Value row = memref::LoadOp::create(
+        *b, in, ValueRange{add(mul(rowGridY(local), sizes[1]), s.col.gridX)});
+    memref::StoreOp::create(*b, row, smem, ValueRange{dest});
+  }
+  gpu::BarrierOp::create(*b);
+}
+
+void RowGroupsKernel::addRowGroupPhase(RowGroupSweep &s, int64_t h,
+                                       int64_t level, int64_t p) {
+  int64_t group = geo.rowGroupRows();
+  // Source rows p = q0 - (level - 1) r_y + j; q0 = h G mod 2 G.
+  int64_t first = h * group - (level - 1) * geo.radii[0];
+  // This phase's weights, fetched where the phase starts.
+  SmallVector<Value> weights;
+  for (const RowPoint &point : s.phasePoints[p])
+    weights.push_back(weightValue(point.index, point.weight));
+  for (int64_t j = 0; j < group; ++j) {
+    DenseMap<int64_t, Value> x;
+    for (int64_t dx : s.phaseOffsets[p]) {
+      Value v = memref::LoadOp::create(
+          *b, smem,
+          ValueRange{rowGroupElement(s, level - 1, level == 1 ? h : 0, j, dx)});
+      if (v.getType() != accType)
+        v = arith::ExtFOp::create(*b, accType, v);
+      x[dx] = v;
+    }
+    for (auto [point, weight] : llvm::zip(s.phasePoints[p], weights)) {
+      Value &sum = s.acc[s.accIndex(level, s.slotOf(first + j - point.dy))];
+      sum = LLVM::FMAOp::create(*b, weight, x[point.dx], sum);
+    }
+    // The row's FMAs before the next row's loads (else LLVM may sink them
+    // to where each sum completes, keeping every row's neighbours live;
+    // emitOrderingFence).
+    emitOrderingFence(
+        ArrayRef<Value>(s.acc).slice(s.accIndex(level, 0), s.slots));
+  }
+}
+
+void RowGroupsKernel::completeRowGroupRows(RowGroupSweep &s, int64_t h,
+                                           int64_t level, Value q0) {
+  int64_t group = geo.rowGroupRows(), ry = geo.radii[0];
+  // The boundary computes every point of an interior block.
+  for (int64_t j = 0; j < group; ++j) {
+    Value local = addConst(q0, j - level * ry);
+    Value &done =
+        s.acc[s.accIndex(level, s.slotOf(h * group - level * ry + j))];
+    Value value = toElementType(done);
+    done = s.zeroAcc;
+    if (level < geo.steps)
+      memref::StoreOp::create(*b, value, smem,
+                              ValueRange{rowGroupElement(s, level, 0, j, 0)});
+    else
+      storeRowOutput(value, local, s.rows, /*rowWritten=*/Value(), s.col,
+                     /*interior=*/true);
+  }
+}
+
+void RowGroupsKernel::buildRowGroupSweep(RowGroupSweep &s) {
+  int64_t steps = geo.steps, group = geo.rowGroupRows();
+  int64_t groups = geo.rowGroupCount(geo.planes);
+  s.rows = cst(geo.planes);
+  int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
+  s.async = elementBytes == 4 || elementBytes == 8;
+
+  // Carried: the pending copies' token (async), the partial sums.
+  SmallVector<Value> inits;
+  if (s.async) {
+    Value valid = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
+    Value firstGroup = cst(0);
+    inits.push_back(copyRowGroup(s, firstGroup, 0, valid));
+  }
+  inits.append(steps * s.slots, s.zeroAcc);
+  Value one = cst(1);
+  Value pairs = cst(groups / 2);
+  Value zero = cst(0);
+  auto loop = scf::ForOp::create(*b, zero, pairs, one, inits);
+  OpBuilder::InsertionGuard guard(*b);
+  b->setInsertionPointToStart(loop.getBody());
+  SmallVector<Value> state(loop.getRegionIterArgs());
+  s.token = s.async ? state.front() : Value();
+  s.acc.assign(state.begin() + (s.async ? 1 : 0), state.end());
+  Value two = cst(2);
+  Value pairIndex = hideFromOptimizer(*b, loop.getInductionVar());
+  Value pairFirst = mul(pairIndex, two);
+  for (int64_t h = 0; h < 2; ++h) {
+    s.base = hideFromOptimizer(*b, s.col.slot);
+    Value g = addConst(pairFirst, h);
+    Value q0 = mul(g, cst(group));
+    // Level 0: the group's rows in buffer h.
+    stageRowGroup(s, h, g, q0);
+    for (int64_t level = 1; level <= steps; ++level) {
+      if (level > 1)
+        gpu::BarrierOp::create(*b);
+      for (int64_t p = 0; p < geo.rowPhases; ++p)
+        addRowGroupPhase(s, h, level, p);
+      // Rows q0 - level r_y + j are complete; their slots restart at 0.
+      completeRowGroupRows(s, h, level, q0);
+    }
+  }
+  s.base = s.col.slot;
+  SmallVector<Value> yields;
+  if (s.async)
+    yields.push_back(s.token);
+  yields.append(s.acc.begin(), s.acc.end());
+  scf::YieldOp::create(*b, yields);
+}
+
+void RowGroupsKernel::buildBody() {
+  assert(linear && geo.rowGroups() && geo.outputs == 1 &&
+         "row groups of a linear 2-D stencil, one column per thread");
+  int64_t ry = geo.radii[0], rx = geo.radii[1];
+  int64_t group = geo.rowGroupRows();
+  int64_t groups = geo.rowGroupCount(geo.planes);
+  RowGroupSweep s;
+  s.slots = geo.rowGroupSlots();
+  s.zeroAcc = arith::ConstantOp::create(*b, b->getZeroAttr(accType));
+  rowGroupPhases(s);
 
   zeroRowSharedMemory();
-  RowColumn col = rowColumn(0);
+  s.col = rowColumn(0);
+  s.base = s.col.slot;
   Value sizeY = sizes[0], sizeX = sizes[1];
-  int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
-  auto mod = [&](int64_t x) { return ((x % slots) + slots) % slots; };
-  auto accIndex = [&](int64_t level, int64_t slot) {
-    return (level - 1) * slots + slot;
-  };
-  // Shared element of column dx of row j of a group buffer, from `base` (the
-  // thread's column, col.slot, through an opaque move once per group: LLVM
-  // would otherwise hoist each row's address out of the loop into a 64-bit
-  // register of its own; 148 registers instead of 116 for f64 Box-2D49P
-  // with 2 steps).
-  Value base = col.slot;
-  auto element = [&](int64_t level, int64_t parity, int64_t j, int64_t dx) {
-    return addConst(base, geo.rowGroupRow(level, parity, j) + dx);
-  };
-
-  // The grouped sweep of an interior block (see "Staging"): C rows, every
-  // load in the grid, every point computed.
-  auto sweep = [&]() {
-    Value rows = cst(geo.planes);
-    bool async = elementBytes == 4 || elementBytes == 8;
-    auto tokenType = nvgpu::DeviceAsyncTokenType::get(b->getContext());
-    // The level-0 value of local row `local`.
-    auto loadRow = [&](Value local) -> Value {
-      return memref::LoadOp::create(
-          *b, in, ValueRange{add(mul(rowGridY(local), sizeX), col.gridX)});
-    };
-    // The copies of group `g`'s rows into input buffer `parity` (every row
-    // of the sweep is in the grid; the sources derive from one row start);
-    // none are read where `valid` is false (the group past the last: zeros
-    // land in a buffer no level reads again). Returns the group's token.
-    auto copyGroup = [&](Value g, int64_t parity, Value valid) -> Value {
-      SmallVector<Value> tokens;
-      Value first = mul(g, cst(group));
-      Value none = cst(0);
-      Value one = cst(1);
-      Value count = arith::SelectOp::create(*b, valid, one, none).getResult();
-      Value noStart = cst(0);
-      Value start = add(mul(rowGridY(first), sizeX), col.gridX);
-      Value rowStart = arith::SelectOp::create(*b, valid, start, noStart);
-      Value stride = arith::SelectOp::create(*b, valid, sizeX, cst(0));
-      for (int64_t j = 0; j < group; ++j) {
-        Value src = add(rowStart, mul(cst(j), stride));
-        tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-            *b, tokenType, smem, ValueRange{element(0, parity, j, 0)}, in,
-            ValueRange{src}, b->getIndexAttr(1), count,
-            /*bypassL1=*/UnitAttr()));
-      }
-      return nvgpu::DeviceAsyncCreateGroupOp::create(*b, tokenType, tokens);
-    };
-
-    // Carried: the pending copies' token (async), the partial sums.
-    SmallVector<Value> inits;
-    if (async) {
-      Value valid = arith::ConstantIntOp::create(*b, b->getI1Type(), 1);
-      Value firstGroup = cst(0);
-      inits.push_back(copyGroup(firstGroup, 0, valid));
-    }
-    inits.append(steps * slots, zeroAcc);
-    Value one = cst(1);
-    Value pairs = cst(groups / 2);
-    Value zero = cst(0);
-    auto loop = scf::ForOp::create(*b, zero, pairs, one, inits);
-    OpBuilder::InsertionGuard guard(*b);
-    b->setInsertionPointToStart(loop.getBody());
-    SmallVector<Value> state(loop.getRegionIterArgs());
-    Value token = async ? state.front() : Value();
-    SmallVector<Value> acc(state.begin() + (async ? 1 : 0), state.end());
-    Value two = cst(2);
-    Value pairIndex = hideFromOptimizer(*b, loop.getInductionVar());
-    Value pairFirst = mul(pairIndex, two);
-    for (int64_t h = 0; h < 2; ++h) {
-      base = hideFromOptimizer(*b, col.slot);
-      Value g = addConst(pairFirst, h);
-      Value q0 = mul(g, cst(group));
-      // Level 0: the group's rows in buffer h.
-      if (async) {
-        nvgpu::DeviceAsyncWaitOp::create(*b, token, b->getI32IntegerAttr(0));
-        gpu::BarrierOp::create(*b);
-        Value next = addConst(g, 1);
-        token = copyGroup(next, 1 - h,
-                          arith::CmpIOp::create(*b, arith::CmpIPredicate::slt,
-                                                next, cst(groups)));
-      } else {
-        for (int64_t j = 0; j < group; ++j) {
-          Value dest = element(0, h, j, 0);
-          Value row = loadRow(addConst(q0, j));
-          memref::StoreOp::create(*b, row, smem, ValueRange{dest});
-        }
-        gpu::BarrierOp::create(*b);
-      }
-      for (int64_t level = 1; level <= steps; ++level) {
-        if (level > 1)
-          gpu::BarrierOp::create(*b);
-        // Source rows p = q0 - (level - 1) r_y + j; q0 = h G mod 2 G.
-        int64_t first = h * group - (level - 1) * ry;
-        for (int64_t p = 0; p < geo.rowPhases; ++p) {
-          // This phase's weights, fetched where the phase starts.
-          SmallVector<Value> weights;
-          for (const Point &point : phasePoints[p])
-            weights.push_back(weightValue(point.index, point.weight));
-          for (int64_t j = 0; j < group; ++j) {
-            DenseMap<int64_t, Value> x;
-            for (int64_t dx : phaseOffsets[p]) {
-              Value v = memref::LoadOp::create(
-                  *b, smem,
-                  ValueRange{element(level - 1, level == 1 ? h : 0, j, dx)});
-              if (v.getType() != accType)
-                v = arith::ExtFOp::create(*b, accType, v);
-              x[dx] = v;
-            }
-            for (auto [point, weight] : llvm::zip(phasePoints[p], weights)) {
-              Value &sum = acc[accIndex(level, mod(first + j - point.dy))];
-              sum = LLVM::FMAOp::create(*b, weight, x[point.dx], sum);
-            }
-            // The row's FMAs before the next row's loads (else LLVM may
-            // sink them to where each sum completes, keeping every row's
-            // neighbours live; emitOrderingFence).
-            emitOrderingFence(
-                ArrayRef<Value>(acc).slice(accIndex(level, 0), slots));
-          }
-        }
-        // Rows q0 - level r_y + j are complete (the boundary computes every
-        // point of an interior block); their slots restart at 0.
-        for (int64_t j = 0; j < group; ++j) {
-          Value local = addConst(q0, j - level * ry);
-          Value &done = acc[accIndex(level, mod(h * group - level * ry + j))];
-          Value value = toElementType(done);
-          done = zeroAcc;
-          if (level < steps)
-            memref::StoreOp::create(*b, value, smem,
-                                    ValueRange{element(level, 0, j, 0)});
-          else
-            storeRowOutput(value, local, rows, /*rowWritten=*/Value(), col,
-                           /*interior=*/true);
-        }
-      }
-    }
-    base = col.slot;
-    SmallVector<Value> yields;
-    if (async)
-      yields.push_back(token);
-    yields.append(acc.begin(), acc.end());
-    scf::YieldOp::create(*b, yields);
-  };
 
   // Interior blocks: every row the sweep loads (groups x G from local row 0)
   // and every column lies r or more from the grid's edges.
@@ -258,7 +274,8 @@ void CudaCoreKernelBuilder::buildRowGroups() {
   auto ifInterior = scf::IfOp::create(*b, interior, /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(*b);
   b->setInsertionPointToStart(ifInterior.thenBlock());
-  sweep();
+  // The grouped sweep of an interior block (see "Staging").
+  buildRowGroupSweep(s);
   b->setInsertionPointToStart(ifInterior.elseBlock());
   buildRowStreamSweep(/*interior=*/false);
 }

@@ -1,12 +1,14 @@
 //===- CudaCoreRowStream.cpp - Register streaming of 2-D stencils ---------===//
 //
-// The row sweep of a 2-D linear CUDA-core kernel (`stream=on` in 2-D; the
-// geometry is CudaCoreTiling::rowStream(), Support/CudaCoreTiling.h, and the
-// unit tests run the schedule on the CPU). AN5D (Matsumura et al., CGO 2020,
-// sections 3.1-3.3: "register-based streaming" along the outermost
-// dimension, the inner dimensions' neighbours through shared memory, one
-// diagonal wavefront of the fused steps per iteration) and the fused
-// CUDA-core kernels of "Do We Need Tensor Cores?" (section 3.2.2).
+// The row sweep of a 2-D linear CUDA-core kernel (RowSweepKernel, the base
+// of the row groups' RowGroupsKernel, CudaCoreRowGroups.cpp, whose edge
+// blocks take its general sweep; `stream=on` in 2-D; the geometry is
+// CudaCoreTiling::rowStream(), Support/CudaCoreTiling.h, and the unit tests run
+// the schedule on the CPU). AN5D (Matsumura et al., CGO 2020, sections 3.1-3.3:
+// "register-based streaming" along the outermost dimension, the inner
+// dimensions' neighbours through shared memory, one diagonal wavefront of the
+// fused steps per iteration) and the fused CUDA-core kernels of "Do We Need
+// Tensor Cores?" (section 3.2.2).
 //
 // The block is one row of W columns, k per thread (outputs-per-thread,
 // default 1): thread c owns local columns c + j W / k, 0 <= j < k (grid x
@@ -52,7 +54,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CudaCoreKernelBuilder.h"
+#include "CudaCoreRowStream.h"
 #include "stencil/Conversion/StencilGPUCommon/KernelABI.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -65,14 +67,6 @@ using namespace mlir::stencil;
 using namespace mlir::stencil::detail;
 
 namespace {
-/// A point of the stencil with its summed weight (point index -1 where
-/// duplicate offsets were summed).
-struct RowPoint {
-  int64_t dy, dx;
-  double weight;
-  int64_t index;
-};
-
 /// The conjunction of two conditions, either of which may be null (always
 /// true).
 Value andOf(ImplicitLocOpBuilder &b, Value x, Value y) {
@@ -80,7 +74,7 @@ Value andOf(ImplicitLocOpBuilder &b, Value x, Value y) {
 }
 } // namespace
 
-CudaCoreKernelBuilder::RowColumn CudaCoreKernelBuilder::rowColumn(int64_t j) {
+RowSweepKernel::RowColumn RowSweepKernel::rowColumn(int64_t j) {
   auto cmp = [&](arith::CmpIPredicate predicate, Value x, Value y) -> Value {
     return arith::CmpIOp::create(*b, predicate, x, y);
   };
@@ -109,7 +103,7 @@ CudaCoreKernelBuilder::RowColumn CudaCoreKernelBuilder::rowColumn(int64_t j) {
   return col;
 }
 
-void CudaCoreKernelBuilder::zeroRowSharedMemory() {
+void RowSweepKernel::zeroRowSharedMemory() {
   Value zeroElement =
       arith::ConstantOp::create(*b, b->getZeroAttr(elementType));
   int64_t total = geo.sharedElements(), threads = geo.threads();
@@ -129,13 +123,13 @@ void CudaCoreKernelBuilder::zeroRowSharedMemory() {
   gpu::BarrierOp::create(*b);
 }
 
-Value CudaCoreKernelBuilder::rowGridY(Value local) {
+Value RowSweepKernel::rowGridY(Value local) {
   Value haloY = cst(geo.halo[0]);
   Value stagedY = add(origin[0], local);
   return arith::SubIOp::create(*b, stagedY, haloY);
 }
 
-Value CudaCoreKernelBuilder::rowWrittenY(Value local, bool interior) {
+Value RowSweepKernel::rowWrittenY(Value local, bool interior) {
   if (interior)
     return {};
   Value y = rowGridY(local);
@@ -146,10 +140,9 @@ Value CudaCoreKernelBuilder::rowWrittenY(Value local, bool interior) {
   return {};
 }
 
-Value CudaCoreKernelBuilder::completedRowValue(Value sum, Value local,
-                                               Value rowWritten,
-                                               const RowColumn &col,
-                                               bool interior) {
+Value RowSweepKernel::completedRowValue(Value sum, Value local,
+                                        Value rowWritten, const RowColumn &col,
+                                        bool interior) {
   Value value = toElementType(sum);
   Value written = andOf(*b, rowWritten, interior ? Value() : col.written);
   if (!written)
@@ -186,10 +179,9 @@ Value CudaCoreKernelBuilder::completedRowValue(Value sum, Value local,
   return arith::SelectOp::create(*b, written, value, kept);
 }
 
-void CudaCoreKernelBuilder::storeRowOutput(Value value, Value local, Value rows,
-                                           Value rowWritten,
-                                           const RowColumn &col,
-                                           bool interior) {
+void RowSweepKernel::storeRowOutput(Value value, Value local, Value rows,
+                                    Value rowWritten, const RowColumn &col,
+                                    bool interior) {
   auto cmp = [&](arith::CmpIPredicate predicate, Value x, Value y) -> Value {
     return arith::CmpIOp::create(*b, predicate, x, y);
   };
@@ -210,177 +202,174 @@ void CudaCoreKernelBuilder::storeRowOutput(Value value, Value local, Value rows,
   });
 }
 
-void CudaCoreKernelBuilder::buildRowStreamSweep(bool interior) {
+Value RowSweepKernel::rowSweepGroups(RowSweep &s) {
+  if (s.interior) {
+    s.rows = cst(geo.planes);
+    return cst(geo.rowStreamIterations(geo.planes) / s.unroll);
+  }
+  Value maxRows = cst(geo.planes);
+  Value left = arith::SubIOp::create(*b, sizes[0], origin[0]);
+  s.rows = arith::MinUIOp::create(*b, left, maxRows);
+  Value unrollCst = cst(s.unroll);
+  Value lastRow = addConst(s.rows, 2 * geo.halo[0] + s.steps + s.unroll - 1);
+  return arith::DivUIOp::create(*b, lastRow, unrollCst);
+}
+
+Value RowSweepKernel::loadSweepRow(const RowSweep &s, Value local,
+                                   const RowColumn &col) {
+  Value sizeX = sizes[1];
+  if (s.interior)
+    return memref::LoadOp::create(
+        *b, in, ValueRange{add(mul(rowGridY(local), sizeX), col.gridX)});
+  Value inside = col.insideX;
+  Value y = stagingCoord(0, local, inside);
+  Value linearIndex = add(mul(y, sizeX), col.stageX);
+  return loadElement(linearIndex, inside, /*valid=*/{});
+}
+
+void RowSweepKernel::addRowSweepPoints(RowSweep &s, int64_t u, int64_t level) {
+  // The row q this level receives (local row of level - 1, completed in
+  // iteration i - 1), and its static slot q mod P. Each point's FMAs for
+  // the thread's columns follow each other: one fetch of the weight serves
+  // them all (ptxas holds the weights in uniform registers and reloads
+  // those that do not fit).
+  int64_t q = u - 1 - (level - 1) * (geo.radii[0] + 1);
+  SmallVector<Value> rowBases;
+  for (int64_t j = 0; j < s.columns; ++j)
+    rowBases.push_back(add(
+        addConst(s.readOffset, (level - 1) * geo.rowLength()), s.cols[j].slot));
+  for (const RowPoint &point : s.points) {
+    Value weight = weightValue(point.index, point.weight);
+    for (int64_t j = 0; j < s.columns; ++j) {
+      Value v = point.dx == 0
+                    ? s.previous[s.previousIndex(j, level - 1)]
+                    : memref::LoadOp::create(
+                          *b, smem, ValueRange{addConst(rowBases[j], point.dx)})
+                          .getResult();
+      if (v.getType() != accType)
+        v = arith::ExtFOp::create(*b, accType, v);
+      Value &sum = s.acc[s.accIndex(j, level, s.slotOf(q - point.dy))];
+      sum = LLVM::FMAOp::create(*b, weight, v, sum);
+    }
+  }
+  // The level's FMAs before anything that follows: without the fence LLVM's
+  // NVPTX instruction selection sinks each slot's FMAs down to the row that
+  // completes it, so that up to P rows of x neighbours stay live (7 x 7 in
+  // f64: 166 registers; emitOrderingFence).
+  SmallVector<Value> levelSums;
+  for (int64_t j = 0; j < s.columns; ++j)
+    for (int64_t slot = 0; slot < s.slots; ++slot)
+      levelSums.push_back(s.acc[s.accIndex(j, level, slot)]);
+  emitOrderingFence(levelSums);
+}
+
+void RowSweepKernel::completeRowSweepRow(RowSweep &s, int64_t u, int64_t level,
+                                         Value i,
+                                         SmallVectorImpl<Value> &values) {
+  int64_t ry = geo.radii[0];
+  int64_t q = u - 1 - (level - 1) * (ry + 1);
+  Value local = addConst(i, -level * (ry + 1));
+  Value rowWritten = rowWrittenY(local, s.interior);
+  for (int64_t j = 0; j < s.columns; ++j) {
+    const RowColumn &col = s.cols[j];
+    Value &done = s.acc[s.accIndex(j, level, s.slotOf(q - ry))];
+    Value value = completedRowValue(done, local, rowWritten, col, s.interior);
+    done = s.zeroAcc;
+    if (level < s.steps) {
+      memref::StoreOp::create(
+          *b, value, smem,
+          ValueRange{
+              add(addConst(s.writeOffset, level * geo.rowLength()), col.slot)});
+      values[s.previousIndex(j, level)] = value;
+      continue;
+    }
+    // The last level: the block's own rows.
+    storeRowOutput(value, local, s.rows, rowWritten, col, s.interior);
+  }
+}
+
+void RowSweepKernel::rowSweepIteration(RowSweep &s, int64_t u, Value i) {
+  // Level 0: row i into shared memory; row i + unroll loaded ahead.
+  SmallVector<Value> values(s.columns * s.steps);
+  for (int64_t j = 0; j < s.columns; ++j) {
+    Value current = s.ahead[s.aheadIndex(j, u)];
+    Value next = loadSweepRow(s, addConst(i, s.unroll), s.cols[j]);
+    s.ahead[s.aheadIndex(j, u)] = next;
+    memref::StoreOp::create(*b, current, smem,
+                            ValueRange{add(s.writeOffset, s.cols[j].slot)});
+    values[s.previousIndex(j, 0)] = current;
+  }
+  for (int64_t level = 1; level <= s.steps; ++level) {
+    addRowSweepPoints(s, u, level);
+    completeRowSweepRow(s, u, level, i, values);
+  }
+  gpu::BarrierOp::create(*b);
+  s.previous = values;
+  std::swap(s.writeOffset, s.readOffset);
+}
+
+void RowSweepKernel::buildRowStreamSweep(bool interior) {
   assert(linear && geo.rowStream() && "row streaming of a linear 2-D stencil");
-  int64_t steps = geo.steps, ry = geo.radii[0];
-  int64_t slots = geo.rowStreamSlots(), rowLength = geo.rowLength();
+  RowSweep s;
+  s.interior = interior;
+  s.steps = geo.steps;
+  s.slots = geo.rowStreamSlots();
 
   // The points in (dy, dx) order, duplicates summed.
-  SmallVector<RowPoint> points;
   for (const auto &[offset, weight] : summedPoints())
-    points.push_back({offset[0], offset[1], weight.first, weight.second});
+    s.points.push_back({offset[0], offset[1], weight.first, weight.second});
 
-  Value zeroAcc = arith::ConstantOp::create(*b, b->getZeroAttr(accType));
+  s.zeroAcc = arith::ConstantOp::create(*b, b->getZeroAttr(accType));
   Value zeroElement =
       arith::ConstantOp::create(*b, b->getZeroAttr(elementType));
 
   // The thread's columns c + j W / k (0 <= j < k, W the row's columns).
-  int64_t columns = geo.outputs;
-  Value sizeY = sizes[0], sizeX = sizes[1];
-  SmallVector<RowColumn> cols;
-  for (int64_t j = 0; j < columns; ++j)
-    cols.push_back(rowColumn(j));
-
-  int64_t unroll = geo.rowStreamUnroll();
-  auto gridY = [&](Value local) { return rowGridY(local); };
-  auto mod = [&](int64_t x) { return ((x % slots) + slots) % slots; };
-  // Loop-carried values of column j: the rows loaded ahead (row i in slot
-  // i mod unroll), the partial sums (level-major) and each level's value of
-  // the previous iteration (levels 0 .. t - 1; the centre of the next
-  // level's row).
-  auto aheadIndex = [&](int64_t j, int64_t u) { return j * unroll + u; };
-  auto accIndex = [&](int64_t j, int64_t level, int64_t slot) {
-    return (j * steps + level - 1) * slots + slot;
-  };
-  auto previousIndex = [&](int64_t j, int64_t level) {
-    return j * steps + level;
-  };
-
-  // The block's rows: C, fewer in the last block along y.
-  Value rows, groups;
-  if (interior) {
-    rows = cst(geo.planes);
-    groups = cst(geo.rowStreamIterations(geo.planes) / unroll);
-  } else {
-    Value maxRows = cst(geo.planes);
-    Value left = arith::SubIOp::create(*b, sizeY, origin[0]);
-    rows = arith::MinUIOp::create(*b, left, maxRows);
-    Value unrollCst = cst(unroll);
-    Value lastRow = addConst(rows, 2 * geo.halo[0] + steps + unroll - 1);
-    groups = arith::DivUIOp::create(*b, lastRow, unrollCst);
-  }
-  // The level-0 value of local row `local` in column `col`.
-  auto loadRow = [&](Value local, const RowColumn &col) -> Value {
-    if (interior)
-      return memref::LoadOp::create(
-          *b, in, ValueRange{add(mul(gridY(local), sizeX), col.gridX)});
-    Value inside = col.insideX;
-    Value y = stagingCoord(0, local, inside);
-    Value linearIndex = add(mul(y, sizeX), col.stageX);
-    return loadElement(linearIndex, inside, /*valid=*/{});
-  };
+  s.columns = geo.outputs;
+  for (int64_t j = 0; j < s.columns; ++j)
+    s.cols.push_back(rowColumn(j));
+  s.unroll = geo.rowStreamUnroll();
+  Value groups = rowSweepGroups(s);
 
   // Loop-carried: the parity's shared offsets (written, read), then the
   // columns' rows loaded ahead, partial sums and previous values.
   SmallVector<Value> inits;
   inits.push_back(cst(geo.rowSlot(0, 0)));
   inits.push_back(cst(geo.rowSlot(1, 0)));
-  for (int64_t j = 0; j < columns; ++j)
-    for (int64_t k = 0; k < unroll; ++k)
-      inits.push_back(loadRow(cst(k), cols[j]));
-  for (int64_t k = 0; k < columns * steps * slots; ++k)
-    inits.push_back(zeroAcc);
-  for (int64_t k = 0; k < columns * steps; ++k)
+  for (int64_t j = 0; j < s.columns; ++j)
+    for (int64_t k = 0; k < s.unroll; ++k)
+      inits.push_back(loadSweepRow(s, cst(k), s.cols[j]));
+  for (int64_t k = 0; k < s.columns * s.steps * s.slots; ++k)
+    inits.push_back(s.zeroAcc);
+  for (int64_t k = 0; k < s.columns * s.steps; ++k)
     inits.push_back(zeroElement);
-  Value one = cst(1);
-  Value zero = cst(0);
-  auto loop = scf::ForOp::create(*b, zero, groups, one, inits);
   OpBuilder::InsertionGuard guard(*b);
-  b->setInsertionPointToStart(loop.getBody());
+  auto loop = beginCountedLoop(groups, inits);
   SmallVector<Value> state(loop.getRegionIterArgs());
-  Value writeOffset = state[0], readOffset = state[1];
-  int64_t numAhead = columns * unroll, numAcc = columns * steps * slots;
-  SmallVector<Value> ahead(state.begin() + 2, state.begin() + 2 + numAhead);
-  SmallVector<Value> acc(state.begin() + 2 + numAhead,
-                         state.begin() + 2 + numAhead + numAcc);
-  SmallVector<Value> previous(state.begin() + 2 + numAhead + numAcc,
-                              state.end());
+  s.writeOffset = state[0];
+  s.readOffset = state[1];
+  int64_t numAhead = s.columns * s.unroll;
+  int64_t numAcc = s.columns * s.steps * s.slots;
+  s.ahead.assign(state.begin() + 2, state.begin() + 2 + numAhead);
+  s.acc.assign(state.begin() + 2 + numAhead,
+               state.begin() + 2 + numAhead + numAcc);
+  s.previous.assign(state.begin() + 2 + numAhead + numAcc, state.end());
   // The induction variable through an opaque move: the addresses derived
   // from it are recomputed from one base instead of each carried in
   // registers by loop strength reduction.
-  Value unrollCst = cst(unroll);
+  Value unrollCst = cst(s.unroll);
   Value group = hideFromOptimizer(*b, loop.getInductionVar());
   Value groupFirst = mul(group, unrollCst);
+  for (int64_t u = 0; u < s.unroll; ++u)
+    rowSweepIteration(s, u, addConst(groupFirst, u));
 
-  for (int64_t u = 0; u < unroll; ++u) {
-    Value i = addConst(groupFirst, u);
-    // Level 0: row i into shared memory; row i + unroll loaded ahead.
-    SmallVector<Value> values(columns * steps);
-    for (int64_t j = 0; j < columns; ++j) {
-      Value current = ahead[aheadIndex(j, u)];
-      Value next = loadRow(addConst(i, unroll), cols[j]);
-      ahead[aheadIndex(j, u)] = next;
-      memref::StoreOp::create(*b, current, smem,
-                              ValueRange{add(writeOffset, cols[j].slot)});
-      values[previousIndex(j, 0)] = current;
-    }
-    for (int64_t level = 1; level <= steps; ++level) {
-      // The row q this level receives (local row of level - 1, completed in
-      // iteration i - 1), and its static slot q mod P. Each point's FMAs
-      // for the thread's columns follow each other: one fetch of the
-      // weight serves them all (ptxas holds the weights in uniform
-      // registers and reloads those that do not fit).
-      int64_t q = u - 1 - (level - 1) * (ry + 1);
-      SmallVector<Value> rowBases;
-      for (int64_t j = 0; j < columns; ++j)
-        rowBases.push_back(
-            add(addConst(readOffset, (level - 1) * rowLength), cols[j].slot));
-      for (const RowPoint &point : points) {
-        Value weight = weightValue(point.index, point.weight);
-        for (int64_t j = 0; j < columns; ++j) {
-          Value v =
-              point.dx == 0
-                  ? previous[previousIndex(j, level - 1)]
-                  : memref::LoadOp::create(
-                        *b, smem, ValueRange{addConst(rowBases[j], point.dx)})
-                        .getResult();
-          if (v.getType() != accType)
-            v = arith::ExtFOp::create(*b, accType, v);
-          Value &sum = acc[accIndex(j, level, mod(q - point.dy))];
-          sum = LLVM::FMAOp::create(*b, weight, v, sum);
-        }
-      }
-      // The level's FMAs before anything that follows: without the fence
-      // LLVM's NVPTX instruction selection sinks each slot's FMAs down to
-      // the row that completes it, so that up to P rows of x neighbours
-      // stay live (7 x 7 in f64: 166 registers; emitOrderingFence).
-      SmallVector<Value> levelSums;
-      for (int64_t j = 0; j < columns; ++j)
-        for (int64_t slot = 0; slot < slots; ++slot)
-          levelSums.push_back(acc[accIndex(j, level, slot)]);
-      emitOrderingFence(levelSums);
-      // Output row q - r_y is complete; its slot restarts at zero.
-      Value local = addConst(i, -level * (ry + 1));
-      Value rowWritten = rowWrittenY(local, interior);
-      for (int64_t j = 0; j < columns; ++j) {
-        const RowColumn &col = cols[j];
-        Value &done = acc[accIndex(j, level, mod(q - ry))];
-        Value value = completedRowValue(done, local, rowWritten, col, interior);
-        done = zeroAcc;
-        if (level < steps) {
-          memref::StoreOp::create(
-              *b, value, smem,
-              ValueRange{
-                  add(addConst(writeOffset, level * rowLength), col.slot)});
-          values[previousIndex(j, level)] = value;
-          continue;
-        }
-        // The last level: the block's own rows.
-        storeRowOutput(value, local, rows, rowWritten, col, interior);
-      }
-    }
-    gpu::BarrierOp::create(*b);
-    previous = values;
-    std::swap(writeOffset, readOffset);
-  }
-  SmallVector<Value> yields = {writeOffset, readOffset};
-  yields.append(ahead.begin(), ahead.end());
-  yields.append(acc.begin(), acc.end());
-  yields.append(previous.begin(), previous.end());
+  SmallVector<Value> yields = {s.writeOffset, s.readOffset};
+  yields.append(s.ahead.begin(), s.ahead.end());
+  yields.append(s.acc.begin(), s.acc.end());
+  yields.append(s.previous.begin(), s.previous.end());
   scf::YieldOp::create(*b, yields);
 }
 
-void CudaCoreKernelBuilder::buildRowStream() {
+void RowSweepKernel::buildBody() {
   assert(linear && geo.rowStream() && "row streaming of a linear 2-D stencil");
   int64_t ry = geo.radii[0], rx = geo.radii[1];
   // Shared memory starts at zero, so that the first iterations' reads of

@@ -1,16 +1,17 @@
 //===- CudaCoreStreaming.cpp - The streaming CUDA-core kernel -------------===//
 //
-// The plane sweep of a 3-D CUDA-core kernel (`stream`; the schedule and its
-// ring are CudaCoreTiling's, Support/CudaCoreTiling.h, and the unit tests
-// run it on the CPU). AN5D (Matsumura et al., CGO 2020, sections 3-4) and
-// the temporally fused CUDA-core kernels of "Do We Need Tensor Cores?"
-// (section 3.2.2) stream the
-// outermost dimension: a block owns a (y, x) tile and `planes` z planes of
-// outputs, and marches along z, so that each input plane is read from
-// global memory once per block instead of once per plane of the staged tile
-// and its halo planes, and the shared memory holds S = 2 r_z + 1 planes per
-// level (2 r_z + 2 for t = 1; CudaCoreTiling::ringSlots says why) instead
-// of the whole tile:
+// The ring schedule of a streamed 3-D CUDA-core kernel (StreamedRingKernel;
+// `stream` without plane sums; the schedule and its ring are
+// CudaCoreTiling's, Support/CudaCoreTiling.h, and the unit tests run it on
+// the CPU; the block split and the staging it shares with the plane sums
+// are CudaCorePlaneSweep.cpp). AN5D (Matsumura et al., CGO 2020, sections
+// 3-4) and the temporally fused CUDA-core kernels of "Do We Need Tensor
+// Cores?" (section 3.2.2) stream the outermost dimension: a block owns a (y, x)
+// tile and `planes` z planes of outputs, and marches along z, so that each
+// input plane is read from global memory once per block instead of once per
+// plane of the staged tile and its halo planes, and the shared memory holds S =
+// 2 r_z + 1 planes per level (2 r_z + 2 for t = 1; CudaCoreTiling::ringSlots
+// says why) instead of the whole tile:
 //
 //   for i in 0 .. min(planes, N_z - z0) + 2 t r_z:       (uniform)
 //     stage input plane z0 - t r_z + i into ring 0, slot i mod S (with
@@ -29,8 +30,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CudaCoreKernelBuilder.h"
-#include "stencil/Conversion/StencilGPUCommon/KernelABI.h"
+#include "CudaCoreStreaming.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -40,52 +40,7 @@ using namespace mlir;
 using namespace mlir::stencil;
 using namespace mlir::stencil::detail;
 
-void CudaCoreKernelBuilder::buildStream() {
-  // Blocks away from the grid's y and x edges skip the bounds checks of
-  // their loads, steps and stores (a uniform branch): origin_d >= h_d and
-  // origin_d + T_d + h_d <= N_d for d = y, x.
-  Value interior;
-  for (int64_t d = 1; d < 3; ++d) {
-    Value inDim =
-        isWithin(*b, addConst(origin[d], -geo.halo[d]), sizes[d],
-                 /*margin=*/0, /*extent=*/geo.tile[d] + 2 * geo.halo[d]);
-    interior = interior ? arith::AndIOp::create(*b, interior, inDim) : inDim;
-  }
-  // Vector columns (plane sums): vectors start on multiples of the width in
-  // the grid only where the rows are a multiple of it; there every block
-  // stages and stores whole vectors (CudaCorePlaneSums.cpp), the interior
-  // ones without the checks. Other grids stage element by element.
-  Value aligned;
-  if (int64_t width = geo.vectorWidth; width > 1) {
-    Value zero = cst(0);
-    Value widthCst = cst(width);
-    Value rem = arith::RemUIOp::create(*b, sizes[2], widthCst);
-    aligned = arith::CmpIOp::create(*b, arith::CmpIPredicate::eq, rem, zero);
-    interior = arith::AndIOp::create(*b, interior, aligned);
-  }
-  auto ifOp = scf::IfOp::create(*b, interior, /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard guard(*b);
-  b->setInsertionPointToStart(ifOp.thenBlock());
-  interiorYX = true;
-  vectorStaging = bool(aligned);
-  buildSweep();
-  interiorYX = false;
-  b->setInsertionPointToStart(ifOp.elseBlock());
-  if (aligned) {
-    auto ifAligned = scf::IfOp::create(*b, aligned, /*withElseRegion=*/true);
-    b->setInsertionPointToStart(ifAligned.thenBlock());
-    buildSweep();
-    b->setInsertionPointToStart(ifAligned.elseBlock());
-    vectorStaging = false;
-  }
-  buildSweep();
-}
-
-void CudaCoreKernelBuilder::buildSweep() {
-  if (geo.planeSums) {
-    buildPlaneSumSweep();
-    return;
-  }
+void StreamedRingKernel::buildSweep() {
   int64_t haloZ = geo.halo[0], rz = geo.radii[0];
   // The block's planes: `planes`, fewer in the last block along z.
   Value left = arith::SubIOp::create(*b, sizes[0], origin[0]);
@@ -102,18 +57,15 @@ void CudaCoreKernelBuilder::buildSweep() {
   bool prefetch = prefetchedValuesPerThread() > 0;
   SmallVector<Value> initArgs =
       prefetch ? prefetchFirstPlanes() : SmallVector<Value>();
-  Value one = cst(1);
-  Value zero = cst(0);
-  auto loop = scf::ForOp::create(*b, zero, iterations, one, initArgs);
   OpBuilder::InsertionGuard guard(*b);
-  b->setInsertionPointToStart(loop.getBody());
+  auto loop = beginCountedLoop(iterations, initArgs);
   Value i = loop.getInductionVar();
 
   SmallVector<Value> pending(loop.getRegionIterArgs());
   if (prefetch)
     stagePrefetched(i, [&] { return ringBase(/*level=*/0, i); }, pending);
   else
-    stageTile(i, ringBase(/*level=*/0, i));
+    stagePlane(i, ringBase(/*level=*/0, i));
   gpu::BarrierOp::create(*b);
   // Step s (1 .. steps) runs from iteration 2 s r_z on, on its plane
   // i - s r_z; the condition is the same for every thread of the block, and
@@ -141,62 +93,7 @@ void CudaCoreKernelBuilder::buildSweep() {
     scf::YieldOp::create(*b, pending);
 }
 
-int64_t CudaCoreKernelBuilder::prefetchedValuesPerThread() const {
-  // Vector columns: whole vectors where the grid's rows allow them, as many
-  // as hold kMaxPrefetchedStagingValues registers (a vector of B bytes
-  // ceil(B / 4)); staged element by element, none (the scalar prefetch of
-  // the wider plane cost 70 registers more).
-  if (geo.vectorWidth > 1) {
-    int64_t perThread = stagingVectorsPerThread();
-    int64_t registers =
-        perThread * llvm::divideCeil(getVectorBytes(columnVectorType()), 4);
-    bool prefetch = vectorStaging && spec.prefetchPlanes &&
-                    registers <= kMaxPrefetchedStagingValues;
-    return prefetch ? perThread : 0;
-  }
-  int64_t perThread = llvm::divideCeil(geo.planeSize(), geo.threads());
-  bool prefetch = spec.prefetchPlanes && geo.steps == 1 &&
-                  perThread <= kMaxPrefetchedStagingValues;
-  return prefetch ? perThread : 0;
-}
-
-StagingValues CudaCoreKernelBuilder::prefetchLoads(Value planeZ) {
-  if (vectorStaging)
-    return vectorStagingLoads(planeZ);
-  int64_t perThread = prefetchedValuesPerThread();
-  bool overshoot = perThread * geo.threads() > geo.planeSize();
-  return stagingLoads(tid, perThread, overshoot, planeZ);
-}
-
-SmallVector<Value> CudaCoreKernelBuilder::prefetchFirstPlanes() {
-  SmallVector<Value> values;
-  for (int64_t k = 0; k < spec.prefetchDistance; ++k)
-    llvm::append_range(values, prefetchLoads(cst(k)).values);
-  return values;
-}
-
-void CudaCoreKernelBuilder::stagePrefetched(Value i,
-                                            function_ref<Value()> destBase,
-                                            SmallVectorImpl<Value> &pending) {
-  // Plane i + d's loads first; the positions and their guards are the same
-  // for every plane.
-  int64_t perThread = prefetchedValuesPerThread();
-  StagingValues next = prefetchLoads(addConst(i, spec.prefetchDistance));
-  StagingValues current = next;
-  current.values.assign(pending.begin(), pending.begin() + perThread);
-  stagingStores(current, destBase());
-  pending.erase(pending.begin(), pending.begin() + perThread);
-  llvm::append_range(pending, next.values);
-}
-
-Value CudaCoreKernelBuilder::ringBase(int64_t level, Value localZ) {
-  Value slot = arith::RemUIOp::create(*b, localZ, cst(geo.ringSlots()));
-  Value planeSize = cst(geo.planeSize());
-  Value slotBase = addConst(slot, level * geo.ringSlots());
-  return mul(slotBase, planeSize);
-}
-
-Value CudaCoreKernelBuilder::ringIndex(
+Value StreamedRingKernel::ringIndex(
     int64_t level, Value localZ, Value yxBase, int64_t k,
     ArrayRef<int64_t> offset,
     SmallVectorImpl<std::pair<int64_t, Value>> &rowBases) {
@@ -215,9 +112,9 @@ Value CudaCoreKernelBuilder::ringIndex(
   return addConst(rowBase, (k + offset[1]) * strideY + offset[2]);
 }
 
-Value CudaCoreKernelBuilder::ringLoopIndex(int64_t level, Value localZ,
-                                           Value yxBase, int64_t k,
-                                           ArrayRef<Value> offset) {
+Value StreamedRingKernel::ringLoopIndex(int64_t level, Value localZ,
+                                        Value yxBase, int64_t k,
+                                        ArrayRef<Value> offset) {
   // localZ + dz >= 0: a step's plane localZ is at least its radius r_z into
   // the ring's planes.
   int64_t strideY = geo.smemStrides[1];
@@ -229,15 +126,11 @@ Value CudaCoreKernelBuilder::ringLoopIndex(int64_t level, Value localZ,
 /// One plane of intermediate step `step`: the (y, x) part of the staged
 /// kernel's work units (CudaCoreTiling::planeUnits, unitOrigin), read from
 /// ring `step - 1` and written to ring `step`.
-void CudaCoreKernelBuilder::streamIntermediateStep(int64_t step, Value localZ) {
+void StreamedRingKernel::streamIntermediateStep(int64_t step, Value localZ) {
   int64_t strideY = geo.smemStrides[1];
   Value destBase = ringBase(step, localZ);
-  Value threads = cst(geo.threads());
-  Value units = cst(geo.planeUnits(step));
-  auto loop = scf::ForOp::create(*b, tid, units, threads);
   OpBuilder::InsertionGuard guard(*b);
-  b->setInsertionPointToStart(loop.getBody());
-  SmallVector<Value> local = unitOrigin(step, loop.getInductionVar());
+  SmallVector<Value> local = beginUnitLoop(step, geo.planeUnits(step));
   local[0] = localZ;
   Value yxBase = add(mul(local[1], cst(strideY)), local[2]);
   SmallVector<std::pair<int64_t, Value>> rowBases;
@@ -264,7 +157,7 @@ void CudaCoreKernelBuilder::streamIntermediateStep(int64_t step, Value localZ) {
 /// The last step on output plane `localZ` (grid z = origin_z + localZ -
 /// halo_z): the thread's `outputs` points along y, as in the staged kernel
 /// (CudaCoreTiling::outputPosition), stored where isStored.
-void CudaCoreKernelBuilder::streamLastStep(Value localZ) {
+void StreamedRingKernel::streamLastStep(Value localZ) {
   int64_t strideY = geo.smemStrides[1];
   Value yxBase = add(mul(ty, cst(geo.outputs * strideY)), tx);
   yxBase = addConst(yxBase, geo.halo[1] * strideY + geo.halo[2]);

@@ -126,73 +126,48 @@ void FftKernelBuilder::mmaPair(Value a0, Value a1, Value bValue,
   acc = {top[0], top[1], bottom[0], bottom[1]};
 }
 
-std::array<CValue, 2> FftKernelBuilder::stageDataAsB(ArrayRef<CValue> frag,
-                                                     ArrayRef<CValue> x,
-                                                     bool inverse) {
-  // A = [Re; Im] of the constants, B = x_re (P) and x_im (Q).
-  Value zero = f64(0.0);
-  SmallVector<Value> p(4, zero), q(4, zero);
-  for (int64_t c = 0; c < 2; ++c) {
-    mmaPair(frag[c].re, frag[c].im, x[c].re, p);
-    mmaPair(frag[c].re, frag[c].im, x[c].im, q);
-  }
-  std::array<CValue, 2> y;
-  for (int64_t i = 0; i < 2; ++i)
-    y[i] = inverse ? CValue{fadd(p[i], q[2 + i]), fsub(q[i], p[2 + i])}
-                   : CValue{fsub(p[i], q[2 + i]), fadd(q[i], p[2 + i])};
-  return y;
-}
-
-std::array<CValue, 2> FftKernelBuilder::stageDataAsA(ArrayRef<CValue> frag,
-                                                     ArrayRef<CValue> y,
-                                                     bool inverse) {
-  // A = [y_re; y_im], B = the constants' Re (P) and Im (Q).
+std::array<CValue, 2> FftKernelBuilder::radix8Stage(ArrayRef<CValue> a,
+                                                    ArrayRef<CValue> bOperand,
+                                                    bool inverse,
+                                                    bool dataAsA) {
   Value zero = f64(0.0);
   SmallVector<Value> p(4, zero), q(4, zero);
   for (int64_t i = 0; i < 2; ++i) {
-    mmaPair(y[i].re, y[i].im, frag[i].re, p);
-    mmaPair(y[i].re, y[i].im, frag[i].im, q);
+    mmaPair(a[i].re, a[i].im, bOperand[i].re, p);
+    mmaPair(a[i].re, a[i].im, bOperand[i].im, q);
   }
-  std::array<CValue, 2> z;
-  for (int64_t e = 0; e < 2; ++e)
-    z[e] = inverse ? CValue{fadd(p[e], q[2 + e]), fsub(p[2 + e], q[e])}
-                   : CValue{fsub(p[e], q[2 + e]), fadd(q[e], p[2 + e])};
-  return z;
+  std::array<CValue, 2> y;
+  for (int64_t i = 0; i < 2; ++i) {
+    if (!inverse)
+      y[i] = CValue{fsub(p[i], q[2 + i]), fadd(q[i], p[2 + i])};
+    else if (dataAsA)
+      y[i] = CValue{fadd(p[i], q[2 + i]), fsub(p[2 + i], q[i])};
+    else
+      y[i] = CValue{fadd(p[i], q[2 + i]), fsub(q[i], p[2 + i])};
+  }
+  return y;
 }
 
 std::array<CValue, 2> FftKernelBuilder::forwardChain(ArrayRef<CValue> x) {
-  std::array<CValue, 2> y =
-      stageDataAsB({ctFrag[0], ctFrag[1]}, x, /*inverse=*/false);
+  std::array<CValue, 2> y = radix8Stage({ctFrag[0], ctFrag[1]}, x,
+                                        /*inverse=*/false, /*dataAsA=*/false);
   for (int64_t i = 0; i < 2; ++i)
     y[i] = cmul(y[i], ctFrag[4 + i]);
-  return stageDataAsA({ctFrag[2], ctFrag[3]}, y, /*inverse=*/false);
+  return radix8Stage(y, {ctFrag[2], ctFrag[3]}, /*inverse=*/false,
+                     /*dataAsA=*/true);
 }
 
 std::array<CValue, 2> FftKernelBuilder::inverseChain(ArrayRef<CValue> z) {
-  std::array<CValue, 2> y =
-      stageDataAsB({ctFrag[2], ctFrag[3]}, z, /*inverse=*/true);
+  std::array<CValue, 2> y = radix8Stage({ctFrag[2], ctFrag[3]}, z,
+                                        /*inverse=*/true, /*dataAsA=*/false);
   for (int64_t i = 0; i < 2; ++i)
     y[i] = cmulConj(y[i], ctFrag[4 + i]);
-  return stageDataAsA({ctFrag[2], ctFrag[3]}, y, /*inverse=*/true);
+  return radix8Stage(y, {ctFrag[2], ctFrag[3]}, /*inverse=*/true,
+                     /*dataAsA=*/true);
 }
 
-void FftKernelBuilder::cooleyTukeyPath() {
+void FftKernelBuilder::ctLoadTile() {
   bool fourStep = rank == 1;
-  int64_t warps = cfg.warps;
-
-  // The per-lane constants and positions.
-  ctFrag.clear();
-  for (int64_t v = 0; v < 6; ++v)
-    ctFrag.push_back(loadComplexCoefficient(
-        addConst(mulConst(lane, 4), layout.ctFragmentWord + v * 32 * 4)));
-  // Load layout 8 (4c + t) + g, accumulator layout 8 (2t + e) + g.
-  Value loadPos[2], accPos[2];
-  for (int64_t c = 0; c < 2; ++c) {
-    loadPos[c] = add(addConst(mulConst(threadInGroup, 8), 32 * c), groupId);
-    accPos[c] = add(addConst(mulConst(threadInGroup, 16), 8 * c), groupId);
-  }
-
-  // 0. Both layers into the array as (re, im) pairs.
   forEachThread(4096, [&](Value q) {
     SmallVector<Value> c = digits(q, tileSize);
     Value p0 = fourStep ? remConst(q, 64) : c[0];
@@ -206,111 +181,121 @@ void FftKernelBuilder::cooleyTukeyPath() {
     }
     storePair(ctSlot(p0, p1), v);
   });
-  gpu::BarrierOp::create(*b);
+}
 
-  auto forEachUnit = [&](function_ref<void(Value)> body) {
-    Value step = cst(warps);
-    Value end = cst(64);
-    scf::ForOp::create(
-        *b, warp, end, step, ValueRange{},
-        [&](OpBuilder &nested, Location, Value unit, ValueRange) {
-          OpBuilder::InsertionGuard guard(*b);
-          b->setInsertionPoint(nested.getInsertionBlock(),
-                               nested.getInsertionPoint());
-          body(unit);
-          scf::YieldOp::create(*b);
-        });
-  };
-  auto syncWarp = [&]() {
-    NVVM::SyncWarpOp::create(
-        *b, arith::ConstantIntOp::create(*b, -1, 32).getResult());
-  };
+void FftKernelBuilder::ctForEachUnit(function_ref<void(Value)> body) {
+  stridedLoop(warp, 64, cfg.warps, body);
+}
 
-  // 1. Forward along axis 1, one unit per row p0.
-  forEachUnit([&](Value p0) {
+void FftKernelBuilder::ctForwardRows() {
+  ctForEachUnit([&](Value p0) {
     SmallVector<CValue> x;
     for (int64_t c = 0; c < 2; ++c)
-      x.push_back(loadPair(ctSlot(p0, loadPos[c])));
+      x.push_back(loadPair(ctSlot(p0, ctLoadPos[c])));
     std::array<CValue, 2> z = forwardChain(x);
     syncWarp();
     for (int64_t e = 0; e < 2; ++e)
-      storePair(ctSlot(p0, accPos[e]), z[e]);
+      storePair(ctSlot(p0, ctAccPos[e]), z[e]);
   });
-  gpu::BarrierOp::create(*b);
+}
 
-  // 2. Along axis 0, one unit per column p1: forward, S, inverse.
+Value FftKernelBuilder::ctPackedWord(int64_t base, Value unit, int64_t perUnit,
+                                     int64_t v) {
+  Value laneWord = addConst(mulConst(lane, 4), base + v * 32 * 4);
+  Value unitWord = mulConst(unit, perUnit * 32 * 4);
+  return add(unitWord, laneWord);
+}
+
+void FftKernelBuilder::ctColumns() {
+  bool fourStep = rank == 1;
   int64_t specWord = layout.spectrumWord(cfg.tail);
-  auto packedWord = [&](int64_t base, Value unit, int64_t perUnit, int64_t v) {
-    // ((unit * perUnit + v) * 32 + lane) * 4 words.
-    Value laneWord = addConst(mulConst(lane, 4), base + v * 32 * 4);
-    Value unitWord = mulConst(unit, perUnit * 32 * 4);
-    return add(unitWord, laneWord);
-  };
-  forEachUnit([&](Value p1) {
+  ctForEachUnit([&](Value p1) {
     SmallVector<CValue> x;
     for (int64_t c = 0; c < 2; ++c) {
-      CValue v = loadPair(ctSlot(loadPos[c], p1));
+      CValue v = loadPair(ctSlot(ctLoadPos[c], p1));
       if (fourStep)
         v = cmul(v, loadComplexCoefficient(
-                        packedWord(layout.ctTwiddleWord, p1, 4, c)));
+                        ctPackedWord(layout.ctTwiddleWord, p1, 4, c)));
       x.push_back(v);
     }
     std::array<CValue, 2> z = forwardChain(x);
     for (int64_t e = 0; e < 2; ++e)
-      z[e] = cmul(z[e], loadComplexCoefficient(packedWord(specWord, p1, 2, e)));
+      z[e] =
+          cmul(z[e], loadComplexCoefficient(ctPackedWord(specWord, p1, 2, e)));
     std::array<CValue, 2> o = inverseChain(z);
     if (fourStep)
       for (int64_t e = 0; e < 2; ++e)
-        o[e] = cmul(o[e], loadComplexCoefficient(
-                              packedWord(layout.ctTwiddleWord, p1, 4, 2 + e)));
+        o[e] = cmul(o[e], loadComplexCoefficient(ctPackedWord(
+                              layout.ctTwiddleWord, p1, 4, 2 + e)));
     syncWarp();
     for (int64_t e = 0; e < 2; ++e)
-      storePair(ctSlot(accPos[e], p1), o[e]);
+      storePair(ctSlot(ctAccPos[e], p1), o[e]);
   });
-  gpu::BarrierOp::create(*b);
+}
 
-  // 3. Inverse along axis 1, one unit per row p0.
-  auto storeValid = [&](ArrayRef<Value> c, CValue v) {
-    // The tile point c of both layers, if valid and in the grid.
-    Value valid = arith::ConstantIntOp::create(*b, 1, 1);
+void FftKernelBuilder::ctStoreValid(ArrayRef<Value> c, CValue v) {
+  Value valid = arith::ConstantIntOp::create(*b, 1, 1);
+  for (int64_t d = 0; d < rank; ++d) {
+    valid = andI(valid, cmp(arith::CmpIPredicate::uge, c[d], cst(margin[d])));
+    valid = andI(valid, cmp(arith::CmpIPredicate::ult, c[d],
+                            cst(margin[d] + validSize[d])));
+  }
+  auto ifValid = scf::IfOp::create(*b, valid, false);
+  OpBuilder::InsertionGuard guard(*b);
+  b->setInsertionPointToStart(ifValid.thenBlock());
+  for (int64_t layer = 0; layer < 2; ++layer) {
+    SmallVector<Value> x(rank);
+    Value inside = arith::ConstantIntOp::create(*b, 1, 1);
     for (int64_t d = 0; d < rank; ++d) {
-      valid = andI(valid, cmp(arith::CmpIPredicate::uge, c[d], cst(margin[d])));
-      valid = andI(valid, cmp(arith::CmpIPredicate::ult, c[d],
-                              cst(margin[d] + validSize[d])));
+      x[d] = storeCoord(d, layer, c[d]);
+      inside = andI(inside, cmp(arith::CmpIPredicate::ult, x[d], sizes[d]));
     }
-    auto ifValid = scf::IfOp::create(*b, valid, false);
-    OpBuilder::InsertionGuard guard(*b);
-    b->setInsertionPointToStart(ifValid.thenBlock());
-    for (int64_t layer = 0; layer < 2; ++layer) {
-      SmallVector<Value> x(rank);
-      Value inside = arith::ConstantIntOp::create(*b, 1, 1);
-      for (int64_t d = 0; d < rank; ++d) {
-        x[d] = storeCoord(d, layer, c[d]);
-        inside = andI(inside, cmp(arith::CmpIPredicate::ult, x[d], sizes[d]));
-      }
-      auto ifInside = scf::IfOp::create(*b, inside, false);
-      OpBuilder::InsertionGuard g(*b);
-      b->setInsertionPointToStart(ifInside.thenBlock());
-      storeGrid(gridIndex(x), layer == 0 ? v.re : v.im);
-    }
-  };
-  forEachUnit([&](Value p0) {
+    auto ifInside = scf::IfOp::create(*b, inside, false);
+    OpBuilder::InsertionGuard g(*b);
+    b->setInsertionPointToStart(ifInside.thenBlock());
+    storeGrid(gridIndex(x), layer == 0 ? v.re : v.im);
+  }
+}
+
+void FftKernelBuilder::ctInverseRows() {
+  bool fourStep = rank == 1;
+  ctForEachUnit([&](Value p0) {
     SmallVector<CValue> z;
     for (int64_t e = 0; e < 2; ++e)
-      z.push_back(loadPair(ctSlot(p0, accPos[e])));
+      z.push_back(loadPair(ctSlot(p0, ctAccPos[e])));
     std::array<CValue, 2> o = inverseChain(z);
     if (fourStep) {
       syncWarp();
       for (int64_t e = 0; e < 2; ++e)
-        storePair(ctSlot(p0, accPos[e]), o[e]);
+        storePair(ctSlot(p0, ctAccPos[e]), o[e]);
       return;
     }
     // 2-D: (p0, p1) is tile point (c0, c1); lanes g run along the grid's
     // rows in runs of 8.
     for (int64_t e = 0; e < 2; ++e)
-      storeValid({p0, accPos[e]}, o[e]);
+      ctStoreValid({p0, ctAccPos[e]}, o[e]);
   });
-  if (!fourStep)
+}
+
+void FftKernelBuilder::cooleyTukeyPath() {
+  // The per-lane constants and positions.
+  ctFrag.clear();
+  for (int64_t v = 0; v < 6; ++v)
+    ctFrag.push_back(loadComplexCoefficient(
+        addConst(mulConst(lane, 4), layout.ctFragmentWord + v * 32 * 4)));
+  for (int64_t c = 0; c < 2; ++c) {
+    ctLoadPos[c] = add(addConst(mulConst(threadInGroup, 8), 32 * c), groupId);
+    ctAccPos[c] = add(addConst(mulConst(threadInGroup, 16), 8 * c), groupId);
+  }
+
+  ctLoadTile();
+  gpu::BarrierOp::create(*b);
+  ctForwardRows();
+  gpu::BarrierOp::create(*b);
+  ctColumns();
+  gpu::BarrierOp::create(*b);
+  ctInverseRows();
+  if (rank != 1)
     return;
   gpu::BarrierOp::create(*b);
   // 1-D: the valid points n = nL + 64 nH from (nL, nH), coalesced.
@@ -319,6 +304,6 @@ void FftKernelBuilder::cooleyTukeyPath() {
     Value nH = divConst(n, 64);
     Value nL = remConst(n, 64);
     CValue value = loadPair(ctSlot(nL, nH));
-    storeValid({n}, value);
+    ctStoreValid({n}, value);
   });
 }

@@ -163,19 +163,30 @@ FftCoefficientLayout::pack(ArrayRef<std::complex<double>> spectrum,
 
 using namespace mlir::stencil::fft_detail;
 
-void FftKernelBuilder::forEachThread(int64_t count,
-                                     function_ref<void(Value)> body) {
-  int64_t threads = getFftThreads(cfg);
-  Value step = cst(threads);
-  Value end = cst(count);
-  scf::ForOp::create(*b, tid, end, step, ValueRange{},
-                     [&](OpBuilder &nested, Location loc, Value i, ValueRange) {
+void FftKernelBuilder::stridedLoop(Value begin, int64_t end, int64_t step,
+                                   function_ref<void(Value)> body) {
+  Value stepValue = cst(step);
+  Value endValue = cst(end);
+  if (!begin)
+    begin = cst(0);
+  scf::ForOp::create(*b, begin, endValue, stepValue, ValueRange{},
+                     [&](OpBuilder &nested, Location, Value i, ValueRange) {
                        OpBuilder::InsertionGuard guard(*b);
                        b->setInsertionPoint(nested.getInsertionBlock(),
                                             nested.getInsertionPoint());
                        body(i);
                        scf::YieldOp::create(*b);
                      });
+}
+
+void FftKernelBuilder::forEachThread(int64_t count,
+                                     function_ref<void(Value)> body) {
+  stridedLoop(tid, count, getFftThreads(cfg), body);
+}
+
+void FftKernelBuilder::syncWarp() {
+  NVVM::SyncWarpOp::create(
+      *b, arith::ConstantIntOp::create(*b, -1, 32).getResult());
 }
 
 SmallVector<Value> FftKernelBuilder::digits(Value linear,
@@ -409,393 +420,436 @@ void FftKernelBuilder::fftPath() {
   }
 }
 
+FftKernelBuilder::Fragments
+FftKernelBuilder::loadStageTable(const StageShape &s, int64_t t) {
+  Fragments frag(s.kTiles);
+  for (int64_t kt = 0; kt < s.kTiles; ++kt)
+    for (int64_t c = 0; c < s.chunks; ++c) {
+      Value word = cst(layout.stageWord(t) + (kt * s.chunks + c) * 32 * 4);
+      Value laneWord = mulConst(lane, 4);
+      frag[kt].push_back(loadComplexCoefficient(add(laneWord, word)));
+    }
+  return frag;
+}
+
+FftKernelBuilder::StageFibers FftKernelBuilder::stageFibers(const StageShape &s,
+                                                            Value group) {
+  // The array index of element 0 of the fibers of rows g and g + 8.
+  StageFibers f;
+  f.base.resize(s.rows);
+  f.valid.resize(s.rows);
+  f.swizzle.resize(s.rows);
+  for (int64_t r = 0; r < s.rows; ++r) {
+    Value inGroup = addConst(groupId, 8 * r);
+    Value groupStart = mulConst(group, s.perGroup);
+    Value fiber = add(groupStart, inGroup);
+    f.valid[r] = cmp(arith::CmpIPredicate::ult, fiber, cst(s.fibers));
+    fiber = select(f.valid[r], fiber, cst(0));
+    Value index = cst(0), swizzle = cst(0);
+    for (int64_t j = numAxes - 1; j >= 0; --j) {
+      if (j == s.axis)
+        continue;
+      Value digit = remConst(fiber, extents[j]);
+      index = add(index, mulConst(digit, strides[j]));
+      if (j != numAxes - 1)
+        swizzle = arith::XOrIOp::create(*b, swizzle, swizzleOf(digit));
+      fiber = divConst(fiber, extents[j]);
+    }
+    f.base[r] = index;
+    f.swizzle[r] = swizzle;
+  }
+  return f;
+}
+
+Value FftKernelBuilder::stageElementIndex(const StageShape &s,
+                                          const StageFibers &f, int64_t r,
+                                          Value n) {
+  return add(f.base[r], mulConst(n, strides[s.axis]));
+}
+
+Value FftKernelBuilder::stageElementSlot(const StageShape &s,
+                                         const StageFibers &f, int64_t r,
+                                         Value n) {
+  // See the conflict-free layout above.
+  Value swizzle = f.swizzle[r];
+  if (s.axis != numAxes - 1)
+    swizzle = arith::XOrIOp::create(*b, swizzle, swizzleOf(n));
+  return arith::XOrIOp::create(*b, stageElementIndex(s, f, r, n), swizzle)
+      .getResult();
+}
+
+FftKernelBuilder::Fragments
+FftKernelBuilder::loadStageOperands(const StageShape &s, const StageFibers &f,
+                                    Value zero) {
+  VectorType pairType = VectorType::get({2}, b->getF64Type());
+  Fragments a(s.chunks);
+  for (int64_t c = 0; c < s.chunks; ++c)
+    for (int64_t r = 0; r < s.rows; ++r) {
+      Value index = mulConst(
+          stageElementSlot(s, f, r, addConst(threadInGroup, 4 * c)), 2);
+      Value pair =
+          vector::LoadOp::create(*b, pairType, smem, ValueRange{index},
+                                 /*nontemporal=*/false, llvm::MaybeAlign(16));
+      Value re = vector::ExtractOp::create(*b, pair, ArrayRef<int64_t>{0});
+      Value im = vector::ExtractOp::create(*b, pair, ArrayRef<int64_t>{1});
+      if (s.fibers % s.perGroup != 0) {
+        re = select(f.valid[r], re, zero);
+        im = select(f.valid[r], im, zero);
+      }
+      a[c].push_back({re, im});
+    }
+  return a;
+}
+
+void FftKernelBuilder::complexMma(ArrayRef<CValue> aFrag, CValue bFrag,
+                                  SmallVector<Value> &accRe,
+                                  SmallVector<Value> &accIm) {
+  SmallVector<Value, 2> aRe, aIm;
+  for (const CValue &v : aFrag) {
+    aRe.push_back(v.re);
+    aIm.push_back(v.im);
+  }
+  Value negIm = arith::NegFOp::create(*b, bFrag.im);
+  auto re = createMmaF64(*b, aRe, bFrag.re, accRe);
+  re = createMmaF64(*b, aIm, negIm, re);
+  auto im = createMmaF64(*b, aRe, bFrag.im, accIm);
+  im = createMmaF64(*b, aIm, bFrag.re, im);
+  accRe.assign(re.begin(), re.end());
+  accIm.assign(im.begin(), im.end());
+}
+
+Value FftKernelBuilder::stageAccColumn(int64_t kt, int64_t i) {
+  return addConst(mulConst(threadInGroup, 2), 8 * kt + i % 2);
+}
+
+void FftKernelBuilder::multiplyBySpectrum(
+    const StageShape &s, const StageFibers &f,
+    SmallVector<SmallVector<Value>> &accRe,
+    SmallVector<SmallVector<Value>> &accIm) {
+  int64_t specWord = layout.spectrumWord(cfg.tail);
+  for (int64_t kt = 0; kt < s.kTiles; ++kt)
+    for (int64_t i = 0; i < s.accs; ++i) {
+      Value index = stageElementIndex(s, f, i / 2, stageAccColumn(kt, i));
+      CValue spec =
+          loadComplexCoefficient(addConst(mulConst(index, 4), specWord));
+      Value re = accRe[kt][i], im = accIm[kt][i];
+      Value imIm = fmul(im, spec.im);
+      Value reRe = fmul(re, spec.re);
+      accRe[kt][i] = fsub(reRe, imIm);
+      Value imRe = fmul(im, spec.re);
+      Value reIm = fmul(re, spec.im);
+      accIm[kt][i] = fadd(reIm, imRe);
+    }
+}
+
+void FftKernelBuilder::swizzledInverseStage(
+    const StageShape &s, const Fragments &inverse, Value zero,
+    SmallVector<SmallVector<Value>> &accRe,
+    SmallVector<SmallVector<Value>> &accIm) {
+  // Chunk c = 2 kt' + i takes accumulators i (row g) and 2 + i (row g + 8)
+  // of k-tile kt'.
+  SmallVector<SmallVector<Value>> outRe(s.kTiles,
+                                        SmallVector<Value>(s.accs, zero));
+  SmallVector<SmallVector<Value>> outIm = outRe;
+  for (int64_t c = 0; c < s.chunks; ++c) {
+    SmallVector<CValue> aFrag;
+    for (int64_t r = 0; r < s.rows; ++r)
+      aFrag.push_back(
+          {accRe[c / 2][2 * r + c % 2], accIm[c / 2][2 * r + c % 2]});
+    for (int64_t kt = 0; kt < s.kTiles; ++kt)
+      complexMma(aFrag, inverse[kt][c], outRe[kt], outIm[kt]);
+  }
+  accRe = outRe;
+  accIm = outIm;
+}
+
+void FftKernelBuilder::storeStageResults(const StageShape &s,
+                                         const StageFibers &f,
+                                         ArrayRef<SmallVector<Value>> accRe,
+                                         ArrayRef<SmallVector<Value>> accIm) {
+  VectorType pairType = VectorType::get({2}, b->getF64Type());
+  for (int64_t kt = 0; kt < s.kTiles; ++kt)
+    for (int64_t i = 0; i < s.accs; ++i) {
+      auto store = [&]() {
+        Value index =
+            mulConst(stageElementSlot(s, f, i / 2, stageAccColumn(kt, i)), 2);
+        Value pair = vector::FromElementsOp::create(
+            *b, pairType, ValueRange{accRe[kt][i], accIm[kt][i]});
+        vector::StoreOp::create(*b, pair, smem, ValueRange{index},
+                                /*nontemporal=*/false, llvm::MaybeAlign(16));
+      };
+      if (s.fibers % s.perGroup == 0) {
+        store();
+        continue;
+      }
+      auto ifValid = scf::IfOp::create(*b, f.valid[i / 2], false);
+      OpBuilder::InsertionGuard g(*b);
+      b->setInsertionPointToStart(ifValid.thenBlock());
+      store();
+    }
+}
+
+void FftKernelBuilder::emitStageGroup(const StageShape &s,
+                                      const Fragments &forward,
+                                      const Fragments *inverse, Value group) {
+  StageFibers f = stageFibers(s, group);
+  Value zero = f64(0.0);
+  Fragments a = loadStageOperands(s, f, zero);
+  SmallVector<SmallVector<Value>> accRe(s.kTiles,
+                                        SmallVector<Value>(s.accs, zero));
+  SmallVector<SmallVector<Value>> accIm = accRe;
+  for (int64_t c = 0; c < s.chunks; ++c)
+    for (int64_t kt = 0; kt < s.kTiles; ++kt)
+      complexMma(a[c], forward[kt][c], accRe[kt], accIm[kt]);
+  if (inverse) {
+    multiplyBySpectrum(s, f, accRe, accIm);
+    swizzledInverseStage(s, *inverse, zero, accRe, accIm);
+  }
+  // Every lane has read its A before any lane overwrites the fibers.
+  syncWarp();
+  storeStageResults(s, f, accRe, accIm);
+}
+
 void FftKernelBuilder::emitStage(int64_t axis, int64_t table,
                                  int64_t inverseTable) {
+  StageShape s;
+  s.axis = axis;
   int64_t p = extents[axis];
-  int64_t fibers = elements / p;
-  bool m16 = cfg.shape == FftMmaShape::M16N8K4 && fibers % 16 == 0;
-  int64_t rows = m16 ? 2 : 1; // a_0 (fiber g) and a_1 (fiber g + 8)
-  int64_t perGroup = 8 * rows;
-  int64_t groups = (fibers + perGroup - 1) / perGroup;
-  int64_t kTiles = p / 8, chunks = p / 4;
-  int64_t accs = 2 * rows;
+  s.fibers = elements / p;
+  bool m16 = cfg.shape == FftMmaShape::M16N8K4 && s.fibers % 16 == 0;
+  s.rows = m16 ? 2 : 1; // a_0 (fiber g) and a_1 (fiber g + 8)
+  s.perGroup = 8 * s.rows;
+  s.groups = (s.fibers + s.perGroup - 1) / s.perGroup;
+  s.kTiles = p / 8;
+  s.chunks = p / 4;
+  s.accs = 2 * s.rows;
 
   // The stage's B fragments, in registers for the whole stage.
-  auto loadTable = [&](int64_t t) {
-    SmallVector<SmallVector<CValue>> frag(kTiles);
-    for (int64_t kt = 0; kt < kTiles; ++kt)
-      for (int64_t c = 0; c < chunks; ++c) {
-        Value word = cst(layout.stageWord(t) + (kt * chunks + c) * 32 * 4);
-        Value laneWord = mulConst(lane, 4);
-        frag[kt].push_back(loadComplexCoefficient(add(laneWord, word)));
-      }
-    return frag;
-  };
-  SmallVector<SmallVector<CValue>> forward = loadTable(table);
-  SmallVector<SmallVector<CValue>> inverse;
+  Fragments forward = loadStageTable(s, table);
+  Fragments inverse;
   if (inverseTable >= 0)
-    inverse = loadTable(inverseTable);
-
-  int64_t warps = cfg.warps;
-  Value step = cst(warps);
-  Value end = cst(groups);
-  scf::ForOp::create(
-      *b, warp, end, step, ValueRange{},
-      [&](OpBuilder &nested, Location, Value group, ValueRange) {
-        OpBuilder::InsertionGuard guard(*b);
-        b->setInsertionPoint(nested.getInsertionBlock(),
-                             nested.getInsertionPoint());
-        // The array index of element 0 of the fibers of rows g and g + 8.
-        SmallVector<Value> base(rows), valid(rows), fiberSwizzle(rows);
-        for (int64_t r = 0; r < rows; ++r) {
-          Value inGroup = addConst(groupId, 8 * r);
-          Value groupStart = mulConst(group, perGroup);
-          Value fiber = add(groupStart, inGroup);
-          valid[r] = cmp(arith::CmpIPredicate::ult, fiber, cst(fibers));
-          fiber = select(valid[r], fiber, cst(0));
-          Value index = cst(0), swizzle = cst(0);
-          for (int64_t j = numAxes - 1; j >= 0; --j) {
-            if (j == axis)
-              continue;
-            Value digit = remConst(fiber, extents[j]);
-            index = add(index, mulConst(digit, strides[j]));
-            if (j != numAxes - 1)
-              swizzle = arith::XOrIOp::create(*b, swizzle, swizzleOf(digit));
-            fiber = divConst(fiber, extents[j]);
-          }
-          base[r] = index;
-          fiberSwizzle[r] = swizzle;
-        }
-        // The logical (row-major) index of element n of fiber r, and its
-        // shared-memory slot: the low three bits XOR-ed with F of every
-        // other axis digit (see the conflict-free layout above).
-        auto elementIndex = [&](int64_t r, Value n) {
-          return add(base[r], mulConst(n, strides[axis]));
-        };
-        auto elementSlot = [&](int64_t r, Value n) {
-          Value swizzle = fiberSwizzle[r];
-          if (axis != numAxes - 1)
-            swizzle = arith::XOrIOp::create(*b, swizzle, swizzleOf(n));
-          return arith::XOrIOp::create(*b, elementIndex(r, n), swizzle)
-              .getResult();
-        };
-        VectorType pairType = VectorType::get({2}, b->getF64Type());
-        // A: chunk c, row r: element 4c + t of fiber r.
-        Value zero = f64(0.0);
-        SmallVector<SmallVector<CValue>> a(chunks);
-        for (int64_t c = 0; c < chunks; ++c)
-          for (int64_t r = 0; r < rows; ++r) {
-            Value index =
-                mulConst(elementSlot(r, addConst(threadInGroup, 4 * c)), 2);
-            Value pair = vector::LoadOp::create(
-                *b, pairType, smem, ValueRange{index},
-                /*nontemporal=*/false, llvm::MaybeAlign(16));
-            Value re =
-                vector::ExtractOp::create(*b, pair, ArrayRef<int64_t>{0});
-            Value im =
-                vector::ExtractOp::create(*b, pair, ArrayRef<int64_t>{1});
-            if (fibers % perGroup != 0) {
-              re = select(valid[r], re, zero);
-              im = select(valid[r], im, zero);
-            }
-            a[c].push_back({re, im});
-          }
-        // Complex MMAs: Re += Ar Br + Ai (-Bi), Im += Ar Bi + Ai Br.
-        auto complexMma = [&](ArrayRef<CValue> aFrag, CValue bFrag,
-                              SmallVector<Value> &accRe,
-                              SmallVector<Value> &accIm) {
-          SmallVector<Value, 2> aRe, aIm;
-          for (const CValue &v : aFrag) {
-            aRe.push_back(v.re);
-            aIm.push_back(v.im);
-          }
-          Value negIm = arith::NegFOp::create(*b, bFrag.im);
-          auto re = createMmaF64(*b, aRe, bFrag.re, accRe);
-          re = createMmaF64(*b, aIm, negIm, re);
-          auto im = createMmaF64(*b, aRe, bFrag.im, accIm);
-          im = createMmaF64(*b, aIm, bFrag.re, im);
-          accRe.assign(re.begin(), re.end());
-          accIm.assign(im.begin(), im.end());
-        };
-        SmallVector<SmallVector<Value>> accRe(kTiles,
-                                              SmallVector<Value>(accs, zero));
-        SmallVector<SmallVector<Value>> accIm = accRe;
-        for (int64_t c = 0; c < chunks; ++c)
-          for (int64_t kt = 0; kt < kTiles; ++kt)
-            complexMma(a[c], forward[kt][c], accRe[kt], accIm[kt]);
-
-        // The column (DFT index) and row of accumulator i: C[g + 8 (i / 2)]
-        // [8 kt + 2t + i % 2].
-        auto accColumn = [&](int64_t kt, int64_t i) {
-          return addConst(mulConst(threadInGroup, 2), 8 * kt + i % 2);
-        };
-        if (inverseTable >= 0) {
-          // Product by S at the accumulators' array positions.
-          int64_t specWord = layout.spectrumWord(cfg.tail);
-          for (int64_t kt = 0; kt < kTiles; ++kt)
-            for (int64_t i = 0; i < accs; ++i) {
-              Value index = elementIndex(i / 2, accColumn(kt, i));
-              CValue s = loadComplexCoefficient(
-                  addConst(mulConst(index, 4), specWord));
-              Value re = accRe[kt][i], im = accIm[kt][i];
-              Value imIm = fmul(im, s.im);
-              Value reRe = fmul(re, s.re);
-              accRe[kt][i] = fsub(reRe, imIm);
-              Value imRe = fmul(im, s.re);
-              Value reIm = fmul(re, s.im);
-              accIm[kt][i] = fadd(reIm, imRe);
-            }
-          // The swizzled inverse stage: chunk c = 2 kt' + i takes
-          // accumulators i (row g) and 2 + i (row g + 8) of k-tile kt'.
-          SmallVector<SmallVector<Value>> outRe(kTiles,
-                                                SmallVector<Value>(accs, zero));
-          SmallVector<SmallVector<Value>> outIm = outRe;
-          for (int64_t c = 0; c < chunks; ++c) {
-            SmallVector<CValue> aFrag;
-            for (int64_t r = 0; r < rows; ++r)
-              aFrag.push_back(
-                  {accRe[c / 2][2 * r + c % 2], accIm[c / 2][2 * r + c % 2]});
-            for (int64_t kt = 0; kt < kTiles; ++kt)
-              complexMma(aFrag, inverse[kt][c], outRe[kt], outIm[kt]);
-          }
-          accRe = outRe;
-          accIm = outIm;
-        }
-        // Every lane has read its A before any lane overwrites the fibers.
-        NVVM::SyncWarpOp::create(
-            *b, arith::ConstantIntOp::create(*b, -1, 32).getResult());
-        for (int64_t kt = 0; kt < kTiles; ++kt)
-          for (int64_t i = 0; i < accs; ++i) {
-            auto store = [&]() {
-              Value index = mulConst(elementSlot(i / 2, accColumn(kt, i)), 2);
-              Value pair = vector::FromElementsOp::create(
-                  *b, pairType, ValueRange{accRe[kt][i], accIm[kt][i]});
-              vector::StoreOp::create(*b, pair, smem, ValueRange{index},
-                                      /*nontemporal=*/false,
-                                      llvm::MaybeAlign(16));
-            };
-            if (fibers % perGroup == 0) {
-              store();
-              continue;
-            }
-            auto ifValid = scf::IfOp::create(*b, valid[i / 2], false);
-            OpBuilder::InsertionGuard g(*b);
-            b->setInsertionPointToStart(ifValid.thenBlock());
-            store();
-          }
-        scf::YieldOp::create(*b);
-      });
+    inverse = loadStageTable(s, inverseTable);
+  stridedLoop(warp, s.groups, cfg.warps, [&](Value group) {
+    emitStageGroup(s, forward, inverseTable >= 0 ? &inverse : nullptr, group);
+  });
 }
 
 //===----------------------------------------------------------------------===//
 // Direct path (edge tiles)
 //===----------------------------------------------------------------------===//
 
-void FftKernelBuilder::directPath() {
-  bool halo = cfg.boundary == BoundaryKind::halo;
-  int64_t points = 1;
+FftKernelBuilder::DirectTile FftKernelBuilder::directTileConstants() {
+  DirectTile t;
+  t.points = 1;
   for (int64_t d = 0; d < rank; ++d)
-    points *= tileSize[d];
-  SmallVector<int64_t> tileStrides(rank, 1);
+    t.points *= tileSize[d];
+  t.strides.assign(rank, 1);
   for (int64_t d = rank - 2; d >= 0; --d)
-    tileStrides[d] = tileStrides[d + 1] * tileSize[d + 1];
-  Value ghost =
+    t.strides[d] = t.strides[d + 1] * tileSize[d + 1];
+  t.ghost =
       f64(cfg.boundary == BoundaryKind::dirichlet ? cfg.boundaryValue : 0.0);
-  int64_t numPoints = cfg.weights.size();
   // Above kMaxUnrolledPoints the steps loop over the points, whose offsets
   // and weights they read from two constant tables.
-  std::optional<std::pair<std::string, std::string>> pointTables;
-  if (numPoints > kMaxUnrolledPoints) {
-    auto gpuModule = b->getBlock()->getParentOp()->getParentOfType<
-        gpu::GPUModuleOp>();
-    SmallVector<int32_t> offsets(cfg.offsets.begin(), cfg.offsets.end());
-    std::string name =
-        b->getBlock()->getParentOp()->getParentOfType<gpu::GPUFuncOp>()
-            .getName()
-            .str();
-    std::string weightTable = createConstantTable(
-        gpuModule, b->getLoc(), name + "_point_weights",
-        DenseElementsAttr::get(
-            RankedTensorType::get({numPoints}, b->getF64Type()),
-            cfg.weights));
-    std::string offsetTable = createConstantTable(
-        gpuModule, b->getLoc(), name + "_points",
-        DenseElementsAttr::get(
-            RankedTensorType::get({int64_t(offsets.size())},
-                                  b->getI32Type()),
-            ArrayRef<int32_t>(offsets)));
-    pointTables.emplace(std::move(offsetTable), std::move(weightTable));
-  }
+  if (int64_t(cfg.weights.size()) > kMaxUnrolledPoints)
+    t.pointTables = directPointTables();
+  return t;
+}
 
-  for (int64_t layer = 0; layer < 2; ++layer) {
-    SmallVector<Value> start(rank), j(rank);
+std::pair<std::string, std::string> FftKernelBuilder::directPointTables() {
+  int64_t numPoints = cfg.weights.size();
+  auto gpuModule =
+      b->getBlock()->getParentOp()->getParentOfType<gpu::GPUModuleOp>();
+  SmallVector<int32_t> offsets(cfg.offsets.begin(), cfg.offsets.end());
+  std::string name = b->getBlock()
+                         ->getParentOp()
+                         ->getParentOfType<gpu::GPUFuncOp>()
+                         .getName()
+                         .str();
+  std::string weightTable = createConstantTable(
+      gpuModule, b->getLoc(), name + "_point_weights",
+      DenseElementsAttr::get(
+          RankedTensorType::get({numPoints}, b->getF64Type()), cfg.weights));
+  std::string offsetTable = createConstantTable(
+      gpuModule, b->getLoc(), name + "_points",
+      DenseElementsAttr::get(
+          RankedTensorType::get({int64_t(offsets.size())}, b->getI32Type()),
+          ArrayRef<int32_t>(offsets)));
+  return {std::move(offsetTable), std::move(weightTable)};
+}
+
+Value FftKernelBuilder::directLocate(const DirectTile &t, Value q,
+                                     SmallVector<Value> &c,
+                                     SmallVector<Value> &x) {
+  c = digits(q, tileSize);
+  x.resize(rank);
+  Value inGrid = arith::ConstantIntOp::create(*b, 1, 1);
+  for (int64_t d = 0; d < rank; ++d) {
+    x[d] = add(t.start[d], c[d]);
+    inGrid = andI(inGrid, cmp(arith::CmpIPredicate::ult, x[d], sizes[d]));
+  }
+  return inGrid;
+}
+
+void FftKernelBuilder::directLoad(const DirectTile &t) {
+  forEachThread(t.points, [&](Value q) {
+    SmallVector<Value> c, x;
+    Value inGrid = directLocate(t, q, c, x);
+    auto ifIn = scf::IfOp::create(*b, b->getF64Type(), inGrid, true);
+    {
+      OpBuilder::InsertionGuard g(*b);
+      b->setInsertionPointToStart(ifIn.thenBlock());
+      scf::YieldOp::create(*b, loadGrid(gridIndex(x)));
+      b->setInsertionPointToStart(ifIn.elseBlock());
+      scf::YieldOp::create(*b, t.ghost);
+    }
+    memref::StoreOp::create(*b, ifIn.getResult(0), smem, ValueRange{q});
+  });
+  gpu::BarrierOp::create(*b);
+}
+
+void FftKernelBuilder::directSteps(const DirectTile &t) {
+  stridedLoop(/*begin=*/Value(), cfg.steps, 1, [&](Value step) {
+    Value src = mulConst(remConst(step, 2), t.points);
+    Value dst = sub(cst(t.points), src);
+    forEachThread(t.points, [&](Value q) { directStep(t, src, dst, q); });
+    gpu::BarrierOp::create(*b);
+  });
+}
+
+void FftKernelBuilder::directStep(const DirectTile &t, Value src, Value dst,
+                                  Value q) {
+  DirectPoint p;
+  p.q = q;
+  p.src = src;
+  Value inGrid = directLocate(t, q, p.c, p.x);
+  Value compute = inGrid;
+  if (cfg.boundary == BoundaryKind::halo) {
+    // The halo band keeps its values at every step.
     for (int64_t d = 0; d < rank; ++d) {
-      j[d] = d == rank - 1 ? addConst(tileIndex[d], layer) : tileIndex[d];
-      start[d] = mulConst(j[d], validSize[d]);
+      int64_t r = plan.radii[d];
+      compute = andI(compute, cmp(arith::CmpIPredicate::uge, p.x[d], cst(r)));
+      compute = andI(compute, cmp(arith::CmpIPredicate::slt, p.x[d],
+                                  sub(sizes[d], cst(r))));
+    }
+  }
+  Value old = memref::LoadOp::create(*b, smem, ValueRange{add(src, q)});
+  Value sum = directPointSum(t, p);
+  Value result = select(compute, sum, old);
+  memref::StoreOp::create(*b, result, smem, ValueRange{add(dst, q)});
+}
+
+Value FftKernelBuilder::directAddPoint(const DirectTile &t,
+                                       const DirectPoint &p, Value sum,
+                                       function_ref<Value(Value, int64_t)> plus,
+                                       function_ref<Value(Value)> shift,
+                                       Value w) {
+  Value inTile = arith::ConstantIntOp::create(*b, 1, 1);
+  Value inGridNb = inTile;
+  for (int64_t d = 0; d < rank; ++d) {
+    Value cn = plus(p.c[d], d);
+    Value xn = plus(p.x[d], d);
+    inTile = andI(inTile, cmp(arith::CmpIPredicate::sge, cn, cst(0)));
+    inTile = andI(inTile, cmp(arith::CmpIPredicate::slt, cn, cst(tileSize[d])));
+    inGridNb = andI(inGridNb, cmp(arith::CmpIPredicate::sge, xn, cst(0)));
+    inGridNb = andI(inGridNb, cmp(arith::CmpIPredicate::slt, xn, sizes[d]));
+  }
+  // Outside the tile (but in the grid) only cone-invalid points read: any
+  // value will do; stay in bounds.
+  Value nb = select(inTile, shift(p.q), p.q);
+  Value v = memref::LoadOp::create(*b, smem, ValueRange{add(p.src, nb)});
+  v = select(inGridNb, v, t.ghost);
+  return arith::AddFOp::create(*b, sum, fmul(w, v)).getResult();
+}
+
+Value FftKernelBuilder::directPointSum(const DirectTile &t,
+                                       const DirectPoint &p) {
+  int64_t numPoints = cfg.weights.size();
+  Value sum = f64(0.0);
+  if (!t.pointTables) {
+    for (int64_t i = 0; i < numPoints; ++i) {
+      ArrayRef<int64_t> o = cfg.offsets.slice(i * rank, rank);
+      int64_t delta = 0;
+      for (int64_t d = 0; d < rank; ++d)
+        delta += o[d] * t.strides[d];
+      sum = directAddPoint(
+          t, p, sum, [&](Value v, int64_t d) { return addConst(v, o[d]); },
+          [&](Value v) { return addConst(v, delta); }, f64(cfg.weights[i]));
+    }
+    return sum;
+  }
+  // The same sum over the points in their order, from 0.
+  Value iStep = cst(1);
+  Value iEnd = cst(numPoints);
+  Value iBegin = cst(0);
+  auto loop = scf::ForOp::create(*b, iBegin, iEnd, iStep, ValueRange{sum});
+  OpBuilder::InsertionGuard inLoop(*b);
+  b->setInsertionPointToStart(loop.getBody());
+  Value i = loop.getInductionVar();
+  Value row = mulConst(i, rank);
+  SmallVector<Value> o;
+  Value delta;
+  for (int64_t d = 0; d < rank; ++d) {
+    o.push_back(arith::IndexCastOp::create(
+        *b, b->getIndexType(),
+        loadTableEntry(*b, t.pointTables->first, b->getI32Type(),
+                       addConst(row, d))));
+    Value term = mulConst(o[d], t.strides[d]);
+    delta = delta ? add(delta, term) : term;
+  }
+  Value w = loadTableEntry(*b, t.pointTables->second, b->getF64Type(), i);
+  scf::YieldOp::create(*b, directAddPoint(
+                               t, p, loop.getRegionIterArg(0),
+                               [&](Value v, int64_t d) { return add(v, o[d]); },
+                               [&](Value v) { return add(v, delta); }, w));
+  return loop.getResult(0);
+}
+
+void FftKernelBuilder::directStoreExact(const DirectTile &t) {
+  // The exact points: [s + T r, s + T r + V), from the grid's edge for the
+  // first tile and up to it for the last one.
+  int64_t finalBase = (cfg.steps % 2) * t.points;
+  forEachThread(t.points, [&](Value q) {
+    SmallVector<Value> c, x;
+    Value keep = directLocate(t, q, c, x);
+    for (int64_t d = 0; d < rank; ++d) {
+      Value lo = addConst(t.start[d], margin[d]);
+      Value hi = addConst(lo, validSize[d]);
+      Value zero = cst(0);
+      Value first = cmp(arith::CmpIPredicate::eq, t.j[d], cst(0));
+      lo = select(first, zero, lo);
+      hi = select(
+          cmp(arith::CmpIPredicate::uge, t.j[d], sub(tileCount[d], cst(1))),
+          sizes[d], hi);
+      keep = andI(keep, cmp(arith::CmpIPredicate::uge, x[d], lo));
+      keep = andI(keep, cmp(arith::CmpIPredicate::ult, x[d], hi));
+    }
+    auto ifKeep = scf::IfOp::create(*b, keep, false);
+    OpBuilder::InsertionGuard g(*b);
+    b->setInsertionPointToStart(ifKeep.thenBlock());
+    Value index = addConst(q, finalBase);
+    Value value = memref::LoadOp::create(*b, smem, ValueRange{index});
+    storeGrid(gridIndex(x), value);
+  });
+  gpu::BarrierOp::create(*b);
+}
+
+void FftKernelBuilder::directPath() {
+  DirectTile t = directTileConstants();
+  for (int64_t layer = 0; layer < 2; ++layer) {
+    t.start.assign(rank, Value());
+    t.j.assign(rank, Value());
+    for (int64_t d = 0; d < rank; ++d) {
+      t.j[d] = d == rank - 1 ? addConst(tileIndex[d], layer) : tileIndex[d];
+      t.start[d] = mulConst(t.j[d], validSize[d]);
     }
     Value present =
-        cmp(arith::CmpIPredicate::ult, j[rank - 1], tileCount[rank - 1]);
+        cmp(arith::CmpIPredicate::ult, t.j[rank - 1], tileCount[rank - 1]);
     auto ifPresent = scf::IfOp::create(*b, present, false);
     OpBuilder::InsertionGuard guard(*b);
     b->setInsertionPointToStart(ifPresent.thenBlock());
-
-    // The grid coordinates of tile point q, and whether they are in the grid.
-    auto locate = [&](Value q, SmallVector<Value> &c, SmallVector<Value> &x) {
-      c = digits(q, tileSize);
-      x.resize(rank);
-      Value inGrid = arith::ConstantIntOp::create(*b, 1, 1);
-      for (int64_t d = 0; d < rank; ++d) {
-        x[d] = add(start[d], c[d]);
-        inGrid = andI(inGrid, cmp(arith::CmpIPredicate::ult, x[d], sizes[d]));
-      }
-      return inGrid;
-    };
-    // Load: the grid's values, the boundary value outside it.
-    forEachThread(points, [&](Value q) {
-      SmallVector<Value> c, x;
-      Value inGrid = locate(q, c, x);
-      auto ifIn = scf::IfOp::create(*b, b->getF64Type(), inGrid, true);
-      {
-        OpBuilder::InsertionGuard g(*b);
-        b->setInsertionPointToStart(ifIn.thenBlock());
-        scf::YieldOp::create(*b, loadGrid(gridIndex(x)));
-        b->setInsertionPointToStart(ifIn.elseBlock());
-        scf::YieldOp::create(*b, ghost);
-      }
-      memref::StoreOp::create(*b, ifIn.getResult(0), smem, ValueRange{q});
-    });
-    gpu::BarrierOp::create(*b);
-
-    // T steps from one buffer into the other.
-    Value tStep = cst(1);
-    Value tEnd = cst(cfg.steps);
-    Value tBegin = cst(0);
-    scf::ForOp::create(
-        *b, tBegin, tEnd, tStep, ValueRange{},
-        [&](OpBuilder &nested, Location, Value t, ValueRange) {
-          OpBuilder::InsertionGuard g(*b);
-          b->setInsertionPoint(nested.getInsertionBlock(),
-                               nested.getInsertionPoint());
-          Value src = mulConst(remConst(t, 2), points);
-          Value dst = sub(cst(points), src);
-          forEachThread(points, [&](Value q) {
-            SmallVector<Value> c, x;
-            Value inGrid = locate(q, c, x);
-            Value compute = inGrid;
-            if (halo) {
-              // The halo band keeps its values at every step.
-              for (int64_t d = 0; d < rank; ++d) {
-                int64_t r = plan.radii[d];
-                compute =
-                    andI(compute, cmp(arith::CmpIPredicate::uge, x[d], cst(r)));
-                compute = andI(compute, cmp(arith::CmpIPredicate::slt, x[d],
-                                            sub(sizes[d], cst(r))));
-              }
-            }
-            Value old =
-                memref::LoadOp::create(*b, smem, ValueRange{add(src, q)});
-            // sum + w v for one point: `plus(v, d)` is v + o_d, `shift(q)`
-            // is q + sum_d o_d stride_d (constants when unrolled, index
-            // values in the loop form).
-            auto addPoint = [&](Value sum, function_ref<Value(Value, int64_t)> plus,
-                                function_ref<Value(Value)> shift, Value w) {
-              Value inTile = arith::ConstantIntOp::create(*b, 1, 1);
-              Value inGridNb = inTile;
-              for (int64_t d = 0; d < rank; ++d) {
-                Value cn = plus(c[d], d);
-                Value xn = plus(x[d], d);
-                inTile =
-                    andI(inTile, cmp(arith::CmpIPredicate::sge, cn, cst(0)));
-                inTile = andI(inTile, cmp(arith::CmpIPredicate::slt, cn,
-                                          cst(tileSize[d])));
-                inGridNb =
-                    andI(inGridNb, cmp(arith::CmpIPredicate::sge, xn, cst(0)));
-                inGridNb = andI(inGridNb,
-                                cmp(arith::CmpIPredicate::slt, xn, sizes[d]));
-              }
-              // Outside the tile (but in the grid) only cone-invalid points
-              // read: any value will do; stay in bounds.
-              Value nb = select(inTile, shift(q), q);
-              Value v =
-                  memref::LoadOp::create(*b, smem, ValueRange{add(src, nb)});
-              v = select(inGridNb, v, ghost);
-              return arith::AddFOp::create(*b, sum, fmul(w, v)).getResult();
-            };
-            Value sum = f64(0.0);
-            if (!pointTables) {
-              for (int64_t i = 0; i < numPoints; ++i) {
-                ArrayRef<int64_t> o = cfg.offsets.slice(i * rank, rank);
-                int64_t delta = 0;
-                for (int64_t d = 0; d < rank; ++d)
-                  delta += o[d] * tileStrides[d];
-                sum = addPoint(
-                    sum, [&](Value v, int64_t d) { return addConst(v, o[d]); },
-                    [&](Value v) { return addConst(v, delta); },
-                    f64(cfg.weights[i]));
-              }
-            } else {
-              // The same sum over the points in their order, from 0.
-              Value iStep = cst(1);
-              Value iEnd = cst(numPoints);
-              Value iBegin = cst(0);
-              auto loop = scf::ForOp::create(*b, iBegin, iEnd, iStep,
-                                             ValueRange{sum});
-              OpBuilder::InsertionGuard inLoop(*b);
-              b->setInsertionPointToStart(loop.getBody());
-              Value i = loop.getInductionVar();
-              Value row = mulConst(i, rank);
-              SmallVector<Value> o;
-              Value delta;
-              for (int64_t d = 0; d < rank; ++d) {
-                o.push_back(arith::IndexCastOp::create(
-                    *b, b->getIndexType(),
-                    loadTableEntry(*b, pointTables->first, b->getI32Type(),
-                                   addConst(row, d))));
-                Value term = mulConst(o[d], tileStrides[d]);
-                delta = delta ? add(delta, term) : term;
-              }
-              Value w = loadTableEntry(*b, pointTables->second,
-                                       b->getF64Type(), i);
-              scf::YieldOp::create(
-                  *b, addPoint(
-                          loop.getRegionIterArg(0),
-                          [&](Value v, int64_t d) { return add(v, o[d]); },
-                          [&](Value v) { return add(v, delta); }, w));
-              sum = loop.getResult(0);
-            }
-            Value result = select(compute, sum, old);
-            memref::StoreOp::create(*b, result, smem, ValueRange{add(dst, q)});
-          });
-          gpu::BarrierOp::create(*b);
-          scf::YieldOp::create(*b);
-        });
-
-    // Store the exact points: [s + T r, s + T r + V), from the grid's edge
-    // for the first tile and up to it for the last one.
-    int64_t finalBase = (cfg.steps % 2) * points;
-    forEachThread(points, [&](Value q) {
-      SmallVector<Value> c, x;
-      Value keep = locate(q, c, x);
-      for (int64_t d = 0; d < rank; ++d) {
-        Value lo = addConst(start[d], margin[d]);
-        Value hi = addConst(lo, validSize[d]);
-        Value zero = cst(0);
-        Value first = cmp(arith::CmpIPredicate::eq, j[d], cst(0));
-        lo = select(first, zero, lo);
-        hi = select(
-            cmp(arith::CmpIPredicate::uge, j[d], sub(tileCount[d], cst(1))),
-            sizes[d], hi);
-        keep = andI(keep, cmp(arith::CmpIPredicate::uge, x[d], lo));
-        keep = andI(keep, cmp(arith::CmpIPredicate::ult, x[d], hi));
-      }
-      auto ifKeep = scf::IfOp::create(*b, keep, false);
-      OpBuilder::InsertionGuard g(*b);
-      b->setInsertionPointToStart(ifKeep.thenBlock());
-      Value index = addConst(q, finalBase);
-      Value value = memref::LoadOp::create(*b, smem, ValueRange{index});
-      storeGrid(gridIndex(x), value);
-    });
-    gpu::BarrierOp::create(*b);
+    directLoad(t);
+    directSteps(t);
+    directStoreExact(t);
   }
 }
 
