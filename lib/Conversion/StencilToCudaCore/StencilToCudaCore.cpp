@@ -182,26 +182,17 @@ struct StencilOpInfo {
 };
 } // namespace
 
-static StencilOpInfo getStencilOpInfo(Operation *op) {
+static StencilOpInfo getStencilOpInfo(StencilComputeOpInterface op) {
   StencilOpInfo info;
-  info.input = op->getOperand(0);
-  info.output = op->getOperand(1);
-  info.gridType = cast<MemRefType>(info.input.getType());
+  info.input = op.getInput();
+  info.output = op.getOutput();
+  info.gridType = op.getGridType();
   info.rank = info.gridType.getRank();
-  if (auto linear = dyn_cast<LinearOp>(op)) {
-    info.boundary = linear.getBoundary();
-    if (auto value = linear.getBoundaryValue())
-      info.boundaryValue = value->convertToDouble();
-    info.steps = linear.getSteps();
-    info.radii = linear.getPattern().getRadii();
-  } else {
-    auto apply = cast<ApplyOp>(op);
-    info.boundary = apply.getBoundary();
-    if (auto value = apply.getBoundaryValue())
-      info.boundaryValue = value->convertToDouble();
-    info.steps = apply.getSteps();
-    info.radii = apply.getRadii();
-  }
+  info.boundary = op.getBoundary();
+  if (std::optional<APFloat> value = op.getBoundaryValue())
+    info.boundaryValue = value->convertToDouble();
+  info.steps = op.getSteps();
+  info.radii = op.getRadii();
   return info;
 }
 
@@ -471,7 +462,7 @@ ConvertStencilToCudaCorePass::convert(Operation *op, gpu::GPUModuleOp gpuModule,
                                       SymbolTable &symbols,
                                       SmallVectorImpl<Attribute> &launches) {
   // 1. Checks, schedule and tiling.
-  StencilOpInfo info = getStencilOpInfo(op);
+  StencilOpInfo info = getStencilOpInfo(cast<StencilComputeOpInterface>(op));
   ArrayRef<int64_t> radii = info.radii;
   BoundaryKind boundary = info.boundary;
   double boundaryValue = info.boundaryValue;

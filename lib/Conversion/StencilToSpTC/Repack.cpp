@@ -70,7 +70,7 @@ namespace {
 /// recipe is refused.
 class RecipeBuilder {
 public:
-  RecipeBuilder(RowForm op, std::string &reason)
+  RecipeBuilder(RowFormOpInterface op, std::string &reason)
       : op(op), operation(op.getOperation()), reason(reason) {}
 
   std::optional<RepackRecipe> build(ArrayRef<int32_t> words) {
@@ -95,7 +95,7 @@ private:
   /// The runtime's code must give the compiled words back.
   bool checkWords(ArrayRef<int32_t> words);
 
-  RowForm op;
+  RowFormOpInterface op;
   Operation *operation;
   std::string &reason;
   LinearStencil stencil;
@@ -104,13 +104,13 @@ private:
   RepackRecipe recipe;
   ArrayRef<int64_t> rowOffsets;
   std::optional<ArrayRef<int64_t>> inputOffsets;
-  DenseI64ArrayAttr gatherAttr, layoutAttr;
+  std::optional<ArrayRef<int64_t>> gatherOffsets, layout;
   std::vector<Slot> slots;
 };
 } // namespace
 
 bool RecipeBuilder::readSource() {
-  int64_t t = op.getFusedSteps();
+  int64_t t = op.getNumFusedSteps();
   if (t > 1) {
     reason = "its coefficients are the weights of " + std::to_string(t) +
              " composed steps (fused-steps), and its band and tail kernels "
@@ -143,7 +143,7 @@ bool RecipeBuilder::readSource() {
 }
 
 bool RecipeBuilder::readOperands() {
-  Type elementType = cast<MemRefType>(op.getInput().getType()).getElementType();
+  Type elementType = op.getGridElementType();
   recipe.type = elementType.isF64()    ? OperandType::f64
                 : elementType.isBF16() ? OperandType::bf16
                                        : OperandType::f16;
@@ -161,9 +161,9 @@ bool RecipeBuilder::readOperands() {
     }
   rowOffsets = op.getRowOffsets();
   inputOffsets = op.getInputOffsets();
-  gatherAttr = operation->getAttrOfType<DenseI64ArrayAttr>("gather_offsets");
-  layoutAttr = operation->getAttrOfType<DenseI64ArrayAttr>("layout");
-  if (!gatherAttr && !inputOffsets) {
+  gatherOffsets = op.getGatherOffsets();
+  layout = op.getLayout();
+  if (!gatherOffsets && !inputOffsets) {
     reason = "it has no input offsets";
     return false;
   }
@@ -172,10 +172,9 @@ bool RecipeBuilder::readOperands() {
 
 SmallVector<int64_t> RecipeBuilder::pointOf(int64_t o, int64_t i, int64_t c) {
   SmallVector<int64_t> point(rank, 0);
-  if (gatherAttr) {
-    ArrayRef<int64_t> g =
-        gatherAttr.asArrayRef().slice((o * 16 + c / 2) * 3, 3);
-    int64_t r1 = layoutAttr ? layoutAttr.asArrayRef()[0] : 16;
+  if (gatherOffsets) {
+    ArrayRef<int64_t> g = gatherOffsets->slice((o * 16 + c / 2) * 3, 3);
+    int64_t r1 = layout ? (*layout)[0] : 16;
     int64_t u = i / r1, v = i % r1;
     int64_t dz = g[0], dy = g[1] - u, dx = g[2] + c % 2 - v;
     if (rank == 3)
@@ -194,6 +193,8 @@ SmallVector<int64_t> RecipeBuilder::pointOf(int64_t o, int64_t i, int64_t c) {
 
 bool RecipeBuilder::collectSlots() {
   int64_t l = recipe.rowsPerBlock;
+  // The slots are the compressed values of a sparse_row_gemm and the dense
+  // kernels of a row_gemm.
   if (auto sparse = dyn_cast<SparseRowGemmOp>(operation)) {
     recipe.kind = RepackKind::sptc;
     SmallVector<uint16_t> bits;
@@ -301,7 +302,7 @@ bool RecipeBuilder::checkWords(ArrayRef<int32_t> words) {
 }
 
 std::optional<RepackRecipe>
-mlir::stencil::getRepackRecipe(RowForm op, ArrayRef<int32_t> words,
+mlir::stencil::getRepackRecipe(RowFormOpInterface op, ArrayRef<int32_t> words,
                                std::string &reason) {
   return RecipeBuilder(op, reason).build(words);
 }

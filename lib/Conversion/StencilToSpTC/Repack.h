@@ -10,7 +10,7 @@
 #ifndef STENCIL_LIB_CONVERSION_STENCILTOSPTC_REPACK_H
 #define STENCIL_LIB_CONVERSION_STENCILTOSPTC_REPACK_H
 
-#include "RowForm.h"
+#include "stencil/Dialect/Stencil/IR/StencilDialect.h"
 
 #include "stencil/Support/CoefficientPacking.h"
 
@@ -24,7 +24,8 @@ namespace stencil {
 /// weights of the op's source stencil (`stencil.source`: the `offsets` and
 /// `weights` of the launch description), or std::nullopt with the reason in
 /// `reason`. See Repack.cpp.
-std::optional<RepackRecipe> getRepackRecipe(RowForm op, ArrayRef<int32_t> words,
+std::optional<RepackRecipe> getRepackRecipe(RowFormOpInterface op,
+                                            ArrayRef<int32_t> words,
                                             std::string &reason);
 
 } // namespace stencil

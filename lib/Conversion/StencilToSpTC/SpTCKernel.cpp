@@ -132,9 +132,9 @@ void SpTCKernelBuilder::loadCoefficients() {
 static constexpr int64_t kMaxO3GatheredRows = 32;
 
 gpu::GPUFuncOp mlir::stencil::buildSpTCKernel(
-    OpBuilder &moduleBuilder, RowForm op, const SpTCGeometry &geometry,
-    const SpTCBOperandPlan *plan, const SpTCGather *gather,
-    bool orderedMetadata, StringRef name) {
+    OpBuilder &moduleBuilder, RowFormOpInterface op,
+    const SpTCGeometry &geometry, const SpTCBOperandPlan *plan,
+    const SpTCGather *gather, bool orderedMetadata, StringRef name) {
   gpu::GPUFuncOp func =
       SpTCKernelBuilder(op, geometry, plan, gather, orderedMetadata)
           .build(moduleBuilder, name);

@@ -10,7 +10,7 @@
 #ifndef STENCIL_LIB_CONVERSION_STENCILTOSPTC_SPTCKERNEL_H
 #define STENCIL_LIB_CONVERSION_STENCILTOSPTC_SPTCKERNEL_H
 
-#include "RowForm.h"
+#include "stencil/Dialect/Stencil/IR/StencilDialect.h"
 #include "stencil/Support/SpTCPacking.h"
 #include "stencil/Support/SpTCTiling.h"
 
@@ -22,7 +22,7 @@ namespace stencil {
 /// Builds the kernel of the f16/bf16 row form `op` at the end of
 /// `moduleBuilder`'s block: a banded form reads its B operand as `plan`
 /// says, a gathered form (SparStencil) as `gather` says.
-gpu::GPUFuncOp buildSpTCKernel(OpBuilder &moduleBuilder, RowForm op,
+gpu::GPUFuncOp buildSpTCKernel(OpBuilder &moduleBuilder, RowFormOpInterface op,
                                const SpTCGeometry &geometry,
                                const SpTCBOperandPlan *plan,
                                const SpTCGather *gather, bool orderedMetadata,

@@ -12,7 +12,7 @@
 #define STENCIL_LIB_CONVERSION_STENCILTOSPTC_SPTCKERNELBUILDER_H
 
 #include "MmaKernelBuilder.h"
-#include "RowForm.h"
+#include "stencil/Dialect/Stencil/IR/StencilDialect.h"
 #include "stencil/Support/SpTCPacking.h"
 #include "stencil/Support/SpTCTiling.h"
 
@@ -31,7 +31,7 @@ public:
 
   /// A banded form reads B as `plan` says; a gathered form (SparStencil)
   /// as `gather` says.
-  SpTCKernelBuilder(RowForm op, const SpTCGeometry &geometry,
+  SpTCKernelBuilder(RowFormOpInterface op, const SpTCGeometry &geometry,
                     const BOperandPlan *plan, const SpTCGather *gather,
                     bool orderedMetadata)
       : op(op), geo(geometry), plan(plan), gather(gather),
@@ -107,7 +107,7 @@ private:
   void storeTransposed(ArrayRef<SmallVector<Value, 4>> acc);
   void storeScalar(ArrayRef<SmallVector<Value, 4>> acc);
 
-  RowForm op;
+  RowFormOpInterface op;
   const SpTCGeometry &geo;
   const BOperandPlan *plan;
   const SpTCGather *gather;

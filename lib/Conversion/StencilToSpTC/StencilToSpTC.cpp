@@ -17,7 +17,6 @@
 #include "stencil/Support/SpTCTiling.h"
 
 #include "Repack.h"
-#include "RowForm.h"
 #include "SpTCKernel.h"
 #include "TCF64Kernel.h"
 #include "WgmmaSpKernel.h"
@@ -53,13 +52,14 @@ struct ConvertStencilToSpTCPass
   void runOnOperation() override;
 
 private:
-  LogicalResult convert(RowForm op, gpu::GPUModuleOp gpuModule,
+  LogicalResult convert(RowFormOpInterface op, gpu::GPUModuleOp gpuModule,
                         SymbolTable &symbols,
                         SmallVectorImpl<Attribute> &launches);
   /// The f16 kernel (mma.sp, or two mma.sync m16n8k16 per kernel row).
-  LogicalResult buildF16Kernel(RowForm op, int64_t rank, int64_t warps,
-                               int64_t tilesPerWarp, int64_t subTilesPerBlock,
-                               bool useAsyncCopy, ArrayRef<int64_t> radii,
+  LogicalResult buildF16Kernel(RowFormOpInterface op, int64_t rank,
+                               int64_t warps, int64_t tilesPerWarp,
+                               int64_t subTilesPerBlock, bool useAsyncCopy,
+                               ArrayRef<int64_t> radii,
                                const SpTCGather *gather,
                                OpBuilder &moduleBuilder, StringRef name,
                                StencilKernelLaunch &launch);
@@ -67,8 +67,8 @@ private:
 } // namespace
 
 /// Checks what the kernel supports; emits a located error otherwise.
-static LogicalResult checkSupported(RowForm op) {
-  auto type = cast<MemRefType>(op.getInput().getType());
+static LogicalResult checkSupported(RowFormOpInterface op) {
+  MemRefType type = op.getGridType();
   Type elementType = type.getElementType();
   bool denseType =
       op.isDense() && (elementType.isF64() || elementType.isBF16());
@@ -118,14 +118,15 @@ static LogicalResult checkSupported(RowForm op) {
 /// (buildCudaCoreStepKernel). Called before the main kernel is built (so
 /// that their diagnostics come first); the caller divides the main kernel's
 /// flops per point by t.
-static LogicalResult addFusedStepKernels(RowForm op, gpu::GPUModuleOp gpuModule,
+static LogicalResult addFusedStepKernels(RowFormOpInterface op,
+                                         gpu::GPUModuleOp gpuModule,
                                          StringRef name,
                                          StencilKernelLaunch &launch) {
-  int64_t t = op.getFusedSteps();
+  int64_t t = op.getNumFusedSteps();
   if (t == 1)
     return success();
   LinearStencil step = *op.getStepStencil();
-  Type elementType = cast<MemRefType>(op.getInput().getType()).getElementType();
+  Type elementType = op.getGridElementType();
   std::optional<LinearStencil> composed = composeSteps(step, t);
   if (!composed)
     return op.emitOpError("has a step stencil whose ")
@@ -160,12 +161,12 @@ static LogicalResult addFusedStepKernels(RowForm op, gpu::GPUModuleOp gpuModule,
 }
 
 LogicalResult ConvertStencilToSpTCPass::convert(
-    RowForm op, gpu::GPUModuleOp gpuModule, SymbolTable &symbols,
+    RowFormOpInterface op, gpu::GPUModuleOp gpuModule, SymbolTable &symbols,
     SmallVectorImpl<Attribute> &launches) {
   // 1. Checks and geometry.
   if (failed(checkSupported(op)))
     return failure();
-  auto gridType = cast<MemRefType>(op.getInput().getType());
+  MemRefType gridType = op.getGridType();
   int64_t rank = gridType.getRank();
   // The tiling of --stencil-sptc-tile (checked by the op's verifier).
   TilingAttr tiling = op.getTilingAttr();
@@ -173,11 +174,8 @@ LogicalResult ConvertStencilToSpTCPass::convert(
   int64_t tilesPerWarp = tiling.getNTiles();
   int64_t subTilesPerBlock = tiling.getSubTiles();
   bool useAsyncCopy = tiling.getAsyncCopy();
-  SmallVector<int64_t> radii;
-  std::optional<SpTCGather> gather = op.getGather(radii);
-  if (!gather)
-    radii = getRowFormRadii(rank, op.getRadius(), op.getRowOffsets(),
-                            op.getColumnRadius());
+  SmallVector<int64_t> radii = op.getRadii();
+  std::optional<SpTCGather> gather = op.getGather();
   std::string name = getUniqueKernelName(
       op.getOperation(), op.isDense() ? "tc" : "sptc", gpuModule);
   OpBuilder moduleBuilder = OpBuilder::atBlockEnd(gpuModule.getBody());
@@ -257,7 +255,7 @@ LogicalResult ConvertStencilToSpTCPass::convert(
   }
   SymbolTable(gpuModule).insert(launch.kernel);
   // The record counts the flops per time step.
-  launch.unitFlopsPerPoint /= double(op.getFusedSteps());
+  launch.unitFlopsPerPoint /= double(op.getNumFusedSteps());
   emitHostLaunches(op.getOperation(), op.getInput(), op.getOutput(),
                    op.getSteps(), launch, symbols, launches);
   op.getOperation()->erase();
@@ -265,7 +263,7 @@ LogicalResult ConvertStencilToSpTCPass::convert(
 }
 
 LogicalResult ConvertStencilToSpTCPass::buildF16Kernel(
-    RowForm op, int64_t rank, int64_t warps, int64_t tilesPerWarp,
+    RowFormOpInterface op, int64_t rank, int64_t warps, int64_t tilesPerWarp,
     int64_t subTilesPerBlock, bool useAsyncCopy, ArrayRef<int64_t> radii,
     const SpTCGather *gather, OpBuilder &moduleBuilder, StringRef name,
     StencilKernelLaunch &launch) {
@@ -312,16 +310,15 @@ LogicalResult ConvertStencilToSpTCPass::buildF16Kernel(
   launch.accumulator = "f32";
   // Per kernel row, one m16n8k32 mma.sp (or two m16n8k16 mma.sync) of
   // 2 * 16 * 8 * 32 dense-equivalent flops for 16 x 8 outputs.
-  bool bf16 = cast<MemRefType>(op.getInput().getType())
-                  .getElementType()
-                  .isBF16();
+  bool bf16 = op.getGridElementType().isBF16();
   launch.unit = !op.isDense() ? "mma.sp.f16" : bf16 ? "mma.bf16" : "mma.f16";
   launch.unitFlopsPerPoint =
       double(op.getNumRows()) * 2 * kMmaSpK * kMmaSpM * kMmaSpN /
       (kMmaSpM * kMmaSpN);
   if (h > 0) {
     // The chain rounds T_k = X V_k to f16: Sum_k |u_k|_1 |v_k|_1 bounds it
-    // (row 0 of kernel matrix k holds every weight of v_k once).
+    // (row 0 of kernel matrix k holds every weight of v_k once). Only a
+    // row_gemm is a chain: its column weights and dense kernels.
     auto dense = cast<RowGemmOp>(op.getOperation());
     SmallVector<double> u(dense.getColumnWeightsAttr().getValues<double>());
     SmallVector<double> kernels(dense.getKernels().getValues<double>());
@@ -346,18 +343,15 @@ LogicalResult ConvertStencilToSpTCPass::buildF16Kernel(
 
 void ConvertStencilToSpTCPass::runOnOperation() {
   ModuleOp module = getOperation();
-  SmallVector<RowForm> ops;
-  module.walk([&](Operation *op) {
-    if (isa<RowForm>(op))
-      ops.push_back(RowForm(op));
-  });
+  SmallVector<RowFormOpInterface> ops;
+  module.walk([&](RowFormOpInterface op) { ops.push_back(op); });
   if (ops.empty())
     return;
 
   // One kernel per op, in the gpu.module of its form.
   SymbolTable symbols(module);
   SmallVector<Attribute> launches;
-  for (RowForm op : ops) {
+  for (RowFormOpInterface op : ops) {
     gpu::GPUModuleOp gpuModule = getOrCreateGpuModule(
         module, symbols,
         op.isDense() ? kDenseGpuModuleName : kSparseGpuModuleName);

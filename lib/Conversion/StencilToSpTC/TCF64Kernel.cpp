@@ -50,7 +50,7 @@ using namespace mlir::stencil;
 namespace {
 class TCF64KernelBuilder : MmaKernelBuilder {
 public:
-  TCF64KernelBuilder(RowForm op, const TCF64Geometry &geometry)
+  TCF64KernelBuilder(RowFormOpInterface op, const TCF64Geometry &geometry)
       : op(op), geo(geometry) {}
 
   gpu::GPUFuncOp build(OpBuilder &moduleBuilder, StringRef name);
@@ -61,7 +61,7 @@ private:
   void computeAndStore();
   void storeOutputs(int64_t mTile, ArrayRef<SmallVector<Value, 2>> acc);
 
-  RowForm op;
+  RowFormOpInterface op;
   const TCF64Geometry &geo;
 };
 } // namespace
@@ -239,7 +239,7 @@ void TCF64KernelBuilder::storeOutputs(int64_t mTile,
 }
 
 gpu::GPUFuncOp mlir::stencil::buildTCF64Kernel(OpBuilder &moduleBuilder,
-                                               RowForm op,
+                                               RowFormOpInterface op,
                                                const TCF64Geometry &geometry,
                                                StringRef name) {
   return TCF64KernelBuilder(op, geometry).build(moduleBuilder, name);

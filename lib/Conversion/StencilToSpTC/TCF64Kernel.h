@@ -8,7 +8,7 @@
 #ifndef STENCIL_LIB_CONVERSION_STENCILTOSPTC_TCF64KERNEL_H
 #define STENCIL_LIB_CONVERSION_STENCILTOSPTC_TCF64KERNEL_H
 
-#include "RowForm.h"
+#include "stencil/Dialect/Stencil/IR/StencilDialect.h"
 #include "stencil/Support/SpTCTiling.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -18,7 +18,7 @@ namespace stencil {
 
 /// Builds the kernel of the f64 row form `op` at the end of
 /// `moduleBuilder`'s block.
-gpu::GPUFuncOp buildTCF64Kernel(OpBuilder &moduleBuilder, RowForm op,
+gpu::GPUFuncOp buildTCF64Kernel(OpBuilder &moduleBuilder, RowFormOpInterface op,
                                 const TCF64Geometry &geometry, StringRef name);
 
 } // namespace stencil

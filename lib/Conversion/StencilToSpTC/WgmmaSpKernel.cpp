@@ -67,7 +67,7 @@ using namespace mlir::stencil;
 namespace {
 class WgmmaSpKernelBuilder : MmaKernelBuilder {
 public:
-  WgmmaSpKernelBuilder(RowForm op, const WgmmaSpGeometry &geo)
+  WgmmaSpKernelBuilder(RowFormOpInterface op, const WgmmaSpGeometry &geo)
       : op(op), geo(geo) {}
   gpu::GPUFuncOp build(OpBuilder &moduleBuilder, StringRef name);
 
@@ -135,7 +135,7 @@ private:
     return arith::ConstantIntOp::create(*b, b->getI32Type(), v);
   }
 
-  RowForm op;
+  RowFormOpInterface op;
   const WgmmaSpGeometry &geo;
   SmallVector<MmaOperands> mmas;
   /// The shared-memory address of buffer 0, and >> 4 (descriptor units).
@@ -705,9 +705,8 @@ gpu::GPUFuncOp WgmmaSpKernelBuilder::build(OpBuilder &moduleBuilder,
   return func;
 }
 
-gpu::GPUFuncOp
-mlir::stencil::buildWgmmaSpKernel(OpBuilder &moduleBuilder, RowForm op,
-                                  const WgmmaSpGeometry &geometry,
-                                  StringRef name) {
+gpu::GPUFuncOp mlir::stencil::buildWgmmaSpKernel(
+    OpBuilder &moduleBuilder, RowFormOpInterface op,
+    const WgmmaSpGeometry &geometry, StringRef name) {
   return WgmmaSpKernelBuilder(op, geometry).build(moduleBuilder, name);
 }

@@ -17,7 +17,7 @@
 #ifndef STENCIL_LIB_CONVERSION_STENCILTOSPTC_WGMMASPKERNEL_H
 #define STENCIL_LIB_CONVERSION_STENCILTOSPTC_WGMMASPKERNEL_H
 
-#include "RowForm.h"
+#include "stencil/Dialect/Stencil/IR/StencilDialect.h"
 #include "stencil/Support/WgmmaSpTiling.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -27,7 +27,8 @@ namespace stencil {
 
 /// Builds the kernel of the banded f16 row form `op` (sparse or dense) at the
 /// end of `moduleBuilder`'s block.
-gpu::GPUFuncOp buildWgmmaSpKernel(OpBuilder &moduleBuilder, RowForm op,
+gpu::GPUFuncOp buildWgmmaSpKernel(OpBuilder &moduleBuilder,
+                                  RowFormOpInterface op,
                                   const WgmmaSpGeometry &geometry,
                                   StringRef name);
 

@@ -194,6 +194,8 @@ static LogicalResult verifyPatternWeights(Operation *op, PatternAttr pattern,
   return success();
 }
 
+SmallVector<int64_t> LinearOp::getRadii() { return getPattern().getRadii(); }
+
 LogicalResult LinearOp::verify() {
   auto inputType = cast<MemRefType>(getInput().getType());
   PatternAttr pattern = getPattern();
@@ -319,6 +321,8 @@ FftTilePlan FftApplyOp::getTilePlan() {
 SmallVector<int64_t> FftApplyOp::getArrayShape() {
   return getTilePlan().getAxisExtents();
 }
+
+SmallVector<int64_t> FftApplyOp::getRadii() { return getPattern().getRadii(); }
 
 /// Checks a spectrum attribute: complex<f64> elements in the array's shape.
 static LogicalResult verifySpectrum(FftApplyOp op, StringRef name,
@@ -470,9 +474,24 @@ static LogicalResult verifyRowForm(Operation *op, Value input, Value output,
                        boundary, boundaryValue);
 }
 
+/// What the kernel matrices of a row form reach along each dimension: a
+/// gathered form's non-zero weights, or the banded form's innermost radius,
+/// row offsets and outer radius.
+static SmallVector<int64_t> getRowFormOpRadii(RowFormOpInterface op) {
+  int64_t rank = op.getGridRank();
+  std::optional<ArrayRef<int64_t>> gather = op.getGatherOffsets();
+  std::optional<ArrayRef<int64_t>> layout = op.getLayout();
+  if (gather && layout)
+    return getGatheredRadii(rank, *layout, *gather, op.getKernelNonZeros());
+  return getRowFormRadii(rank, op.getRadius(), op.getRowOffsets(),
+                         op.getColumnRadius());
+}
+
 //===----------------------------------------------------------------------===//
 // RowGemmOp
 //===----------------------------------------------------------------------===//
+
+SmallVector<int64_t> RowGemmOp::getRadii() { return getRowFormOpRadii(*this); }
 
 int64_t RowGemmOp::getColumnRadius() {
   auto columns = getColumnWeightsAttr();
@@ -676,6 +695,10 @@ int64_t LowRankOp::getRank() {
   return type.getRank() == 2 ? type.getDimSize(0) : 0;
 }
 
+SmallVector<int64_t> LowRankOp::getRadii() {
+  return SmallVector<int64_t>(getGridRank(), getRadius());
+}
+
 LogicalResult LowRankOp::verify() {
   auto inputType = cast<MemRefType>(getInput().getType());
   if (inputType.getRank() != 2)
@@ -708,6 +731,10 @@ void LowRankOp::getEffects(
 //===----------------------------------------------------------------------===//
 // SparseRowGemmOp
 //===----------------------------------------------------------------------===//
+
+SmallVector<int64_t> SparseRowGemmOp::getRadii() {
+  return getRowFormOpRadii(*this);
+}
 
 SmallVector<bool> SparseRowGemmOp::getKernelNonZeros() {
   int64_t l = getRowsPerBlock();

@@ -5,7 +5,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "stencil/Dialect/Stencil/Transforms/Passes.h"
-#include "stencil/Dialect/Stencil/Transforms/Transforms.h"
 
 namespace mlir {
 namespace stencil {
@@ -20,12 +19,11 @@ using namespace mlir::stencil;
 /// Logical column c multiplies input row perm[c] of X, the point at
 /// innermost offset perm[c] - r - s from the block's first output (the
 /// identity permutation when there is none).
-template <typename OpTy>
-static void foldRowSwap(OpTy op) {
+static void foldRowSwap(RowFormOpInterface op) {
   // The gathered form (SparStencil) has its offsets already.
-  if (op.getInputOffsets() || op.getGatherOffsets())
+  if (op.getInputOffsets() || op.isGathered())
     return;
-  op.setInputOffsets(getFoldedInputOffsets(op));
+  op.setInputOffsets(op.getFoldedInputOffsets());
   op.removeColumnPermutationAttr();
 }
 
@@ -33,12 +31,7 @@ namespace {
 struct StencilFoldRowSwapPass
     : public stencil::impl::StencilFoldRowSwapBase<StencilFoldRowSwapPass> {
   void runOnOperation() override {
-    getOperation()->walk([&](Operation *op) {
-      if (auto sparse = dyn_cast<SparseRowGemmOp>(op))
-        foldRowSwap(sparse);
-      else if (auto dense = dyn_cast<RowGemmOp>(op))
-        foldRowSwap(dense);
-    });
+    getOperation()->walk([&](RowFormOpInterface op) { foldRowSwap(op); });
   }
 };
 } // namespace

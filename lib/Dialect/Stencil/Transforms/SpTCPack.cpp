@@ -40,20 +40,19 @@ namespace {
 struct StencilSpTCPackPass
     : public stencil::impl::StencilSpTCPackBase<StencilSpTCPackPass> {
   void runOnOperation() override {
-    WalkResult result = getOperation()->walk([&](Operation *op) {
-      auto sparse = dyn_cast<SparseRowGemmOp>(op);
-      auto dense = dyn_cast<RowGemmOp>(op);
-      if (!sparse && !dense)
-        return WalkResult::advance();
-      int64_t l = sparse ? sparse.getRowsPerBlock() : dense.getRowsPerBlock();
+    WalkResult result = getOperation()->walk([&](RowFormOpInterface form) {
+      int64_t l = form.getRowsPerBlock();
       if (16 % l != 0) {
-        op->emitOpError("rows_per_block ")
+        form.emitOpError("rows_per_block ")
             << l << " does not divide the 16 rows of an "
-            << (sparse ? "m16n8k32 mma.sp" : "m16n8k16 mma.sync");
+            << (form.isDense() ? "m16n8k16 mma.sync" : "m16n8k32 mma.sp");
         return WalkResult::interrupt();
       }
+      // The words of each form's own operands: the compressed values and
+      // indices of mma.sp, or the dense kernels (and chain weights) of
+      // mma.sync.
       std::vector<uint32_t> words;
-      if (sparse) {
+      if (auto sparse = dyn_cast<SparseRowGemmOp>(form.getOperation())) {
         SmallVector<uint16_t> valueBits;
         for (APFloat v : sparse.getValues().getValues<APFloat>())
           valueBits.push_back(v.bitcastToAPInt().getZExtValue());
@@ -62,12 +61,12 @@ struct StencilSpTCPackPass
           indices.push_back(i);
         words = packSpTCCoefficients(valueBits, indices, sparse.getNumRows(),
                                      l);
-        sparse.setPackedCoefficients(
+        form.setPackedCoefficients(
             SmallVector<int32_t>(words.begin(), words.end()));
         return WalkResult::advance();
       }
-      Type elementType =
-          cast<MemRefType>(dense.getInput().getType()).getElementType();
+      auto dense = cast<RowGemmOp>(form.getOperation());
+      Type elementType = form.getGridElementType();
       if (elementType.isF64())
         return packF64(dense);
       // The dense kernels, rounded to the grid's type (f16 or bf16: the
@@ -77,7 +76,7 @@ struct StencilSpTCPackPass
         kernels.append(columns.getValues<double>().begin(),
                        columns.getValues<double>().end());
       if (std::optional<double> v = findOverflow(kernels, elementType)) {
-        op->emitOpError("has a kernel value ")
+        form.emitOpError("has a kernel value ")
             << *v << " that overflows the Tensor Core operand type "
             << elementType << " (the weights, composed over the fused steps "
             << "when there are several, are rounded to the grid's type): "
@@ -98,7 +97,7 @@ struct StencilSpTCPackPass
             columnBits, dense.getNumRows(), dense.getColumnRadius());
         words.insert(words.end(), columnWords.begin(), columnWords.end());
       }
-      dense.setPackedCoefficients(
+      form.setPackedCoefficients(
           SmallVector<int32_t>(words.begin(), words.end()));
       return WalkResult::advance();
     });

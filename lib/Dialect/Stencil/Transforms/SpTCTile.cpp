@@ -34,17 +34,14 @@ struct StencilSpTCTilePass
   using StencilSpTCTileBase::StencilSpTCTileBase;
 
   void runOnOperation() override {
-    WalkResult result = getOperation()->walk([&](Operation *op) {
-      if (!isa<SparseRowGemmOp, RowGemmOp>(op))
-        return WalkResult::advance();
-      auto gridType = cast<MemRefType>(op->getOperand(0).getType());
-      int64_t rank = gridType.getRank();
+    WalkResult result = getOperation()->walk([&](RowFormOpInterface op) {
+      int64_t rank = op.getGridRank();
       // The f64 form (m8n8k4) has its own kernel: see the description.
-      bool f64 = isa<RowGemmOp>(op) && gridType.getElementType().isF64();
+      bool f64 = op.isDense() && op.getGridElementType().isF64();
       // Bounds first: a huge count would overflow the tile's sizes.
       if (warps < 0 || warps > kMaxWarps || nTiles < 0 || nTiles > kMaxNTiles ||
           subTiles < 0 || subTiles > kMaxSubTiles) {
-        op->emitOpError("needs 0 <= warps <= ")
+        op.emitOpError("needs 0 <= warps <= ")
             << kMaxWarps << ", 0 <= n-tiles <= " << kMaxNTiles
             << " and 0 <= sub-tiles <= " << kMaxSubTiles
             << " (0: chosen by the pass), got warps=" << warps.getValue()
@@ -72,17 +69,17 @@ struct StencilSpTCTilePass
       if (subTiles)
         preferred.subTiles = subTiles;
       if (warps < 0 || nTiles < 0 || subTiles < 0) {
-        op->emitOpError("needs warps, n-tiles and sub-tiles >= 1");
+        op.emitOpError("needs warps, n-tiles and sub-tiles >= 1");
         return WalkResult::interrupt();
       }
       if (mTiles > 1) {
-        op->emitOpError("m-tiles applies to the f64 Tensor Core kernel only");
+        op.emitOpError("m-tiles applies to the f64 Tensor Core kernel only");
         return WalkResult::interrupt();
       }
       if (asyncCopy != AsyncCopy::Auto)
         preferred.asyncCopy = asyncCopy == AsyncCopy::On;
       if (rank == 3 && asyncCopy == AsyncCopy::On && preferred.subTiles > 1) {
-        op->emitOpError("streams its input planes through registers (3-D, ")
+        op.emitOpError("streams its input planes through registers (3-D, ")
             << preferred.subTiles
             << " sub-tiles along z): async-copy=on needs sub-tiles=1";
         return WalkResult::interrupt();
@@ -93,23 +90,13 @@ struct StencilSpTCTilePass
       // reports the size.
       // A gathered form (SparStencil) is sized by its slots and reach, a
       // banded one by its input offsets and kernel rows.
-      SmallVector<int64_t> radii, offsets;
+      SmallVector<int64_t> radii = op.getRadii(), offsets;
       int64_t rowsPerBlock = 0, columnRadius = 0;
-      auto sparse = dyn_cast<SparseRowGemmOp>(op);
-      auto dense = dyn_cast<RowGemmOp>(op);
-      std::optional<SpTCGather> gather = sparse ? getGatheredForm(sparse, radii)
-                                                : getGatheredForm(dense, radii);
-      if (!gather && sparse) {
-        offsets = getFoldedInputOffsets(sparse);
-        rowsPerBlock = sparse.getRowsPerBlock();
-        radii =
-            getRowFormRadii(rank, sparse.getRadius(), sparse.getRowOffsets());
-      } else if (!gather) {
-        offsets = getFoldedInputOffsets(dense);
-        rowsPerBlock = dense.getRowsPerBlock();
-        columnRadius = dense.getColumnRadius();
-        radii = getRowFormRadii(rank, dense.getRadius(), dense.getRowOffsets(),
-                                columnRadius);
+      std::optional<SpTCGather> gather = op.getGather();
+      if (!gather) {
+        offsets = op.getFoldedInputOffsets();
+        rowsPerBlock = op.getRowsPerBlock();
+        columnRadius = op.getColumnRadius();
       }
       RowFormTiling chosen = preferred;
       for (const RowFormTiling &c : getDefaultSpTCTilings(
@@ -126,11 +113,11 @@ struct StencilSpTCTilePass
       }
 
       // 3. Record it.
-      op->setAttr("tiling", TilingAttr::get(op->getContext(), chosen.warps,
-                                            chosen.nTiles, chosen.subTiles,
-                                            chosen.asyncCopy, /*mTiles=*/0,
-                                            /*wgmmaN=*/0, /*wgmmaStages=*/0,
-                                            /*wgmmaStrips=*/0));
+      op.setTilingAttr(TilingAttr::get(op.getContext(), chosen.warps,
+                                       chosen.nTiles, chosen.subTiles,
+                                       chosen.asyncCopy, /*mTiles=*/0,
+                                       /*wgmmaN=*/0, /*wgmmaStages=*/0,
+                                       /*wgmmaStrips=*/0));
       return WalkResult::advance();
     });
     if (result.wasInterrupted())
@@ -138,19 +125,15 @@ struct StencilSpTCTilePass
   }
 
   /// Why the warpgroup kernel does not take `op`, or an empty string.
-  static std::string whyNoWarpgroupKernel(Operation *op, int64_t rank) {
-    auto sparse = dyn_cast<SparseRowGemmOp>(op);
-    if (auto dense = dyn_cast<RowGemmOp>(op)) {
+  static std::string whyNoWarpgroupKernel(RowFormOpInterface op, int64_t rank) {
+    if (auto dense = dyn_cast<RowGemmOp>(op.getOperation())) {
       if (dense.getColumnWeights())
         return "the low-rank chain (column_weights) has no warpgroup kernel "
                "yet";
-      if (!cast<MemRefType>(dense.getInput().getType())
-               .getElementType()
-               .isF16())
+      if (!op.getGridElementType().isF16())
         return "the dense warpgroup kernel takes f16 grids only";
     }
-    SmallVector<int64_t> radii;
-    if (sparse && getGatheredForm(sparse, radii))
+    if (!op.isDense() && op.getGather())
       return "the gathered form (layout, gather_offsets) has no warpgroup "
              "kernel yet";
     if (rank < 2)
@@ -162,32 +145,25 @@ struct StencilSpTCTilePass
   /// The warpgroup tiling (`mma` warpgroup or auto), or nullopt to take the
   /// warp-level one (auto, where the chip or the form does not allow it, or
   /// where the warp-level kernel is the faster one).
-  std::optional<WalkResult> tileWarpgroup(Operation *op, int64_t rank) {
+  std::optional<WalkResult> tileWarpgroup(RowFormOpInterface op, int64_t rank) {
     bool sm90a = hasWarpgroupMma(chip);
     std::string why = whyNoWarpgroupKernel(op, rank);
     if (mma == MmaKind::Auto && (!sm90a || !why.empty()))
       return std::nullopt;
-    // Both row forms have the radius and kernel-row offsets.
-    auto getRadiusAndRows = [](Operation *op) {
-      if (auto sparse = dyn_cast<SparseRowGemmOp>(op))
-        return std::make_pair(int64_t(sparse.getRadius()),
-                              sparse.getRowOffsets());
-      auto dense = cast<RowGemmOp>(op);
-      return std::make_pair(int64_t(dense.getRadius()), dense.getRowOffsets());
-    };
-    auto [radius, rowOffsets] = getRadiusAndRows(op);
-    SmallVector<int64_t> radii = getRowFormRadii(rank, radius, rowOffsets);
+    ArrayRef<int64_t> rowOffsets = op.getRowOffsets();
+    SmallVector<int64_t> radii =
+        getRowFormRadii(rank, op.getRadius(), rowOffsets);
     if (mma == MmaKind::Auto &&
-        !preferWarpgroupKernel(rank, radii[rank - 2], isa<RowGemmOp>(op)))
+        !preferWarpgroupKernel(rank, radii[rank - 2], op.isDense()))
       return std::nullopt;
     if (!chip.empty() && !sm90a) {
-      op->emitOpError("mma=warpgroup issues wgmma.mma_async.sp, which only "
-                      "sm_90a has; the target is chip=")
+      op.emitOpError("mma=warpgroup issues wgmma.mma_async.sp, which only "
+                     "sm_90a has; the target is chip=")
           << chip.getValue() << " (use chip=sm_90a, or mma=warp)";
       return WalkResult::interrupt();
     }
     if (!why.empty()) {
-      op->emitOpError("mma=warpgroup: ") << why << " (use mma=warp)";
+      op.emitOpError("mma=warpgroup: ") << why << " (use mma=warp)";
       return WalkResult::interrupt();
     }
     WgmmaSpGeometry geo;
@@ -196,14 +172,14 @@ struct StencilSpTCTilePass
     geo.radiusZ = rank == 3 ? radii[0] : 0;
     if (wgmmaStages != 0 &&
         (wgmmaStages < kMinWgmmaStages || wgmmaStages > kMaxWgmmaStages)) {
-      op->emitOpError("wgmma-stages must be in [")
+      op.emitOpError("wgmma-stages must be in [")
           << kMinWgmmaStages << ", " << kMaxWgmmaStages << "], got "
           << int64_t(wgmmaStages);
       return WalkResult::interrupt();
     }
     geo.stages = wgmmaStages ? int64_t(wgmmaStages) : kDefaultWgmmaStages;
     if (wgmmaStrips != 0 && !isValidWgmmaStrips(wgmmaStrips)) {
-      op->emitOpError("wgmma-strips must be a power of two in [1, ")
+      op.emitOpError("wgmma-strips must be a power of two in [1, ")
           << kMaxWgmmaStrips << "], got " << int64_t(wgmmaStrips);
       return WalkResult::interrupt();
     }
@@ -225,20 +201,20 @@ struct StencilSpTCTilePass
                              geo.stages, geo.strips);
     if (wgmmaN != 0 &&
         (geo.n < 8 || geo.n > int64_t(kWgmmaMaxN) || geo.n % 8 != 0)) {
-      op->emitOpError("wgmma-n must be a multiple of 8 in [8, 256], got ")
+      op.emitOpError("wgmma-n must be a multiple of 8 in [8, 256], got ")
           << geo.n;
       return WalkResult::interrupt();
     }
     if (warps > 0 && warps != 4) {
-      op->emitOpError("mma=warpgroup runs one warpgroup of 4 warps per "
-                      "block, got warps=")
+      op.emitOpError("mma=warpgroup runs one warpgroup of 4 warps per "
+                     "block, got warps=")
           << int64_t(warps);
       return WalkResult::interrupt();
     }
     if (geo.n == 0 || geo.smemBytes() > kMaxWgmmaSharedBytes) {
       if (geo.n == 0)
         geo.n = 8;
-      op->emitOpError("mma=warpgroup with wgmma-n=")
+      op.emitOpError("mma=warpgroup with wgmma-n=")
           << geo.n << ", " << geo.stages << " stages and " << geo.strips
           << " strips needs " << geo.smemBytes()
           << " bytes of shared memory, more than " << kMaxWgmmaSharedBytes
@@ -247,33 +223,31 @@ struct StencilSpTCTilePass
       return WalkResult::interrupt();
     }
     int64_t sub = subTiles > 0 ? int64_t(subTiles) : kDefaultWgmmaSubTiles;
-    op->setAttr("tiling",
-                TilingAttr::get(op->getContext(), /*warps=*/4, geo.n / 8, sub,
-                                /*asyncCopy=*/false, /*mTiles=*/0, geo.n,
-                                geo.stages, geo.strips));
+    op.setTilingAttr(TilingAttr::get(op.getContext(), /*warps=*/4, geo.n / 8,
+                                     sub, /*asyncCopy=*/false, /*mTiles=*/0,
+                                     geo.n, geo.stages, geo.strips));
     return WalkResult::advance();
   }
 
   /// The f64 kernel: `warps` x `n-tiles` n-tiles of 8 outputs along `x` by
   /// `m-tiles` m-tiles of 8 rows, one sub-tile, synchronous staging; the
   /// defaults shrink (n-tiles, then warps, then m-tiles) until the tile fits.
-  WalkResult tileF64(Operation *op, int64_t rank) {
+  WalkResult tileF64(RowFormOpInterface op, int64_t rank) {
     RowFormTiling preferred;
     preferred.warps = warps ? int64_t(warps) : 4;
     preferred.nTiles = nTiles ? int64_t(nTiles) : (rank == 3 ? 2 : 4);
     preferred.mTiles = mTiles ? int64_t(mTiles) : 2;
     if (warps < 0 || nTiles < 0 || mTiles < 0) {
-      op->emitOpError("needs warps, n-tiles and m-tiles >= 1");
+      op.emitOpError("needs warps, n-tiles and m-tiles >= 1");
       return WalkResult::interrupt();
     }
     if (subTiles > 1 || asyncCopy == AsyncCopy::On) {
-      op->emitOpError("is an f64 row GEMM: its kernel takes one sub-tile "
-                      "and synchronous staging (no sub-tiles or async-copy)");
+      op.emitOpError("is an f64 row GEMM: its kernel takes one sub-tile "
+                     "and synchronous staging (no sub-tiles or async-copy)");
       return WalkResult::interrupt();
     }
-    auto dense = cast<RowGemmOp>(op);
     SmallVector<int64_t> radii =
-        getRowFormRadii(rank, dense.getRadius(), dense.getRowOffsets());
+        getRowFormRadii(rank, op.getRadius(), op.getRowOffsets());
     RowFormTiling chosen = preferred;
     for (const RowFormTiling &c :
          getDefaultSpTCTilings(preferred, warps == 0, nTiles == 0, mTiles == 0,
@@ -283,11 +257,11 @@ struct StencilSpTCTilePass
         break;
       }
     }
-    op->setAttr("tiling", TilingAttr::get(op->getContext(), chosen.warps,
-                                          chosen.nTiles, /*subTiles=*/1,
-                                          /*asyncCopy=*/false, chosen.mTiles,
-                                          /*wgmmaN=*/0, /*wgmmaStages=*/0,
-                                          /*wgmmaStrips=*/0));
+    op.setTilingAttr(TilingAttr::get(op.getContext(), chosen.warps,
+                                     chosen.nTiles, /*subTiles=*/1,
+                                     /*asyncCopy=*/false, chosen.mTiles,
+                                     /*wgmmaN=*/0, /*wgmmaStages=*/0,
+                                     /*wgmmaStrips=*/0));
     return WalkResult::advance();
   }
 };

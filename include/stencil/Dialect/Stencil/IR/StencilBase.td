@@ -35,6 +35,15 @@ def Stencil_Dialect : Dialect {
       `--stencil-linearize` rewrites a body that is a linear combination with
       constant weights into the coefficient form.
 
+    The passes lower them to the forms of the GPU pipelines:
+    `stencil.low_rank`, `stencil.fft_apply` and the row forms
+    `stencil.row_gemm` and `stencil.sparse_row_gemm`. Every op that applies a
+    stencil (these and the two above) implements `StencilComputeOpInterface`
+    (its grids, steps, boundary and reach); the two row forms also implement
+    `RowFormOpInterface` (their geometry, input side, fused steps and GPU
+    kernel attributes), through which `--convert-stencil-to-sptc` takes
+    either (`StencilInterfaces.td`).
+
     See `docs/Rationale.md` for the boundary and time-stepping semantics.
   }];
   let useDefaultAttributePrinterParser = 1;

@@ -1,6 +1,6 @@
 //===- StencilDialect.h - Stencil dialect -----------------------*- C++ -*-===//
 //
-// The `stencil` dialect: its attributes and operations.
+// The `stencil` dialect: its attributes, interfaces and operations.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +14,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "stencil/Support/FftTiling.h"
+#include "stencil/Support/SpTCTiling.h"
 #include "stencil/Support/StepComposition.h"
 
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h.inc"
@@ -21,9 +22,6 @@
 
 #define GET_ATTRDEF_CLASSES
 #include "stencil/Dialect/Stencil/IR/StencilAttrs.h.inc"
-
-#define GET_OP_CLASSES
-#include "stencil/Dialect/Stencil/IR/StencilOps.h.inc"
 
 namespace mlir {
 namespace stencil {
@@ -43,5 +41,12 @@ LinearStencil getLinearStencil(PatternAttr pattern, ArrayRef<double> weights);
 double getUnitRoundoff(Type elementType);
 } // namespace stencil
 } // namespace mlir
+
+// StencilComputeOpInterface, RowFormOpInterface (after the attributes and
+// getLinearStencil, which their methods use).
+#include "stencil/Dialect/Stencil/IR/StencilInterfaces.h.inc"
+
+#define GET_OP_CLASSES
+#include "stencil/Dialect/Stencil/IR/StencilOps.h.inc"
 
 #endif // STENCIL_DIALECT_STENCIL_IR_STENCILDIALECT_H

@@ -5,6 +5,7 @@
 
 include "stencil/Dialect/Stencil/IR/StencilBase.td"
 include "stencil/Dialect/Stencil/IR/StencilAttrs.td"
+include "stencil/Dialect/Stencil/IR/StencilInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/CommonAttrConstraints.td"
 
@@ -33,7 +34,8 @@ def Stencil_I8ElementsAttr : SignlessIntElementsAttr<8>;
 //===----------------------------------------------------------------------===//
 
 def Stencil_LinearOp : Stencil_Op<"linear", [
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    StencilComputeOpInterface]> {
   let summary = "a stencil as constant weights on a set of offsets";
   let description = [{
     The coefficient form of a stencil. One time step computes, for every
@@ -82,6 +84,10 @@ def Stencil_LinearOp : Stencil_Op<"linear", [
     attr-dict `:` custom<GridTypes>(type($input), type($output))
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The radius along each dimension: the pattern's.
+    ::llvm::SmallVector<int64_t> getRadii();
+  }];
 }
 
 //===----------------------------------------------------------------------===//
@@ -89,7 +95,8 @@ def Stencil_LinearOp : Stencil_Op<"linear", [
 //===----------------------------------------------------------------------===//
 
 def Stencil_ApplyOp : Stencil_Op<"apply", [
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>, SingleBlock]> {
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    StencilComputeOpInterface, SingleBlock]> {
   let summary = "a stencil as a per-point region";
   let description = [{
     The general form of a stencil. The body is evaluated at every output
@@ -175,7 +182,8 @@ def Stencil_YieldOp : Stencil_Op<"yield", [
 //===----------------------------------------------------------------------===//
 
 def Stencil_LowRankOp : Stencil_Op<"low_rank", [
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    StencilComputeOpInterface]> {
   let summary = "a 2-D stencil as a sum of rank-1 (separable) terms";
   let description = [{
     The low-rank form of a linear 2-D stencil of radius `h` (LoRAStencil,
@@ -220,6 +228,8 @@ def Stencil_LowRankOp : Stencil_Op<"low_rank", [
   let extraClassDeclaration = [{
     /// The number of rank-1 terms.
     int64_t getRank();
+    /// The radius along each dimension: `radius` along both.
+    ::llvm::SmallVector<int64_t> getRadii();
   }];
 }
 
@@ -232,7 +242,8 @@ def Stencil_FftFactorsAttr : TypedArrayAttrBase<DenseI64ArrayAttr,
     "array of dense i64 arrays (the PFA factors of each dimension)">;
 
 def Stencil_FftApplyOp : Stencil_Op<"fft_apply", [
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    StencilComputeOpInterface]> {
   let summary = "a linear stencil as tiled FFTs: transform, product by the "
                 "spectrum to the fused steps, inverse transform";
   let description = [{
@@ -294,6 +305,8 @@ def Stencil_FftApplyOp : Stencil_Op<"fft_apply", [
     ::mlir::stencil::FftTilePlan getTilePlan();
     /// The padded extents of the tile array's axes.
     ::llvm::SmallVector<int64_t> getArrayShape();
+    /// The radius along each dimension: the pattern's (of one step).
+    ::llvm::SmallVector<int64_t> getRadii();
   }];
 }
 
@@ -302,7 +315,7 @@ def Stencil_FftApplyOp : Stencil_Op<"fft_apply", [
 //===----------------------------------------------------------------------===//
 
 def Stencil_RowGemmOp : Stencil_Op<"row_gemm", [
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>, RowFormOpInterface]> {
   let summary = "a stencil as banded kernel-matrix products, one per kernel row";
   let description = [{
     The matrix form of a linear stencil after SPIDER's row decomposition
@@ -382,6 +395,9 @@ def Stencil_RowGemmOp : Stencil_Op<"row_gemm", [
     direct steps of the step stencil, the halo kept at each, on the rest of
     the interior; `steps mod t` steps are direct. So the op means exactly
     `steps` steps of the step stencil (halo boundary only).
+
+    The op and `stencil.sparse_row_gemm` implement `RowFormOpInterface`
+    (`isDense` tells them apart).
   }];
   let arguments = (ins
     Stencil_Grid:$input,
@@ -426,6 +442,8 @@ def Stencil_RowGemmOp : Stencil_Op<"row_gemm", [
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
+    /// The kernel matrices are dense (RowFormOpInterface).
+    bool isDense() { return true; }
     /// The number of kernel rows (matrices).
     int64_t getNumRows();
     /// The outer radius h of a low-rank chain (0 without column weights).
@@ -433,11 +451,14 @@ def Stencil_RowGemmOp : Stencil_Op<"row_gemm", [
     /// Whether column c of row m of kernel matrix q holds a non-zero weight
     /// (entry (q L + m) 2L + c).
     ::llvm::SmallVector<bool> getKernelNonZeros();
+    /// What the kernel matrices reach along each dimension
+    /// (StencilComputeOpInterface).
+    ::llvm::SmallVector<int64_t> getRadii();
   }];
 }
 
 def Stencil_SparseRowGemmOp : Stencil_Op<"sparse_row_gemm", [
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>, RowFormOpInterface]> {
   let summary = "banded kernel-matrix products in 2:4 compressed form";
   let description = [{
     The sparse form of `stencil.row_gemm` (SPIDER section 3.1.2, stage 3):
@@ -523,6 +544,11 @@ def Stencil_SparseRowGemmOp : Stencil_Op<"sparse_row_gemm", [
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
+    /// The kernel matrices are 2:4 compressed (RowFormOpInterface).
+    bool isDense() { return false; }
+    /// What the kernel matrices reach along each dimension
+    /// (StencilComputeOpInterface).
+    ::llvm::SmallVector<int64_t> getRadii();
     /// The number of kernel rows (matrices).
     int64_t getNumRows();
     /// Whether logical column c of row m of kernel matrix q holds a non-zero

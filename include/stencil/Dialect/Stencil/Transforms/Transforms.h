@@ -36,40 +36,6 @@ void populateLinearizePatterns(RewritePatternSet &patterns);
 /// The kernel matrices (rows_per_block x 2 rows_per_block each) of `op`.
 SmallVector<KernelMatrix> getKernelMatrices(RowGemmOp op);
 
-/// The innermost input offset, relative to a block's first output, of each
-/// of the 2L logical columns of a row form (`stencil.row_gemm` or
-/// `stencil.sparse_row_gemm`): `input_offsets` when set, else the row swap
-/// of `column_permutation` (the identity when absent) folded into offsets,
-/// `perm[c] - radius - column_shift` (SPIDER 3.2; what
-/// `--stencil-fold-row-swap` records).
-template <typename OpTy>
-SmallVector<int64_t> getFoldedInputOffsets(OpTy op) {
-  if (std::optional<ArrayRef<int64_t>> offsets = op.getInputOffsets())
-    return SmallVector<int64_t>(*offsets);
-  std::optional<ArrayRef<int64_t>> perm = op.getColumnPermutation();
-  SmallVector<int64_t> offsets;
-  for (int64_t c = 0, e = 2 * op.getRowsPerBlock(); c < e; ++c)
-    offsets.push_back((perm ? (*perm)[c] : c) - int64_t(op.getRadius()) -
-                      int64_t(op.getColumnShift()));
-  return offsets;
-}
-
-/// The gather of a gathered row form (`layout`, `gather_offsets`;
-/// SparStencil) and, in `radii`, what its weights reach along each
-/// dimension; std::nullopt for the banded row forms.
-template <typename OpTy>
-std::optional<SpTCGather> getGatheredForm(OpTy op,
-                                          SmallVectorImpl<int64_t> &radii) {
-  std::optional<ArrayRef<int64_t>> offsets = op.getGatherOffsets();
-  std::optional<ArrayRef<int64_t>> layout = op.getLayout();
-  if (!offsets || !layout)
-    return std::nullopt;
-  SmallVector<bool> nonZeros = op.getKernelNonZeros();
-  int64_t rank = cast<MemRefType>(op.getInput().getType()).getRank();
-  radii.assign(getGatheredRadii(rank, *layout, *offsets, nonZeros));
-  return getSpTCGather(*layout, *offsets, nonZeros);
-}
-
 /// The `mma.sp` the strided swap issues per MMA tile for a stencil: one per
 /// kernel row holding a non-zero weight (SPIDER 3.1.1).
 int64_t countStridedSwapMmas(PatternAttr pattern, ArrayRef<double> weights);
