@@ -53,7 +53,7 @@ mlir::stencil::getPipelineCandidates(StringRef chip, StringRef features,
   std::string common = ("chip=" + chip).str();
   if (!features.empty())
     common += (" features=" + features).str();
-  if (optLevel != -1)
+  if (optLevel != kOptLevelByKernel)
     common += " opt-level=" + std::to_string(optLevel);
   SmallVector<PipelineCandidate> candidates;
   auto add = [&](StringRef pipeline, const llvm::Twine &extra) {
@@ -123,9 +123,7 @@ buildWith(OpPassManager &pm, const PipelineCandidate &candidate, Part part,
     kernel(pm, *options);
     break;
   case Part::Emission:
-    buildStencilGPUEmissionPipeline(pm, options->chip,
-                                    options->getEmittedFeatures(),
-                                    options->optLevel, candidate.pipeline);
+    buildStencilGPUEmissionPipeline(pm, candidate.pipeline, *options);
     break;
   case Part::Whole:
     whole(pm, *options);

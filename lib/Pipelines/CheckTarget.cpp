@@ -41,18 +41,9 @@ struct StencilCheckTargetPass
     });
     Location loc = first ? first->getLoc() : module.getLoc();
 
-    // 2. The instruction families the pipeline's kernels issue.
-    SmallVector<GPUInstructions> issued;
-    for (const std::string &name : instructions) {
-      std::optional<GPUInstructions> parsed = parseInstructionsName(name);
-      if (!parsed) {
-        emitError(loc) << pipeline << ": unknown instructions '" << name
-                       << "' (fma, cp.async, mma, mma.sp, mma.sp.ordered, "
-                          "wgmma)";
-        return signalPassFailure();
-      }
-      issued.push_back(*parsed);
-    }
+    // 2. The instruction families the pipeline's kernels issue (the option
+    // parser refused unknown names).
+    ArrayRef<GPUInstructions> issued = instructions.families;
 
     // 3. The chip and the PTX ISA version (GPUTarget.h).
     std::string error = checkGPUTarget(pipeline, chip, features, issued);

@@ -45,7 +45,5 @@ void mlir::stencil::buildLowerToCudaCorePipeline(
     OpPassManager &pm, const LowerToCudaCoreOptions &options) {
   buildCudaCoreKernelPipeline(pm, options);
   // 3. Upstream: NVVM, LLVM, PTX in a gpu.binary; the contract.
-  buildStencilGPUEmissionPipeline(pm, options.chip,
-                                  options.getEmittedFeatures(),
-                                  options.optLevel, "lower-to-cuda-core");
+  buildStencilGPUEmissionPipeline(pm, "lower-to-cuda-core", options);
 }

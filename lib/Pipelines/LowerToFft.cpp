@@ -45,7 +45,5 @@ void mlir::stencil::buildLowerToFftPipeline(OpPassManager &pm,
                                             const LowerToFftOptions &options) {
   buildFftKernelPipeline(pm, options);
   // 3. Upstream: NVVM, LLVM, PTX in a gpu.binary; the contract.
-  buildStencilGPUEmissionPipeline(pm, options.chip,
-                                  options.getEmittedFeatures(),
-                                  options.optLevel, "lower-to-fft");
+  buildStencilGPUEmissionPipeline(pm, "lower-to-fft", options);
 }

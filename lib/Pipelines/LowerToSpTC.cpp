@@ -1,8 +1,8 @@
 //===- LowerToSpTC.cpp - The Sparse Tensor Core pipeline ------------------===//
 //
-// `--lower-to-sptc`: the SPIDER passes (section 3), the mma.sp
-// kernel generation, upstream's GPU-to-NVVM pipeline, and the contract
-// check. See docs/Pipelines.md.
+// `--lower-to-sptc` and `--lower-to-tc`: the SPIDER passes (section 3),
+// the mma.sp / mma.sync kernel generation, then the emission every GPU
+// pipeline shares (GPUEmission.cpp). See docs/Pipelines.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,13 +11,6 @@
 #include "stencil/Pipelines/Passes.h"
 #include "stencil/Pipelines/Pipelines.h"
 #include "stencil/Support/GPUTarget.h"
-
-#include "mlir/Conversion/Passes.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/GPU/Transforms/Passes.h"
-#include "mlir/Dialect/MemRef/Transforms/Passes.h"
-#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace mlir::stencil;
@@ -92,9 +85,7 @@ void mlir::stencil::buildLowerToSpTCPipeline(OpPassManager &pm,
                                              const LowerToSpTCOptions &options) {
   buildSpTCKernelPipeline(pm, options);
   // 3. Upstream: NVVM, LLVM, PTX in a gpu.binary; the contract.
-  buildStencilGPUEmissionPipeline(pm, options.chip,
-                                  options.getEmittedFeatures(),
-                                  options.optLevel, "lower-to-sptc");
+  buildStencilGPUEmissionPipeline(pm, "lower-to-sptc", options);
 }
 
 void mlir::stencil::buildTCKernelPipeline(OpPassManager &pm,
@@ -132,77 +123,5 @@ void mlir::stencil::buildLowerToTCPipeline(OpPassManager &pm,
                                            const LowerToTCOptions &options) {
   buildTCKernelPipeline(pm, options);
   // 3. Upstream: NVVM, LLVM, PTX in a gpu.binary; the contract.
-  buildStencilGPUEmissionPipeline(pm, options.chip,
-                                  options.getEmittedFeatures(),
-                                  options.optLevel, "lower-to-tc");
-}
-
-void mlir::stencil::addGPUTargetCheck(OpPassManager &pm, StringRef pipeline,
-                                      StringRef chip, StringRef features,
-                                      int optLevel,
-                                      ArrayRef<GPUInstructions> instructions) {
-  StencilCheckTargetOptions check;
-  check.pipeline = ("--" + pipeline).str();
-  check.chip = chip.str();
-  check.features = features.str();
-  check.optLevel = optLevel;
-  for (GPUInstructions i : instructions)
-    check.instructions.push_back(getInstructionsName(i).str());
-  pm.addPass(createStencilCheckTarget(check));
-}
-
-void mlir::stencil::buildStencilGPUEmissionPipeline(OpPassManager &pm,
-                                                    StringRef chip,
-                                                    StringRef features,
-                                                    int optLevel,
-                                                    StringRef pipeline) {
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  // The host's gpu.alloc / memcpy / launch_func become asynchronous, the form
-  // gpu-to-llvm lowers to runtime calls.
-  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
-
-  // Upstream: NVVM, LLVM, PTX in a gpu.binary. The passes of upstream's
-  // gpu-lower-to-nvvm-pipeline (buildLowerToNVVMPassPipeline, format isa),
-  // with --stencil-attach-target in the place of nvvm-attach-target: each
-  // gpu.module at the LLVM level its kernels ask where `opt-level` is -1.
-  pm.addPass(createConvertNVGPUToNVVMPass());
-  pm.addPass(createGpuKernelOutliningPass());
-  pm.addPass(createConvertVectorToSCFPass());
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createConvertNVVMToLLVMPass());
-  pm.addPass(createConvertFuncToLLVMPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  StencilAttachTargetOptions target;
-  target.chip = chip.str();
-  target.features = features.str();
-  target.optLevel = optLevel;
-  pm.addPass(createStencilAttachTarget(target));
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createArithToLLVMConversionPass());
-  ConvertIndexToLLVMPassOptions index;
-  index.indexBitwidth = 64;
-  pm.addPass(createConvertIndexToLLVMPass(index));
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  ConvertGpuOpsToNVVMOpsOptions nvvm;
-  nvvm.indexBitwidth = 64;
-  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(nvvm));
-  pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
-  pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
-  pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
-  pm.addPass(createGpuToLLVMConversionPass());
-  GpuModuleToBinaryPassOptions binary;
-  binary.compilationTarget = "isa";
-  pm.addPass(createGpuModuleToBinaryPass(binary));
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
-
-  // The contract: LLVM host code, the gpu.binary and its launches.
-  StencilCheckLoweredOptions check;
-  check.allowed = {"llvm", "gpu.binary", "gpu.launch_func"};
-  check.pipeline = pipeline.str();
-  pm.addPass(createStencilCheckLowered(check));
+  buildStencilGPUEmissionPipeline(pm, "lower-to-tc", options);
 }

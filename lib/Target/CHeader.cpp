@@ -7,8 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "stencil/Target/CHeader.h"
+#include "DescriptionBuilder.h"
+#include "HostUtil.h" // elemTypeName (runtime/lib)
 #include "stencil/Dialect/Stencil/IR/LaunchRecord.h"
-#include "stencil/Target/LaunchDescription.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -43,18 +44,6 @@ static void writeStringLiteral(raw_ostream &os, StringRef text) {
     if (!text.empty())
       os << "\n";
   }
-}
-
-/// The value of `key = value` in a launch description.
-static StringRef getEntry(StringRef description, StringRef key) {
-  SmallVector<StringRef> lines;
-  description.split(lines, '\n');
-  for (StringRef line : lines) {
-    auto [k, v] = line.split('=');
-    if (k.trim() == key)
-      return v.trim();
-  }
-  return {};
 }
 
 static bool isIdentifier(StringRef name) {
@@ -128,8 +117,8 @@ namespace {
 /// What the header of one kernel is made of.
 struct HeaderParts {
   std::string function; ///< the header's function (and namespace) name
-  StringRef kernel, type, cType, steps, tail;
-  int64_t rank = 0;
+  StringRef kernel, type, cType, tail;
+  int64_t rank = 0, steps = 1; ///< steps: per launch
   std::string description, ptx;
 };
 } // namespace
@@ -137,8 +126,8 @@ struct HeaderParts {
 /// Writes the header of `h`.
 static void printHeader(raw_ostream &os, const HeaderParts &h) {
   const std::string &function = h.function;
-  StringRef kernel = h.kernel, type = h.type, cType = h.cType, steps = h.steps;
-  int64_t rank = h.rank;
+  StringRef kernel = h.kernel, type = h.type, cType = h.cType;
+  int64_t rank = h.rank, steps = h.steps;
   std::string guard = "STENCIL_KERNELS_" + StringRef(function).upper() + "_H";
   std::string sizes, sizeArgs;
   for (int64_t d = 0; d < rank; ++d) {
@@ -149,13 +138,12 @@ static void printHeader(raw_ostream &os, const HeaderParts &h) {
   os << "// " << function << ".h: kernel '" << kernel
      << "', written by stencil-translate --to-c-header; do not edit.\n"
      << "// Rank " << rank << ", element type " << type << " (" << cType
-     << "), " << (steps.empty() ? StringRef("1") : steps)
-     << " time step(s) per launch";
+     << "), " << steps << " time step(s) per launch";
   StringRef tail = h.tail;
   if (!tail.empty())
     os << "; any number of steps\n// (the tail kernel '" << tail
        << "' does those a launch of the kernel leaves over)";
-  else if (!steps.empty() && steps != "1")
+  else if (steps != 1)
     os << "; steps must be a multiple of " << steps
        << "\n// (this kernel has no tail kernel)";
   os << ". The PTX and the launch description are\n"
@@ -226,47 +214,52 @@ static void printHeader(raw_ostream &os, const HeaderParts &h) {
      << "#endif // " << guard << "\n";
 }
 
+/// The C++ type of the element type `type`.
+static StringRef getCType(stencil_run::ElemType type) {
+  switch (type) {
+  case stencil_run::ElemType::F16:
+    return "__half";
+  case stencil_run::ElemType::BF16:
+    return "__nv_bfloat16";
+  case stencil_run::ElemType::F32:
+    return "float";
+  case stencil_run::ElemType::F64:
+    return "double";
+  }
+  llvm_unreachable("unknown element type");
+}
+
 LogicalResult mlir::stencil::emitCHeader(Operation *module, raw_ostream &os,
                                          const CHeaderOptions &options) {
+  // 1. The kernel's description (the runtime's struct and its text) and PTX.
+  LaunchDescriptionOptions launch;
+  launch.kernel = options.kernel;
+  stencil_run::LaunchDescription desc;
+  stencil_run::LaunchDescriptionNotes notes;
+  if (failed(buildLaunchDescription(module, launch, desc, notes)))
+    return failure();
   HeaderParts h;
-  std::string &description = h.description, &ptx = h.ptx;
+  h.description = writeLaunchDescription(desc, notes);
   {
-    llvm::raw_string_ostream s(description);
-    LaunchDescriptionOptions launch;
-    launch.kernel = options.kernel;
-    if (failed(emitLaunchDescription(module, s, launch)))
-      return failure();
-  }
-  {
-    llvm::raw_string_ostream s(ptx);
+    llvm::raw_string_ostream s(h.ptx);
     if (failed(emitPTX(module, s)))
       return failure();
   }
-  StringRef kernel = h.kernel = getEntry(description, "kernel");
-  std::string &function = h.function;
-  function = options.function.empty() ? kernel.str() : options.function;
-  if (std::string problem = getFunctionNameProblem(function); !problem.empty())
+
+  // 2. The entry point: its name, sizes and element type (the record's
+  // verifier took a rank of 1 to 3 and f16, bf16, f32 or f64).
+  h.kernel = desc.kernel;
+  h.function = options.function.empty() ? desc.kernel : options.function;
+  if (std::string problem = getFunctionNameProblem(h.function);
+      !problem.empty())
     return mlir::emitError(getLaunchRecordsLoc(module), "--header-function: '")
-           << function << "' " << problem
+           << h.function << "' " << problem
            << "; choose another name for the header's function";
-  int64_t &rank = h.rank;
-  if (getEntry(description, "rank").getAsInteger(10, rank) || rank < 1 ||
-      rank > 3)
-    return mlir::emitError(getLaunchRecordsLoc(module), "kernel '")
-           << kernel << "' has no rank 1 to 3";
-  StringRef type = h.type = getEntry(description, "element_type");
-  StringRef cType = h.cType = llvm::StringSwitch<StringRef>(type)
-                                  .Case("f16", "__half")
-                                  .Case("bf16", "__nv_bfloat16")
-                                  .Case("f32", "float")
-                                  .Case("f64", "double")
-                                  .Default("");
-  if (cType.empty())
-    return mlir::emitError(getLaunchRecordsLoc(module), "kernel '")
-           << kernel << "' has element type '" << type
-           << "', which the header cannot type";
-  h.steps = getEntry(description, "steps_per_launch");
-  h.tail = getEntry(description, "tail_kernel");
+  h.rank = desc.rank;
+  h.type = stencil_run::elemTypeName(desc.elementType);
+  h.cType = getCType(desc.elementType);
+  h.steps = desc.stepsPerLaunch;
+  h.tail = desc.tailKernel;
   printHeader(os, h);
   return success();
 }

@@ -7,10 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "stencil/Target/LaunchDescription.h"
+#include "DescriptionBuilder.h"
 #include "stencil/Dialect/Stencil/IR/LaunchRecord.h"
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
-
-#include "LaunchDescription.h" // the runtime's codec (runtime/lib)
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -204,9 +203,10 @@ DescriptionBuilder::build(const LaunchDescriptionOptions &options) {
   return desc;
 }
 
-LogicalResult
-mlir::stencil::emitLaunchDescription(Operation *module, raw_ostream &os,
-                                     const LaunchDescriptionOptions &options) {
+LogicalResult mlir::stencil::buildLaunchDescription(
+    Operation *module, const LaunchDescriptionOptions &options,
+    stencil_run::LaunchDescription &desc,
+    stencil_run::LaunchDescriptionNotes &notes) {
   // 1. Find the kernel's record.
   Attribute launchesAttr = module->getAttr(kLaunchesAttrName);
   if (!launchesAttr)
@@ -244,12 +244,13 @@ mlir::stencil::emitLaunchDescription(Operation *module, raw_ostream &os,
     return diag;
   }
 
-  // 2. The description, written by the runtime's codec.
-  FailureOr<stencil_run::LaunchDescription> desc =
+  // 2. The description and its notes.
+  FailureOr<stencil_run::LaunchDescription> built =
       DescriptionBuilder(module, record).build(options);
-  if (failed(desc))
+  if (failed(built))
     return failure();
-  stencil_run::LaunchDescriptionNotes notes;
+  desc = std::move(*built);
+  notes = stencil_run::LaunchDescriptionNotes();
   if (auto steps = record.getAs<IntegerAttr>("steps"))
     notes.sourceSteps = steps.getInt();
   // What --lower-to-auto chose and assumed (comments: the runner reads
@@ -258,8 +259,24 @@ mlir::stencil::emitLaunchDescription(Operation *module, raw_ostream &os,
     notes.pipeline = pipeline.getValue().str();
   if (auto assumed = module->getAttrOfType<StringAttr>(kDeviceProfileAttrName))
     notes.deviceProfile = assumed.getValue().str();
+  return success();
+}
+
+std::string
+mlir::stencil::writeLaunchDescription(const stencil_run::LaunchDescription &desc,
+                                      const stencil_run::LaunchDescriptionNotes &notes) {
   std::ostringstream text;
-  stencil_run::writeLaunchDescription(*desc, text, notes);
-  os << text.str();
+  stencil_run::writeLaunchDescription(desc, text, notes);
+  return text.str();
+}
+
+LogicalResult
+mlir::stencil::emitLaunchDescription(Operation *module, raw_ostream &os,
+                                     const LaunchDescriptionOptions &options) {
+  stencil_run::LaunchDescription desc;
+  stencil_run::LaunchDescriptionNotes notes;
+  if (failed(buildLaunchDescription(module, options, desc, notes)))
+    return failure();
+  os << writeLaunchDescription(desc, notes);
   return success();
 }

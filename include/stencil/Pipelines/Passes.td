@@ -5,6 +5,20 @@
 
 include "mlir/Pass/PassBase.td"
 
+// The GPU target options of the passes below, declared once: their names,
+// types and defaults (Support/GPUTarget.h, which the pipelines' target
+// options, GPUTargetOptions in Pipelines.h, share); `help` says what the
+// pass does with them. checkGPUTarget and checkLLVMOptLevel validate them.
+class StencilChipOption<string help>
+    : Option<"chip", "chip", "std::string",
+             /*default=*/"::mlir::stencil::kDefaultChip", help>;
+class StencilFeaturesOption<string help>
+    : Option<"features", "features", "std::string", /*default=*/"\"\"",
+             help>;
+class StencilOptLevelOption<string help>
+    : Option<"optLevel", "opt-level", "int",
+             /*default=*/"::mlir::stencil::kOptLevelByKernel", help>;
+
 def StencilCheckTarget : Pass<"stencil-check-target", "::mlir::ModuleOp"> {
   let summary = "Check a GPU pipeline's chip and PTX ISA version before it "
                 "emits anything";
@@ -44,19 +58,17 @@ def StencilCheckTarget : Pass<"stencil-check-target", "::mlir::ModuleOp"> {
     Option<"pipeline", "pipeline", "std::string",
            /*default=*/"\"--stencil-check-target\"",
            "The pipeline's flag, as diagnostics name it (--lower-to-sptc)">,
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
-           "The target GPU (sm_80, sm_90a, sm_100a, sm_120, ...)">,
-    Option<"features", "features", "std::string", /*default=*/"\"\"",
-           "The PTX ISA version (+ptx85; empty: the one the chip and the "
-           "instructions need)">,
-    // A list of words, not of an enum: MLIR's ListOption parses its
-    // elements with a parser of its own, without the option's cl::values.
-    ListOption<"instructions", "instructions", "std::string",
-               "The families of instructions the pipeline's kernels issue: "
-               "fma, cp.async, mma, mma.sp, mma.sp.ordered, wgmma">,
-    Option<"optLevel", "opt-level", "int", /*default=*/"-1",
-           "The pipeline's LLVM optimization level: 0 to 3, or -1 (by "
-           "kernel)">,
+    StencilChipOption<"The target GPU (sm_80, sm_90a, sm_100a, sm_120, ...)">,
+    StencilFeaturesOption<"The PTX ISA version (+ptx85; empty: the one the "
+                          "chip and the instructions need)">,
+    Option<"instructions", "instructions",
+           "::mlir::stencil::GPUInstructionList",
+           /*default=*/"::mlir::stencil::GPUInstructionList{}",
+           "The families of instructions the pipeline's kernels issue, "
+           "separated by commas: fma, cp.async, mma, mma.sp, mma.sp.ordered, "
+           "wgmma">,
+    StencilOptLevelOption<"The pipeline's LLVM optimization level: 0 to 3, or "
+                          "-1 (by kernel)">,
   ];
 }
 
@@ -86,13 +98,10 @@ def StencilAttachTarget : Pass<"stencil-attach-target", "::mlir::ModuleOp"> {
     Example: `--stencil-attach-target="chip=sm_90 features=+ptx85"`.
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
-           "The target GPU">,
-    Option<"features", "features", "std::string", /*default=*/"\"\"",
-           "The PTX ISA version (+ptx85)">,
-    Option<"optLevel", "opt-level", "int", /*default=*/"-1",
-           "LLVM's optimization level: 0 to 3, or -1: by kernel (3, or the "
-           "level its conversion asks)">,
+    StencilChipOption<"The target GPU">,
+    StencilFeaturesOption<"The PTX ISA version (+ptx85)">,
+    StencilOptLevelOption<"LLVM's optimization level: 0 to 3, or -1: by "
+                          "kernel (3, or the level its conversion asks)">,
   ];
   let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }
@@ -145,13 +154,12 @@ def StencilSelectPipeline
     `--stencil-lower-selected`'s.
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
-           "Target GPU: sm_80, sm_86, sm_89, sm_90, sm_90a, sm_100a, sm_120, "
-           "... (each candidate that does not take it is rejected)">,
-    Option<"features", "features", "std::string", /*default=*/"\"\"",
-           "PTX ISA version, +ptxNN, of every candidate (default: each "
-           "pipeline's own, the newest of what the chip and its "
-           "instructions need)">,
+    StencilChipOption<"Target GPU: sm_80, sm_86, sm_89, sm_90, sm_90a, "
+                      "sm_100a, sm_120, ... (each candidate that does not "
+                      "take it is rejected)">,
+    StencilFeaturesOption<"PTX ISA version, +ptxNN, of every candidate "
+                          "(default: each pipeline's own, the newest of what "
+                          "the chip and its instructions need)">,
     Option<"deviceProfile", "device-profile", "std::string",
            /*default=*/"\"\"",
            "The device: a built-in profile (h100, h200, a100, b200, "
@@ -162,9 +170,8 @@ def StencilSelectPipeline
     Option<"fusedSteps", "fused-steps", "std::string", /*default=*/"\"max\"",
            "Time steps a launch may fuse: N (candidates with 1..N) or max "
            "(1..4); never more than the op's steps">,
-    Option<"optLevel", "opt-level", "int", /*default=*/"-1",
-           "LLVM's optimization level of the candidates: 0 to 3, or -1 (by "
-           "kernel, as the pipelines' opt-level)">,
+    StencilOptLevelOption<"LLVM's optimization level of the candidates: 0 to "
+                          "3, or -1 (by kernel, as the pipelines' opt-level)">,
     Option<"explain", "explain", "::mlir::stencil::ExplainLevel",
            /*default=*/"::mlir::stencil::ExplainLevel::None",
            "Print the ranked table of candidates as a remark",

@@ -48,7 +48,7 @@ struct GPUTargetOptions : public PassPipelineOptions<Derived> {
       llvm::cl::desc("Target GPU: sm_80, sm_86, sm_89, sm_90, sm_90a, "
                      "sm_100a, sm_120, ... (a chip LLVM's NVPTX backend "
                      "knows that has the pipeline's instructions)"),
-      llvm::cl::init("sm_90")};
+      llvm::cl::init(kDefaultChip)};
   mlir::detail::PassOptions::Option<std::string> features{
       *this, "features", llvm::cl::desc(Derived::kFeaturesHelp),
       llvm::cl::init("")};
@@ -59,7 +59,7 @@ struct GPUTargetOptions : public PassPipelineOptions<Derived> {
                      "conversion asks for less (the gathered 2-D SpTC form "
                      "of more than 32 kernel rows: 0, which ptxas spills "
                      "far less)"),
-      llvm::cl::init(-1)};
+      llvm::cl::init(kOptLevelByKernel)};
 
   /// The `features` the PTX is emitted with: `features`, or when empty the
   /// `+ptxNN` the chip and getGPUInstructions() need.
@@ -430,6 +430,16 @@ void buildStencilGPUEmissionPipeline(OpPassManager &pm, StringRef chip,
                                      StringRef features, int optLevel,
                                      StringRef pipeline);
 
+/// The emission of `pipeline` (its flag without the dashes) for the target
+/// of `options`: its chip, emitted features and LLVM level.
+template <typename Derived>
+void buildStencilGPUEmissionPipeline(OpPassManager &pm, StringRef pipeline,
+                                     const GPUTargetOptions<Derived> &options) {
+  buildStencilGPUEmissionPipeline(pm, options.chip,
+                                  options.getEmittedFeatures(),
+                                  options.optLevel, pipeline);
+}
+
 /// Options of `--lower-to-auto`.
 struct LowerToAutoOptions : public PassPipelineOptions<LowerToAutoOptions> {
   PassOptions::Option<std::string> chip{
@@ -437,7 +447,7 @@ struct LowerToAutoOptions : public PassPipelineOptions<LowerToAutoOptions> {
       llvm::cl::desc("Target GPU: sm_80, sm_86, sm_89, sm_90, sm_90a, "
                      "sm_100a, sm_120, ... (each candidate pipeline that "
                      "does not take it is rejected)"),
-      llvm::cl::init("sm_90")};
+      llvm::cl::init(kDefaultChip)};
   PassOptions::Option<std::string> features{
       *this, "features",
       llvm::cl::desc("PTX ISA version, +ptxNN, of every candidate (default: "
@@ -463,7 +473,7 @@ struct LowerToAutoOptions : public PassPipelineOptions<LowerToAutoOptions> {
       llvm::cl::desc("LLVM's optimization level of every candidate: 0 to 3, "
                      "or -1 (default): by kernel, as the pipelines' "
                      "opt-level"),
-      llvm::cl::init(-1)};
+      llvm::cl::init(kOptLevelByKernel)};
   PassOptions::Option<ExplainLevel> explain{
       *this, "explain",
       llvm::cl::desc("Print the ranked table of candidates as a remark"),

@@ -33,6 +33,14 @@
 namespace mlir {
 namespace stencil {
 
+/// The chip the GPU pipelines and passes target when `chip` is not given
+/// (their options are declared with it: Pipelines.h, Pipelines/Passes.td).
+inline constexpr const char *kDefaultChip = "sm_90";
+
+/// `opt-level=-1`, the default: LLVM's level by kernel (3, or the level a
+/// kernel's conversion asks for; `--stencil-attach-target`).
+inline constexpr int kOptLevelByKernel = -1;
+
 /// The compute capability of a chip name, `sm_<digits>` with an optional
 /// `a` (architecture-specific: its features run on that architecture only)
 /// or `f` suffix (family-specific): 90 for `sm_90` and `sm_90a`;

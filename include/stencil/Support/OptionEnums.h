@@ -11,6 +11,10 @@
 #ifndef STENCIL_SUPPORT_OPTIONENUMS_H
 #define STENCIL_SUPPORT_OPTIONENUMS_H
 
+#include "stencil/Support/GPUTarget.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/CommandLine.h"
 
 namespace mlir {
@@ -102,7 +106,78 @@ inline llvm::cl::ValuesClass getExplainLevelValues() {
                  "each rejected candidate with its reason too"));
 }
 
+/// `--stencil-check-target instructions=`: the families of instructions a
+/// pipeline's kernels issue, as words separated by commas
+/// ("mma.sp,cp.async"; the names of getInstructionsName). One option of this
+/// type rather than a ListOption of GPUInstructions: MLIR's ListOption
+/// parses its elements with a parser of its own, which does not get the
+/// option's cl::values, so an enum list could not be parsed, not even from
+/// its printed form. The parser below (llvm::cl::parser<GPUInstructionList>)
+/// refuses an unknown word where the option is parsed.
+struct GPUInstructionList {
+  llvm::SmallVector<GPUInstructions, 4> families;
+
+  bool operator==(const GPUInstructionList &other) const {
+    return families == other.families;
+  }
+  bool operator!=(const GPUInstructionList &other) const {
+    return !(*this == other);
+  }
+};
+
 } // namespace stencil
 } // namespace mlir
+
+namespace llvm {
+namespace cl {
+/// Parses and prints a GPUInstructionList: "fma,cp.async" (empty: none).
+template <>
+class parser<mlir::stencil::GPUInstructionList>
+    : public basic_parser<mlir::stencil::GPUInstructionList> {
+public:
+  using basic_parser::basic_parser;
+
+  bool parse(Option &option, StringRef, StringRef arg,
+             mlir::stencil::GPUInstructionList &value) {
+    value.families.clear();
+    if (arg.empty())
+      return false;
+    SmallVector<StringRef> words;
+    arg.split(words, ',');
+    for (StringRef word : words) {
+      std::optional<mlir::stencil::GPUInstructions> family =
+          mlir::stencil::parseInstructionsName(word.trim());
+      if (!family)
+        return option.error("unknown instructions '" + word.trim() +
+                            "' (fma, cp.async, mma, mma.sp, mma.sp.ordered, "
+                            "wgmma)");
+      value.families.push_back(*family);
+    }
+    return false;
+  }
+
+  StringRef getValueName() const override { return "families"; }
+
+  /// For --print-options: the option's name (its value is not printed).
+  void printOptionDiff(const Option &option,
+                       const mlir::stencil::GPUInstructionList &,
+                       const OptionValue<mlir::stencil::GPUInstructionList> &,
+                       size_t globalWidth) const {
+    printOptionNoValue(option, globalWidth);
+  }
+
+  /// Prints `value` as parse() reads it (pass pipelines print their options).
+  static void print(raw_ostream &os,
+                    const mlir::stencil::GPUInstructionList &value) {
+    interleave(
+        value.families, os,
+        [&](mlir::stencil::GPUInstructions family) {
+          os << mlir::stencil::getInstructionsName(family);
+        },
+        ",");
+  }
+};
+} // namespace cl
+} // namespace llvm
 
 #endif // STENCIL_SUPPORT_OPTIONENUMS_H
