@@ -469,7 +469,9 @@ def ConvertStencilToCudaCore
            "one column per thread)">,
     Option<"minBlocksPerSM", "min-blocks-per-sm", "int64_t",
            /*default=*/"0",
-           "0 (default): ptxas chooses the registers per thread; N >= 1: "
+           "Experimental (no effect measured on the committed kernels, "
+           "bench/NOTES.md): 0 (default): ptxas chooses the registers per "
+           "thread; N >= 1: "
            "the kernel asks for N resident blocks per SM (PTX "
            ".minnctapersm), so ptxas schedules within the registers that "
            "leave room for N blocks (N x threads per block at most "

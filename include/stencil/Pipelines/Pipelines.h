@@ -222,9 +222,11 @@ struct LowerToTCOptions : public RowFormKernelOptions<LowerToTCOptions> {
       "mma column tiles per warp (0: by rank, fewer where the tile would "
       "exceed 48 KiB of shared memory)";
   static constexpr const char *kMmaHelp =
-      "MMA of the f16 2-D and 3-D kernels: warp (mma.sync), warpgroup (the "
-      "dense wgmma.mma_async m64nNk16, needs chip=sm_90a) or auto (default: "
-      "warp until the warpgroup kernel is measured faster)";
+      "MMA of the f16 2-D and 3-D kernels: warp (mma.sync), warpgroup "
+      "(experimental: the dense wgmma.mma_async m64nNk16, needs "
+      "chip=sm_90a; measured slower than warp, 0.69-0.77x in 2-D on an "
+      "H100, bench/NOTES.md) or auto (default: warp until the warpgroup "
+      "kernel is measured faster)";
   static constexpr const char *kWgmmaNHelp =
       "Warpgroup kernel: N of every wgmma (0: as --lower-to-sptc)";
 
@@ -396,7 +398,9 @@ struct LowerToCudaCoreOptions
       llvm::cl::init(0)};
   PassOptions::Option<int64_t> minBlocksPerSM{
       *this, "min-blocks-per-sm",
-      llvm::cl::desc("0 (default): ptxas chooses the registers per thread; "
+      llvm::cl::desc("Experimental (no effect measured on the committed "
+                     "kernels, bench/NOTES.md): 0 (default): ptxas chooses "
+                     "the registers per thread; "
                      "N >= 1: the kernel asks for N resident blocks per SM "
                      "(PTX .minnctapersm), so ptxas schedules within the "
                      "registers that leave room for N blocks (N x threads "
