@@ -922,18 +922,28 @@ bool parseLaunchDescriptionText(const std::string &text,
          readSingleKernel(sections, path, desc, error, warnings);
 }
 
+namespace {
+const std::pair<Boundary, const char *> kBoundaries[] = {
+    {Boundary::Halo, "halo"},
+    {Boundary::Periodic, "periodic"},
+    {Boundary::Dirichlet, "dirichlet"},
+};
+} // namespace
+
+const char *getBoundaryKeyword(Boundary boundary) {
+  return getName(kBoundaries, boundary, "halo");
+}
+
 bool parseBoundary(const std::string &text, Boundary &boundary,
                    double &dirichletValue) {
-  const std::string dirichlet = "dirichlet(";
-  if (text == "halo") {
-    boundary = Boundary::Halo;
-    return true;
-  }
-  if (text == "periodic") {
-    boundary = Boundary::Periodic;
-    return true;
-  }
-  // The value is stored only when the whole text reads.
+  for (Boundary plain : {Boundary::Halo, Boundary::Periodic})
+    if (text == getBoundaryKeyword(plain)) {
+      boundary = plain;
+      return true;
+    }
+  // dirichlet(v): the value is stored only when the whole text reads.
+  const std::string dirichlet =
+      std::string(getBoundaryKeyword(Boundary::Dirichlet)) + "(";
   double value;
   if (text.rfind(dirichlet, 0) != 0 || text.back() != ')' ||
       !parseDouble(trim(text.substr(dirichlet.size(),

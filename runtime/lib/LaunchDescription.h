@@ -155,6 +155,9 @@ bool parseLaunchDescriptionText(const std::string &text,
 /// compiler's translation (which fills the struct from a record) share it.
 bool parseBoundary(const std::string &text, Boundary &boundary,
                    double &dirichletValue);
+/// A boundary's keyword: `halo`, `periodic`, `dirichlet` (whose value the
+/// writer adds in parentheses).
+const char *getBoundaryKeyword(Boundary boundary);
 
 /// What a written description says in comments (the reader skips them).
 struct LaunchDescriptionNotes {

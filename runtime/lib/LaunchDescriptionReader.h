@@ -14,6 +14,7 @@
 
 #include "LaunchDescription.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -37,6 +38,29 @@ bool parseIntList(const std::string &s, std::vector<int64_t> &out);
 /// A name a description gives a PTX symbol or a program's buffer, kernel or
 /// argument: 1 to 255 letters, digits, `_`, `$` and `.`.
 bool isName(const std::string &name);
+
+/// The name of `value` in `table` (pairs of a value and its name, as the
+/// files spell it); `fallback` where it has none.
+template <typename T, size_t N>
+const char *getName(const std::pair<T, const char *> (&table)[N], T value,
+                    const char *fallback) {
+  for (const auto &[entry, name] : table)
+    if (entry == value)
+      return name;
+  return fallback;
+}
+
+/// The value `name` names in `table`; false when none.
+template <typename T, size_t N>
+bool parseName(const std::pair<T, const char *> (&table)[N],
+               const std::string &name, T &value) {
+  for (const auto &[entry, entryName] : table)
+    if (name == entryName) {
+      value = entry;
+      return true;
+    }
+  return false;
+}
 
 /// A section's `key = value` lines: the value and its line, by key.
 using KeyValues = std::map<std::string, std::pair<std::string, size_t>>;

@@ -34,18 +34,6 @@ void printBlock(std::ostream &os, const unsigned (&block)[3]) {
   os << block[0] << "," << block[1] << "," << block[2];
 }
 
-const char *getBoundaryKeyword(Boundary boundary) {
-  switch (boundary) {
-  case Boundary::Halo:
-    return "halo";
-  case Boundary::Periodic:
-    return "periodic";
-  case Boundary::Dirichlet:
-    return "dirichlet";
-  }
-  return "halo";
-}
-
 void writePattern(const LaunchDescription &desc, std::ostream &os) {
   if (desc.hasBody) {
     os << "body = " << desc.bodyText << "\n";

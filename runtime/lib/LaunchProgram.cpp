@@ -49,19 +49,11 @@ std::string getShapeText(const std::vector<int64_t> &shape) {
 } // namespace
 
 const char *getBufferRoleName(BufferRole role) {
-  for (const auto &[value, name] : kBufferRoles)
-    if (value == role)
-      return name;
-  return "state";
+  return getName(kBufferRoles, role, "state");
 }
 
 bool parseBufferRole(const std::string &text, BufferRole &role) {
-  for (const auto &[value, name] : kBufferRoles)
-    if (text == name) {
-      role = value;
-      return true;
-    }
-  return false;
+  return parseName(kBufferRoles, text, role);
 }
 
 const ProgramBuffer *LaunchProgram::findBuffer(const std::string &name) const {
