@@ -2,12 +2,14 @@
 //
 // stencil-translate's two outputs of a lowered module: its PTX, and the launch
 // description of one kernel, which the runtime's codec (runtime/lib/
-// LaunchDescription.h) writes from the kernel's `stencil.launches` record.
+// LaunchDescription.h) writes from the kernel's `stencil.launches` record;
+// and its check of a description or program, read and written by the codec.
 //
 //===----------------------------------------------------------------------===//
 
 #include "stencil/Target/LaunchDescription.h"
 #include "DescriptionBuilder.h"
+#include "LaunchProgram.h" // the runtime's codec (runtime/lib)
 #include "stencil/Dialect/Stencil/IR/LaunchRecord.h"
 #include "stencil/Dialect/Stencil/IR/StencilDialect.h"
 
@@ -278,5 +280,31 @@ mlir::stencil::emitLaunchDescription(Operation *module, raw_ostream &os,
   if (failed(buildLaunchDescription(module, options, desc, notes)))
     return failure();
   os << writeLaunchDescription(desc, notes);
+  return success();
+}
+
+LogicalResult mlir::stencil::checkLaunchDescription(StringRef text,
+                                                    StringRef path,
+                                                    raw_ostream &os,
+                                                    raw_ostream &diagnostics) {
+  std::string error;
+  std::vector<std::string> warnings;
+  stencil_run::LaunchProgram program;
+  bool ok = text.size() <= stencil_run::kMaxLaunchDescriptionBytes;
+  if (!ok)
+    error = path.str() + ": larger than " +
+            std::to_string(stencil_run::kMaxLaunchDescriptionBytes >> 20) +
+            " MiB";
+  ok = ok && stencil_run::parseLaunchProgramText(text.str(), path.str(),
+                                                 program, error, warnings);
+  for (const std::string &warning : warnings)
+    diagnostics << "warning: " << warning << "\n";
+  if (!ok) {
+    diagnostics << "error: " << error << "\n";
+    return failure();
+  }
+  std::ostringstream written;
+  stencil_run::writeLaunchProgram(program, written);
+  os << written.str();
   return success();
 }

@@ -17,70 +17,53 @@
 
 namespace stencil_run {
 
+namespace {
+/// What the host code knows of an element type: its name, its bytes, its
+/// binary format (significand bits with the implicit one, the exponents of
+/// the smallest normal and of the largest finite), and the .npy dtype it is
+/// written as (bf16 as f4: NumPy has no bfloat16).
+struct ElemTypeInfo {
+  ElemType type;
+  const char *name;
+  unsigned bytes;
+  int precision, emin, emax;
+  const char *npyDtype;
+};
+
+constexpr ElemTypeInfo kElemTypes[] = {
+    {ElemType::F16, "f16", 2, 11, -14, 15, "<f2"},
+    {ElemType::BF16, "bf16", 2, 8, -126, 127, "<f4"},
+    {ElemType::F32, "f32", 4, 24, -126, 127, "<f4"},
+    {ElemType::F64, "f64", 8, 53, -1022, 1023, "<f8"},
+};
+
+const ElemTypeInfo &getInfo(ElemType t) {
+  for (const ElemTypeInfo &info : kElemTypes)
+    if (info.type == t)
+      return info;
+  return kElemTypes[3];
+}
+} // namespace
+
 bool parseElemType(const std::string &s, ElemType &t) {
-  for (ElemType type :
-       {ElemType::F16, ElemType::BF16, ElemType::F32, ElemType::F64})
-    if (s == elemTypeName(type)) {
-      t = type;
+  for (const ElemTypeInfo &info : kElemTypes)
+    if (s == info.name) {
+      t = info.type;
       return true;
     }
   return false;
 }
 
-const char *elemTypeName(ElemType t) {
-  switch (t) {
-  case ElemType::F16:
-    return "f16";
-  case ElemType::BF16:
-    return "bf16";
-  case ElemType::F32:
-    return "f32";
-  case ElemType::F64:
-    return "f64";
-  }
-  return "?";
-}
+const char *elemTypeName(ElemType t) { return getInfo(t).name; }
 
-unsigned elemTypeBytes(ElemType t) {
-  switch (t) {
-  case ElemType::F16:
-  case ElemType::BF16:
-    return 2;
-  case ElemType::F32:
-    return 4;
-  case ElemType::F64:
-    return 8;
-  }
-  return 0;
-}
-
-namespace {
-struct Format {
-  int precision; // significand bits including the implicit one
-  int emin;      // exponent of the smallest normal
-  int emax;      // exponent of the largest finite
-};
-Format formatOf(ElemType t) {
-  switch (t) {
-  case ElemType::F16:
-    return {11, -14, 15};
-  case ElemType::BF16:
-    return {8, -126, 127};
-  case ElemType::F32:
-    return {24, -126, 127};
-  case ElemType::F64:
-    return {53, -1022, 1023};
-  }
-  return {53, -1022, 1023};
-}
-} // namespace
+unsigned elemTypeBytes(ElemType t) { return getInfo(t).bytes; }
 
 double unitRoundoff(ElemType t) {
-  return std::ldexp(1.0, -formatOf(t).precision);
+  return std::ldexp(1.0, -getInfo(t).precision);
 }
 
 double subnormalSpacing(ElemType t) {
-  Format f = formatOf(t);
+  const ElemTypeInfo &f = getInfo(t);
   return std::ldexp(1.0, f.emin - (f.precision - 1));
 }
 
@@ -99,7 +82,7 @@ double roundTo(ElemType t, double x) {
     return x;
   if (t == ElemType::F32)
     return static_cast<double>(static_cast<float>(x)); // RNE
-  Format f = formatOf(t);
+  const ElemTypeInfo &f = getInfo(t);
   // The quantum of x in the target format: 2^(e - p + 1) with e the
   // exponent of x (from its bits: x is a nonzero finite double) clamped to
   // the smallest normal's. Scaling by powers of two is exact here, and
@@ -292,18 +275,7 @@ std::vector<double> randomInputRange(size_t first, size_t count, ElemType t,
 // .npy
 //===----------------------------------------------------------------------===//
 
-const char *npyDtypeFor(ElemType t) {
-  switch (t) {
-  case ElemType::F16:
-    return "<f2";
-  case ElemType::BF16:
-  case ElemType::F32:
-    return "<f4";
-  case ElemType::F64:
-    return "<f8";
-  }
-  return "<f8";
-}
+const char *npyDtypeFor(ElemType t) { return getInfo(t).npyDtype; }
 
 namespace {
 // Value of `key` in the header dict, as the raw text after the colon.

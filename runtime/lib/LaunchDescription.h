@@ -4,8 +4,9 @@
 // a compiled stencil: the struct, its reader (stencil-run, libStencilRuntime)
 // and its writer (stencil-translate --stencil-to-launch, which fills the
 // struct from the module's launch records). Format:
-// docs/LaunchDescription.md. Plain C++17: stencil-run must build without
-// LLVM/MLIR.
+// docs/LaunchDescription.md. A program of several kernels and buffers
+// (version 2) holds one such struct per kernel: LaunchProgram.h. Plain
+// C++17: stencil-run must build without LLVM/MLIR.
 //
 //===----------------------------------------------------------------------===//
 #ifndef STENCIL_RUN_LAUNCHDESCRIPTION_H
@@ -25,6 +26,7 @@ namespace stencil_run {
 
 struct LaunchDescription {
   std::string path; ///< the description file
+  /// 1, or 2 for a kernel of a launch program (LaunchProgram.h).
   int version = 0;
   std::string kernel;  ///< PTX entry name
   std::string ptx;     ///< the PTX file as written (`ptx`)
@@ -121,7 +123,8 @@ bool parseLaunchDescription(const std::string &path, LaunchDescription &desc,
                             std::string &error,
                             std::vector<std::string> &warnings);
 
-/// The same on a description already in memory: `text` is the file's
+/// The same on a description already in memory (a launch program, version
+/// 2, is an error here: parseLaunchProgramText reads it): `text` is the file's
 /// contents and `path` its name, used in messages, as `desc.path`, and to
 /// resolve a relative `ptx`. Any `text` is safe: a malformed or hostile one
 /// (garbage, overflowing numbers, out-of-range sizes, embedded NULs, a body
@@ -152,6 +155,9 @@ bool parseLaunchDescriptionText(const std::string &text,
 /// compiler's translation (which fills the struct from a record) share it.
 bool parseBoundary(const std::string &text, Boundary &boundary,
                    double &dirichletValue);
+/// A boundary's keyword: `halo`, `periodic`, `dirichlet` (whose value the
+/// writer adds in parentheses).
+const char *getBoundaryKeyword(Boundary boundary);
 
 /// What a written description says in comments (the reader skips them).
 struct LaunchDescriptionNotes {

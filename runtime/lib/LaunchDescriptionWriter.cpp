@@ -1,12 +1,14 @@
-//===- LaunchDescriptionWriter.cpp - write a launch description v1 --------===//
+//===- LaunchDescriptionWriter.cpp - write a launch description -----------===//
 //
-// The writer half of the launch description codec (LaunchDescription.h): the
-// key order and number formats that the compiler has always written, so that
-// descriptions stay byte-identical.
+// The writer half of the launch description codec (LaunchDescription.h,
+// LaunchProgram.h): the key order and number formats that the compiler has
+// always written, so that descriptions stay byte-identical; a program writes
+// each kernel's keys in the same order in its `[kernel NAME]` section.
 //
 //===----------------------------------------------------------------------===//
 
 #include "LaunchDescription.h"
+#include "LaunchProgram.h"
 
 #include <cstdio>
 #include <ostream>
@@ -30,18 +32,6 @@ void printList(std::ostream &os, const std::vector<T> &values) {
 
 void printBlock(std::ostream &os, const unsigned (&block)[3]) {
   os << block[0] << "," << block[1] << "," << block[2];
-}
-
-const char *getBoundaryKeyword(Boundary boundary) {
-  switch (boundary) {
-  case Boundary::Halo:
-    return "halo";
-  case Boundary::Periodic:
-    return "periodic";
-  case Boundary::Dirichlet:
-    return "dirichlet";
-  }
-  return "halo";
 }
 
 void writePattern(const LaunchDescription &desc, std::ostream &os) {
@@ -148,15 +138,19 @@ void writeCoefficients(const LaunchDescription &desc, std::ostream &os) {
   }
 }
 
-} // namespace
-
-void writeLaunchDescription(const LaunchDescription &desc, std::ostream &os,
-                            const LaunchDescriptionNotes &notes) {
-  os << "# stencil launch description v1, written by " << notes.writer << "\n";
-  os << "version = 1\n";
+/// A kernel's keys in the order the compiler has always written them: a
+/// whole description of version 1 (`program` null), or a `[kernel NAME]`
+/// section of `program`, which leaves out the grid's rank and a `ptx` that
+/// is the program's, and names the arguments.
+void writeKernelKeys(const LaunchDescription &desc, std::ostream &os,
+                     const LaunchDescriptionNotes &notes,
+                     const LaunchProgram *program,
+                     const ProgramKernel *kernel) {
   os << "kernel = " << desc.kernel << "\n";
-  os << "ptx = " << desc.ptx << "\n";
-  os << "rank = " << desc.rank << "\n";
+  if (!program || program->ptx.empty() || desc.ptx != program->ptx)
+    os << "ptx = " << desc.ptx << "\n";
+  if (!program)
+    os << "rank = " << desc.rank << "\n";
   os << "element_type = " << elemTypeName(desc.elementType) << "\n";
   os << "accumulator = " << elemTypeName(desc.accumulator) << "\n";
   writePattern(desc, os);
@@ -164,7 +158,8 @@ void writeLaunchDescription(const LaunchDescription &desc, std::ostream &os,
   if (desc.boundary == Boundary::Dirichlet)
     os << "(" << formatExact(desc.dirichletValue) << ")";
   os << "\n";
-  os << "# time steps in the source op: " << notes.sourceSteps << "\n";
+  if (!program)
+    os << "# time steps in the source op: " << notes.sourceSteps << "\n";
   writeFusedSteps(desc, os);
   os << "tile = ";
   printList(os, desc.tile);
@@ -174,13 +169,68 @@ void writeLaunchDescription(const LaunchDescription &desc, std::ostream &os,
   writeCostKeys(desc, os);
   writeCoefficients(desc, os);
   os << "args = ";
-  printList(os, desc.args);
+  for (size_t i = 0; i < desc.args.size(); ++i) {
+    const std::string &name = kernel ? kernel->argNames[i] : desc.args[i];
+    os << (i ? "," : "") << name;
+    if (name != desc.args[i])
+      os << ":" << desc.args[i];
+  }
   os << "\n";
+}
+
+/// What --lower-to-auto chose and assumed, as comments.
+void writeChoiceNotes(const LaunchDescriptionNotes &notes, std::ostream &os) {
   if (!notes.pipeline.empty())
     os << "# pipeline: " << notes.pipeline << "\n";
   if (!notes.deviceProfile.empty())
     os << "# chosen by --lower-to-auto for the device profile "
        << notes.deviceProfile << "\n";
+}
+
+} // namespace
+
+void writeLaunchDescription(const LaunchDescription &desc, std::ostream &os,
+                            const LaunchDescriptionNotes &notes) {
+  os << "# stencil launch description v1, written by " << notes.writer << "\n";
+  os << "version = 1\n";
+  writeKernelKeys(desc, os, notes, nullptr, nullptr);
+  writeChoiceNotes(notes, os);
+}
+
+void writeLaunchProgram(const LaunchProgram &program, std::ostream &os,
+                        const LaunchDescriptionNotes &notes) {
+  if (program.version == 1) {
+    writeLaunchDescription(program.kernels.at(0).desc, os, notes);
+    return;
+  }
+  os << "# stencil launch program v2, written by " << notes.writer << "\n";
+  os << "version = 2\nrank = " << program.rank << "\n";
+  if (!program.ptx.empty())
+    os << "ptx = " << program.ptx << "\n";
+  if (!program.rotate.empty()) {
+    os << "rotate = ";
+    printList(os, program.rotate);
+    os << "\n";
+  }
+  writeChoiceNotes(notes, os);
+  for (const ProgramBuffer &buffer : program.buffers) {
+    os << "\n[buffer " << buffer.name
+       << "]\nelement_type = " << elemTypeName(buffer.elementType)
+       << "\nshape = ";
+    if (buffer.shape.empty())
+      os << "grid";
+    printList(os, buffer.shape);
+    os << "\nrole = " << getBufferRoleName(buffer.role) << "\n";
+  }
+  for (const ProgramKernel &kernel : program.kernels) {
+    os << "\n[kernel " << kernel.name << "]\n";
+    writeKernelKeys(kernel.desc, os, notes, &program, &kernel);
+  }
+  for (const ProgramLaunch &launch : program.launches) {
+    os << "\n[launch " << launch.kernel << "]\n";
+    for (const auto &[arg, buffer] : launch.bindings)
+      os << arg << " = " << buffer << "\n";
+  }
 }
 
 } // namespace stencil_run

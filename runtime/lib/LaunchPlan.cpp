@@ -27,15 +27,15 @@ std::vector<int64_t> getRadii(const LaunchDescription &desc) {
   return radii;
 }
 
-PlanStatus planLaunches(const LaunchDescription &desc,
-                        const std::vector<int64_t> &sizes, int64_t steps,
-                        LaunchPlan &plan, std::string &error) {
+stencil_status planLaunches(const LaunchDescription &desc,
+                            const std::vector<int64_t> &sizes, int64_t steps,
+                            LaunchPlan &plan, std::string &error) {
   plan = LaunchPlan();
   if (int(sizes.size()) != desc.rank) {
     error = "the grid has " + std::to_string(sizes.size()) +
             " dimensions but kernel '" + desc.kernel + "' is of rank " +
             std::to_string(desc.rank);
-    return PlanStatus::RankMismatch;
+    return STENCIL_ERROR_RANK_MISMATCH;
   }
   std::vector<int64_t> radii = getRadii(desc);
   uint64_t points = 1;
@@ -45,23 +45,23 @@ PlanStatus planLaunches(const LaunchDescription &desc,
               " (outermost first) has " + std::to_string(sizes[d]) +
               " points, fewer than the " + std::to_string(2 * radii[d] + 1) +
               " of the stencil (radius " + std::to_string(radii[d]) + ")";
-      return PlanStatus::GridTooSmall;
+      return STENCIL_ERROR_GRID_TOO_SMALL;
     }
     if (sizes[d] > kMaxSize) {
       error = "grid dimension " + std::to_string(d) + " has " +
               std::to_string(sizes[d]) + " points, more than 2^40";
-      return PlanStatus::GridTooLarge;
+      return STENCIL_ERROR_GRID_TOO_LARGE;
     }
     points *= uint64_t(sizes[d]);
     if (points > (uint64_t(1) << 62)) {
       error = "the grid has more than 2^62 points";
-      return PlanStatus::GridTooLarge;
+      return STENCIL_ERROR_GRID_TOO_LARGE;
     }
   }
   plan.points = points;
-  if (PlanStatus s =
+  if (stencil_status s =
           planSteps(desc, steps, plan.launches, plan.tailLaunches, error);
-      s != PlanStatus::Success)
+      s != STENCIL_SUCCESS)
     return s;
   // Blocks per launch dimension of a tile (innermost first).
   auto gridOf = [&](const std::vector<int64_t> &tile, const char *which,
@@ -84,13 +84,13 @@ PlanStatus planLaunches(const LaunchDescription &desc,
     plan.block[k] = desc.block[k];
   plan.sharedBytes = desc.sharedBytes;
   if (!gridOf(desc.tile, "the ", plan.grid))
-    return PlanStatus::GridTooLarge;
+    return STENCIL_ERROR_GRID_TOO_LARGE;
   if (plan.tailLaunches > 0) {
     for (int k = 0; k < 3; ++k)
       plan.tailBlock[k] = desc.tailBlock[k];
     plan.tailSharedBytes = desc.tailSharedBytes;
     if (!gridOf(desc.tailTile, "the tail kernel's ", plan.tailGrid))
-      return PlanStatus::GridTooLarge;
+      return STENCIL_ERROR_GRID_TOO_LARGE;
   }
   if (!desc.bandKernel.empty()) {
     // The description lists the band's tile and margins innermost first.
@@ -101,22 +101,22 @@ PlanStatus planLaunches(const LaunchDescription &desc,
     if (blocks < 1 || blocks > 0x7fffffffLL) {
       error = "the band kernel's grid of " + std::to_string(blocks) +
               " blocks is outside 1 .. 2^31 - 1";
-      return PlanStatus::GridTooLarge;
+      return STENCIL_ERROR_GRID_TOO_LARGE;
     }
     plan.bandBlocks = unsigned(blocks);
     for (int k = 0; k < 3; ++k)
       plan.bandBlock[k] = desc.bandBlock[k];
   }
-  return PlanStatus::Success;
+  return STENCIL_SUCCESS;
 }
 
-PlanStatus planSteps(const LaunchDescription &desc, int64_t steps,
-                     int64_t &launches, int64_t &tailLaunches,
-                     std::string &error) {
+stencil_status planSteps(const LaunchDescription &desc, int64_t steps,
+                         int64_t &launches, int64_t &tailLaunches,
+                         std::string &error) {
   launches = tailLaunches = 0;
   if (steps < 0) {
     error = "steps = " + std::to_string(steps) + " is negative";
-    return PlanStatus::InvalidArgument;
+    return STENCIL_ERROR_INVALID_ARGUMENT;
   }
   const int64_t f = desc.stepsPerLaunch;
   int64_t leftOver = steps % f;
@@ -130,18 +130,18 @@ PlanStatus planSteps(const LaunchDescription &desc, int64_t steps,
             "(every kernel that fuses steps now carries a one-step tail "
             "kernel, the description's tail_* keys), or run a multiple of " +
             std::to_string(f) + " steps";
-    return PlanStatus::Steps;
+    return STENCIL_ERROR_STEPS;
   }
   if (leftOver != 0 && leftOver % desc.tailSteps != 0) {
     error = "steps = " + std::to_string(steps) + " leaves " +
             std::to_string(leftOver) + " after launches of " +
             std::to_string(f) + " steps, not a multiple of the tail kernel's " +
             std::to_string(desc.tailSteps) + " steps per launch";
-    return PlanStatus::Steps;
+    return STENCIL_ERROR_STEPS;
   }
   launches = steps / f;
   tailLaunches = leftOver == 0 ? 0 : leftOver / desc.tailSteps;
-  return PlanStatus::Success;
+  return STENCIL_SUCCESS;
 }
 
 int64_t roundUpToWholeLaunches(const LaunchDescription &desc, int64_t steps) {

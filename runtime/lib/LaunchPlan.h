@@ -12,22 +12,13 @@
 #define STENCIL_RUNTIME_LAUNCHPLAN_H
 
 #include "LaunchDescription.h"
+#include "stencil-runtime/StencilStatus.h"
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace stencil_runtime {
-
-/// The outcomes of planning, the C API's stencil_status values.
-enum class PlanStatus {
-  Success = 0,
-  InvalidArgument = 1,
-  RankMismatch = 4,
-  GridTooSmall = 5,
-  GridTooLarge = 6,
-  Steps = 7,
-};
 
 /// The launches of one run.
 struct LaunchPlan {
@@ -75,17 +66,17 @@ std::vector<int64_t> getRadii(const stencil_run::LaunchDescription &desc);
 /// dimension than CUDA allows (2^31 - 1 along x, 65535 along y and z, for
 /// the kernel and, when it runs, the tail kernel), or a band grid outside
 /// 1 .. 2^31 - 1.
-PlanStatus planLaunches(const stencil_run::LaunchDescription &desc,
-                        const std::vector<int64_t> &sizes, int64_t steps,
-                        LaunchPlan &plan, std::string &error);
+stencil_status planLaunches(const stencil_run::LaunchDescription &desc,
+                            const std::vector<int64_t> &sizes, int64_t steps,
+                            LaunchPlan &plan, std::string &error);
 
 /// Checks that `steps` (>= 0) are whole launches of `desc`'s kernel and
 /// tail kernel, and counts them (LaunchPlan::launches, tailLaunches); on
 /// failure sets `error` (which says how to get a tail kernel when the
-/// description has none) and returns PlanStatus::Steps.
-PlanStatus planSteps(const stencil_run::LaunchDescription &desc, int64_t steps,
-                     int64_t &launches, int64_t &tailLaunches,
-                     std::string &error);
+/// description has none) and returns STENCIL_ERROR_STEPS.
+stencil_status planSteps(const stencil_run::LaunchDescription &desc,
+                         int64_t steps, int64_t &launches,
+                         int64_t &tailLaunches, std::string &error);
 
 /// The fewest steps >= `steps` (>= 0) that whole launches make: `steps`
 /// itself with a one-step tail kernel, else rounded up to a multiple of

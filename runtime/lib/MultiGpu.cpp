@@ -34,6 +34,7 @@
 #include "HostUtil.h"
 #include "LaunchDescription.h"
 #include "LaunchPlan.h"
+#include "ReturnOnFailure.h"
 
 #include <cuda.h>
 #include <nccl.h>
@@ -77,23 +78,12 @@ stencil_status runtimeFailure(stencil_status status, const char *call) {
 }
 
 #define MULTI_CU(expr)                                                         \
-  do {                                                                         \
-    CUresult r_ = (expr);                                                      \
-    if (r_ != CUDA_SUCCESS)                                                    \
-      return cudaFailure(r_, #expr);                                           \
-  } while (0)
+  STENCIL_RETURN_ON_FAILURE(CUresult, expr, CUDA_SUCCESS, cudaFailure, #expr)
 #define MULTI_NCCL(expr)                                                       \
-  do {                                                                         \
-    ncclResult_t r_ = (expr);                                                  \
-    if (r_ != ncclSuccess)                                                     \
-      return ncclFailure(r_, #expr);                                           \
-  } while (0)
+  STENCIL_RETURN_ON_FAILURE(ncclResult_t, expr, ncclSuccess, ncclFailure, #expr)
 #define MULTI_RUNTIME(expr)                                                    \
-  do {                                                                         \
-    stencil_status s_ = (expr);                                                \
-    if (s_ != STENCIL_SUCCESS)                                                 \
-      return runtimeFailure(s_, #expr);                                        \
-  } while (0)
+  STENCIL_RETURN_ON_FAILURE(stencil_status, expr, STENCIL_SUCCESS,             \
+                            runtimeFailure, #expr)
 
 /// One rank this process drives.
 struct LocalRank {
@@ -168,9 +158,9 @@ stencil_status plan(stencil_multi &m, const char *launchPath,
     return fail(STENCIL_ERROR_INVALID_DESCRIPTION, error);
   m.sizes.assign(sizes, sizes + rank);
   LaunchPlan launches;
-  if (PlanStatus s = planLaunches(m.desc, m.sizes, 0, launches, error);
-      s != PlanStatus::Success)
-    return fail(stencil_status(s), error);
+  if (stencil_status s = planLaunches(m.desc, m.sizes, 0, launches, error);
+      s != STENCIL_SUCCESS)
+    return fail(s, error);
   const int64_t radius = getRadii(m.desc)[0];
   if (!planDecomposition(m.sizes[0], radius, m.desc.stepsPerLaunch,
                          m.desc.boundary == Boundary::Periodic, numRanks,
@@ -178,12 +168,11 @@ stencil_status plan(stencil_multi &m, const char *launchPath,
                          m.decomposition, error, getSlabMinHalo(m.desc)))
     return fail(STENCIL_ERROR_GRID_TOO_SMALL, error);
   for (const Slab &s : m.decomposition.slabs)
-    if (PlanStatus st =
+    if (stencil_status st =
             planLaunches(m.desc, m.gridOf(s.localPlanes()), 0, launches, error);
-        st != PlanStatus::Success)
-      return fail(stencil_status(st), "a slab of " +
-                                          std::to_string(s.localPlanes()) +
-                                          " planes: " + error);
+        st != STENCIL_SUCCESS)
+      return fail(st, "a slab of " + std::to_string(s.localPlanes()) +
+                          " planes: " + error);
   m.numRanks = numRanks;
   for (int k = 1; k < rank; ++k)
     m.planePoints *= m.sizes[k];
@@ -518,6 +507,40 @@ stencil_status forEachRun(const stencil_multi &m, const LocalRank &r,
   return STENCIL_SUCCESS;
 }
 
+/// Copies the host's planes [first, first + planes) to (`upload`) or from
+/// every local rank's current buffer, on the rank's context once its work
+/// is done: `copy(device, hostOffset, bytes)` for each run of planes the
+/// rank holds, all of its local planes for an upload (its halo too), its
+/// own planes for a download. `what` names the call in messages.
+template <typename F>
+stencil_status copyHostPlanes(stencil_multi *multi, const void *host,
+                              int64_t first, int64_t planes, bool upload,
+                              const char *what, F copy) {
+  if (!multi)
+    return fail(STENCIL_ERROR_INVALID_ARGUMENT, std::string(what) + ": null");
+  stencil_multi &m = *multi;
+  if (stencil_status s = checkPlanes(m, host, first, planes, what))
+    return s;
+  for (LocalRank &r : m.ranks) {
+    MULTI_CU(cuCtxSetCurrent(r.ctx));
+    MULTI_CU(cuCtxSynchronize());
+    const Slab &s = m.slab(r);
+    int64_t begin = upload ? 0 : s.haloLow;
+    int64_t end = upload ? s.localPlanes() : s.haloLow + s.ownPlanes();
+    if (stencil_status st = forEachRun(
+            m, r, begin, end, first, planes,
+            [&](int64_t local, int64_t global, int64_t n) {
+              return copy(r.buf[m.current] + size_t(local) * m.planeBytes,
+                          size_t(global - first) * m.planeBytes,
+                          size_t(n) * m.planeBytes);
+            }))
+      return st;
+  }
+  m.fresh = m.fresh || upload;
+  lastError.clear();
+  return STENCIL_SUCCESS;
+}
+
 } // namespace
 
 extern "C" {
@@ -611,58 +634,24 @@ int stencil_multi_overlaps(const stencil_multi *multi, int rank) {
 
 stencil_status stencil_multi_upload(stencil_multi *multi, const void *host,
                                     int64_t first_plane, int64_t planes) {
-  if (!multi)
-    return fail(STENCIL_ERROR_INVALID_ARGUMENT, "stencil_multi_upload: null");
-  stencil_multi &m = *multi;
-  if (stencil_status s =
-          checkPlanes(m, host, first_plane, planes, "stencil_multi_upload"))
-    return s;
   const auto *src = static_cast<const uint8_t *>(host);
-  for (LocalRank &r : m.ranks) {
-    MULTI_CU(cuCtxSetCurrent(r.ctx));
-    MULTI_CU(cuCtxSynchronize());
-    if (stencil_status s =
-            forEachRun(m, r, 0, m.slab(r).localPlanes(), first_plane, planes,
-                       [&](int64_t local, int64_t global, int64_t n) {
-                         MULTI_CU(cuMemcpyHtoD(
-                             r.buf[m.current] + size_t(local) * m.planeBytes,
-                             src + size_t(global - first_plane) * m.planeBytes,
-                             size_t(n) * m.planeBytes));
-                         return STENCIL_SUCCESS;
-                       }))
-      return s;
-  }
-  m.fresh = true;
-  lastError.clear();
-  return STENCIL_SUCCESS;
+  return copyHostPlanes(multi, host, first_plane, planes, /*upload=*/true,
+                        "stencil_multi_upload",
+                        [&](CUdeviceptr device, size_t offset, size_t bytes) {
+                          MULTI_CU(cuMemcpyHtoD(device, src + offset, bytes));
+                          return STENCIL_SUCCESS;
+                        });
 }
 
 stencil_status stencil_multi_download(stencil_multi *multi, void *host,
                                       int64_t first_plane, int64_t planes) {
-  if (!multi)
-    return fail(STENCIL_ERROR_INVALID_ARGUMENT, "stencil_multi_download: null");
-  stencil_multi &m = *multi;
-  if (stencil_status s =
-          checkPlanes(m, host, first_plane, planes, "stencil_multi_download"))
-    return s;
   auto *dst = static_cast<uint8_t *>(host);
-  for (LocalRank &r : m.ranks) {
-    MULTI_CU(cuCtxSetCurrent(r.ctx));
-    MULTI_CU(cuCtxSynchronize());
-    const Slab &s = m.slab(r);
-    if (stencil_status st =
-            forEachRun(m, r, s.haloLow, s.haloLow + s.ownPlanes(), first_plane,
-                       planes, [&](int64_t local, int64_t global, int64_t n) {
-                         MULTI_CU(cuMemcpyDtoH(
-                             dst + size_t(global - first_plane) * m.planeBytes,
-                             r.buf[m.current] + size_t(local) * m.planeBytes,
-                             size_t(n) * m.planeBytes));
-                         return STENCIL_SUCCESS;
-                       }))
-      return st;
-  }
-  lastError.clear();
-  return STENCIL_SUCCESS;
+  return copyHostPlanes(multi, host, first_plane, planes, /*upload=*/false,
+                        "stencil_multi_download",
+                        [&](CUdeviceptr device, size_t offset, size_t bytes) {
+                          MULTI_CU(cuMemcpyDtoH(dst + offset, device, bytes));
+                          return STENCIL_SUCCESS;
+                        });
 }
 
 stencil_status stencil_multi_run(stencil_multi *multi, int64_t steps,
@@ -681,10 +670,11 @@ stencil_status stencil_multi_run(stencil_multi *multi, int64_t steps,
   // the steps left over (planSteps: as a single GPU's run).
   int64_t launches = 0, tailLaunches = 0;
   std::string error;
-  if (PlanStatus st = planSteps(m.desc, steps, launches, tailLaunches, error);
-      st != PlanStatus::Success)
-    return fail(st == PlanStatus::Steps ? STENCIL_ERROR_STEPS
-                                        : STENCIL_ERROR_INVALID_ARGUMENT,
+  if (stencil_status st =
+          planSteps(m.desc, steps, launches, tailLaunches, error);
+      st != STENCIL_SUCCESS)
+    return fail(st == STENCIL_ERROR_STEPS ? STENCIL_ERROR_STEPS
+                                          : STENCIL_ERROR_INVALID_ARGUMENT,
                 "stencil_multi_run: " + error);
   if (m.fresh && steps > 0)
     if (stencil_status s = initialize(m))

@@ -11,18 +11,20 @@
 #include "HostUtil.h"
 #include "LaunchDescription.h"
 #include "LaunchPlan.h"
+#include "ReturnOnFailure.h"
 
 #include <dlfcn.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <memory>
 #include <mutex>
 #include <sstream>
 #include <string>
-#include <cstdio>
+#include <utility>
 #include <vector>
 
 using namespace stencil_run;
@@ -50,17 +52,6 @@ struct stencil_kernel {
   std::vector<uint64_t> words[2];
   std::vector<void *> params[2];
 };
-
-// planLaunches' statuses are returned as the C API's.
-#define STENCIL_SAME_STATUS(plan, c)                                           \
-  static_assert(int(PlanStatus::plan) == int(c), #plan " is " #c);
-STENCIL_SAME_STATUS(Success, STENCIL_SUCCESS)
-STENCIL_SAME_STATUS(InvalidArgument, STENCIL_ERROR_INVALID_ARGUMENT)
-STENCIL_SAME_STATUS(RankMismatch, STENCIL_ERROR_RANK_MISMATCH)
-STENCIL_SAME_STATUS(GridTooSmall, STENCIL_ERROR_GRID_TOO_SMALL)
-STENCIL_SAME_STATUS(GridTooLarge, STENCIL_ERROR_GRID_TOO_LARGE)
-STENCIL_SAME_STATUS(Steps, STENCIL_ERROR_STEPS)
-#undef STENCIL_SAME_STATUS
 
 namespace {
 thread_local std::string lastError;
@@ -151,11 +142,7 @@ stencil_status cudaFailure(CUresult result, const char *call) {
 }
 
 #define STENCIL_CU(call)                                                       \
-  do {                                                                         \
-    CUresult r_ = (call);                                                      \
-    if (r_ != CUDA_SUCCESS)                                                    \
-      return cudaFailure(r_, #call);                                           \
-  } while (0)
+  STENCIL_RETURN_ON_FAILURE(CUresult, call, CUDA_SUCCESS, cudaFailure, #call)
 
 /// Fails unless `function` takes the threads of `block` on this device;
 /// the message calls it `role` (kernel, tail kernel) `name`.
@@ -338,6 +325,19 @@ stencil_status load(LaunchDescription desc, std::string ptx,
   *out = k.release();
   return succeed();
 }
+
+/// The C API's spellings of the element types and boundaries.
+const std::pair<ElemType, stencil_element_type> kElementTypes[] = {
+    {ElemType::F16, STENCIL_F16},
+    {ElemType::BF16, STENCIL_BF16},
+    {ElemType::F32, STENCIL_F32},
+    {ElemType::F64, STENCIL_F64},
+};
+const std::pair<Boundary, stencil_boundary> kBoundaries[] = {
+    {Boundary::Halo, STENCIL_BOUNDARY_HALO},
+    {Boundary::Periodic, STENCIL_BOUNDARY_PERIODIC},
+    {Boundary::Dirichlet, STENCIL_BOUNDARY_DIRICHLET},
+};
 } // namespace
 
 extern "C" {
@@ -345,31 +345,23 @@ extern "C" {
 const char *stencil_last_error(void) { return lastError.c_str(); }
 
 const char *stencil_status_name(stencil_status status) {
-  switch (status) {
-  case STENCIL_SUCCESS:
-    return "STENCIL_SUCCESS";
-  case STENCIL_ERROR_INVALID_ARGUMENT:
-    return "STENCIL_ERROR_INVALID_ARGUMENT";
-  case STENCIL_ERROR_IO:
-    return "STENCIL_ERROR_IO";
-  case STENCIL_ERROR_INVALID_DESCRIPTION:
-    return "STENCIL_ERROR_INVALID_DESCRIPTION";
-  case STENCIL_ERROR_RANK_MISMATCH:
-    return "STENCIL_ERROR_RANK_MISMATCH";
-  case STENCIL_ERROR_GRID_TOO_SMALL:
-    return "STENCIL_ERROR_GRID_TOO_SMALL";
-  case STENCIL_ERROR_GRID_TOO_LARGE:
-    return "STENCIL_ERROR_GRID_TOO_LARGE";
-  case STENCIL_ERROR_STEPS:
-    return "STENCIL_ERROR_STEPS";
-  case STENCIL_ERROR_CONTEXT:
-    return "STENCIL_ERROR_CONTEXT";
-  case STENCIL_ERROR_CUDA:
-    return "STENCIL_ERROR_CUDA";
-  case STENCIL_ERROR_UNSUPPORTED:
-    return "STENCIL_ERROR_UNSUPPORTED";
-  }
-  return "unknown stencil_status";
+  // Indexed by value (the header fixes them: 0 to 10).
+  static const char *const kNames[] = {
+      "STENCIL_SUCCESS",
+      "STENCIL_ERROR_INVALID_ARGUMENT",
+      "STENCIL_ERROR_IO",
+      "STENCIL_ERROR_INVALID_DESCRIPTION",
+      "STENCIL_ERROR_RANK_MISMATCH",
+      "STENCIL_ERROR_GRID_TOO_SMALL",
+      "STENCIL_ERROR_GRID_TOO_LARGE",
+      "STENCIL_ERROR_STEPS",
+      "STENCIL_ERROR_CONTEXT",
+      "STENCIL_ERROR_CUDA",
+      "STENCIL_ERROR_UNSUPPORTED",
+  };
+  size_t index = size_t(status);
+  return index < sizeof(kNames) / sizeof(kNames[0]) ? kNames[index]
+                                                    : "unknown stencil_status";
 }
 
 stencil_status stencil_kernel_load_file(const char *launchPath,
@@ -438,29 +430,17 @@ int stencil_kernel_rank(const stencil_kernel *kernel) {
 }
 
 stencil_element_type stencil_kernel_element_type(const stencil_kernel *kernel) {
-  switch (kernel ? kernel->desc.elementType : ElemType::F16) {
-  case ElemType::F16:
-    return STENCIL_F16;
-  case ElemType::BF16:
-    return STENCIL_BF16;
-  case ElemType::F32:
-    return STENCIL_F32;
-  case ElemType::F64:
-    return STENCIL_F64;
-  }
+  ElemType type = kernel ? kernel->desc.elementType : ElemType::F16;
+  for (const auto &[value, c] : kElementTypes)
+    if (value == type)
+      return c;
   return STENCIL_F16;
 }
 
 size_t stencil_element_size(stencil_element_type type) {
-  switch (type) {
-  case STENCIL_F16:
-  case STENCIL_BF16:
-    return 2;
-  case STENCIL_F32:
-    return 4;
-  case STENCIL_F64:
-    return 8;
-  }
+  for (const auto &[value, c] : kElementTypes)
+    if (c == type)
+      return elemTypeBytes(value);
   return 0;
 }
 
@@ -480,16 +460,10 @@ int stencil_kernel_tail_steps(const stencil_kernel *kernel) {
 }
 
 stencil_boundary stencil_kernel_boundary(const stencil_kernel *kernel) {
-  if (!kernel)
-    return STENCIL_BOUNDARY_HALO;
-  switch (kernel->desc.boundary) {
-  case Boundary::Periodic:
-    return STENCIL_BOUNDARY_PERIODIC;
-  case Boundary::Dirichlet:
-    return STENCIL_BOUNDARY_DIRICHLET;
-  default:
-    return STENCIL_BOUNDARY_HALO;
-  }
+  for (const auto &[value, c] : kBoundaries)
+    if (kernel && value == kernel->desc.boundary)
+      return c;
+  return STENCIL_BOUNDARY_HALO;
 }
 
 int64_t stencil_kernel_num_points(const stencil_kernel *kernel) {
@@ -670,9 +644,9 @@ stencil_status stencil_kernel_run(stencil_kernel *kernel, CUdeviceptr in,
   std::vector<int64_t> grid(sizes, sizes + rank);
   std::string error;
   LaunchPlan plan;
-  if (PlanStatus s = planLaunches(k.desc, grid, steps, plan, error);
-      s != PlanStatus::Success)
-    return fail(stencil_status(s), error);
+  if (stencil_status s = planLaunches(k.desc, grid, steps, plan, error);
+      s != STENCIL_SUCCESS)
+    return fail(s, error);
   if (grid != k.sizes) {
     k.sizes = grid;
     k.buffers[0] = k.buffers[1] = 0;

@@ -34,6 +34,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <random>
 #include <sstream>
@@ -206,6 +207,77 @@ long long parseIntArg(const std::string &opt, const std::string &v,
   return x;
 }
 
+/// `v` as a number (strtod), when that is the whole of it.
+bool parseNumberArg(const std::string &v, double &x) {
+  char *end = nullptr;
+  x = std::strtod(v.c_str(), &end);
+  return !v.empty() && *end == '\0';
+}
+
+/// The options that set one field: a flag, a text, or an integer of at
+/// least a bound (the others are parseArgs' own). False for any other `a`.
+bool parseFieldOption(const std::string &a,
+                      const std::function<std::string()> &value, Options &o) {
+  struct Flag {
+    const char *name;
+    bool Options::*field;
+    bool value;
+  };
+  static const Flag flags[] = {
+      {"--no-check", &Options::check, false},
+      {"--same-device", &Options::sameDevice, true},
+      {"--no-single", &Options::noSingle, true},
+      {"--verbose", &Options::verbose, true},
+      {"-v", &Options::verbose, true},
+      {"--roofline", &Options::roofline, true},
+  };
+  static const std::pair<const char *, std::string Options::*> texts[] = {
+      {"--input", &Options::input},
+      {"--save-input", &Options::saveInput},
+      {"--save-output", &Options::saveOutput},
+      {"--ptx", &Options::ptxOverride},
+      {"--profile-out", &Options::profileOut},
+  };
+  struct Integer {
+    const char *name;
+    long long min;
+    void (*set)(Options &, long long);
+  };
+  static const Integer integers[] = {
+      {"--steps", 1,
+       [](Options &o, long long v) {
+         o.steps = int(v);
+         o.stepsGiven = true;
+       }},
+      {"--warmup", 0, [](Options &o, long long v) { o.warmup = int(v); }},
+      {"--seed", 0, [](Options &o, long long v) { o.seed = uint64_t(v); }},
+      {"--check-steps", 1,
+       [](Options &o, long long v) { o.checkSteps = int(v); }},
+      {"--threads", 1,
+       [](Options &o, long long v) { o.threads = unsigned(v); }},
+      {"--device", 0, [](Options &o, long long v) { o.device = int(v); }},
+      {"--gpus", 1, [](Options &o, long long v) { o.gpus = int(v); }},
+      {"--copy-bytes", 1 << 20,
+       [](Options &o, long long v) { o.copyBytes = size_t(v); }},
+  };
+  for (const Flag &flag : flags)
+    if (a == flag.name) {
+      o.*flag.field = flag.value;
+      return true;
+    }
+  for (const auto &[name, field] : texts)
+    if (a == name) {
+      o.*field = value();
+      return true;
+    }
+  for (const Integer &integer : integers)
+    if (a == integer.name) {
+      integer.set(o, parseIntArg(a, value(), integer.min));
+      return true;
+    }
+  return false;
+}
+
 Options parseArgs(int argc, char **argv) {
   // "--opt=value" -> "--opt", "value".
   std::vector<std::string> args;
@@ -240,33 +312,10 @@ Options parseArgs(int argc, char **argv) {
         o.grid.push_back(parseIntArg("--grid", item, 1));
       if (o.grid.empty() || o.grid.size() > 3)
         usageError("--grid expects 1 to 3 comma-separated sizes");
-    } else if (a == "--steps") {
-      o.steps = static_cast<int>(parseIntArg(a, value(), 1));
-      o.stepsGiven = true;
-    } else if (a == "--warmup") {
-      o.warmup = static_cast<int>(parseIntArg(a, value(), 0));
-    } else if (a == "--input") {
-      o.input = value();
-    } else if (a == "--save-input") {
-      o.saveInput = value();
-    } else if (a == "--save-output") {
-      o.saveOutput = value();
-    } else if (a == "--seed") {
-      o.seed = static_cast<uint64_t>(parseIntArg(a, value(), 0));
-    } else if (a == "--no-check") {
-      o.check = false;
-    } else if (a == "--check-steps") {
-      o.checkSteps = static_cast<int>(parseIntArg(a, value(), 1));
     } else if (a == "--check-limit") {
       std::string v = value();
-      char *end = nullptr;
-      o.checkLimit = std::strtod(v.c_str(), &end);
-      if (v.empty() || *end != '\0' || !(o.checkLimit >= 0))
+      if (!parseNumberArg(v, o.checkLimit) || !(o.checkLimit >= 0))
         usageError("--check-limit expects a number >= 0, got '" + v + "'");
-    } else if (a == "--threads") {
-      o.threads = static_cast<unsigned>(parseIntArg(a, value(), 1));
-    } else if (a == "--device") {
-      o.device = static_cast<int>(parseIntArg(a, value(), 0));
     } else if (a == "--weights") {
       std::string list = value();
       size_t start = 0;
@@ -275,32 +324,16 @@ Options parseArgs(int argc, char **argv) {
         std::string item =
             list.substr(start, comma == std::string::npos ? std::string::npos
                                                           : comma - start);
-        char *end = nullptr;
-        double w = std::strtod(item.c_str(), &end);
-        if (item.empty() || end != item.c_str() + item.size() ||
-            !std::isfinite(w))
+        double w;
+        if (!parseNumberArg(item, w) || !std::isfinite(w))
           usageError("--weights: '" + item + "' is not a finite number");
         o.weights.push_back(w);
         if (comma == std::string::npos)
           break;
         start = comma + 1;
       }
-    } else if (a == "--ptx") {
-      o.ptxOverride = value();
-    } else if (a == "--gpus") {
-      o.gpus = static_cast<int>(parseIntArg(a, value(), 1));
-    } else if (a == "--same-device") {
-      o.sameDevice = true;
-    } else if (a == "--no-single") {
-      o.noSingle = true;
-    } else if (a == "--verbose" || a == "-v") {
-      o.verbose = true;
-    } else if (a == "--roofline") {
-      o.roofline = true;
-    } else if (a == "--profile-out") {
-      o.profileOut = value();
-    } else if (a == "--copy-bytes") {
-      o.copyBytes = static_cast<size_t>(parseIntArg(a, value(), 1 << 20));
+    } else if (parseFieldOption(a, value, o)) {
+      // A flag, a text or an integer: set.
     } else if (!a.empty() && a[0] == '-') {
       usageError("unknown option '" + a + "'");
     } else if (o.descPath.empty()) {
@@ -576,7 +609,7 @@ LaunchDescription readDescription(Options &opts) {
         stencil_runtime::roundUpToWholeLaunches(desc, opts.steps));
   int64_t launches = 0, tailLaunches = 0;
   if (stencil_runtime::planSteps(desc, opts.steps, launches, tailLaunches,
-                                 error) != stencil_runtime::PlanStatus::Success)
+                                 error) != STENCIL_SUCCESS)
     usageError("--steps: " + error);
   return desc;
 }
@@ -842,7 +875,7 @@ int main(int argc, char **argv) {
   stencil_runtime::LaunchPlan plan;
   std::string error;
   if (stencil_runtime::planLaunches(desc, dims, opts.steps, plan, error) !=
-      stencil_runtime::PlanStatus::Success)
+      STENCIL_SUCCESS)
     fatal(error);
   g.bytes = points * elemTypeBytes(et);
   CU(cuMemAlloc(&g.buf[0], g.bytes));

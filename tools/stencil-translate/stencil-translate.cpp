@@ -7,6 +7,9 @@
 //                (docs/LaunchDescription.md), which stencil-run reads
 //   --to-c-header  a C++ header embedding both, with a typed entry point
 //                over libStencilRuntime (docs/Runtime.md)
+// and one of a launch description or launch program (no MLIR):
+//   --check-launch  reads it, reports its errors at their lines, and writes
+//                it back in the codec's form
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +22,7 @@
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
 
@@ -69,6 +73,18 @@ int main(int argc, char **argv) {
         return stencil::emitCHeader(op, os, options);
       },
       registerDialects);
+  TranslateRegistration checkLaunch(
+      "check-launch",
+      "Read a launch description or launch program "
+      "(docs/LaunchDescription.md), report its errors and write it back in "
+      "the form stencil-translate writes",
+      [](const std::shared_ptr<llvm::SourceMgr> &sourceMgr, raw_ostream &os,
+         MLIRContext *) {
+        const llvm::MemoryBuffer *file =
+            sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID());
+        return stencil::checkLaunchDescription(
+            file->getBuffer(), file->getBufferIdentifier(), os, llvm::errs());
+      });
   return failed(mlirTranslateMain(
       argc, argv, "Stencil compiler translations (PTX, launch descriptions)"));
 }

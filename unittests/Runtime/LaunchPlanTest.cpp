@@ -45,8 +45,7 @@ TEST(LaunchPlan, Geometry) {
   std::string error;
   // 100 rows (outermost) of 1000: x blocks of the innermost tile (32),
   // y blocks of 16 rows.
-  ASSERT_EQ(planLaunches(desc, {100, 1000}, 6, plan, error),
-            PlanStatus::Success)
+  ASSERT_EQ(planLaunches(desc, {100, 1000}, 6, plan, error), STENCIL_SUCCESS)
       << error;
   EXPECT_EQ(plan.grid[0], 32u); // ceil(1000 / 32)
   EXPECT_EQ(plan.grid[1], 7u);  // ceil(100 / 16)
@@ -57,7 +56,7 @@ TEST(LaunchPlan, Geometry) {
   EXPECT_EQ(plan.points, 100000u);
   EXPECT_EQ(plan.bandBlocks, 0u);
   // Zero steps: nothing to launch, still a valid run.
-  ASSERT_EQ(planLaunches(desc, {3, 3}, 0, plan, error), PlanStatus::Success);
+  ASSERT_EQ(planLaunches(desc, {3, 3}, 0, plan, error), STENCIL_SUCCESS);
   EXPECT_EQ(plan.launches, 0);
 }
 
@@ -66,33 +65,33 @@ TEST(LaunchPlan, Misuse) {
   LaunchPlan plan;
   std::string error;
   EXPECT_EQ(planLaunches(desc, {100}, 1, plan, error),
-            PlanStatus::RankMismatch);
+            STENCIL_ERROR_RANK_MISMATCH);
   EXPECT_NE(error.find("1 dimensions but kernel 'k' is of rank 2"),
             std::string::npos)
       << error;
   // Radius 3 along x needs 7 points; radius 1 along y 3.
   EXPECT_EQ(planLaunches(desc, {100, 6}, 1, plan, error),
-            PlanStatus::GridTooSmall);
+            STENCIL_ERROR_GRID_TOO_SMALL);
   EXPECT_NE(error.find("dimension 1 (outermost first) has 6 points, fewer "
                        "than the 7 of the stencil (radius 3)"),
             std::string::npos)
       << error;
   EXPECT_EQ(planLaunches(desc, {2, 7}, 1, plan, error),
-            PlanStatus::GridTooSmall);
-  EXPECT_EQ(planLaunches(desc, {3, 7}, 1, plan, error), PlanStatus::Success);
+            STENCIL_ERROR_GRID_TOO_SMALL);
+  EXPECT_EQ(planLaunches(desc, {3, 7}, 1, plan, error), STENCIL_SUCCESS);
   EXPECT_EQ(planLaunches(desc, {3, 7}, -1, plan, error),
-            PlanStatus::InvalidArgument);
+            STENCIL_ERROR_INVALID_ARGUMENT);
   // 65535 blocks along y at most: 16 rows each.
   EXPECT_EQ(planLaunches(desc, {65535 * 16, 7}, 1, plan, error),
-            PlanStatus::Success);
+            STENCIL_SUCCESS);
   EXPECT_EQ(planLaunches(desc, {65535 * 16 + 1, 7}, 1, plan, error),
-            PlanStatus::GridTooLarge);
+            STENCIL_ERROR_GRID_TOO_LARGE);
   EXPECT_NE(error.find("dimension 1 needs 65536 blocks, more than CUDA's "
                        "65535"),
             std::string::npos)
       << error;
   EXPECT_EQ(planLaunches(desc, {(int64_t(1) << 40) + 1, 7}, 1, plan, error),
-            PlanStatus::GridTooLarge);
+            STENCIL_ERROR_GRID_TOO_LARGE);
 }
 
 TEST(LaunchPlan, FusedStepsAndBand) {
@@ -103,12 +102,12 @@ TEST(LaunchPlan, FusedStepsAndBand) {
   LaunchPlan plan;
   std::string error;
   // No tail kernel in this description: whole launches only.
-  EXPECT_EQ(planLaunches(desc, {50, 60}, 4, plan, error), PlanStatus::Steps);
+  EXPECT_EQ(planLaunches(desc, {50, 60}, 4, plan, error), STENCIL_ERROR_STEPS);
   EXPECT_NE(error.find("steps = 4 is not a multiple of the kernel's "
                        "steps_per_launch = 3"),
             std::string::npos)
       << error;
-  ASSERT_EQ(planLaunches(desc, {50, 60}, 9, plan, error), PlanStatus::Success)
+  ASSERT_EQ(planLaunches(desc, {50, 60}, 9, plan, error), STENCIL_SUCCESS)
       << error;
   EXPECT_EQ(plan.launches, 3);
   // The band's blocks are countBandTiles' (its tile and margins outermost
@@ -139,7 +138,7 @@ TEST(LaunchPlan, TailCoversEverySteps) {
       LaunchPlan plan;
       std::string error;
       ASSERT_EQ(planLaunches(desc, {100, 1000}, s, plan, error),
-                PlanStatus::Success)
+                STENCIL_SUCCESS)
           << "F = " << f << ", S = " << s << ": " << error;
       EXPECT_EQ(plan.launches, s / f) << "F = " << f << ", S = " << s;
       EXPECT_EQ(plan.tailLaunches, s % f) << "F = " << f << ", S = " << s;
@@ -181,7 +180,7 @@ TEST(LaunchPlan, TailParityExamples) {
                {2, 0, 2, false},  {0, 0, 0, false}};
   for (const auto &c : cases) {
     ASSERT_EQ(planLaunches(desc, {20, 30}, c.steps, plan, error),
-              PlanStatus::Success)
+              STENCIL_SUCCESS)
         << error;
     EXPECT_EQ(plan.launches, c.launches) << c.steps;
     EXPECT_EQ(plan.tailLaunches, c.tails) << c.steps;
@@ -195,11 +194,11 @@ TEST(LaunchPlan, TailOfSeveralSteps) {
   LaunchDescription desc = describe(tailLines(8, /*tailSteps=*/2));
   LaunchPlan plan;
   std::string error;
-  ASSERT_EQ(planLaunches(desc, {20, 30}, 14, plan, error), PlanStatus::Success)
+  ASSERT_EQ(planLaunches(desc, {20, 30}, 14, plan, error), STENCIL_SUCCESS)
       << error;
   EXPECT_EQ(plan.launches, 1);
   EXPECT_EQ(plan.tailLaunches, 3);
-  EXPECT_EQ(planLaunches(desc, {20, 30}, 13, plan, error), PlanStatus::Steps);
+  EXPECT_EQ(planLaunches(desc, {20, 30}, 13, plan, error), STENCIL_ERROR_STEPS);
   EXPECT_NE(error.find("steps = 13 leaves 5 after launches of 8 steps, not a "
                        "multiple of the tail kernel's 2 steps per launch"),
             std::string::npos)
@@ -215,14 +214,14 @@ TEST(LaunchPlan, NoTailRefusesWithHowTo) {
     for (int64_t s : {1, 2, 3, 5, 7, 10, 4 * 8 + 1}) {
       LaunchPlan plan;
       std::string error;
-      PlanStatus status = planLaunches(desc, {20, 30}, s, plan, error);
+      stencil_status status = planLaunches(desc, {20, 30}, s, plan, error);
       if (s % f == 0) {
-        EXPECT_EQ(status, PlanStatus::Success) << error;
+        EXPECT_EQ(status, STENCIL_SUCCESS) << error;
         EXPECT_EQ(plan.launches, s / f);
         EXPECT_EQ(plan.tailLaunches, 0);
         continue;
       }
-      EXPECT_EQ(status, PlanStatus::Steps) << "F = " << f << ", S = " << s;
+      EXPECT_EQ(status, STENCIL_ERROR_STEPS) << "F = " << f << ", S = " << s;
       EXPECT_NE(error.find("steps = " + std::to_string(s) +
                            " is not a multiple of the kernel's "
                            "steps_per_launch = " +
@@ -260,11 +259,10 @@ TEST(LaunchPlan, TailGridTooLarge) {
       "tail_tile = 64,1\ntail_block = 64\n");
   LaunchPlan plan;
   std::string error;
-  EXPECT_EQ(planLaunches(desc, {65536, 30}, 4, plan, error),
-            PlanStatus::Success)
+  EXPECT_EQ(planLaunches(desc, {65536, 30}, 4, plan, error), STENCIL_SUCCESS)
       << error;
   EXPECT_EQ(planLaunches(desc, {65536, 30}, 5, plan, error),
-            PlanStatus::GridTooLarge);
+            STENCIL_ERROR_GRID_TOO_LARGE);
   EXPECT_NE(error.find("the tail kernel's launch grid's dimension 1 needs "
                        "65536 blocks"),
             std::string::npos)

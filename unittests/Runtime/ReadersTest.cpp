@@ -589,7 +589,10 @@ TEST(LaunchTextTest, RejectsMissingKeysAndSyntax) {
 }
 
 TEST(LaunchTextTest, RejectsBadNumbers) {
-  expectRejected(withLine("version", "version = 2"), "unsupported version");
+  // Version 2 is a program (LaunchProgram.h), not one kernel's description.
+  expectRejected(withLine("version", "version = 2"),
+                 ":2: version 2 is a launch program");
+  expectRejected(withLine("version", "version = 3"), "unsupported version");
   expectRejected(withLine("version", "version = 99999999999999999999"),
                  "unsupported version");
   // An embedded NUL used to end the scan early and pass for '1'.

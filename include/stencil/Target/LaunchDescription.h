@@ -3,7 +3,8 @@
 // What the GPU runner needs from a lowered module: the PTX of its
 // `gpu.binary` and, per kernel, the launch description
 // (docs/LaunchDescription.md) built from the module attribute
-// `stencil.launches` that the GPU conversions record.
+// `stencil.launches` that the GPU conversions record; and the check of a
+// description or program written by hand.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +35,14 @@ struct LaunchDescriptionOptions {
 /// `stencil.launches` attribute of `module`.
 LogicalResult emitLaunchDescription(Operation *module, raw_ostream &os,
                                     const LaunchDescriptionOptions &options);
+
+/// Reads `text`, a launch description or a launch program (the file `path`,
+/// which messages name), and writes it back as the codec writes it (the
+/// canonical form; comments aside, a written file comes back byte for
+/// byte). Warnings and the error, `path:line: ` and a message, go to
+/// `diagnostics`.
+LogicalResult checkLaunchDescription(StringRef text, StringRef path,
+                                     raw_ostream &os, raw_ostream &diagnostics);
 
 } // namespace stencil
 } // namespace mlir

@@ -2,10 +2,11 @@
 //
 // libFuzzer target over stencil-run's readers of untrusted input, host code
 // only (no CUDA): the launch description parser (with the general-body
-// expression parser) and the .npy reader. The first byte selects the reader
-// and the rest of the input is its text:
+// expression parser), the launch program parser and the .npy reader. The
+// first byte selects the reader and the rest of the input is its text:
 //
-//   first byte even: parseLaunchDescriptionText (the name is "fuzz.launch");
+//   first byte even: parseLaunchDescriptionText and parseLaunchProgramText
+//                    (the name is "fuzz.launch");
 //   first byte odd:  readNpy from an in-memory stream (the name "fuzz.npy").
 //
 // An empty input does nothing. Nothing is written to files. Rejected inputs
@@ -18,7 +19,13 @@
 //    +-kMaxOffset, one weight per offset (linear) or a body whose accesses
 //    are the offsets, `rank` tile sizes; the body is then evaluated, and the
 //    CPU reference runs one step on a small grid of each boundary (this
-//    exercises the index arithmetic on the accepted offsets);
+//    exercises the index arithmetic on the accepted offsets); the program
+//    reader accepts it too, as a program of one kernel;
+//  * a program: each kernel as a description; each launch names a kernel
+//    and binds known buffers to exactly its `in` and `out` arguments; the
+//    rotated buffers are known;
+//  * both: what the writer writes reads back, and writes the same text
+//    again;
 //  * an array: as many values as the product of its shape, and a dtype of
 //    '<f2', '<f4' or '<f8'.
 //
@@ -28,6 +35,7 @@
 
 #include "HostUtil.h"
 #include "LaunchDescription.h"
+#include "LaunchProgram.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -102,6 +110,51 @@ void checkDescription(const LaunchDescription &desc) {
   }
 }
 
+/// The program's names resolve: what a runner looks up exists.
+void checkProgram(const LaunchProgram &program) {
+  if (program.kernels.empty() || program.launches.empty())
+    broken("a program without kernels or launches");
+  for (const ProgramKernel &kernel : program.kernels) {
+    checkDescription(kernel.desc);
+    if (kernel.desc.rank != program.rank)
+      broken("a kernel of another rank than the program's");
+    if (kernel.argNames.size() != kernel.desc.args.size())
+      broken("argument names do not match the arguments");
+  }
+  for (const ProgramLaunch &launch : program.launches) {
+    const ProgramKernel *kernel = program.findKernel(launch.kernel);
+    if (!kernel)
+      broken("a launch of an unknown kernel");
+    size_t buffers = 0;
+    for (const std::string &role : kernel->desc.args)
+      buffers += role == "in" || role == "out";
+    if (launch.bindings.size() != buffers)
+      broken("a launch that does not bind every buffer argument");
+    for (const auto &binding : launch.bindings)
+      if (!program.findBuffer(binding.second))
+        broken("a launch binds an unknown buffer");
+  }
+  for (const std::string &name : program.rotate)
+    if (!program.findBuffer(name))
+      broken("an unknown buffer rotates");
+}
+
+/// What the writer writes of `program` reads back, to the same text.
+void checkWritesBack(const LaunchProgram &program) {
+  std::ostringstream written;
+  writeLaunchProgram(program, written);
+  LaunchProgram again;
+  std::string error;
+  std::vector<std::string> warnings;
+  if (!parseLaunchProgramText(written.str(), "fuzz.launch", again, error,
+                              warnings))
+    broken("a written program does not read back");
+  std::ostringstream rewritten;
+  writeLaunchProgram(again, rewritten);
+  if (rewritten.str() != written.str())
+    broken("a program read back writes another text");
+}
+
 void checkArray(const std::vector<int64_t> &shape,
                 const std::vector<double> &values, const std::string &dtype) {
   uint64_t n = 1;
@@ -126,8 +179,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (data[0] % 2 == 0) {
     LaunchDescription desc;
     std::vector<std::string> warnings;
-    if (parseLaunchDescriptionText(rest, "fuzz.launch", desc, error, warnings))
+    bool isDescription =
+        parseLaunchDescriptionText(rest, "fuzz.launch", desc, error, warnings);
+    if (isDescription)
       checkDescription(desc);
+    LaunchProgram program;
+    bool isProgram =
+        parseLaunchProgramText(rest, "fuzz.launch", program, error, warnings);
+    if (isDescription && (!isProgram || program.version != 1))
+      broken("a description that is not a program of one kernel");
+    if (isProgram) {
+      checkProgram(program);
+      checkWritesBack(program);
+    }
   } else {
     std::istringstream in(rest);
     std::vector<int64_t> shape;
